@@ -1,0 +1,53 @@
+// Builds the three bundles: extension host (Node/CJS), CLI (Node/CJS), webview (browser/ESM+CSS).
+// `--production` minifies and drops source maps; `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+const targets = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'webview-ui/src/main.tsx' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    loader: { '.ttf': 'file', '.woff2': 'file' },
+  },
+];
+
+if (watch) {
+  for (const t of targets) (await esbuild.context(t)).watch();
+  console.log('[esbuild] watching…');
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+}

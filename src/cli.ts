@@ -1,0 +1,3 @@
+// The headless entry (`tandem`). Filled in by the agent core work.
+console.error('tandem: not implemented yet');
+process.exit(1);

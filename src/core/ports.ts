@@ -1,0 +1,92 @@
+/**
+ * What the core needs from its host. `src/host/node` implements these for the CLI and unit tests,
+ * `src/host/vscode` on the VS Code API. The core never imports `vscode`.
+ */
+import type { ApprovalInfo, Question } from '../protocol';
+
+export interface FileStat {
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  size: number;
+  mtimeMs: number;
+}
+
+/** All paths here are absolute, real (already symlink-resolved and checked by `WorkspacePaths`). */
+export interface WorkspaceFs {
+  /** Workspace folder roots, absolute and real. The first is the default. */
+  readonly roots: readonly string[];
+  /** Text of a file; an editor host returns unsaved buffer contents when there are any. */
+  readText(absPath: string): Promise<string>;
+  stat(absPath: string): Promise<FileStat | undefined>;
+  /** Entries of a directory (names only, with their type; symlinks reported as such). */
+  readDir(absPath: string): Promise<{ name: string; type: FileStat['type'] }[]>;
+  /** Create or replace a file (creating parent folders). Editor hosts go through WorkspaceEdit. */
+  writeText(absPath: string, content: string): Promise<void>;
+  delete(absPath: string): Promise<void>;
+  /** `fs.realpath`, following symlinks; for a path that does not exist, the real path of its nearest existing ancestor joined with the rest. */
+  realpath(absPath: string): Promise<string>;
+}
+
+export interface CommandResult {
+  exitCode: number | null;
+  /** stdout+stderr interleaved, already capped head+tail by the runner. */
+  output: string;
+  timedOut: boolean;
+  cancelled: boolean;
+}
+
+export interface CommandRunner {
+  /** Runs in a fail-fast shell; the signal (Stop) and the timeout kill the whole process tree. */
+  run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult>;
+}
+
+export interface ApprovalRequest {
+  callId: string;
+  tool: string;
+  info: ApprovalInfo;
+  /** For edits: the proposed full new text, so an editor host can show a diff and let the user edit it. */
+  proposedText?: string;
+  originalText?: string;
+}
+
+export type ApprovalDecision =
+  | { approved: true; /** What the user approved, when they edited the proposal. */ editedText?: string }
+  | { approved: false; reason?: string };
+
+/** Asks the user. The core decides *whether* approval is needed; the host only asks. */
+export interface Approver {
+  request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+export class QuestionUnanswerable extends Error {
+  constructor(readonly question: Question) {
+    super(`The agent asked a question that cannot be answered here: ${question.question}`);
+  }
+}
+
+export interface QuestionAsker {
+  /** Resolves with the chosen value or free text; throws `QuestionUnanswerable` where nobody can answer (headless). */
+  ask(question: Question, cardId: string, signal: AbortSignal): Promise<string>;
+}
+
+export interface Diagnostic { path: string; line: number; severity: 'error' | 'warning' | 'info' | 'hint'; message: string; source?: string }
+export interface DiagnosticsProvider { get(absPath?: string): Promise<Diagnostic[]> }
+
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+  debug(msg: string): void;
+}
+
+export const nullLogger: Logger = { info() {}, warn() {}, error() {}, debug() {} };
+
+export interface HostPorts {
+  fs: WorkspaceFs;
+  commands: CommandRunner;
+  approver: Approver;
+  asker: QuestionAsker;
+  diagnostics?: DiagnosticsProvider;
+  /** Path to a ripgrep binary if one is known (VS Code's bundled rg, or one on PATH). */
+  ripgrepPath?: string;
+  logger: Logger;
+}

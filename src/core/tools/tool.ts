@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import type { Permission, RoleId } from '../../protocol';
+import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../ports';
+import type { WorkspacePaths } from '../workspacePaths';
+import type { ReadTracker } from '../readTracker';
+
+/** Approval classes, mapped to the user's policy (`--approve never|edits|all`, auto-approve settings). */
+export type ApprovalClass = 'none' | 'edit' | 'create' | 'delete' | 'command';
+
+export interface ToolContext {
+  host: HostPorts;
+  paths: WorkspacePaths;
+  reads: ReadTracker;
+  role: RoleId;
+  callId: string;
+  signal: AbortSignal;
+  settings: ToolSettings;
+  /** Asks for approval through the policy (auto-approve, CLI flag, or the user). Tools call it before any change. */
+  approve(req: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision>;
+  /** Called before a file is changed/created/deleted so a checkpoint can keep its pre-image. */
+  beforeChange?(absPath: string): Promise<void>;
+}
+
+export interface ToolSettings {
+  commandTimeoutMs: number;
+  maxOutputChars: number;
+}
+
+export interface ToolResult {
+  /** What goes back to the model (capped by the loop). */
+  content: string;
+  /** Shown on the card; defaults to `content`. */
+  display?: string;
+  isError?: boolean;
+}
+
+/** A tool is its schema, its permissions and one `run` function. */
+export interface Tool<I = any> {
+  name: string;
+  description: string;
+  input: z.ZodType<I>;
+  /** Static permissions, used to decide what each role is offered. */
+  permissions: readonly Permission[];
+  /** Permissions for this very call (write_file: `create` for a new file, `write` for an existing one). */
+  permissionsFor?(input: I, ctx: ToolContext): Promise<readonly Permission[]>;
+  /** True when the tool never changes anything: it may run concurrently with other read-only calls. */
+  readOnly: boolean;
+  /** One-line summary for the card. */
+  summarize(input: I): string;
+  run(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export class ToolError extends Error {}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { Plan, StepState } from './plan';
+import { Question } from './question';
+import { RoleId } from './roles';
+
+/** Every card the chat shows. The webview renders unknown kinds as plain text, never a blank panel. */
+
+export const AgentState = z.enum(['thinking', 'calling_tool', 'waiting_on_user', 'idle']);
+export type AgentState = z.infer<typeof AgentState>;
+
+export const TextCard = z.object({
+  kind: z.literal('text'),
+  id: z.string(),
+  author: z.enum(['user', 'assistant', 'system']),
+  text: z.string(),
+  streaming: z.boolean().optional(),
+  role: RoleId.optional(),
+  ts: z.number(),
+});
+
+export const PlanCard = z.object({
+  kind: z.literal('plan'),
+  id: z.string(),
+  version: z.number().int().min(1),
+  /** null when the model's plan never validated: then `raw_text` is shown and Execute is disabled. */
+  plan: Plan.nullable(),
+  raw_text: z.string().optional(),
+  errors: z.array(z.string()),
+  step_states: z.record(z.string(), StepState),
+  superseded: z.boolean().optional(),
+  executing: z.boolean().optional(),
+  ts: z.number(),
+});
+
+export const QuestionCard = z.object({
+  kind: z.literal('question'),
+  id: z.string(),
+  question: Question,
+  answer: z.string().optional(),
+  status: z.enum(['waiting', 'answered', 'cancelled']),
+  ts: z.number(),
+});
+
+export const ToolCallStatus = z.enum(['pending', 'approved', 'rejected', 'refused', 'running', 'done', 'error']);
+export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
+
+/** What the user is asked to approve; the webview shows it, the host opens the real diff. */
+export const ApprovalInfo = z.object({
+  kind: z.enum(['edit', 'create', 'delete', 'command', 'outside_workspace']),
+  path: z.string().optional(),
+  real_path: z.string().optional(),
+  diff: z.string().optional(),
+  added: z.number().int().optional(),
+  removed: z.number().int().optional(),
+  command: z.string().optional(),
+  cwd: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type ApprovalInfo = z.infer<typeof ApprovalInfo>;
+
+export const ToolCallCard = z.object({
+  kind: z.literal('tool_call'),
+  id: z.string(),
+  call_id: z.string(),
+  tool: z.string(),
+  /** One-line human summary of the arguments ("read src/a.ts:1-200"). */
+  summary: z.string(),
+  args: z.unknown(),
+  status: ToolCallStatus,
+  approval: ApprovalInfo.optional(),
+  result: z.string().optional(),
+  error: z.string().optional(),
+  ts: z.number(),
+});
+
+export const ErrorCard = z.object({
+  kind: z.literal('error'),
+  id: z.string(),
+  message: z.string(),
+  detail: z.string().optional(),
+  retryable: z.boolean(),
+  ts: z.number(),
+});
+
+export const UsageCard = z.object({
+  kind: z.literal('usage'),
+  id: z.string(),
+  model: z.string(),
+  role: RoleId,
+  tokens_in: z.number().int(),
+  tokens_out: z.number().int(),
+  latency_ms: z.number(),
+  cost_usd: z.number().optional(),
+  outcome: z.string(),
+  ts: z.number(),
+});
+
+export const AgentStateCard = z.object({
+  kind: z.literal('agent_state'),
+  id: z.string(),
+  state: AgentState,
+  ts: z.number(),
+});
+
+export const Card = z.discriminatedUnion('kind', [
+  TextCard, PlanCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard,
+]);
+export type Card = z.infer<typeof Card>;
+export type TextCard = z.infer<typeof TextCard>;
+export type PlanCard = z.infer<typeof PlanCard>;
+export type QuestionCard = z.infer<typeof QuestionCard>;
+export type ToolCallCard = z.infer<typeof ToolCallCard>;
+export type ErrorCard = z.infer<typeof ErrorCard>;
+export type UsageCard = z.infer<typeof UsageCard>;
+export type AgentStateCard = z.infer<typeof AgentStateCard>;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { AgentState, Card } from './cards';
+import { RoleId } from './roles';
+
+/**
+ * Host → webview (and CLI `--json`): deltas only, never the whole history. Each carries a
+ * sequence number so the receiver can detect a gap and ask for a `snapshot`.
+ */
+const seq = z.number().int().min(0);
+
+export const HostEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('card_added'), seq, card: Card }),
+  /** A shallow patch of a card's top-level fields. */
+  z.object({ type: z.literal('card_patched'), seq, id: z.string(), patch: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('text_appended'), seq, id: z.string(), text: z.string() }),
+  z.object({ type: z.literal('agent_state'), seq, state: AgentState }),
+  z.object({ type: z.literal('role_changed'), seq, role: RoleId, reason: z.string().optional() }),
+  z.object({ type: z.literal('step_started'), seq, plan_id: z.string(), step_number: z.number().int() }),
+  z.object({ type: z.literal('step_done'), seq, plan_id: z.string(), step_number: z.number().int() }),
+  z.object({ type: z.literal('step_failed'), seq, plan_id: z.string(), step_number: z.number().int(), reason: z.string().optional() }),
+  z.object({
+    type: z.literal('usage_total'), seq,
+    turn: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),
+    task: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),
+  }),
+  z.object({ type: z.literal('turn_ended'), seq, outcome: z.enum(['done', 'stopped', 'error', 'waiting', 'limit']) }),
+  /** The whole visible state, sent only on (re)load of a task or after a detected gap. */
+  z.object({ type: z.literal('snapshot'), seq, cards: z.array(Card), role: RoleId, task_id: z.string().optional() }),
+]);
+export type HostEvent = z.infer<typeof HostEvent>;
+export type HostEventType = HostEvent['type'];
+/** An event before the emitter stamps its sequence number. */
+export type HostEventInput = HostEvent extends infer E ? (E extends { seq: number } ? Omit<E, 'seq'> : never) : never;

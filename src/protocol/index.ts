@@ -1,0 +1,6 @@
+export * from './roles';
+export * from './plan';
+export * from './question';
+export * from './cards';
+export * from './events';
+export * from './webviewMessages';

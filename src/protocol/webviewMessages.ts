@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { RoleId } from './roles';
+
+/**
+ * Webview → host. The webview is untrusted: the host parses each message with `WebviewMessage`
+ * and drops (and logs) anything that does not parse. Strings are bounded.
+ */
+const id = z.string().min(1).max(200);
+
+export const WebviewMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), last_seq: z.number().int().optional() }),
+  z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000) }),
+  z.object({ type: z.literal('approve'), call_id: id }),
+  z.object({ type: z.literal('reject'), call_id: id, reason: z.string().max(2000).optional() }),
+  z.object({ type: z.literal('open_diff'), call_id: id }),
+  z.object({ type: z.literal('answer'), card_id: id, value: z.string().min(1).max(10_000) }),
+  z.object({ type: z.literal('execute_plan'), card_id: id }),
+  z.object({ type: z.literal('revise_plan'), card_id: id, feedback: z.string().min(1).max(10_000) }),
+  z.object({ type: z.literal('set_role'), role: RoleId }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('retry') }),
+  z.object({ type: z.literal('new_task') }),
+  z.object({ type: z.literal('continue'), allow: z.boolean() }),
+  z.object({ type: z.literal('save_settings'), base_url: z.string().max(2000), api_key: z.string().max(2000).optional(), planner_model: z.string().max(200), actor_model: z.string().max(200) }),
+  z.object({ type: z.literal('test_connection'), base_url: z.string().max(2000), api_key: z.string().max(2000).optional() }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessage>;
+
+/**
+ * Request ↔ response pairs, side by side (Continue's protocol map style). Fire-and-forget
+ * messages map to `void`; their effect arrives as `HostEvent`s.
+ */
+export interface ProtocolMap {
+  ready: [Extract<WebviewMessage, { type: 'ready' }>, 'snapshot'];
+  send: [Extract<WebviewMessage, { type: 'send' }>, 'card_added'];
+  approve: [Extract<WebviewMessage, { type: 'approve' }>, 'card_patched'];
+  reject: [Extract<WebviewMessage, { type: 'reject' }>, 'card_patched'];
+  open_diff: [Extract<WebviewMessage, { type: 'open_diff' }>, void];
+  answer: [Extract<WebviewMessage, { type: 'answer' }>, 'card_patched'];
+  execute_plan: [Extract<WebviewMessage, { type: 'execute_plan' }>, 'role_changed'];
+  revise_plan: [Extract<WebviewMessage, { type: 'revise_plan' }>, 'card_added'];
+  set_role: [Extract<WebviewMessage, { type: 'set_role' }>, 'role_changed'];
+  stop: [Extract<WebviewMessage, { type: 'stop' }>, 'turn_ended'];
+  retry: [Extract<WebviewMessage, { type: 'retry' }>, 'card_added'];
+  new_task: [Extract<WebviewMessage, { type: 'new_task' }>, 'snapshot'];
+  continue: [Extract<WebviewMessage, { type: 'continue' }>, void];
+  save_settings: [Extract<WebviewMessage, { type: 'save_settings' }>, 'connection_result'];
+  test_connection: [Extract<WebviewMessage, { type: 'test_connection' }>, 'connection_result'];
+}
+
+/** Host → webview messages that are not agent events (UI plumbing). */
+export const HostUiMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('connection_result'), ok: z.boolean(), models: z.array(z.string()).optional(), error: z.string().optional() }),
+  z.object({ type: z.literal('setup_needed'), base_url: z.string().optional() }),
+  z.object({ type: z.literal('focus_input') }),
+  z.object({ type: z.literal('prefill'), text: z.string() }),
+]);
+export type HostUiMessage = z.infer<typeof HostUiMessage>;
