@@ -1,0 +1,46 @@
+/**
+ * The Agent's public surface: what the VS Code panel, the CLI and tests drive. Implemented by
+ * `Agent` in agent.ts. Everything the user sees comes out as `HostEvent`s through `emit`.
+ */
+import type { Card, HostEvent, RoleId } from '../../protocol';
+import type { HostPorts } from '../ports';
+import type { AgentSettings } from '../settings';
+
+export type TurnOutcome = 'done' | 'stopped' | 'error' | 'waiting' | 'limit';
+
+export interface AgentOptions {
+  host: HostPorts;
+  settings: AgentSettings;
+  /** Receives every event, already stamped with its sequence number. */
+  emit: (event: HostEvent) => void;
+  role?: RoleId;
+  /** Hooks for history/checkpoints (issue 6); optional so the core runs without them. */
+  hooks?: AgentHooks;
+}
+
+export interface AgentHooks {
+  /** Before a file is changed, created or deleted: keep its pre-image. */
+  beforeChange?(absPath: string, callId: string): Promise<void>;
+  /** Before each request: may elide/condense messages to fit the window. */
+  fitContext?(messages: unknown[], model: string): Promise<unknown[]>;
+}
+
+export interface AgentApi {
+  readonly role: RoleId;
+  /** User action only. Actor → Planner during a run stops the run first and says so. */
+  setRole(role: RoleId, reason?: string): void;
+  /** A user message: runs one turn to completion (tools and all). */
+  send(text: string): Promise<TurnOutcome>;
+  /** "Execute plan": switch to the Actor with that validated plan as its brief. */
+  executePlan(planCardId: string): Promise<TurnOutcome>;
+  /** "Revise": feedback to the Planner, which answers with a new plan version. */
+  revisePlan(planCardId: string, feedback: string): Promise<TurnOutcome>;
+  /** After the tool-call limit: continue (true) or end the turn (false). */
+  continueAfterLimit(allow: boolean): void;
+  /** Cancels the request in flight and kills running commands. */
+  stop(): void;
+  /** Current cards, for a snapshot (webview reload, history). */
+  cards(): Card[];
+  /** Replace settings (takes effect on the next request). */
+  updateSettings(settings: AgentSettings): void;
+}

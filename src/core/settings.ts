@@ -1,0 +1,66 @@
+import type { RoleId } from '../protocol';
+
+/** Everything the agent reads from settings (VS Code `tandem.*`) or CLI flags. One shape for both hosts. */
+export interface AgentSettings {
+  baseURL: string;
+  apiKey: string;
+  /** Model per role; a role may have its own (e.g. a stronger planner). */
+  models: Record<RoleId, string>;
+  /** Cheaper model for condensing old turns; falls back to the role's model. */
+  summaryModel?: string;
+  maxTokens: number;
+  /** 'auto': try json_schema and fall back on a 400 that says it is unsupported. */
+  structuredOutputs: 'auto' | 'on' | 'off';
+  approval: ApprovalSettings;
+  limits: LimitSettings;
+  /** Commands that may run without asking (every segment of a chained command must match). */
+  commandAllowList: string[];
+  /** Context window override (tokens); otherwise looked up by model name. */
+  contextWindow?: number;
+  /** Per-task budget in USD; 0 = off. */
+  taskBudgetUsd: number;
+  /** USD per million tokens, overriding the built-in table. */
+  prices?: Record<string, { input: number; output: number }>;
+}
+
+/** Which approval classes are granted without asking. Never covers paths outside the workspace. */
+export interface ApprovalSettings {
+  /** 'ask': ask the Approver for anything not auto-approved; 'never': deny it (headless default). */
+  mode: 'ask' | 'never';
+  autoApprove: { edit: boolean; create: boolean; delete: boolean; command: boolean };
+}
+
+export interface LimitSettings {
+  maxToolCallsPerTurn: number;
+  maxConsecutiveToolErrors: number;
+  requestIdleTimeoutMs: number;
+  commandTimeoutMs: number;
+  maxRetries: number;
+  planRepairTries: number;
+  maxToolResultChars: number;
+}
+
+export const DEFAULT_LIMITS: LimitSettings = {
+  maxToolCallsPerTurn: 25,
+  maxConsecutiveToolErrors: 3,
+  requestIdleTimeoutMs: 60_000,
+  commandTimeoutMs: 120_000,
+  maxRetries: 2,
+  planRepairTries: 2,
+  maxToolResultChars: 20_000,
+};
+
+export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSettings {
+  return {
+    baseURL: 'https://api.openai.com/v1',
+    apiKey: '',
+    models: { planner: 'gpt-4o-mini', actor: 'gpt-4o-mini' },
+    maxTokens: 4096,
+    structuredOutputs: 'auto',
+    approval: { mode: 'ask', autoApprove: { edit: false, create: false, delete: false, command: false } },
+    limits: { ...DEFAULT_LIMITS },
+    commandAllowList: [],
+    taskBudgetUsd: 0,
+    ...overrides,
+  };
+}
