@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import type { RoleId } from '../../protocol';
+import { DEFAULT_LIMITS, defaultSettings, type AgentSettings, type LimitSettings } from '../../core/settings';
+
+/** The `tandem.*` keys this reads, in one place, so the package.json contribution and this agree. */
+export const SETTING = {
+  baseUrl: 'baseUrl',
+  plannerModel: 'model.planner',
+  actorModel: 'model.actor',
+  summaryModel: 'model.summary',
+  maxTokens: 'maxTokens',
+  structuredOutputs: 'structuredOutputs',
+  autoApproveEdit: 'autoApprove.edit',
+  autoApproveCreate: 'autoApprove.create',
+  autoApproveDelete: 'autoApprove.delete',
+  autoApproveCommand: 'autoApprove.command',
+  commandAllowList: 'commandAllowList',
+  contextWindow: 'contextWindow',
+  taskBudgetUsd: 'taskBudgetUsd',
+  prices: 'prices',
+  limits: 'limits',
+} as const;
+
+const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof LimitSettings)[];
+
+/** Reads `tandem.*` into the core's AgentSettings; anything missing or malformed takes the default. */
+export function readAgentSettings(apiKey: string, config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration('tandem')): AgentSettings {
+  const d = defaultSettings();
+  const str = (key: string, fallback: string) => {
+    const v = config.get<unknown>(key);
+    return typeof v === 'string' && v.trim() ? v.trim() : fallback;
+  };
+  const num = (key: string, fallback: number, min = 0) => {
+    const v = config.get<unknown>(key);
+    return typeof v === 'number' && Number.isFinite(v) && v >= min ? v : fallback;
+  };
+  const bool = (key: string, fallback: boolean) => {
+    const v = config.get<unknown>(key);
+    return typeof v === 'boolean' ? v : fallback;
+  };
+
+  const limits: LimitSettings = { ...DEFAULT_LIMITS };
+  // Both shapes work: an object `tandem.limits: {…}` and dotted keys `tandem.limits.maxToolCallsPerTurn`.
+  const limitObj = config.get<unknown>(SETTING.limits);
+  for (const k of LIMIT_KEYS) {
+    const fromObj = limitObj && typeof limitObj === 'object' ? (limitObj as Record<string, unknown>)[k] : undefined;
+    if (typeof fromObj === 'number' && Number.isFinite(fromObj) && fromObj >= 0) limits[k] = fromObj;
+    limits[k] = num(`${SETTING.limits}.${k}`, limits[k]);
+  }
+
+  const plannerModel = str(SETTING.plannerModel, d.models.planner);
+  const structured = config.get<unknown>(SETTING.structuredOutputs);
+  const allow = config.get<unknown>(SETTING.commandAllowList);
+  const prices = config.get<unknown>(SETTING.prices);
+  const contextWindow = num(SETTING.contextWindow, 0, 0);
+  const summary = str(SETTING.summaryModel, '');
+
+  return {
+    ...d,
+    baseURL: str(SETTING.baseUrl, d.baseURL).replace(/\/+$/, ''),
+    apiKey,
+    models: { planner: plannerModel, actor: str(SETTING.actorModel, plannerModel) },
+    summaryModel: summary || undefined,
+    maxTokens: num(SETTING.maxTokens, d.maxTokens, 1),
+    structuredOutputs: structured === 'on' || structured === 'off' || structured === 'auto' ? structured : d.structuredOutputs,
+    approval: {
+      mode: 'ask',
+      autoApprove: {
+        edit: bool(SETTING.autoApproveEdit, false),
+        create: bool(SETTING.autoApproveCreate, false),
+        delete: bool(SETTING.autoApproveDelete, false),
+        command: bool(SETTING.autoApproveCommand, false),
+      },
+    },
+    limits,
+    commandAllowList: Array.isArray(allow) ? allow.filter((s): s is string => typeof s === 'string' && s.trim() !== '') : [],
+    contextWindow: contextWindow > 0 ? contextWindow : undefined,
+    taskBudgetUsd: num(SETTING.taskBudgetUsd, 0),
+    prices: prices && typeof prices === 'object' ? (prices as AgentSettings['prices']) : undefined,
+  };
+}
+
+/** Whether the user ever chose an endpoint (any scope), as opposed to the built-in default. */
+export function hasExplicitBaseUrl(config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration('tandem')): boolean {
+  const i = config.inspect<string>(SETTING.baseUrl);
+  return [i?.globalValue, i?.workspaceValue, i?.workspaceFolderValue].some((v) => typeof v === 'string' && v.trim() !== '');
+}
+
+/** Writes the endpoint and per-role models chosen in the setup card (user settings: they follow the user, not the repo). */
+export async function saveEndpointSettings(baseUrl: string, models: Partial<Record<RoleId, string>>, target = vscode.ConfigurationTarget.Global): Promise<void> {
+  const config = vscode.workspace.getConfiguration('tandem');
+  await config.update(SETTING.baseUrl, baseUrl.trim().replace(/\/+$/, ''), target);
+  if (models.planner?.trim()) await config.update(SETTING.plannerModel, models.planner.trim(), target);
+  if (models.actor?.trim()) await config.update(SETTING.actorModel, models.actor.trim(), target);
+}
+
+/**
+ * Calls `onChange` with fresh settings whenever `tandem.*` or the key changes: no reload needed.
+ * The key is read from SecretStorage each time, so it is never cached in a settings object longer than needed.
+ */
+export function watchAgentSettings(getKey: () => Promise<string>, onKeyChange: vscode.Event<void>, onChange: (s: AgentSettings) => void): vscode.Disposable {
+  const fire = async () => onChange(readAgentSettings(await getKey()));
+  return vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tandem')) void fire(); }),
+    onKeyChange(() => void fire()),
+  );
+}
