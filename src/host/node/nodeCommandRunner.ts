@@ -1,0 +1,134 @@
+/**
+ * CommandRunner on child_process, for the CLI and unit tests (and the editor's fallback when shell
+ * integration is unavailable).
+ *
+ * - `bash -e -o pipefail -c CMD`: fail-fast, so `false && …; echo ok` style surprises and a failing
+ *   stage in a pipe show up as a non-zero exit code.
+ * - The shell runs detached in its own process group so Stop and the timeout can kill the whole
+ *   tree (peers lesson 3): SIGTERM to the group, then SIGKILL after a grace period.
+ * - When the shell exits, whatever it left running in its group (`server &`) is stopped too: a
+ *   command's processes end with the command, so nothing the agent started outlives its tool call.
+ * - stdin is closed, so a command that waits for input gets EOF instead of hanging.
+ */
+import { spawn } from 'node:child_process';
+import type { CommandResult, CommandRunner } from '../../core/ports';
+import { HeadTailBuffer } from '../../core/truncate';
+
+export interface NodeCommandRunnerOptions {
+  /** Output kept per command (head and tail halves). */
+  maxOutputChars?: number;
+  /** Time between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  shell?: string;
+}
+
+export class NodeCommandRunner implements CommandRunner {
+  private readonly maxOutputChars: number;
+  private readonly killGraceMs: number;
+  private readonly shell: string;
+
+  constructor(opts: NodeCommandRunnerOptions = {}) {
+    this.maxOutputChars = opts.maxOutputChars ?? 30_000;
+    this.killGraceMs = opts.killGraceMs ?? 2_000;
+    this.shell = opts.shell ?? 'bash';
+  }
+
+  run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
+    return new Promise<CommandResult>((resolve) => {
+      const out = new HeadTailBuffer(this.maxOutputChars);
+      if (opts.signal.aborted) {
+        resolve({ exitCode: null, output: '', timedOut: false, cancelled: true });
+        return;
+      }
+      const child = spawn(this.shell, ['-e', '-o', 'pipefail', '-c', command], {
+        cwd: opts.cwd,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1' },
+      });
+      let timedOut = false;
+      let cancelled = false;
+      let finished = false;
+      let killTimer: NodeJS.Timeout | undefined;
+      let exitCode: number | null = null;
+      let spawnError: Error | undefined;
+
+      const onData = (b: Buffer) => {
+        const s = b.toString('utf8');
+        out.push(s);
+        opts.onOutput?.(s);
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+
+      const killGroup = (sig: NodeJS.Signals): boolean => {
+        if (child.pid === undefined) return false;
+        try {
+          process.kill(-child.pid, sig);
+          return true;
+        } catch {
+          return false; // group already gone
+        }
+      };
+      // A process that left our group (setsid) but kept our pipes open would keep 'close' from ever
+      // coming; after the grace period plus a margin, stop waiting for it.
+      let giveUpTimer: NodeJS.Timeout | undefined;
+      const giveUpLater = () => {
+        giveUpTimer ??= setTimeout(() => {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          finish();
+        }, this.killGraceMs + 1_000);
+      };
+      const stopTree = () => {
+        killGroup('SIGTERM');
+        killTimer ??= setTimeout(() => killGroup('SIGKILL'), this.killGraceMs);
+        giveUpLater();
+      };
+
+      const timer = setTimeout(() => {
+        timedOut = true;
+        stopTree();
+      }, Math.max(1, opts.timeoutMs));
+      const onAbort = () => {
+        cancelled = true;
+        stopTree();
+      };
+      opts.signal.addEventListener('abort', onAbort, { once: true });
+
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        if (killTimer) clearTimeout(killTimer);
+        if (giveUpTimer) clearTimeout(giveUpTimer);
+        // Anything of the group still alive (closed its output, ignored SIGTERM) does not survive the call.
+        killGroup('SIGKILL');
+        opts.signal.removeEventListener('abort', onAbort);
+        let output = out.toString();
+        if (spawnError) output += `${output ? '\n' : ''}[could not start ${this.shell}: ${spawnError.message}]`;
+        resolve({ exitCode: timedOut || cancelled ? null : exitCode, output, timedOut, cancelled });
+      };
+
+      child.on('error', (e) => {
+        spawnError = e;
+        exitCode = null;
+        finish();
+      });
+      child.on('exit', (code, signal) => {
+        exitCode = code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : null);
+        // Leftover background processes still hold the pipes open; stop them so 'close' comes and
+        // nothing outlives the call. SIGTERM first, SIGKILL after the grace period.
+        if (killGroup('SIGTERM')) killTimer ??= setTimeout(() => killGroup('SIGKILL'), this.killGraceMs);
+        giveUpLater();
+      });
+      // 'close' = process exited and its stdio ended (all writers, including grandchildren, are gone).
+      child.on('close', finish);
+    });
+  }
+}
+
+function signalNumber(sig: NodeJS.Signals): number | undefined {
+  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15, SIGPIPE: 13 };
+  return table[sig];
+}

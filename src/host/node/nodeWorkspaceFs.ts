@@ -1,0 +1,92 @@
+/** WorkspaceFs on node:fs/promises, for the CLI and unit tests. */
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import type { FileStat, WorkspaceFs } from '../../core/ports';
+
+const MAX_SYMLINK_HOPS = 40;
+
+function typeOf(s: fs.Stats | fs.Dirent): FileStat['type'] {
+  if (s.isSymbolicLink()) return 'symlink';
+  if (s.isFile()) return 'file';
+  if (s.isDirectory()) return 'directory';
+  return 'other';
+}
+
+function isMissing(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+export class NodeWorkspaceFs implements WorkspaceFs {
+  readonly roots: readonly string[];
+
+  /** Roots are realpath'd once here so every inside/outside decision compares real paths. */
+  constructor(roots: readonly string[]) {
+    if (roots.length === 0) throw new Error('NodeWorkspaceFs needs at least one workspace folder');
+    this.roots = roots.map((r) => fs.realpathSync.native(path.resolve(r)));
+  }
+
+  readText(absPath: string): Promise<string> {
+    return fsp.readFile(absPath, 'utf8');
+  }
+
+  async stat(absPath: string): Promise<FileStat | undefined> {
+    try {
+      const s = await fsp.lstat(absPath);
+      return { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs };
+    } catch (e) {
+      if (isMissing(e)) return undefined;
+      throw e;
+    }
+  }
+
+  async readDir(absPath: string): Promise<{ name: string; type: FileStat['type'] }[]> {
+    const entries = await fsp.readdir(absPath, { withFileTypes: true });
+    return entries.map((d) => ({ name: d.name, type: typeOf(d) }));
+  }
+
+  async writeText(absPath: string, content: string): Promise<void> {
+    await fsp.mkdir(path.dirname(absPath), { recursive: true });
+    await fsp.writeFile(absPath, content, 'utf8');
+  }
+
+  async delete(absPath: string): Promise<void> {
+    const s = await fsp.lstat(absPath);
+    if (s.isDirectory()) await fsp.rmdir(absPath);
+    else await fsp.unlink(absPath);
+  }
+
+  /**
+   * Real path, also for paths that do not exist yet: the nearest existing ancestor's real path plus
+   * the rest. A dangling symlink is followed to where it points (so writing through
+   * `ws/link -> /outside/new` is seen as a write to `/outside/new`, not to `ws/link`).
+   */
+  realpath(absPath: string): Promise<string> {
+    return this.resolveReal(path.resolve(absPath), 0);
+  }
+
+  private async resolveReal(p: string, hops: number): Promise<string> {
+    if (hops > MAX_SYMLINK_HOPS) throw Object.assign(new Error(`too many levels of symbolic links: ${p}`), { code: 'ELOOP' });
+    try {
+      return await fsp.realpath(p);
+    } catch (e) {
+      if (!isMissing(e)) throw e;
+    }
+    const parent = path.dirname(p);
+    if (parent === p) return p;
+    const realParent = await this.resolveReal(parent, hops);
+    const candidate = path.join(realParent, path.basename(p));
+    let st: fs.Stats | undefined;
+    try {
+      st = await fsp.lstat(candidate);
+    } catch (e) {
+      if (!isMissing(e)) throw e;
+    }
+    if (st?.isSymbolicLink()) {
+      const target = await fsp.readlink(candidate);
+      return this.resolveReal(path.resolve(realParent, target), hops + 1);
+    }
+    return candidate;
+  }
+}
