@@ -1,0 +1,36 @@
+import type { Plan } from '../../protocol';
+
+/**
+ * The Actor's brief: the approved plan as the user message that starts the run. The Actor never
+ * saw the Planner's exploration, so everything it needs must be here (the Planner's prompt asks
+ * for self-contained steps for this reason).
+ */
+export function actorBrief(plan: Plan, version: number): string {
+  const lines = [
+    `Carry out approved plan v${version}. Goal: ${plan.goal}`,
+  ];
+  if (plan.prerequisites.length) lines.push(`Prerequisites: ${plan.prerequisites.join('; ')}`);
+  if (plan.risks.length) lines.push(`Risks to watch: ${plan.risks.join('; ')}`);
+  lines.push('Steps:');
+  for (const s of plan.steps) lines.push(stepLine(s));
+  lines.push('Stay within the plan; ask (ask_question) before going beyond it.');
+  return lines.join('\n');
+}
+
+function stepLine(s: Plan['steps'][number]): string {
+  const files = s.files.length ? ` Files: ${s.files.join(', ')}.` : '';
+  const tools = s.tools_needed.length ? ` Tools: ${s.tools_needed.join(', ')}.` : '';
+  return `${s.step_number}. ${s.action}${s.reason ? ` (why: ${s.reason})` : ''}${files}${tools}`;
+}
+
+/** The message the loop sends to start one step while executing a plan step by step. */
+export function stepInstruction(plan: Plan, stepNumber: number): string {
+  const s = plan.steps[stepNumber - 1];
+  return `Do step ${stepNumber} of ${plan.steps.length} now, and only this step: ${stepLine(s).replace(/^\d+\. /, '')}\n` +
+    'When it is done, reply with a one-line summary. If it cannot be done, call fail_step with the reason.';
+}
+
+/** The Actor's first message: which plan it is executing (DESIGN §5: the hand-off is visible). */
+export function executionAnnouncement(plan: Plan, version: number): string {
+  return `Executing plan v${version}: ${plan.goal} (${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}).`;
+}

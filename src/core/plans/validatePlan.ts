@@ -1,0 +1,100 @@
+/**
+ * Parses and checks a plan: the zod shape first, then the rules zod cannot express (at least one
+ * step, steps numbered 1..n in order, only real Actor tools, files inside the workspace).
+ * Every problem is one line that names the step ("step 3: tools_needed names unknown tool 'sed'"),
+ * because those lines go back to the model verbatim for a repair, and to the user on the card.
+ */
+import * as path from 'node:path';
+import type { z } from 'zod';
+import { Plan } from '../../protocol';
+import { ACTOR_TOOL_NAMES } from './actorToolNames';
+import { dropNulls } from './strictJsonSchema';
+import type { WorkspacePaths } from '../workspacePaths';
+
+export type PlanValidation = { ok: true; plan: Plan; errors: [] } | { ok: false; plan: null; errors: string[] };
+
+export interface PlanCheckOptions {
+  /** Decides whether a path named in `files` is inside the workspace (after resolving symlinks). */
+  isInside?: (file: string) => Promise<boolean>;
+}
+
+const KNOWN_TOOLS = new Set<string>(ACTOR_TOOL_NAMES);
+const MAX_ERROR_LINES = 30;
+
+export async function validatePlan(raw: unknown, opts: PlanCheckOptions = {}): Promise<PlanValidation> {
+  const data = dropNulls(raw);
+  const errors: string[] = [];
+  const parsed = Plan.safeParse(data);
+  if (!parsed.success) errors.push(...parsed.error.issues.map(issueLine));
+  errors.push(...(await semanticErrors(data, opts)));
+  const unique = [...new Set(errors)];
+  if (unique.length > 0 || !parsed.success) {
+    const lines = unique.length > MAX_ERROR_LINES
+      ? [...unique.slice(0, MAX_ERROR_LINES), `… and ${unique.length - MAX_ERROR_LINES} more problems`]
+      : unique;
+    return { ok: false, plan: null, errors: lines.length ? lines : ['the plan does not match the schema'] };
+  }
+  return { ok: true, plan: parsed.data, errors: [] };
+}
+
+function issueLine(issue: z.core.$ZodIssue): string {
+  const p = issue.path;
+  if (p[0] === 'steps' && typeof p[1] === 'number') {
+    const rest = p.slice(2);
+    return `step ${p[1] + 1}: ${rest.length ? `${fieldPath(rest)}: ` : ''}${issue.message}`;
+  }
+  return `${p.length ? `${fieldPath(p)}: ` : ''}${issue.message}`;
+}
+
+function fieldPath(p: readonly PropertyKey[]): string {
+  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i ? '.' : ''}${String(k)}`)).join('');
+}
+
+/** Tolerant of a wrong shape (zod reports that): checks whatever steps look like steps. */
+async function semanticErrors(data: unknown, opts: PlanCheckOptions): Promise<string[]> {
+  const errors: string[] = [];
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return ['the plan must be a JSON object'];
+  const steps = (data as { steps?: unknown }).steps;
+  if (!Array.isArray(steps)) return errors;
+  if (steps.length === 0) errors.push('steps: the plan has no steps; at least one is needed');
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i] as Record<string, unknown> | null;
+    if (!s || typeof s !== 'object') continue;
+    const label = `step ${i + 1}`;
+    if (typeof s.step_number === 'number' && s.step_number !== i + 1) {
+      errors.push(`${label}: step_number is ${s.step_number}, expected ${i + 1} (steps are numbered 1..n in order)`);
+    }
+    if (Array.isArray(s.tools_needed)) {
+      for (const t of s.tools_needed) {
+        if (typeof t === 'string' && !KNOWN_TOOLS.has(t)) errors.push(`${label}: tools_needed names unknown tool '${t}'`);
+      }
+    }
+    if (Array.isArray(s.files) && opts.isInside) {
+      for (const f of s.files) {
+        if (typeof f !== 'string' || f.trim() === '') continue;
+        if (!(await opts.isInside(f.trim()))) errors.push(`${label}: file '${f}' is outside the workspace`);
+      }
+    }
+  }
+  return errors;
+}
+
+/** `isInside` from the workspace's path resolver (symlinks resolved), the one the tools use too. */
+export function insideWorkspace(paths: WorkspacePaths): (file: string) => Promise<boolean> {
+  return async (file) => {
+    try {
+      return (await paths.resolve(file)).inside;
+    } catch {
+      return lexicallyInside(paths.fs.roots)(file);
+    }
+  };
+}
+
+/** A path check without the file system (no symlinks): for plan files checked before a workspace is open. */
+export function lexicallyInside(roots: readonly string[]): (file: string) => Promise<boolean> {
+  return async (file) => {
+    if (roots.length === 0) return false;
+    const abs = path.resolve(roots[0], file);
+    return roots.some((r) => abs === r || abs.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  };
+}

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { Plan, Question } from '../../../src/protocol';
+import { planJsonSchema, planResponseFormat } from '../../../src/core/plans/planJsonSchema';
+import { toStrictJsonSchema, dropNulls } from '../../../src/core/plans/strictJsonSchema';
+import { ACTOR_TOOL_NAMES } from '../../../src/core/plans/actorToolNames';
+
+/** Walks every object node of a JSON schema. */
+function objects(node: any, out: any[] = []): any[] {
+  if (!node || typeof node !== 'object') return out;
+  if (node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object'))) out.push(node);
+  for (const v of Object.values(node)) {
+    if (Array.isArray(v)) v.forEach((x) => objects(x, out));
+    else if (v && typeof v === 'object') objects(v, out);
+  }
+  return out;
+}
+
+describe('plan JSON schema (strict structured outputs)', () => {
+  it('lists every property as required and forbids extra properties on every object', () => {
+    const schema = planJsonSchema();
+    const objs = objects(schema);
+    assert.ok(objs.length >= 2, 'the plan and its step are objects');
+    for (const o of objs) {
+      assert.equal(o.additionalProperties, false);
+      assert.deepEqual([...o.required].sort(), Object.keys(o.properties).sort());
+    }
+    assert.deepEqual(Object.keys((schema as any).properties).sort(),
+      ['estimated_total_time', 'format_version', 'goal', 'prerequisites', 'risks', 'steps']);
+  });
+
+  it('drops keywords strict mode rejects and pins tools_needed to the Actor tools', () => {
+    const text = JSON.stringify(planJsonSchema());
+    for (const k of ['"$schema"', '"maxLength"', '"minLength"', '"const"']) assert.ok(!text.includes(k), `${k} left in the schema`);
+    const step = (planJsonSchema() as any).properties.steps.items;
+    assert.deepEqual(step.properties.tools_needed.items.enum, [...ACTOR_TOOL_NAMES]);
+    assert.deepEqual((planJsonSchema() as any).properties.format_version.enum, ['1.0']);
+    const rf = planResponseFormat();
+    assert.equal(rf.type, 'json_schema');
+    assert.equal(rf.json_schema.strict, true);
+  });
+
+  it('makes optional properties nullable, and null answers parse after dropNulls', () => {
+    const schema = toStrictJsonSchema(Question) as any;
+    const opt = schema.properties.options.items;
+    assert.deepEqual(opt.required.sort(), ['description', 'label', 'value']);
+    assert.deepEqual(opt.properties.description.type, ['string', 'null']);
+    assert.deepEqual(schema.properties.context.type, ['string', 'null']);
+    const answer = {
+      question: 'Delete the old config?', context: null, severity: 'major', allow_custom: false, default: 'keep',
+      options: [{ label: 'Keep', value: 'keep', description: null }, { label: 'Delete', value: 'delete', description: 'gone' }],
+    };
+    assert.equal(Question.safeParse(answer).success, false, 'zod optional() refuses null');
+    assert.equal(Question.safeParse(dropNulls(answer)).success, true);
+  });
+
+  it('accepts the example plan the schema describes', () => {
+    const plan = { format_version: '1.0', goal: 'g', steps: [{ step_number: 1, action: 'a', reason: 'r', tools_needed: ['edit_file'], estimated_time: '1m', files: ['a.ts'] }], estimated_total_time: '1m', risks: [], prerequisites: [] };
+    assert.equal(Plan.safeParse(plan).success, true);
+  });
+});

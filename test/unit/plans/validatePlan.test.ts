@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { validatePlan, lexicallyInside } from '../../../src/core/plans/validatePlan';
+
+export function samplePlan(overrides: Record<string, unknown> = {}) {
+  return {
+    format_version: '1.0',
+    goal: 'Add a --verbose flag to the CLI',
+    steps: [
+      { step_number: 1, action: 'Add a verbose option to parseArgs in src/args.ts', reason: 'the flag must be parsed', tools_needed: ['read_file', 'edit_file'], estimated_time: '2m', files: ['src/args.ts'] },
+      { step_number: 2, action: 'Run the unit tests with npm test', reason: 'check nothing broke', tools_needed: ['run_command'], estimated_time: '1m', files: [] },
+    ],
+    estimated_total_time: '3m',
+    risks: ['none'],
+    prerequisites: [],
+    ...overrides,
+  };
+}
+
+describe('validatePlan', () => {
+  let ws: string;
+  before(() => { ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-plan-'))); });
+  after(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('accepts a good plan', async () => {
+    const v = await validatePlan(samplePlan(), { isInside: lexicallyInside([ws]) });
+    assert.equal(v.ok, true);
+    assert.equal(v.plan?.steps.length, 2);
+  });
+
+  it('names the step for an unknown tool, a wrong number and a file outside the workspace', async () => {
+    const p = samplePlan();
+    p.steps[1].tools_needed = ['sed'];
+    p.steps[1].step_number = 3;
+    p.steps[0].files = ['../../etc/passwd'];
+    const v = await validatePlan(p, { isInside: lexicallyInside([ws]) });
+    assert.equal(v.ok, false);
+    assert.ok(v.errors.includes("step 2: tools_needed names unknown tool 'sed'"), v.errors.join('\n'));
+    assert.ok(v.errors.includes('step 2: step_number is 3, expected 2 (steps are numbered 1..n in order)'), v.errors.join('\n'));
+    assert.ok(v.errors.includes("step 1: file '../../etc/passwd' is outside the workspace"), v.errors.join('\n'));
+    assert.equal(v.errors.length, 3);
+  });
+
+  it('rejects a plan without steps, and a sibling folder that only shares the prefix', async () => {
+    const v = await validatePlan(samplePlan({ steps: [] }));
+    assert.deepEqual(v.errors, ['steps: the plan has no steps; at least one is needed']);
+    const p = samplePlan();
+    p.steps[0].files = [`${ws}-evil/x.ts`, `${ws}/inside.ts`];
+    const w = await validatePlan(p, { isInside: lexicallyInside([ws]) });
+    assert.deepEqual(w.errors, [`step 1: file '${ws}-evil/x.ts' is outside the workspace`]);
+  });
+
+  it('reports shape errors one per line with the step and field', async () => {
+    const p: any = samplePlan({ format_version: '2' });
+    delete p.steps[0].action;
+    p.steps[1].files = 'src/a.ts';
+    const v = await validatePlan(p);
+    assert.equal(v.ok, false);
+    assert.ok(v.errors.some((e) => e.startsWith('format_version:')), v.errors.join('\n'));
+    assert.ok(v.errors.some((e) => e.startsWith('step 1: action:')), v.errors.join('\n'));
+    assert.ok(v.errors.some((e) => e.startsWith('step 2: files:')), v.errors.join('\n'));
+    assert.ok(v.errors.every((e) => !e.includes('\n')));
+  });
+
+  it('treats nulls from a strict-schema answer as absent and refuses non-objects', async () => {
+    assert.equal((await validatePlan({ ...samplePlan(), extra: null })).ok, true);
+    const v = await validatePlan('just text');
+    assert.equal(v.ok, false);
+    assert.ok(v.errors.includes('the plan must be a JSON object'));
+  });
+});
