@@ -1,0 +1,55 @@
+import type { Card, HostEvent, HostEventInput, RoleId } from '../../protocol';
+import { CardStore } from './cardStore';
+
+/**
+ * The one place events are born: stamps `seq`, applies each delta to the card store, then hands
+ * it to the sink (webview bridge, CLI printer, test recorder).
+ */
+export class EventStream {
+  private seq = 0;
+  private idCounter = 0;
+  readonly store = new CardStore();
+
+  constructor(private readonly sink: (event: HostEvent) => void, private readonly idPrefix = 'c') {}
+
+  emit(input: HostEventInput): HostEvent {
+    const event = { ...input, seq: ++this.seq } as HostEvent;
+    this.store.apply(event);
+    this.sink(event);
+    return event;
+  }
+
+  /** A fresh card id, unique within this stream. */
+  newId(kind = 'card'): string {
+    return `${this.idPrefix}${++this.idCounter}-${kind}`;
+  }
+
+  addCard(card: Card): void {
+    this.emit({ type: 'card_added', card });
+  }
+
+  patchCard(id: string, patch: Record<string, unknown>): void {
+    this.emit({ type: 'card_patched', id, patch });
+  }
+
+  appendText(id: string, text: string): void {
+    if (text) this.emit({ type: 'text_appended', id, text });
+  }
+
+  cards(): Card[] {
+    return this.store.all();
+  }
+
+  card(id: string): Card | undefined {
+    return this.store.get(id);
+  }
+
+  /** The whole visible state, for a (re)loading webview; carries the latest seq so deltas continue from it. */
+  snapshot(role: RoleId, taskId?: string): HostEvent {
+    return { type: 'snapshot', seq: this.seq, cards: this.cards(), role, ...(taskId ? { task_id: taskId } : {}) };
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+}

@@ -1,0 +1,2 @@
+export { EventStream } from './eventStream';
+export { CardStore } from './cardStore';

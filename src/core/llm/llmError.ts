@@ -1,0 +1,126 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+} from 'openai';
+
+export type LlmFailureKind =
+  | 'stopped'
+  | 'idle_timeout'
+  | 'timeout'
+  | 'rate_limited'
+  | 'server_error'
+  | 'auth'
+  | 'not_found'
+  | 'bad_request'
+  | 'connection'
+  | 'malformed'
+  | 'cut_off'
+  | 'length'
+  | 'api_error'
+  | 'unknown';
+
+/** A request that failed, with a message a user can act on (never containing the API key). */
+export class LlmError extends Error {
+  constructor(
+    readonly kind: LlmFailureKind,
+    message: string,
+    readonly opts: { detail?: string; retryable?: boolean; status?: number; partialText?: string; partialToolCalls?: number } = {},
+  ) {
+    super(message);
+    this.name = 'LlmError';
+  }
+  get retryable(): boolean {
+    return this.opts.retryable ?? false;
+  }
+  get detail(): string | undefined {
+    return this.opts.detail;
+  }
+}
+
+export interface FailureContext {
+  baseURL: string;
+  maxRetries: number;
+  idleTimeoutMs: number;
+  apiKey?: string;
+  /** What had already arrived when it failed. */
+  partialText?: string;
+  partialToolCalls?: number;
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+/** Never let the key travel into a message, a log line or a card. */
+export function redact(text: string, apiKey?: string): string {
+  if (!apiKey || apiKey.length < 4) return text;
+  return text.split(apiKey).join('***');
+}
+
+function cutNote(ctx: FailureContext): string {
+  const n = ctx.partialToolCalls ?? 0;
+  return n > 0 ? ` ${n} tool call${n === 1 ? ' was' : 's were'} cut off and not run.` : '';
+}
+
+function causeText(err: unknown): string {
+  const cause = (err as { cause?: unknown }).cause;
+  if (!cause) return '';
+  const c = cause as { code?: string; message?: string; cause?: { code?: string } };
+  return c.code ?? c.cause?.code ?? c.message ?? String(cause);
+}
+
+/** Maps whatever the SDK (or fetch underneath it) threw to a readable `LlmError`. */
+export function toLlmError(err: unknown, ctx: FailureContext): LlmError {
+  if (err instanceof LlmError) return err;
+  const partial = { partialText: ctx.partialText, partialToolCalls: ctx.partialToolCalls };
+  const tries = ctx.maxRetries > 0 ? ` after ${ctx.maxRetries + 1} attempts` : '';
+  const raw = redact(err instanceof Error ? err.message : String(err), ctx.apiKey);
+  const mk = (kind: LlmFailureKind, message: string, extra: { retryable?: boolean; status?: number; detail?: string } = {}) =>
+    new LlmError(kind, redact(message, ctx.apiKey), { detail: redact(extra.detail ?? raw, ctx.apiKey), ...partial, ...extra });
+
+  if (err instanceof APIUserAbortError) return mk('stopped', 'Stopped.');
+  if (err instanceof APIConnectionTimeoutError) {
+    return mk('timeout', `The endpoint ${ctx.baseURL} did not answer within ${seconds(ctx.idleTimeoutMs)}${tries}.`, { retryable: true });
+  }
+  if (err instanceof APIConnectionError) {
+    const why = causeText(err);
+    const what = /ECONNRESET|socket|terminated|other side closed/i.test(why + raw) ? 'the connection was reset' : why === 'ECONNREFUSED' ? 'the connection was refused' : `the connection failed (${why || raw})`;
+    return mk('connection', `Could not reach ${ctx.baseURL}: ${what}${tries}.${cutNote(ctx)}`, { retryable: true });
+  }
+  if (err instanceof RateLimitError) {
+    return mk('rate_limited', `The endpoint is rate-limiting requests (HTTP 429)${ctx.maxRetries > 0 ? `; still limited after ${ctx.maxRetries} retries` : ''}. Wait a moment and try again.`, { retryable: true, status: 429 });
+  }
+  if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) {
+    return mk('auth', `The endpoint refused the API key (HTTP ${err.status}). Check the key for ${ctx.baseURL}.`, { status: err.status });
+  }
+  if (err instanceof NotFoundError) {
+    return mk('not_found', `Not found (HTTP 404) at ${ctx.baseURL}: check the base URL and the model name. ${raw}`, { status: 404 });
+  }
+  if (err instanceof BadRequestError) {
+    return mk('bad_request', `The endpoint rejected the request (HTTP 400): ${raw}`, { status: 400 });
+  }
+  if (err instanceof InternalServerError) {
+    return mk('server_error', `The endpoint failed with HTTP ${err.status}${tries}: ${raw}`, { retryable: true, status: err.status });
+  }
+  if (err instanceof APIError) {
+    if (err.status === undefined) {
+      return mk('api_error', `The endpoint reported an error mid-response: ${raw}.${cutNote(ctx)}`, { retryable: true });
+    }
+    return mk('api_error', `The endpoint answered HTTP ${err.status}: ${raw}`, { retryable: err.status >= 500, status: err.status });
+  }
+  if (err instanceof SyntaxError) {
+    return mk('malformed', `The endpoint sent a malformed response (not valid JSON/SSE): ${raw}.${cutNote(ctx)}`, { retryable: true });
+  }
+  if (err instanceof TypeError && /terminated|fetch failed|socket|ECONNRESET|other side closed/i.test(raw + causeText(err))) {
+    return mk('cut_off', `The response stream was cut off before it finished (${raw}${causeText(err) ? `: ${causeText(err)}` : ''}).${cutNote(ctx)}`, { retryable: true });
+  }
+  return mk('unknown', `The request failed: ${raw}${cutNote(ctx)}`);
+}
