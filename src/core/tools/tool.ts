@@ -3,6 +3,8 @@ import type { Permission, RoleId } from '../../protocol';
 import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../ports';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { ReadTracker } from '../readTracker';
+import type { PlanUi } from '../plans/planBook';
+import type { Planning } from '../plans/planning';
 
 /** Approval classes, mapped to the user's policy (`--approve never|edits|all`, auto-approve settings). */
 export type ApprovalClass = 'none' | 'edit' | 'create' | 'delete' | 'command';
@@ -19,6 +21,10 @@ export interface ToolContext {
   approve(req: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision>;
   /** Called before a file is changed/created/deleted so a checkpoint can keep its pre-image. */
   beforeChange?(absPath: string): Promise<void>;
+  /** The task's card stream, for tools that show a card of their own (ask_question). */
+  ui?: PlanUi;
+  /** The task's plans: `propose_plan` submits to the open plan turn, `fail_step` marks the running step. */
+  planning?: Planning;
 }
 
 export interface ToolSettings {
@@ -32,6 +38,8 @@ export interface ToolResult {
   /** Shown on the card; defaults to `content`. */
   display?: string;
   isError?: boolean;
+  /** The loop ends the turn after this call without asking the model again (a plan was shown, a step failed). */
+  endTurn?: boolean;
 }
 
 /** A tool is its schema, its permissions and one `run` function. */
@@ -39,6 +47,10 @@ export interface Tool<I = any> {
   name: string;
   description: string;
   input: z.ZodType<I>;
+  /** JSON schema offered to the model when it is not simply `input`'s (propose_plan offers the strict plan schema but checks the arguments itself). */
+  parameters?: Record<string, unknown>;
+  /** Whether the tool is offered right now (propose_plan: Planner only; fail_step: while a plan executes). Default: yes. */
+  available?(state: { role: RoleId; planning?: Planning }): boolean;
   /** Static permissions, used to decide what each role is offered. */
   permissions: readonly Permission[];
   /** Permissions for this very call (write_file: `create` for a new file, `write` for an existing one). */

@@ -1,0 +1,115 @@
+/**
+ * The agent's plan state for one task: the plan book (versions, provenance, step states), whether
+ * the endpoint takes structured outputs, the Planner's plan attempt in progress, and the plan the
+ * Actor is executing. The loop owns one and hands it to tools through `ToolContext.planning`.
+ */
+import type { Logger } from '../ports';
+import type { Plan, StepState } from '../../protocol';
+import { PlanBook, type PlanUi } from './planBook';
+import { PlanTurn } from './planTurn';
+import type { PlanRecord } from './planRecord';
+import { StructuredOutputs, type StructuredOutputsSetting } from './structuredOutputs';
+import { actorBrief, executionAnnouncement } from './actorBrief';
+
+export interface PlanningOptions {
+  logger: Logger;
+  structuredOutputs: StructuredOutputsSetting;
+  /** Repairs allowed after a failed plan (setting `planRepairTries`). */
+  planRepairTries: number;
+  /** Whether a file named in a plan is inside the workspace (see `insideWorkspace`). */
+  isInside?: (file: string) => Promise<boolean>;
+  now?: () => number;
+}
+
+/** The plan being executed and what happened to its current step. */
+export interface PlanExecution {
+  record: PlanRecord & { plan: Plan };
+  /** The step being worked on (1-based), 0 before the first. */
+  step: number;
+  /** Set by `fail_step` during the current step. */
+  failure?: string;
+}
+
+export class Planning {
+  readonly book: PlanBook;
+  readonly structured: StructuredOutputs;
+  private turn: PlanTurn | undefined;
+  private exec: PlanExecution | undefined;
+
+  constructor(readonly ui: PlanUi, private opts: PlanningOptions) {
+    this.book = new PlanBook(ui, opts.now);
+    this.structured = new StructuredOutputs(opts.structuredOutputs, opts.logger);
+  }
+
+  update(opts: Partial<Omit<PlanningOptions, 'logger'>>): void {
+    this.opts = { ...this.opts, ...opts };
+    if (opts.structuredOutputs) this.structured.update(opts.structuredOutputs);
+  }
+
+  /** Starts collecting a plan for a Planner turn (each turn may produce at most one plan version). */
+  beginPlanTurn(model: string, feedback?: string): PlanTurn {
+    this.turn = new PlanTurn(this.book, {
+      model, feedback, maxRepairs: this.opts.planRepairTries, logger: this.opts.logger,
+      isInside: this.opts.isInside, now: this.opts.now,
+    });
+    return this.turn;
+  }
+
+  /** The Planner turn's plan attempt, if one is open (`propose_plan` uses it). */
+  get currentTurn(): PlanTurn | undefined {
+    return this.turn;
+  }
+
+  /** Ends the Planner turn: an unrepaired failed attempt is still shown (never silently dropped). */
+  endPlanTurn(): PlanRecord | undefined {
+    const t = this.turn;
+    this.turn = undefined;
+    return t?.finish();
+  }
+
+  /**
+   * Prepares "Execute plan": refuses anything that is not a validated plan of this task. Returns
+   * the Actor's brief and its first message (which plan it executes).
+   */
+  beginExecution(cardId: string): { ok: true; execution: PlanExecution; brief: string; announcement: string } | { ok: false; error: string } {
+    const record = this.book.get(cardId);
+    if (!record) return { ok: false, error: `No plan with id ${cardId} in this task.` };
+    if (!record.plan) return { ok: false, error: `Plan v${record.version} could not be validated, so it cannot be executed. Revise it first.` };
+    if (this.exec) return { ok: false, error: `Plan v${this.exec.record.version} is already being executed.` };
+    this.exec = { record: record as PlanExecution['record'], step: 0 };
+    this.book.resetSteps(cardId);
+    this.book.setExecuting(cardId, true);
+    return {
+      ok: true,
+      execution: this.exec,
+      brief: actorBrief(record.plan, record.version),
+      announcement: executionAnnouncement(record.plan, record.version),
+    };
+  }
+
+  get execution(): PlanExecution | undefined {
+    return this.exec;
+  }
+
+  setStep(stepNumber: number, state: StepState, reason?: string): void {
+    if (!this.exec) return;
+    if (state === 'running') {
+      this.exec.step = stepNumber;
+      this.exec.failure = undefined;
+    }
+    this.book.setStepState(this.exec.record.cardId, stepNumber, state, reason);
+  }
+
+  /** `fail_step`: the Actor says the current step cannot be done. */
+  failCurrentStep(reason: string): boolean {
+    if (!this.exec || this.exec.step === 0) return false;
+    this.exec.failure = reason;
+    return true;
+  }
+
+  endExecution(): void {
+    if (!this.exec) return;
+    this.book.setExecuting(this.exec.record.cardId, false);
+    this.exec = undefined;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * `fail_step`: offered to the Actor only while it executes a plan. The loop drives the steps and
+ * marks each done when its sub-turn ends normally; this is how the Actor says a step could not be
+ * done, so the card shows it failed (with the reason) and execution stops for the user to decide.
+ */
+import { z } from 'zod';
+import type { Tool } from './tool';
+
+const input = z.object({ reason: z.string().min(1).max(1000) });
+
+export const failStepTool: Tool<z.infer<typeof input>> = {
+  name: 'fail_step',
+  description: 'Report that the current plan step cannot be done, and why. Ends the run.',
+  input,
+  available: ({ role, planning }) => role === 'actor' && !!planning?.execution,
+  permissions: [],
+  readOnly: true,
+  summarize: (i) => `step failed: ${i.reason.slice(0, 100)}`,
+  async run(i, ctx) {
+    if (!ctx.planning?.failCurrentStep(i.reason)) {
+      return { content: 'No plan step is running.', isError: true };
+    }
+    return { content: 'The step is marked failed; the user will decide what to do. End your turn.', endTurn: true };
+  },
+};
