@@ -1,0 +1,152 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { ApprovalDecision, ApprovalRequest, Approver, Logger } from '../../core/ports';
+import { nullLogger } from '../../core/ports';
+import type { PanelApprover } from './panelApprover';
+import { ORIGINAL_SCHEME, OriginalContent, PROPOSED_SCHEME, ProposalFs } from './proposalFs';
+
+interface Proposal {
+  req: ApprovalRequest;
+  proposed: vscode.Uri;
+  original: vscode.Uri;
+  title: string;
+  /** Absolute path of the file the edit is for, when known (to show it after approval). */
+  target?: string;
+}
+
+/**
+ * The host's Approver. Edits (anything with a proposed text) open a real diff — the agent's base
+ * text on the left, the proposal on the right, editable — without taking focus from whatever the
+ * user is typing in. Approve / Reject come from the chat card (forwarded by the panel) or from the
+ * diff editor's title bar; what is written is the right side as the user left it. Everything else
+ * (commands, deletions, paths outside the workspace) is answered on the chat card alone.
+ */
+export class DiffApprover implements Approver, vscode.Disposable {
+  readonly proposals = new ProposalFs();
+  private readonly originals = new OriginalContent();
+  private readonly open = new Map<string, Proposal>();
+  private readonly subs: vscode.Disposable[];
+
+  constructor(private readonly panel: PanelApprover, private readonly logger: Logger = nullLogger, private readonly roots: () => readonly string[] = () => []) {
+    this.subs = [
+      vscode.workspace.registerFileSystemProvider(PROPOSED_SCHEME, this.proposals, { isCaseSensitive: true }),
+      vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this.originals),
+    ];
+  }
+
+  async request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (req.proposedText === undefined) return this.panel.request(req, signal);
+
+    const name = path.basename(req.info.real_path ?? req.info.path ?? 'proposal') || 'proposal';
+    const proposal: Proposal = {
+      req,
+      proposed: ProposalFs.uriFor(PROPOSED_SCHEME, req.callId, name),
+      original: ProposalFs.uriFor(ORIGINAL_SCHEME, req.callId, name),
+      title: `${req.info.path ?? name} ↔ Tandem's proposal (editable)`,
+      target: this.absoluteTarget(req),
+    };
+    this.proposals.put(proposal.proposed, req.proposedText);
+    this.originals.put(proposal.original, req.originalText ?? '');
+    this.open.set(req.callId, proposal);
+    try {
+      const decided = this.panel.request(req, signal);
+      await this.showDiff(proposal).catch((e) => this.logger.warn(`could not open the diff for ${req.callId}: ${e}`));
+      const decision = await decided;
+      if (!decision.approved) return decision;
+      const approved = this.currentText(proposal);
+      this.logger.info(`approved ${req.tool} ${req.info.path ?? ''}${approved !== req.proposedText ? ' (edited by the user)' : ''}`);
+      if (req.info.kind === 'edit') await this.revealTarget(req.callId);
+      return approved !== req.proposedText ? { approved: true, editedText: approved } : { approved: true };
+    } finally {
+      this.open.delete(req.callId);
+      await this.closeDiff(proposal).catch((e) => this.logger.warn(`could not close the diff: ${e}`));
+      this.proposals.remove(proposal.proposed);
+      this.originals.remove(proposal.original);
+    }
+  }
+
+  /** Chat card "Approve" (and the diff title bar). False when no such call waits. */
+  approve(callId: string): boolean { return this.panel.approve(callId); }
+
+  /** Chat card "Reject" (and the diff title bar). */
+  reject(callId: string, reason?: string): boolean { return this.panel.reject(callId, reason); }
+
+  /** Chat card "Open diff": shows the diff again (the user closed it, or wants focus in it). */
+  async openDiff(callId: string, preserveFocus = false): Promise<boolean> {
+    const p = this.open.get(callId);
+    if (!p) return false;
+    await this.showDiff(p, preserveFocus);
+    return true;
+  }
+
+  /** The call a URI (the diff's right or left side) belongs to, for the title-bar commands. */
+  callIdFor(uri: vscode.Uri | undefined): string | undefined {
+    const fromUri = uri ? ProposalFs.callIdOf(uri) : undefined;
+    if (fromUri && this.open.has(fromUri)) return fromUri;
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    if (input instanceof vscode.TabInputTextDiff) {
+      const id = ProposalFs.callIdOf(input.modified);
+      if (id && this.open.has(id)) return id;
+    }
+    // One proposal open: the title bar can only mean that one.
+    return this.open.size === 1 ? [...this.open.keys()][0] : undefined;
+  }
+
+  pendingProposals(): string[] { return [...this.open.keys()]; }
+
+  private async showDiff(p: Proposal, preserveFocus = true): Promise<void> {
+    await vscode.commands.executeCommand('vscode.diff', p.original, p.proposed, p.title, { preview: true, preserveFocus });
+  }
+
+  /** The right side as the user left it: an unsaved edit in the diff counts. */
+  private currentText(p: Proposal): string {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.proposed.toString());
+    if (doc?.isDirty) return doc.getText();
+    return this.proposals.text(p.proposed) ?? p.req.proposedText ?? '';
+  }
+
+  private async closeDiff(p: Proposal): Promise<void> {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.proposed.toString());
+    // Saved into memory only, so closing the tab does not ask "Save changes?".
+    if (doc?.isDirty) await doc.save();
+    const key = p.proposed.toString();
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) =>
+      (t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === key)
+      || (t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+    if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
+  }
+
+  private absoluteTarget(req: ApprovalRequest): string | undefined {
+    const p = req.info.real_path ?? req.info.path;
+    if (!p) return undefined;
+    if (path.isAbsolute(p)) return p;
+    const root = this.roots()[0];
+    return root ? path.join(root, p) : undefined;
+  }
+
+  /** After an approved edit, show the changed file (without focus) so the user sees it land. */
+  async revealTarget(callId: string): Promise<void> {
+    const p = this.open.get(callId);
+    if (!p?.target) return;
+    await vscode.window.showTextDocument(vscode.Uri.file(p.target), { preview: true, preserveFocus: true }).then(undefined, () => undefined);
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+/** The diff editor's title-bar Approve / Reject. Contributed in package.json for `resourceScheme == tandem-proposed`. */
+export function registerDiffTitleCommands(approver: DiffApprover, logger: Logger = nullLogger): vscode.Disposable {
+  const pick = (uri: unknown) => approver.callIdFor(uri instanceof vscode.Uri ? uri : undefined);
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('tandem.approveChange', (uri?: unknown) => {
+      const id = pick(uri);
+      if (!id || !approver.approve(id)) { logger.warn('Approve: no Tandem proposal is waiting for this editor'); return; }
+    }),
+    vscode.commands.registerCommand('tandem.rejectChange', (uri?: unknown) => {
+      const id = pick(uri);
+      if (!id || !approver.reject(id)) { logger.warn('Reject: no Tandem proposal is waiting for this editor'); return; }
+    }),
+  );
+}

@@ -1,0 +1,247 @@
+import * as vscode from 'vscode';
+import * as fs from 'node:fs';
+import type { CommandResult, CommandRunner, Logger } from '../../core/ports';
+import { nullLogger } from '../../core/ports';
+import { HeadTailBuffer, terminalToText } from './outputCap';
+import { killDescendants } from './processTree';
+
+export interface TerminalRunnerOptions {
+  /** The child-process runner used when shell integration does not come up (the core's NodeCommandRunner). */
+  fallback: CommandRunner;
+  /** How long to wait for shell integration in a fresh terminal before falling back. */
+  shellIntegrationWaitMs?: number;
+  /** Output kept per command (head + tail). */
+  maxOutputChars?: number;
+  logger?: Logger;
+  /** The shell for the terminal; bash where there is one, so the fail-fast wrapper is known to work. */
+  shellPath?: string;
+}
+
+const NAME = 'Tandem';
+
+/**
+ * `run_command` in a visible terminal named "Tandem", through the shell-integration API: the user
+ * sees the command and its output live, the agent gets the output and the exit code. Each command
+ * runs in a fail-fast child shell (`bash -eo pipefail -c …`) so `exit`, `set` or `cd` cannot break the
+ * user's terminal. Stop and the timeout kill the command's whole process tree (the terminal stays).
+ * When shell integration is not available within a few seconds, the command runs as a child process
+ * instead, its output echoed into a "Tandem" pseudo-terminal so it stays visible.
+ */
+export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
+  private terminal?: vscode.Terminal;
+  private echo?: EchoTerminal;
+  /** Set once shell integration failed to come up: later commands go straight to the fallback. */
+  private integrationUnavailable = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly waitMs: number;
+  private readonly maxChars: number;
+  private readonly logger: Logger;
+  private readonly shellPath?: string;
+
+  constructor(private readonly opts: TerminalRunnerOptions) {
+    this.waitMs = opts.shellIntegrationWaitMs ?? 4000;
+    this.maxChars = opts.maxOutputChars ?? 30_000;
+    this.logger = opts.logger ?? nullLogger;
+    this.shellPath = opts.shellPath ?? (process.platform !== 'win32' && fs.existsSync('/bin/bash') ? '/bin/bash' : undefined);
+    this.subs.push(vscode.window.onDidCloseTerminal((t) => {
+      if (t === this.terminal) this.terminal = undefined;
+      if (this.echo && t === this.echo.terminal) this.echo = undefined;
+    }));
+  }
+
+  /** True once a command fell back to a child process because the terminal had no shell integration. */
+  get usingFallback(): boolean { return this.integrationUnavailable; }
+
+  run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
+    // One command at a time in the one terminal; the next waits for the previous to end.
+    const next = this.queue.then(() => this.runOne(command, opts));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runOne(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
+    if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
+    if (!this.integrationUnavailable) {
+      const term = this.ensureTerminal(opts.cwd);
+      term.show(true);
+      const si = await this.waitForShellIntegration(term, opts.signal);
+      if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
+      if (si) return this.runInTerminal(term, si, command, opts);
+      this.integrationUnavailable = true;
+      this.logger.warn(`Terminal shell integration did not start within ${this.waitMs} ms; running commands as child processes.`);
+      term.dispose();
+      this.terminal = undefined;
+    }
+    return this.runFallback(command, opts);
+  }
+
+  private ensureTerminal(cwd: string): vscode.Terminal {
+    if (this.terminal && this.terminal.exitStatus === undefined) return this.terminal;
+    this.terminal = vscode.window.createTerminal({
+      name: NAME,
+      cwd,
+      shellPath: this.shellPath,
+      iconPath: new vscode.ThemeIcon('hubot'),
+      // The agent's terminal should not be restored as a dead shell after a reload.
+      isTransient: true,
+    });
+    return this.terminal;
+  }
+
+  private waitForShellIntegration(term: vscode.Terminal, signal: AbortSignal): Promise<vscode.TerminalShellIntegration | undefined> {
+    if (term.shellIntegration) return Promise.resolve(term.shellIntegration);
+    return new Promise((resolve) => {
+      const done = (v: vscode.TerminalShellIntegration | undefined) => {
+        clearTimeout(timer);
+        sub.dispose();
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      };
+      const onAbort = () => done(undefined);
+      const sub = vscode.window.onDidChangeTerminalShellIntegration((e) => { if (e.terminal === term) done(e.shellIntegration); });
+      const timer = setTimeout(() => done(term.shellIntegration), this.waitMs);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private async runInTerminal(
+    term: vscode.Terminal,
+    si: vscode.TerminalShellIntegration,
+    command: string,
+    opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void },
+  ): Promise<CommandResult> {
+    const buf = new HeadTailBuffer(this.maxChars);
+    let timedOut = false;
+    let cancelled = false;
+    let closed = false;
+
+    const line = this.wrap(command, opts.cwd);
+    let execution: vscode.TerminalShellExecution | undefined;
+    let resolveEnd!: (code: number | undefined) => void;
+    const ended = new Promise<number | undefined>((r) => { resolveEnd = r; });
+    const endSub = vscode.window.onDidEndTerminalShellExecution((e) => {
+      if (execution && e.execution === execution) resolveEnd(e.exitCode);
+    });
+    const closeSub = vscode.window.onDidCloseTerminal((t) => { if (t === term) { closed = true; resolveEnd(undefined); } });
+
+    execution = si.executeCommand(line);
+    // read() must be called right away, or the start of the output is lost.
+    const stream = execution.read();
+    const reading = (async () => {
+      for await (const data of stream) {
+        const text = terminalToText(data);
+        if (!text) continue;
+        buf.push(text);
+        opts.onOutput?.(text);
+      }
+    })().catch((e) => this.logger.warn(`reading terminal output failed: ${e}`));
+
+    const kill = async (why: 'timeout' | 'stop') => {
+      if (why === 'timeout') timedOut = true; else cancelled = true;
+      const pid = await term.processId;
+      if (pid) await killDescendants(pid);
+      // Still not ended (a process that survived SIGKILL's parent, or a hung shell): give up on this terminal.
+      const still = await Promise.race([ended.then(() => false), sleep(3000).then(() => true)]);
+      if (still) {
+        this.logger.warn('The command did not end after its process tree was killed; closing the Tandem terminal.');
+        term.dispose();
+        if (this.terminal === term) this.terminal = undefined;
+        resolveEnd(undefined);
+      }
+    };
+    const timer = setTimeout(() => void kill('timeout'), opts.timeoutMs);
+    const onAbort = () => void kill('stop');
+    opts.signal.addEventListener('abort', onAbort, { once: true });
+
+    try {
+      const code = await ended;
+      // The stream ends with the execution; don't wait forever if the terminal never closes it.
+      await Promise.race([reading, sleep(1000)]);
+      let output = buf.toString();
+      if (closed && !timedOut && !cancelled) output += '\n[the Tandem terminal was closed while the command ran]';
+      return { exitCode: typeof code === 'number' ? code : null, output, timedOut, cancelled: cancelled || (closed && !timedOut) };
+    } finally {
+      clearTimeout(timer);
+      opts.signal.removeEventListener('abort', onAbort);
+      endSub.dispose();
+      closeSub.dispose();
+    }
+  }
+
+  /** The command line typed into the terminal: a fail-fast child shell, in the right folder, on one line. */
+  private wrap(command: string, cwd: string): string {
+    if (process.platform === 'win32' && !this.shellPath) return command;
+    const script = `cd -- ${shellQuote(cwd)}\n${command}`;
+    return `bash -eo pipefail -c ${shellQuote(script)}`;
+  }
+
+  private async runFallback(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
+    const echo = this.ensureEcho();
+    echo.write(`\x1b[1m$ ${command}\x1b[0m  \x1b[2m(${opts.cwd})\x1b[0m\n`);
+    const result = await this.opts.fallback.run(command, {
+      ...opts,
+      onOutput: (chunk) => {
+        echo.write(chunk);
+        opts.onOutput?.(chunk);
+      },
+    });
+    const how = result.timedOut ? 'timed out' : result.cancelled ? 'stopped' : `exit code ${result.exitCode}`;
+    echo.write(`\x1b[2m[${how}]\x1b[0m\n\n`);
+    return result;
+  }
+
+  private ensureEcho(): EchoTerminal {
+    if (!this.echo) this.echo = new EchoTerminal(NAME);
+    this.echo.terminal.show(true);
+    return this.echo;
+  }
+
+  dispose(): void {
+    this.terminal?.dispose();
+    this.echo?.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+/** A read-only pseudo-terminal that shows what the child-process fallback runs. */
+class EchoTerminal {
+  readonly terminal: vscode.Terminal;
+  private readonly emitter = new vscode.EventEmitter<string>();
+  private opened = false;
+  private backlog: string[] = [];
+
+  constructor(name: string) {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: this.emitter.event,
+      open: () => {
+        this.opened = true;
+        for (const s of this.backlog) this.emitter.fire(s);
+        this.backlog = [];
+      },
+      close: () => { this.opened = false; },
+    };
+    this.terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon('hubot'), isTransient: true });
+  }
+
+  write(text: string): void {
+    const s = text.replace(/\r?\n/g, '\r\n');
+    if (this.opened) this.emitter.fire(s);
+    else if (this.backlog.length < 10_000) this.backlog.push(s);
+  }
+
+  dispose(): void {
+    this.terminal.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** POSIX single-quoting; ANSI-C quoting ($'…') when there are newlines, so the command stays one line. */
+export function shellQuote(s: string): string {
+  if (!/[\n\r\t']/.test(s)) return `'${s}'`;
+  return `$'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
