@@ -1,0 +1,37 @@
+import type { HostEvent } from '../../../src/protocol';
+import { EventStream } from '../../../src/core/events';
+import type { Logger } from '../../../src/core/ports';
+
+/** A plan that passes every check (files are relative, so inside any workspace). */
+export function goodPlan(overrides: Record<string, unknown> = {}): any {
+  return {
+    format_version: '1.0',
+    goal: 'Add a --verbose flag to the CLI',
+    steps: [
+      { step_number: 1, action: 'In src/args.ts add verbose to Options and parse --verbose', reason: 'accept the flag', tools_needed: ['read_file', 'edit_file'], estimated_time: '2 min', files: ['src/args.ts'] },
+      { step_number: 2, action: 'Run npm test', reason: 'check nothing broke', tools_needed: ['run_command'], estimated_time: '1 min', files: [] },
+    ],
+    estimated_total_time: '3 min',
+    risks: [],
+    prerequisites: [],
+    ...overrides,
+  };
+}
+
+/** The same plan with an unknown tool in step 2. */
+export function planWithUnknownTool(): any {
+  const p = goodPlan();
+  p.steps[1].tools_needed = ['sed'];
+  return p;
+}
+
+export function recorder() {
+  const events: HostEvent[] = [];
+  const stream = new EventStream((e) => events.push(e));
+  const logs: string[] = [];
+  const logger: Logger = {
+    info: (m) => logs.push(`info ${m}`), warn: (m) => logs.push(`warn ${m}`),
+    error: (m) => logs.push(`error ${m}`), debug: (m) => logs.push(`debug ${m}`),
+  };
+  return { events, stream, logs, logger };
+}
