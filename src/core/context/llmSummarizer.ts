@@ -1,0 +1,17 @@
+import { LlmClient, type LlmClientOptions } from '../llm/llmClient';
+import type { ChatMessage } from './chatMessage';
+import type { SummaryResult, Summarizer } from './contextFitter';
+
+/** The summary request goes to the same endpoint as the agent's, with the summary model. */
+export class LlmSummarizer implements Summarizer {
+  private readonly client: LlmClient;
+
+  constructor(options: LlmClientOptions) {
+    this.client = new LlmClient(options);
+  }
+
+  async summarize(messages: ChatMessage[], model: string, maxTokens: number, signal?: AbortSignal): Promise<SummaryResult> {
+    const r = await this.client.stream({ model, messages, maxTokens }, { signal });
+    return { text: r.text, model: r.model || model, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs };
+  }
+}
