@@ -1,0 +1,128 @@
+import * as vscode from 'vscode';
+import type { HostUiMessage, RoleId } from '../../protocol';
+import type { AgentApi } from '../../core/agent/agentApi';
+import type { Logger } from '../../core/ports';
+import type { ApiKeyStore } from './secrets';
+import { listModels } from './connection';
+import { readAgentSettings, SETTING } from './settings';
+import { selectionContext, selectionPrompt } from './selectionPrompt';
+
+/** What the command bodies need from the composition root. */
+export interface CommandDeps {
+  /** The agent of the current task (undefined before setup). */
+  agent(): AgentApi | undefined;
+  /** Shows the chat view. */
+  revealChat(): Promise<void>;
+  /** Sends a prompt exactly as if typed in the chat (user card, then a turn). */
+  sendPrompt(text: string): void;
+  /** Starts a fresh task (the old one stays in history). */
+  newTask(): void;
+  /** Host → webview UI plumbing (focus, prefill, setup card). */
+  postUi(msg: HostUiMessage): void;
+  keys: ApiKeyStore;
+  logger: Logger;
+  /** Registered here only when given; otherwise the history work registers them itself. */
+  openHistory?(): unknown;
+  revertLastChange?(): unknown;
+}
+
+/** Registers the palette commands of DESIGN §6 (except Approve/Reject Change: see diffApprover). */
+export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
+  const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        deps.logger.error(`${id} failed: ${e instanceof Error ? e.stack ?? e.message : e}`);
+        void vscode.window.showErrorMessage(`Tandem: ${e instanceof Error ? e.message : e}`);
+      }
+    }));
+
+  reg('tandem.newTask', async () => {
+    deps.newTask();
+    await deps.revealChat();
+    deps.postUi({ type: 'focus_input' });
+  });
+  reg('tandem.switchToPlanner', () => switchRole(deps, 'planner'));
+  reg('tandem.switchToActor', () => switchRole(deps, 'actor'));
+  reg('tandem.stop', () => deps.agent()?.stop());
+  reg('tandem.setApiKey', () => deps.keys.prompt());
+  reg('tandem.selectModel', () => selectModel(deps));
+
+  reg('tandem.explainSelection', async () => {
+    const sel = activeSelection();
+    if (!sel) return;
+    await deps.revealChat();
+    deps.sendPrompt(selectionPrompt('explain', sel));
+  });
+
+  reg('tandem.planFromSelection', async () => {
+    const sel = activeSelection();
+    if (!sel) return;
+    const goal = await vscode.window.showInputBox({
+      title: 'Tandem: Plan from selection',
+      prompt: `What should change in ${sel.path} (lines ${sel.startLine}-${sel.endLine})? Leave empty to ask for improvements.`,
+      ignoreFocusOut: true,
+    });
+    if (goal === undefined) return;
+    const agent = deps.agent();
+    // Planning is the Planner's job; switching is a user action, and this command is one.
+    if (agent && agent.role !== 'planner') agent.setRole('planner', 'Plan from selection');
+    await deps.revealChat();
+    deps.sendPrompt(selectionPrompt('plan', sel, goal));
+  });
+
+  if (deps.openHistory) reg('tandem.openHistory', () => deps.openHistory?.());
+  if (deps.revertLastChange) reg('tandem.revertLastChange', () => deps.revertLastChange?.());
+}
+
+function switchRole(deps: CommandDeps, role: RoleId): void {
+  const agent = deps.agent();
+  if (!agent) { void vscode.window.showWarningMessage('Tandem is not set up yet: open the Tandem view to configure an endpoint.'); return; }
+  if (agent.role !== role) agent.setRole(role, 'switched from the command palette');
+}
+
+function activeSelection() {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) { void vscode.window.showWarningMessage('Tandem: open a file and select some code first.'); return undefined; }
+  const sel = selectionContext(editor);
+  if (!sel) void vscode.window.showWarningMessage('Tandem: select the code you mean (the file is too long to send whole).');
+  return sel;
+}
+
+/** Quick pick of the endpoint's models (from `/models`), per role; an input box when the list fails. */
+async function selectModel(deps: CommandDeps): Promise<void> {
+  const settings = readAgentSettings(await deps.keys.get());
+  const which = await vscode.window.showQuickPick([
+    { label: 'Both roles', value: 'both' as const, description: `now: ${settings.models.planner} / ${settings.models.actor}` },
+    { label: 'Planner', value: 'planner' as const, description: `now: ${settings.models.planner}` },
+    { label: 'Actor', value: 'actor' as const, description: `now: ${settings.models.actor}` },
+  ], { title: 'Tandem: Select model — for which role?' });
+  if (!which) return;
+
+  const listed = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Tandem: listing models at ${settings.baseURL}…` },
+    () => listModels(settings.baseURL, settings.apiKey),
+  );
+  const current = which.value === 'actor' ? settings.models.actor : settings.models.planner;
+  let model: string | undefined;
+  if (listed.ok && listed.models.length) {
+    const picked = await vscode.window.showQuickPick(
+      listed.models.map((id) => ({ label: id, description: id === current ? 'current' : undefined })),
+      { title: `Tandem: model for ${which.label}`, placeHolder: current, matchOnDescription: true },
+    );
+    model = picked?.label;
+  } else {
+    model = await vscode.window.showInputBox({
+      title: `Tandem: model for ${which.label}`,
+      prompt: listed.ok ? 'The endpoint lists no models; type the model name.' : `Could not list models: ${listed.error}. Type the model name.`,
+      value: current,
+      ignoreFocusOut: true,
+    });
+  }
+  if (!model?.trim()) return;
+  const config = vscode.workspace.getConfiguration('tandem');
+  if (which.value !== 'actor') await config.update(SETTING.plannerModel, model.trim(), vscode.ConfigurationTarget.Global);
+  if (which.value !== 'planner') await config.update(SETTING.actorModel, model.trim(), vscode.ConfigurationTarget.Global);
+  deps.logger.info(`model for ${which.value}: ${model.trim()}`);
+}

@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import type { HostUiMessage, WebviewMessage } from '../../protocol';
+import type { Logger } from '../../core/ports';
+import type { DiffApprover } from './diffApprover';
+import type { PanelQuestionAsker } from './questionAsker';
+import type { ApiKeyStore } from './secrets';
+import { listModels } from './connection';
+import { hasExplicitBaseUrl, readAgentSettings, saveEndpointSettings } from './settings';
+
+/** The webview messages this half of the host answers; the panel hands them over already validated. */
+export type HostHandledMessage = Extract<WebviewMessage, { type: 'approve' | 'reject' | 'open_diff' | 'answer' | 'test_connection' | 'save_settings' }>;
+
+const HANDLED = new Set<WebviewMessage['type']>(['approve', 'reject', 'open_diff', 'answer', 'test_connection', 'save_settings']);
+
+export function isHostHandled(msg: WebviewMessage): msg is HostHandledMessage {
+  return HANDLED.has(msg.type);
+}
+
+/**
+ * Approvals, answers and the first-run setup card. A click for a call or card that is not waiting
+ * (stale, duplicated or forged) is logged and ignored.
+ */
+export class HostMessageHandler {
+  constructor(private readonly deps: {
+    approver: DiffApprover;
+    asker: PanelQuestionAsker;
+    keys: ApiKeyStore;
+    logger: Logger;
+    postUi(msg: HostUiMessage): void;
+  }) {}
+
+  async handle(msg: HostHandledMessage): Promise<void> {
+    const { approver, asker, logger } = this.deps;
+    switch (msg.type) {
+      case 'approve':
+        if (!approver.approve(msg.call_id)) logger.warn(`approve for ${msg.call_id}: nothing is waiting on it`);
+        return;
+      case 'reject':
+        if (!approver.reject(msg.call_id, msg.reason)) logger.warn(`reject for ${msg.call_id}: nothing is waiting on it`);
+        return;
+      case 'open_diff':
+        if (!(await approver.openDiff(msg.call_id))) logger.warn(`open_diff for ${msg.call_id}: no proposal is open`);
+        return;
+      case 'answer':
+        if (!asker.answer(msg.card_id, msg.value)) logger.warn(`answer for ${msg.card_id}: no such question waits, or the answer is not one of its options`);
+        return;
+      case 'test_connection': {
+        const key = msg.api_key?.trim() || (await this.deps.keys.get());
+        const r = await listModels(msg.base_url, key);
+        this.deps.postUi(r.ok ? { type: 'connection_result', ok: true, models: r.models } : { type: 'connection_result', ok: false, error: r.error });
+        return;
+      }
+      case 'save_settings': {
+        if (msg.api_key?.trim()) await this.deps.keys.set(msg.api_key);
+        await saveEndpointSettings(msg.base_url, { planner: msg.planner_model, actor: msg.actor_model });
+        logger.info(`endpoint saved: ${msg.base_url} (planner ${msg.planner_model}, actor ${msg.actor_model})`);
+        this.deps.postUi({ type: 'connection_result', ok: true });
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * Whether the chat should show the setup card: nothing chosen yet — no endpoint set by the user and
+ * no key stored — or the default OpenAI endpoint without a key (every request would fail with 401).
+ */
+export async function setupNeeded(keys: ApiKeyStore): Promise<boolean> {
+  const key = await keys.get();
+  if (key) return false;
+  if (!hasExplicitBaseUrl()) return true;
+  return /(^|\.)api\.openai\.com$/i.test(safeHost(readAgentSettings('').baseURL));
+}
+
+/** The `setup_needed` message for the panel, when setup is needed. */
+export async function setupMessage(keys: ApiKeyStore): Promise<HostUiMessage | undefined> {
+  if (!(await setupNeeded(keys))) return undefined;
+  const config = vscode.workspace.getConfiguration('tandem');
+  return { type: 'setup_needed', base_url: hasExplicitBaseUrl(config) ? readAgentSettings('', config).baseURL : undefined };
+}
+
+function safeHost(url: string): string {
+  try { return new URL(url).hostname; } catch { return ''; }
+}
