@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { Planning } from '../../../src/core/plans/planning';
+import { proposePlanTool } from '../../../src/core/tools/proposePlan';
+import { failStepTool } from '../../../src/core/tools/failStep';
+import { executePlanSteps } from '../../../src/core/plans/executePlanSteps';
+import type { ToolContext } from '../../../src/core/tools/tool';
+import type { PlanCard } from '../../../src/protocol';
+import { goodPlan, planWithUnknownTool, recorder } from './planFixtures';
+
+function ctxFor(planning: Planning, role: 'planner' | 'actor'): ToolContext {
+  return { role, planning, ui: planning.ui, callId: 'call1', signal: new AbortController().signal } as unknown as ToolContext;
+}
+
+describe('propose_plan tool', () => {
+  it('is offered to the Planner only, with the strict plan schema as parameters', () => {
+    assert.equal(proposePlanTool.available!({ role: 'planner' }), true);
+    assert.equal(proposePlanTool.available!({ role: 'actor' }), false);
+    assert.equal((proposePlanTool.parameters as any).additionalProperties, false);
+  });
+
+  it('returns the error lines for a repair, then accepts the corrected plan and ends the turn', async () => {
+    const r = recorder();
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    planning.beginPlanTurn('m');
+    const bad = await proposePlanTool.run(planWithUnknownTool(), ctxFor(planning, 'planner'));
+    assert.equal(bad.isError, true);
+    assert.equal(bad.endTurn, undefined, 'the model gets to repair');
+    assert.match(bad.content, /step 2: tools_needed names unknown tool 'sed'/);
+    assert.match(bad.content, /Call propose_plan again/);
+    assert.equal(r.stream.cards().length, 0, 'no card for a failed attempt that can still be repaired');
+    const ok = await proposePlanTool.run(goodPlan(), ctxFor(planning, 'planner'));
+    assert.equal(ok.isError, undefined);
+    assert.equal(ok.endTurn, true);
+    const card = r.stream.cards()[0] as PlanCard;
+    assert.equal(card.kind, 'plan');
+    assert.equal(card.version, 1);
+    assert.equal(card.plan?.steps.length, 2);
+    assert.equal(planning.book.get(card.id)!.provenance.path, 'tool');
+    assert.equal(planning.book.get(card.id)!.provenance.repairs, 1);
+  });
+
+  it('after the last repair, shows the plan as unvalidated text and ends the turn', async () => {
+    const r = recorder();
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 1 });
+    planning.beginPlanTurn('m');
+    await proposePlanTool.run(planWithUnknownTool(), ctxFor(planning, 'planner'));
+    const res = await proposePlanTool.run(planWithUnknownTool(), ctxFor(planning, 'planner'));
+    assert.equal(res.endTurn, true);
+    assert.match(res.display ?? '', /this plan could not be validated/);
+    const card = r.stream.cards()[0] as PlanCard;
+    assert.equal(card.plan, null);
+    assert.match(card.raw_text ?? '', /"sed"/);
+  });
+
+  it('shows an abandoned failed attempt when the turn ends (never silently dropped)', async () => {
+    const r = recorder();
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    planning.beginPlanTurn('m');
+    await proposePlanTool.run(planWithUnknownTool(), ctxFor(planning, 'planner'));
+    const rec = planning.endPlanTurn();
+    assert.equal(rec?.plan, null);
+    assert.deepEqual((r.stream.cards()[0] as PlanCard).errors, ["step 2: tools_needed names unknown tool 'sed'"]);
+  });
+
+  it('refuses outside a Planner plan turn', async () => {
+    const r = recorder();
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    const res = await proposePlanTool.run(goodPlan(), ctxFor(planning, 'actor'));
+    assert.equal(res.isError, true);
+    assert.equal(r.stream.cards().length, 0);
+  });
+});
+
+describe('plan execution, step by step', () => {
+  async function validated(tries = 2) {
+    const r = recorder();
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: tries });
+    const turn = planning.beginPlanTurn('m');
+    await turn.submit('{}', goodPlan(), 'tool');
+    planning.endPlanTurn();
+    return { ...r, planning, cardId: turn.result!.cardId };
+  }
+  const stepEvents = (events: any[]) => events.filter((e) => e.type.startsWith('step_')).map((e) => `${e.type}:${e.step_number}`);
+
+  it('emits started/done per step, patches step_states and briefs the Actor with the whole plan first', async () => {
+    const t = await validated();
+    const b = t.planning.beginExecution(t.cardId);
+    assert.ok(b.ok);
+    assert.match(b.ok ? b.announcement : '', /^Executing plan v1: Add a --verbose flag/);
+    const messages: string[] = [];
+    const outcome = await executePlanSteps(t.planning, b.ok ? b.brief : '', async (m) => { messages.push(m); return 'done'; });
+    assert.equal(outcome, 'done');
+    assert.deepEqual(stepEvents(t.events), ['step_started:1', 'step_done:1', 'step_started:2', 'step_done:2']);
+    assert.match(messages[0], /Carry out approved plan v1[\s\S]*2\. Run npm test[\s\S]*Do step 1 of 2/);
+    assert.match(messages[1], /^Do step 2 of 2 now/);
+    assert.deepEqual((t.stream.card(t.cardId) as PlanCard).step_states, { 1: 'done', 2: 'done' });
+    assert.equal((t.stream.card(t.cardId) as PlanCard).executing, false);
+    assert.equal(t.planning.execution, undefined);
+  });
+
+  it('stops at a step the Actor reports failed with fail_step; later steps stay pending', async () => {
+    const t = await validated();
+    const b = t.planning.beginExecution(t.cardId);
+    assert.equal(failStepTool.available!({ role: 'actor', planning: t.planning }), true);
+    let calls = 0;
+    const outcome = await executePlanSteps(t.planning, b.ok ? b.brief : '', async () => {
+      calls++;
+      const res = await failStepTool.run({ reason: 'src/args.ts does not exist' }, ctxFor(t.planning, 'actor'));
+      assert.equal(res.endTurn, true);
+      return 'done';
+    });
+    assert.equal(calls, 1);
+    assert.equal(outcome, 'error');
+    assert.deepEqual(stepEvents(t.events), ['step_started:1', 'step_failed:1']);
+    assert.equal((t.events.find((e) => e.type === 'step_failed') as any).reason, 'src/args.ts does not exist');
+    assert.deepEqual((t.stream.card(t.cardId) as PlanCard).step_states, { 1: 'failed', 2: 'pending' });
+    assert.equal(failStepTool.available!({ role: 'actor', planning: t.planning }), false, 'only while executing');
+  });
+
+  it('marks the step failed when its turn is stopped, and refuses a second concurrent execution', async () => {
+    const t = await validated();
+    const b = t.planning.beginExecution(t.cardId);
+    assert.equal(t.planning.beginExecution(t.cardId).ok, false);
+    const outcome = await executePlanSteps(t.planning, b.ok ? b.brief : '', async () => 'stopped');
+    assert.equal(outcome, 'stopped');
+    assert.equal((t.events.find((e) => e.type === 'step_failed') as any).reason, 'stopped by the user');
+  });
+});
