@@ -10,6 +10,7 @@ import { PlanTurn } from './planTurn';
 import type { PlanRecord } from './planRecord';
 import { StructuredOutputs, type StructuredOutputsSetting } from './structuredOutputs';
 import { actorBrief, executionAnnouncement } from './actorBrief';
+import { extractJson } from './extractJson';
 
 export interface PlanningOptions {
   logger: Logger;
@@ -53,6 +54,20 @@ export class Planning {
       isInside: this.opts.isInside, now: this.opts.now,
     });
     return this.turn;
+  }
+
+  /**
+   * A plan from a file (`tandem run --plan FILE.json`): checked exactly like a model's plan (never
+   * executed unvalidated) and published as a version of this task; no repair, a file cannot be asked.
+   */
+  async importPlan(raw: string, source: string): Promise<PlanRecord> {
+    const turn = new PlanTurn(this.book, {
+      model: `file:${source}`, maxRepairs: 0, logger: this.opts.logger, isInside: this.opts.isInside, now: this.opts.now,
+    });
+    const found = extractJson(raw);
+    const res = found.ok ? await turn.submit(raw, found.value, 'file') : await turn.submit(raw, undefined, 'file', found.error);
+    if (res.status === 'repair') throw new Error('unreachable: no repairs for a plan file');
+    return res.record;
   }
 
   /** The Planner turn's plan attempt, if one is open (`propose_plan` uses it). */
