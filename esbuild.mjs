@@ -1,6 +1,7 @@
 // Builds the three bundles: extension host (Node/CJS), CLI (Node/CJS), webview (browser/ESM+CSS).
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { leanZodPlugin } from './webview-ui/build/leanZodPlugin.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -42,6 +43,8 @@ const targets = [
     jsx: 'automatic',
     jsxImportSource: 'preact',
     loader: { '.ttf': 'file', '.woff2': 'file' },
+    // zod's classic API on zod/mini: ~20 KB gzipped less (see the plugin's header).
+    plugins: [leanZodPlugin],
   },
 ];
 

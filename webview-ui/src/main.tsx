@@ -1,7 +1,24 @@
+/**
+ * Tandem's chat webview (DESIGN §4, issue 5).
+ *
+ * Why Preact: the whole webview (JS + CSS) must stay ≤ 60 KB gzipped (DESIGN §9; peers ship
+ * 1.6–2.2 MB). Preact's runtime + hooks is ~5 KB gzipped against ~45 KB for React + ReactDOM, and
+ * it keeps the component model and JSX. The rest of the budget: marked (~12 KB, a real CommonMark/GFM
+ * parser; a hand-rolled one would be smaller but wrong on edge cases, and it is what we sanitise
+ * against) and zod for validating every message with the shared protocol schemas — built on
+ * zod/mini through webview-ui/build/leanZodPlugin.mjs (~9 KB instead of ~30–94 KB for classic zod).
+ * No icon font: a handful of unicode glyphs, so nothing is fetched and no CDN is needed.
+ * `npm run bench` (bench/webview.bench.mjs) prints the real gzipped size against the budget.
+ */
 import { render } from 'preact';
+import { App } from './ui/App';
+import './styles.css';
 
-function App() {
-  return <div>Tandem</div>;
+let root = document.getElementById('root');
+if (!root) {
+  // The panel's HTML may not provide a mount point; never leave the panel blank for that.
+  root = document.createElement('div');
+  root.id = 'root';
+  document.body.appendChild(root);
 }
-
-render(<App />, document.getElementById('root')!);
+render(<App />, root);

@@ -1,0 +1,75 @@
+/**
+ * Model text → HTML that is safe to put in the DOM. Model output is untrusted: raw HTML tokens are
+ * shown as text (escaped), links keep only http(s)/mailto targets, images become links (a remote
+ * image would be a tracking beacon, and the CSP blocks it anyway). Everything else goes through
+ * marked's own escaping. Code blocks get a Copy button that the card handles by delegation.
+ */
+import { Marked, type Tokens } from 'marked';
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
+}
+
+/** The only link targets allowed through; anything else (javascript:, data:, vscode:, relative) is dropped. */
+export function safeHref(href: string | null | undefined): string | null {
+  if (!href) return null;
+  // Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"); so do we.
+  // eslint-disable-next-line no-control-regex
+  const compact = href.replace(/[\u0000-\u0020\u007f-\u009f]/g, '').toLowerCase();
+  if (/^(https?:\/\/|mailto:)/.test(compact) && !/[<>"'`]/.test(href)) return href.trim();
+  return null;
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(token.text);
+    },
+    link(this: { parser: { parseInline(t: Tokens.Generic[]): string } }, token: Tokens.Link): string {
+      const inner = this.parser.parseInline(token.tokens);
+      const href = safeHref(token.href);
+      if (!href) return inner;
+      const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+      return `<a href="${escapeHtml(href)}"${title}>${inner}</a>`;
+    },
+    image(token: Tokens.Image): string {
+      const label = escapeHtml(token.text || token.href || 'image');
+      const href = safeHref(token.href);
+      return href ? `<a href="${escapeHtml(href)}">[image: ${label}]</a>` : `[image: ${label}]`;
+    },
+    code(token: Tokens.Code): string {
+      const lang = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';
+      const text = token.text.replace(/\n$/, '');
+      return (
+        `<div class="code-block"><div class="code-head"><span class="code-lang">${escapeHtml(lang)}</span>` +
+        `<button type="button" class="code-copy" data-copy="1">Copy</button></div>` +
+        `<pre><code>${escapeHtml(text)}</code></pre></div>`
+      );
+    },
+  },
+});
+
+/** Markdown → safe HTML. Never throws: on a parser error the text is shown escaped. */
+export function renderMarkdown(text: string): string {
+  try {
+    return marked.parse(text, { async: false }) as string;
+  } catch {
+    return `<p>${escapeHtml(text)}</p>`;
+  }
+}
+
+/** A small cache: virtualised rows re-mount when scrolled back into view; finished text never changes. */
+const cache = new Map<string, string>();
+const CACHE_MAX = 400;
+
+export function renderMarkdownCached(text: string): string {
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  const html = renderMarkdown(text);
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(text, html);
+  return html;
+}

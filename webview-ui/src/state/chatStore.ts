@@ -1,0 +1,172 @@
+/**
+ * The webview's copy of the chat, built only from deltas (DESIGN §4). Pure logic, no DOM, so it is
+ * unit-tested in Node. Cards are immutable: every change replaces the card object, so a memoised
+ * row re-renders only when its own card changed.
+ *
+ * Sequence numbers: each event carries `seq`. A gap (or a delta for a card we don't have) means we
+ * missed something: the store says `resync` and the bridge sends `ready {last_seq}`, to which the
+ * host answers with a snapshot. Deltas keep being applied best-effort meanwhile, so a host that
+ * is slow to answer never freezes the panel; the snapshot then replaces everything.
+ */
+import type { AgentState, Card, HostEvent, PlanCard, RoleId, StepState } from '../../../src/protocol';
+import type { ChatCard, RawCard } from './localCards';
+import { decodeCard } from './decodeInbound';
+
+export interface Totals { tokens_in: number; tokens_out: number; cost_usd?: number }
+export type TurnOutcome = Extract<HostEvent, { type: 'turn_ended' }>['outcome'];
+export type ApplyResult = 'applied' | 'duplicate' | 'resync';
+
+export class ChatStore {
+  cards: ChatCard[] = [];
+  private index = new Map<string, number>();
+  lastSeq: number | null = null;
+  taskId: string | undefined;
+  role: RoleId = 'planner';
+  agentState: AgentState = 'idle';
+  turnUsage: Totals | null = null;
+  taskUsage: Totals | null = null;
+  lastOutcome: TurnOutcome | null = null;
+  /** Why the role last changed (e.g. "stopped the run first"), shown under the header. */
+  roleNotice: string | null = null;
+  /** Failure reasons from step_failed, keyed `${plan_id}#${step_number}`. */
+  stepReasons = new Map<string, string>();
+  /** True from a detected gap until the next snapshot. */
+  awaitingSnapshot = false;
+  /** Bumped on every change; the view re-renders when it moves. */
+  version = 0;
+  private streaming = new Set<string>();
+
+  get size(): number { return this.cards.length; }
+  get(id: string): ChatCard | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.cards[i];
+  }
+  indexOf(id: string): number { return this.index.get(id) ?? -1; }
+
+  /** Applies one host event. */
+  apply(ev: HostEvent): ApplyResult {
+    if (ev.type === 'snapshot') {
+      this.loadSnapshot(ev.cards as ChatCard[], ev.role, ev.task_id);
+      this.lastSeq = ev.seq;
+      this.awaitingSnapshot = false;
+      this.version++;
+      return 'applied';
+    }
+    let gap = false;
+    if (this.lastSeq !== null) {
+      if (ev.seq <= this.lastSeq) return 'duplicate';
+      gap = ev.seq !== this.lastSeq + 1;
+    }
+    this.lastSeq = ev.seq;
+    const known = this.applyDelta(ev);
+    this.version++;
+    if ((gap || !known) && !this.awaitingSnapshot) {
+      this.awaitingSnapshot = true;
+      return 'resync';
+    }
+    return 'applied';
+  }
+
+  /** A payload that did not parse: shown as a plain-text card at the end. */
+  addRaw(card: RawCard, seq?: number): void {
+    if (seq !== undefined && (this.lastSeq === null || seq > this.lastSeq)) this.lastSeq = seq;
+    this.upsert(card);
+    this.version++;
+  }
+
+  private loadSnapshot(cards: ChatCard[], role: RoleId, taskId: string | undefined): void {
+    this.cards = [];
+    this.index.clear();
+    this.streaming.clear();
+    this.stepReasons.clear();
+    for (const c of cards) this.upsert(c);
+    this.role = role;
+    this.taskId = taskId;
+    this.roleNotice = null;
+  }
+
+  private upsert(card: ChatCard): void {
+    const i = this.index.get(card.id);
+    if (i === undefined) {
+      this.index.set(card.id, this.cards.length);
+      this.cards.push(card);
+    } else {
+      this.cards[i] = card;
+    }
+    if (card.kind === 'text' && card.streaming) this.streaming.add(card.id);
+    else this.streaming.delete(card.id);
+  }
+
+  private replace(i: number, card: ChatCard): void {
+    this.cards[i] = card;
+    if (card.kind === 'text' && card.streaming) this.streaming.add(card.id);
+    else this.streaming.delete(card.id);
+  }
+
+  /** Returns false when the delta refers to a card we do not have (we missed its card_added). */
+  private applyDelta(ev: Exclude<HostEvent, { type: 'snapshot' }>): boolean {
+    switch (ev.type) {
+      case 'card_added':
+        this.upsert(ev.card);
+        return true;
+      case 'card_patched': {
+        const i = this.index.get(ev.id);
+        if (i === undefined) return false;
+        const old = this.cards[i]!;
+        // `id` and `kind` are identity: a patch may not change them.
+        // The patch is untyped on the wire, so the patched card is validated again.
+        const merged = { ...old, ...ev.patch, id: old.id, kind: old.kind };
+        this.replace(i, old.kind === 'raw' ? (merged as RawCard) : decodeCard(merged));
+        return true;
+      }
+      case 'text_appended': {
+        const i = this.index.get(ev.id);
+        if (i === undefined) return false;
+        const old = this.cards[i]!;
+        if (old.kind !== 'text') return false;
+        this.replace(i, { ...old, text: old.text + ev.text });
+        return true;
+      }
+      case 'agent_state':
+        this.agentState = ev.state;
+        return true;
+      case 'role_changed':
+        this.role = ev.role;
+        this.roleNotice = ev.reason ?? null;
+        return true;
+      case 'step_started':
+        return this.setStep(ev.plan_id, ev.step_number, 'running');
+      case 'step_done':
+        return this.setStep(ev.plan_id, ev.step_number, 'done');
+      case 'step_failed':
+        if (ev.reason) this.stepReasons.set(`${ev.plan_id}#${ev.step_number}`, ev.reason);
+        return this.setStep(ev.plan_id, ev.step_number, 'failed');
+      case 'usage_total':
+        this.turnUsage = ev.turn;
+        this.taskUsage = ev.task;
+        return true;
+      case 'turn_ended':
+        this.lastOutcome = ev.outcome;
+        if (ev.outcome !== 'waiting') this.agentState = 'idle';
+        // A stopped or failed turn may never send the final `streaming: false` patch.
+        for (const id of [...this.streaming]) {
+          const i = this.index.get(id)!;
+          const c = this.cards[i] as Extract<Card, { kind: 'text' }>;
+          this.replace(i, { ...c, streaming: false });
+        }
+        return true;
+      default:
+        return true;
+    }
+  }
+
+  private setStep(planId: string, step: number, state: StepState): boolean {
+    const i = this.index.get(planId);
+    if (i === undefined) return false;
+    const old = this.cards[i]!;
+    if (old.kind !== 'plan') return false;
+    const next: PlanCard = { ...old, step_states: { ...old.step_states, [String(step)]: state } };
+    this.replace(i, next);
+    return true;
+  }
+}

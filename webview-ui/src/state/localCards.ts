@@ -1,0 +1,15 @@
+import type { Card } from '../../../src/protocol';
+
+/**
+ * A payload the webview could not understand, kept as text so the user sees *something*
+ * (DESIGN §4: unknown or unparsable payloads render as plain text, never a blank panel).
+ */
+export interface RawCard {
+  kind: 'raw';
+  id: string;
+  text: string;
+  error: string;
+  ts: number;
+}
+
+export type ChatCard = Card | RawCard;

@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { HostUiMessage } from '../../../src/protocol';
+import { loadState, postToHost, saveState } from '../bridge/vscodeApi';
+import { InboundQueue } from '../bridge/inboundQueue';
+import { ChatStore } from '../state/chatStore';
+import { decodeInbound } from '../state/decodeInbound';
+import type { ChatCard } from '../state/localCards';
+import { Composer } from './Composer';
+import { Header } from './Header';
+import { SetupCard, type ConnectionResult } from './SetupCard';
+import { setStepReasonLookup } from './stepReasons';
+import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
+
+export const store = new ChatStore();
+setStepReasonLookup((k) => store.stepReasons.get(k));
+
+/** Figures the standalone bench reads (window.__tandemStats); cheap enough to keep always on. */
+export const stats = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0 };
+(globalThis as { __tandemStats?: typeof stats }).__tandemStats = stats;
+
+const RESYNC_RETRY_MS = 2000;
+
+export function App() {
+  const persisted = useState(loadState)[0];
+  const [version, setVersion] = useState(0);
+  const [draft, setDraft] = useState(persisted.draft ?? '');
+  const [setup, setSetup] = useState<{ url?: string } | null>(null);
+  const [connection, setConnection] = useState<ConnectionResult | null>(null);
+  const [focusTick, setFocusTick] = useState(0);
+
+  useEffect(() => {
+    let lastReadyAt = 0;
+    const requestSnapshot = (): void => {
+      lastReadyAt = Date.now();
+      postToHost(store.lastSeq === null ? { type: 'ready' } : { type: 'ready', last_seq: store.lastSeq });
+    };
+    const onUi = (msg: HostUiMessage): void => {
+      switch (msg.type) {
+        case 'setup_needed': setSetup({ url: msg.base_url }); break;
+        case 'connection_result': setConnection((c) => ({ ok: msg.ok, models: msg.models, error: msg.error, tick: (c?.tick ?? 0) + 1 })); break;
+        case 'focus_input': setFocusTick((t) => t + 1); break;
+        case 'prefill': setDraft(msg.text); setFocusTick((t) => t + 1); break;
+      }
+    };
+    const queue = new InboundQueue((batch) => {
+      const t0 = performance.now();
+      const before = store.version;
+      let resync = false;
+      for (const data of batch) {
+        for (const item of decodeInbound(data)) {
+          stats.messages++;
+          if (item.kind === 'event') resync = store.apply(item.event) === 'resync' || resync;
+          else if (item.kind === 'ui') onUi(item.msg);
+          else store.addRaw(item.card, item.seq);
+        }
+      }
+      if (resync || (store.awaitingSnapshot && Date.now() - lastReadyAt > RESYNC_RETRY_MS)) requestSnapshot();
+      if (store.version !== before) {
+        setVersion(store.version);
+        if (store.lastSeq !== null) saveState({ last_seq: store.lastSeq });
+      }
+      stats.flushes++;
+      stats.lastFlushMs = performance.now() - t0;
+      stats.flushMs += stats.lastFlushMs;
+    });
+    const onMessage = (e: MessageEvent): void => queue.push(e.data);
+    window.addEventListener('message', onMessage);
+    // Tell the host we are here; it answers with a snapshot (after a reload or being re-shown too).
+    postToHost(persisted.last_seq === undefined ? { type: 'ready' } : { type: 'ready', last_seq: persisted.last_seq });
+    lastReadyAt = Date.now();
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
+
+  const onDraft = (text: string): void => {
+    setDraft(text);
+    saveState({ draft: text.length <= 20_000 ? text : '' });
+  };
+  const onScrollMemory = (m: ScrollMemory): void => saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick });
+  const extraFor = (card: ChatCard): unknown => (card.kind === 'plan' ? store.stepReasons.size : undefined);
+  const busy = store.agentState !== 'idle';
+
+  return (
+    <div class="app">
+      <Header role={store.role} agentState={store.agentState} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} />
+      {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
+      <VirtualCardList
+        cards={store.cards}
+        version={version}
+        restore={persisted.scroll_top === undefined ? undefined : { scrollTop: persisted.scroll_top, stick: persisted.stick_to_bottom }}
+        onScrollMemory={onScrollMemory}
+        extraFor={extraFor}
+        indexOf={(id) => store.indexOf(id)}
+      />
+      <Composer draft={draft} onDraft={onDraft} busy={busy} focusTick={focusTick} />
+    </div>
+  );
+}

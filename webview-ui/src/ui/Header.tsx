@@ -1,0 +1,45 @@
+import type { AgentState, RoleId } from '../../../src/protocol';
+import { postToHost } from '../bridge/vscodeApi';
+import type { Totals } from '../state/chatStore';
+import { AgentStateChip } from './AgentStateChip';
+import { formatUsage } from './format';
+
+interface Props {
+  role: RoleId;
+  agentState: AgentState;
+  turn: Totals | null;
+  task: Totals | null;
+  notice: string | null;
+}
+
+const ROLE_LABEL: Record<RoleId, string> = { planner: 'Planner', actor: 'Actor' };
+
+export function Header({ role, agentState, turn, task, notice }: Props) {
+  const other: RoleId = role === 'planner' ? 'actor' : 'planner';
+  return (
+    <header class="header">
+      <div class="header-row">
+        <button
+          type="button"
+          class={`role role-${role}`}
+          aria-label="Role"
+          title={`Role: ${ROLE_LABEL[role]} (${role === 'planner' ? 'read-only' : 'full access'}). Click to switch to ${ROLE_LABEL[other]}.`}
+          data-role={role}
+          onClick={() => postToHost({ type: 'set_role', role: other })}
+        >
+          <span aria-hidden="true">{role === 'planner' ? '◇' : '◆'}</span> {ROLE_LABEL[role]}
+        </button>
+        <AgentStateChip state={agentState} />
+        <span class="spacer" />
+        <button type="button" class="icon" aria-label="New task" title="New task" onClick={() => postToHost({ type: 'new_task' })}>＋</button>
+      </div>
+      {(turn || task) && (
+        <div class="usage-line muted" aria-label="Usage">
+          {turn && <span title="This turn">Turn: {formatUsage(turn)}</span>}
+          {task && <span title="This task">Task: {formatUsage(task)}</span>}
+        </div>
+      )}
+      {notice && <div class="notice" role="status">{notice}</div>}
+    </header>
+  );
+}

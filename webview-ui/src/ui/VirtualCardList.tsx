@@ -1,0 +1,182 @@
+/**
+ * The chat log: renders only the cards near the viewport (DESIGN §4, peers lesson 5), measures
+ * each rendered row with one ResizeObserver, and sticks to the bottom while content streams in
+ * unless the user has scrolled up. Rows above the viewport that change height shift the scroll
+ * position by the same amount, so what the user is reading does not jump.
+ */
+import { Component, type ComponentChildren } from 'preact';
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
+import type { ChatCard } from '../state/localCards';
+import { HeightModel } from '../state/heightModel';
+import { CardView } from './cards/CardView';
+import { copyCodeBlock } from './copyCode';
+
+const GAP = 8;
+const OVERSCAN = 500;
+const STICK_SLACK = 32;
+
+export interface ScrollMemory { scrollTop?: number; stick?: boolean }
+
+interface Props {
+  cards: readonly ChatCard[];
+  version: number;
+  /** Scroll position to restore once, when the first cards arrive after a reload. */
+  restore?: ScrollMemory;
+  onScrollMemory(m: ScrollMemory): void;
+  /** Extra per-card data that changes without the card changing (e.g. step failure reasons). */
+  extraFor(card: ChatCard): unknown;
+  /** O(1) position of a card by id (the store keeps an index). */
+  indexOf(id: string): number;
+}
+
+class Row extends Component<{ card: ChatCard; top: number; extra: unknown; observe(el: Element | null, id: string): void; children?: ComponentChildren }> {
+  private el: HTMLDivElement | null = null;
+  override shouldComponentUpdate(next: Row['props']): boolean {
+    return next.card !== this.props.card || next.top !== this.props.top || next.extra !== this.props.extra;
+  }
+  override componentWillUnmount(): void {
+    this.props.observe(null, this.props.card.id);
+  }
+  private setRef = (el: HTMLDivElement | null): void => {
+    if (el && el !== this.el) this.props.observe(el, this.props.card.id);
+    this.el = el;
+  };
+  override render() {
+    const { card, top } = this.props;
+    return (
+      <div class="row" ref={this.setRef} data-row-id={card.id} style={{ transform: `translateY(${top}px)` }}>
+        <CardView card={card} />
+      </div>
+    );
+  }
+}
+
+export function VirtualCardList({ cards, version, restore, onScrollMemory, extraFor, indexOf }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const model = useRef(new HeightModel()).current;
+  const stick = useRef(restore?.stick ?? true);
+  const restored = useRef(!restore || restore.stick !== false);
+  const [, rerender] = useReducer((x: number) => x + 1, 0);
+  const [view, setView] = useState({ top: 0, height: 600 });
+  const cardsRef = useRef(cards);
+  cardsRef.current = cards;
+  const indexOfRef = useRef(indexOf);
+  indexOfRef.current = indexOf;
+  const firstVisible = useRef(0);
+  const rowsById = useRef(new Map<string, Element>());
+  const observer = useRef<ResizeObserver | null>(null);
+
+  if (!observer.current && typeof ResizeObserver !== 'undefined') {
+    observer.current = new ResizeObserver((entries) => {
+      const el = scroller.current;
+      let changed = false;
+      let shift = 0;
+      for (const e of entries) {
+        const id = (e.target as HTMLElement).dataset.rowId;
+        if (!id) continue;
+        const list = cardsRef.current;
+        const idx = indexOfRef.current(id);
+        if (idx < 0) continue;
+        const h = e.borderBoxSize?.[0]?.blockSize ?? (e.target as HTMLElement).offsetHeight;
+        const oldTop = model.offsets[idx] ?? 0;
+        const delta = model.setMeasured(id, h, list[idx]!);
+        if (delta !== 0) {
+          changed = true;
+          if (el && !stick.current && oldTop < el.scrollTop && idx < firstVisible.current + 1) shift += delta;
+        }
+      }
+      if (changed) {
+        if (el && shift !== 0) el.scrollTop += shift;
+        rerender(0);
+      }
+    });
+  }
+
+  const observe = (el: Element | null, id: string): void => {
+    const ro = observer.current;
+    const old = rowsById.current.get(id);
+    if (old && old !== el) {
+      ro?.unobserve(old);
+      rowsById.current.delete(id);
+    }
+    if (el) {
+      rowsById.current.set(id, el);
+      ro?.observe(el);
+    }
+  };
+
+  useEffect(() => {
+    const el = scroller.current!;
+    const size = new ResizeObserver(() => setView({ top: el.scrollTop, height: el.clientHeight }));
+    size.observe(el);
+    return () => {
+      size.disconnect();
+      observer.current?.disconnect();
+    };
+  }, []);
+
+  model.layout(cards, GAP);
+  const n = cards.length;
+  const [first, last] = model.visibleRange(view.top, view.height, OVERSCAN, n);
+  firstVisible.current = model.indexAt(view.top, n);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (!restored.current && n > 0) {
+      restored.current = true;
+      el.scrollTop = restore?.scrollTop ?? 0;
+      setView({ top: el.scrollTop, height: el.clientHeight });
+      return;
+    }
+    if (stick.current && Math.abs(el.scrollHeight - el.clientHeight - el.scrollTop) > 1) {
+      el.scrollTop = el.scrollHeight;
+      if (el.scrollTop !== view.top) setView({ top: el.scrollTop, height: el.clientHeight });
+    }
+  });
+
+  const frame = useRef(0);
+  const onScroll = (): void => {
+    const el = scroller.current!;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK;
+    onScrollMemory({ scrollTop: Math.round(el.scrollTop), stick: stick.current });
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      setView({ top: el.scrollTop, height: el.clientHeight });
+    });
+  };
+
+  const jumpToLatest = (): void => {
+    const el = scroller.current!;
+    stick.current = true;
+    el.scrollTop = el.scrollHeight;
+  };
+
+  const rows = [];
+  for (let i = first; i <= last; i++) {
+    const card = cards[i]!;
+    rows.push(<Row key={card.id} card={card} top={model.offsets[i]!} extra={extraFor(card)} observe={observe} />);
+  }
+
+  return (
+    <div class="list-wrap">
+      <div
+        class="list"
+        ref={scroller}
+        role="log"
+        aria-label="Tandem conversation"
+        aria-live="polite"
+        data-version={version}
+        onScroll={onScroll}
+        onClick={copyCodeBlock}
+      >
+        <div class="list-inner" style={{ height: `${model.total}px` }}>{rows}</div>
+        {n === 0 && <div class="empty">Describe a task below. The Planner reads your workspace and proposes a plan; the Actor carries it out with your approval.</div>}
+      </div>
+      {!stick.current && n > 0 && (
+        <button type="button" class="jump" aria-label="Scroll to latest" onClick={jumpToLatest}>↓ Latest</button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { Component } from 'preact';
+import type { ChatCard } from '../../state/localCards';
+import { TextCardView } from './TextCardView';
+import { PlanCardView } from './PlanCardView';
+import { QuestionCardView } from './QuestionCardView';
+import { ToolCallCardView } from './ToolCallCardView';
+import { ErrorCardView, UsageCardView, AgentStateCardView, RawCardView } from './SmallCards';
+
+/**
+ * A card that throws while rendering (a field shape the view did not expect) shows its JSON
+ * instead of taking the whole panel down.
+ */
+export class CardView extends Component<{ card: ChatCard }, { failed?: string; failedCard?: ChatCard }> {
+  override componentDidCatch(err: unknown): void {
+    this.setState({ failed: String(err), failedCard: this.props.card });
+  }
+  override render() {
+    const { card } = this.props;
+    const failed = this.state.failedCard === card ? this.state.failed : undefined;
+    if (failed !== undefined) {
+      return (
+        <div class="card card-raw" role="article" aria-label="Unrecognised message" data-card-kind={card.kind} data-card-id={card.id}>
+          <RawCardView card={{ kind: 'raw', id: card.id, text: safeJson(card), error: failed, ts: 0 }} />
+        </div>
+      );
+    }
+    return <CardBody card={card} />;
+  }
+}
+
+function safeJson(x: unknown): string {
+  try { return JSON.stringify(x, null, 2) ?? String(x); } catch { return String(x); }
+}
+
+/** One card, wrapped in the element other tests find it by (`data-card-kind`, `data-card-id`). */
+function CardBody({ card }: { card: ChatCard }) {
+  let body;
+  let label: string;
+  try {
+    switch (card.kind) {
+      case 'text': body = <TextCardView card={card} />; label = card.author === 'user' ? 'You' : card.author === 'system' ? 'Notice' : 'Tandem'; break;
+      case 'plan': body = <PlanCardView card={card} />; label = `Plan, version ${card.version}`; break;
+      case 'question': body = <QuestionCardView card={card} />; label = 'Question'; break;
+      case 'tool_call': body = <ToolCallCardView card={card} />; label = `Tool ${card.tool}`; break;
+      case 'error': body = <ErrorCardView card={card} />; label = 'Error'; break;
+      case 'usage': body = <UsageCardView card={card} />; label = 'Usage'; break;
+      case 'agent_state': body = <AgentStateCardView card={card} />; label = 'Agent state'; break;
+      case 'raw': body = <RawCardView card={card} />; label = 'Unrecognised message'; break;
+      default: {
+        const c = card as { id?: string; kind?: string };
+        body = <RawCardView card={{ kind: 'raw', id: String(c.id), text: safeJson(card), error: `unknown card kind ${String(c.kind)}`, ts: 0 }} />;
+        label = 'Unrecognised message';
+      }
+    }
+  } catch (err) {
+    body = <RawCardView card={{ kind: 'raw', id: card.id, text: safeJson(card), error: String(err), ts: 0 }} />;
+    label = 'Unrecognised message';
+  }
+  const author = card.kind === 'text' ? ` author-${card.author}` : '';
+  return (
+    <div class={`card card-${card.kind}${author}`} role="article" aria-label={label} data-card-kind={card.kind} data-card-id={card.id}>
+      {body}
+    </div>
+  );
+}

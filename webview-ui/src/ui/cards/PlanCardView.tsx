@@ -1,0 +1,114 @@
+import { useState } from 'preact/hooks';
+import type { PlanCard, StepState } from '../../../../src/protocol';
+import { postToHost } from '../../bridge/vscodeApi';
+import { formatTime, isoTime } from '../format';
+import { stepReasonFor } from '../stepReasons';
+
+const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', failed: '✗' };
+
+export function PlanCardView({ card }: { card: PlanCard }) {
+  const [revising, setRevising] = useState(false);
+  const [feedback, setFeedback] = useState('');
+  const plan = card.plan;
+  const canExecute = plan !== null && !card.superseded && !card.executing;
+
+  const body = (
+    <>
+      {plan ? (
+        <>
+          <p class="plan-goal"><strong>Goal:</strong> {plan.goal}</p>
+          <ol class="plan-steps">
+            {plan.steps.map((s) => {
+              const state: StepState = card.step_states[String(s.step_number)] ?? 'pending';
+              const reason = state === 'failed' ? stepReasonFor(card.id, s.step_number) : undefined;
+              return (
+                <li key={s.step_number} class={`step step-${state}`} data-step-state={state}>
+                  <span class="step-state" title={state} aria-label={`Step ${s.step_number}: ${state}`}>{STEP_GLYPH[state]}</span>
+                  <div class="step-body">
+                    <div class="step-action"><span class="step-no">{s.step_number}.</span> {s.action}</div>
+                    {s.reason && <div class="muted">{s.reason}</div>}
+                    <div class="step-meta">
+                      {s.files.map((f) => <code key={f} class="file">{f}</code>)}
+                      {s.tools_needed.length > 0 && <span class="muted">{s.tools_needed.join(', ')}</span>}
+                      {s.estimated_time && <span class="muted">≈ {s.estimated_time}</span>}
+                    </div>
+                    {reason && <div class="error-text">{reason}</div>}
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+          {plan.risks.length > 0 && (
+            <div class="plan-section"><strong>Risks</strong><ul>{plan.risks.map((r, i) => <li key={i}>{r}</li>)}</ul></div>
+          )}
+          {plan.prerequisites.length > 0 && (
+            <div class="plan-section"><strong>Prerequisites</strong><ul>{plan.prerequisites.map((r, i) => <li key={i}>{r}</li>)}</ul></div>
+          )}
+          {plan.estimated_total_time && <p class="muted">Estimated total: {plan.estimated_total_time}</p>}
+        </>
+      ) : (
+        <div class="plan-invalid">
+          <p class="error-text">This plan could not be validated, so it cannot be executed.</p>
+          {card.errors.length > 0 && <ul class="error-list">{card.errors.map((e, i) => <li key={i}>{e}</li>)}</ul>}
+          {card.raw_text && <pre class="raw">{card.raw_text}</pre>}
+        </div>
+      )}
+      {plan && card.errors.length > 0 && (
+        <details class="plan-section"><summary>Validation notes ({card.errors.length})</summary><ul>{card.errors.map((e, i) => <li key={i}>{e}</li>)}</ul></details>
+      )}
+      {!card.superseded && (
+        <div class="actions">
+          <button type="button" class="primary" disabled={!canExecute} onClick={() => postToHost({ type: 'execute_plan', card_id: card.id })}>
+            Execute plan
+          </button>
+          <button type="button" class="secondary" aria-expanded={revising} onClick={() => setRevising(!revising)}>Revise</button>
+          {card.executing && <span class="chip chip-running">Executing…</span>}
+        </div>
+      )}
+      {revising && !card.superseded && (
+        <form
+          class="revise"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const text = feedback.trim();
+            if (!text) return;
+            postToHost({ type: 'revise_plan', card_id: card.id, feedback: text.slice(0, 10_000) });
+            setFeedback('');
+            setRevising(false);
+          }}
+        >
+          <textarea
+            aria-label="What should change in the plan"
+            placeholder="What should change?"
+            rows={3}
+            value={feedback}
+            onInput={(e) => setFeedback((e.currentTarget as HTMLTextAreaElement).value)}
+          />
+          <button type="submit" class="primary" disabled={!feedback.trim()}>Send revision</button>
+        </form>
+      )}
+    </>
+  );
+
+  const header = (
+    <span class="card-title">
+      <span class="title-glyph" aria-hidden="true">☰</span> Plan <span class="muted">v{card.version}</span>
+      <time class="muted ts" dateTime={isoTime(card.ts)}>{formatTime(card.ts)}</time>
+    </span>
+  );
+
+  if (card.superseded) {
+    return (
+      <details class="plan superseded">
+        <summary>{header} <span class="chip">superseded</span></summary>
+        {body}
+      </details>
+    );
+  }
+  return (
+    <div class="plan">
+      <div class="card-head">{header}</div>
+      {body}
+    </div>
+  );
+}

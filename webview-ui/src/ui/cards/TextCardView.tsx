@@ -1,0 +1,17 @@
+import type { TextCard } from '../../../../src/protocol';
+import { renderMarkdown, renderMarkdownCached } from '../../markdown/renderMarkdown';
+
+export function TextCardView({ card }: { card: TextCard }) {
+  if (card.author === 'user') {
+    // What the user typed is shown as typed, never interpreted.
+    return <div class="user-text">{card.text}</div>;
+  }
+  // Streaming text changes every frame: don't fill the cache with its intermediate states.
+  const html = card.streaming ? renderMarkdown(card.text) : renderMarkdownCached(card.text);
+  return (
+    <div class={`md${card.author === 'system' ? ' system' : ''}`}>
+      <div dangerouslySetInnerHTML={{ __html: html }} />
+      {card.streaming && <span class="caret" aria-hidden="true" />}
+    </div>
+  );
+}

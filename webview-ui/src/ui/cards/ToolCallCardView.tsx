@@ -1,0 +1,70 @@
+import type { ApprovalInfo, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
+import { postToHost } from '../../bridge/vscodeApi';
+
+const STATUS_LABEL: Record<ToolCallStatus, string> = {
+  pending: 'needs approval', approved: 'approved', rejected: 'rejected', refused: 'refused',
+  running: 'running', done: 'done', error: 'error',
+};
+
+function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
+  const isEdit = a.kind === 'edit' || a.kind === 'create';
+  return (
+    <div class="approval">
+      {a.kind === 'command' ? (
+        <>
+          <div class="label">Command</div>
+          <pre class="command"><code>{a.command ?? ''}</code></pre>
+          {a.cwd && <div class="muted">in <code>{a.cwd}</code></div>}
+        </>
+      ) : (
+        <div class="approval-target">
+          <span class="label">{a.kind === 'create' ? 'New file' : a.kind === 'delete' ? 'Delete' : a.kind === 'outside_workspace' ? 'Outside the workspace' : 'Edit'}</span>{' '}
+          {a.path && <code class="file">{a.path}</code>}{' '}
+          {(a.added !== undefined || a.removed !== undefined) && (
+            <span class="diffstat" aria-label={`${a.added ?? 0} lines added, ${a.removed ?? 0} removed`}>
+              <span class="added">+{a.added ?? 0}</span> <span class="removed">−{a.removed ?? 0}</span>
+            </span>
+          )}
+        </div>
+      )}
+      {a.real_path && (
+        <div class="warn">Real path: <code>{a.real_path}</code></div>
+      )}
+      {a.reason && <div class="muted">{a.reason}</div>}
+      {isEdit && (
+        <button type="button" class="secondary" onClick={() => postToHost({ type: 'open_diff', call_id: callId })}>Open diff</button>
+      )}
+    </div>
+  );
+}
+
+export function ToolCallCardView({ card }: { card: ToolCallCard }) {
+  const pending = card.status === 'pending';
+  return (
+    <div class="tool">
+      <div class="card-head">
+        <span class="card-title"><span class="title-glyph" aria-hidden="true">⚙</span> <span class="tool-name">{card.tool}</span> <span class="tool-summary">{card.summary}</span></span>
+        <span class={`chip status-${card.status}`}>{STATUS_LABEL[card.status] ?? card.status}</span>
+      </div>
+      {card.approval && (pending || card.approval.kind === 'command') && <ApprovalDetails a={card.approval} callId={card.call_id} />}
+      {pending && (
+        <div class="actions">
+          <button type="button" class="primary" onClick={() => postToHost({ type: 'approve', call_id: card.call_id })}>Approve</button>
+          <button type="button" class="secondary" onClick={() => postToHost({ type: 'reject', call_id: card.call_id })}>Reject</button>
+        </div>
+      )}
+      {card.error && (
+        <details class="result result-error" open>
+          <summary>Error</summary>
+          <pre>{card.error}</pre>
+        </details>
+      )}
+      {card.result !== undefined && card.result !== '' && (
+        <details class="result">
+          <summary>Result</summary>
+          <pre>{card.result}</pre>
+        </details>
+      )}
+    </div>
+  );
+}
