@@ -1,0 +1,179 @@
+/**
+ * apply_patch: a unified diff applied with the `diff` package, with bounded fuzz (context lines may
+ * differ by up to PATCH_FUZZ lines; hunks may sit elsewhere than their line numbers say). A patch may
+ * touch several files; it is applied to all of them or to none.
+ */
+import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
+import { z } from 'zod';
+import { ToolError, type ToolContext } from './tool';
+import { closestWindow } from './editMatching';
+import {
+  approveChange, assertFresh, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary,
+  MAX_READ_BYTES, resolvePath, userEditNote, writeApproved, type AppliedChange, type DiffSummary, type ProposedChange,
+} from './toolSupport';
+
+/** Context lines that may mismatch per hunk before the hunk is refused. */
+export const PATCH_FUZZ = 2;
+
+const input = z.object({
+  patch: z.string().min(1).describe('Unified diff (--- a/path, +++ b/path, @@ hunks)'),
+  path: z.string().optional().describe('Target file when the patch has no usable file names'),
+});
+type Input = z.infer<typeof input>;
+
+/**
+ * Models often get hunk line counts wrong or write `@@ @@` without numbers; the counts are
+ * recomputed from the hunk body (the body is what matters) and missing start lines become 1
+ * (the applier searches the file for the right place anyway).
+ */
+export function normalizeHunkHeaders(patch: string): string {
+  const lines = patch.replace(/\r\n/g, '\n').split('\n');
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const m = /^@@ ?(?:-(\d+)(?:,\d+)? \+(\d+)(?:,\d+)?)? ?@@(.*)$/.exec(line);
+    if (!m) {
+      out.push(line);
+      continue;
+    }
+    let j = i + 1;
+    let oldCount = 0;
+    let newCount = 0;
+    const body: string[] = [];
+    for (; j < lines.length; j++) {
+      const l = lines[j]!;
+      if (l.startsWith('@@') || l.startsWith('diff ') || l.startsWith('Index: ')) break;
+      // `--- x` is a removed line `-- x` unless a `+++ ` header follows: then a new file section starts.
+      if (l.startsWith('--- ') && lines[j + 1]?.startsWith('+++ ')) break;
+      if (l.startsWith('\\')) {
+        body.push(l);
+        continue;
+      }
+      const c = l === '' ? ' ' : l[0];
+      // A blank context line whose single space an editor trimmed away.
+      const fixed = l === '' ? ' ' : l;
+      if (c === ' ') {
+        oldCount++;
+        newCount++;
+      } else if (c === '-') oldCount++;
+      else if (c === '+') newCount++;
+      else break; // trailing prose after the diff
+      body.push(fixed);
+    }
+    const oldStart = m[1] !== undefined ? Number(m[1]) : 1;
+    const newStart = m[2] !== undefined ? Number(m[2]) : 1;
+    out.push(`@@ -${oldCount === 0 ? Math.max(0, oldStart) : oldStart},${oldCount} +${newStart},${newCount} @@${m[3] ?? ''}`);
+    out.push(...body);
+    i = j - 1;
+  }
+  return out.join('\n') + '\n';
+}
+
+function stripPrefix(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  if (name === '/dev/null') return name;
+  return name.replace(/^[ab]\//, '');
+}
+
+/** Why a patch did not apply: the first hunk that fits nowhere, with the closest lines in the file. */
+function explainFailure(source: string, fp: StructuredPatch, shown: string): string {
+  const fileLines = source.split('\n');
+  for (let h = 0; h < fp.hunks.length; h++) {
+    const hunk = fp.hunks[h]!;
+    const alone: StructuredPatch = { ...fp, hunks: [{ ...hunk }] };
+    if (applyPatch(source, alone, { fuzzFactor: PATCH_FUZZ }) !== false) continue;
+    const expected = hunk.lines.filter((l) => l[0] === ' ' || l[0] === '-').map((l) => l.slice(1));
+    const best = closestWindow(fileLines, expected);
+    let where = '';
+    if (best && best.score > 0.2) {
+      const end = Math.min(fileLines.length, best.start + expected.length);
+      const shownLines = fileLines.slice(best.start, end).map((l, k) => `${best.start + k + 1}\t${l}`).join('\n');
+      where = `\nThe closest text in the file is at lines ${best.start + 1}-${end} (${Math.round(best.score * 100)}% similar):\n${shownLines}`;
+    }
+    return (
+      `Hunk ${h + 1} of ${fp.hunks.length} (@@ -${hunk.oldStart},${hunk.oldLines} @@) does not fit ${shown}: its context and removed lines ` +
+      `are not in the file (even allowing ${PATCH_FUZZ} differing context lines).${where}`
+    );
+  }
+  return `The hunks of the patch fit ${shown} one by one but not together (they overlap or are out of order).`;
+}
+
+interface Planned {
+  change: ProposedChange;
+  shown: string;
+}
+
+async function planFile(ctx: ToolContext, fp: StructuredPatch, explicitPath: string | undefined, multi: boolean): Promise<Planned> {
+  const oldName = stripPrefix(fp.oldFileName);
+  const newName = stripPrefix(fp.newFileName);
+  if (newName === '/dev/null') throw new ToolError(`The patch deletes ${oldName}; use delete_file for deletions.`);
+  const creating = oldName === '/dev/null';
+  if (!creating && oldName && newName && oldName !== newName && !explicitPath) {
+    throw new ToolError(`The patch renames ${oldName} to ${newName}; renames are not supported. Create the new file and delete the old one.`);
+  }
+  const target = (!multi && explicitPath) || newName || oldName;
+  if (!target || target === '/dev/null') throw new ToolError('The patch names no file; pass path.');
+  const r = await resolvePath(ctx, target, 'write');
+  const shown = displayPath(ctx, r);
+  const st = await ctx.host.fs.stat(r.real);
+  let source = '';
+  if (creating) {
+    if (st) throw new ToolError(`The patch creates ${shown}, but it already exists.`);
+  } else {
+    if (!st) throw new ToolError(`No such file: ${shown}.`);
+    if (st.type !== 'file') throw new ToolError(`${shown} is not a regular file.`);
+    await assertNotIgnored(ctx, r, false);
+    if (st.size > MAX_READ_BYTES) throw new ToolError(`${shown} is too large to patch here.`);
+    source = await ctx.host.fs.readText(r.real);
+    if (looksBinary(source)) throw new ToolError(`${shown} looks like a binary file.`);
+    assertFresh(ctx, r, source, false);
+  }
+  const result = applyPatch(source, fp, { fuzzFactor: PATCH_FUZZ, autoConvertLineEndings: true });
+  if (result === false) throw new ToolError(`${explainFailure(source, fp, shown)}\nNothing was changed. Read the file again and make a patch against its current text.`);
+  if (!creating && lineEnding(source) === '\r\n' && lineEnding(result) !== '\r\n') {
+    // Keep a CRLF file CRLF even where added lines came in with LF.
+    return { change: { r, kind: 'edit', original: source, proposed: result.replace(/\r?\n/g, '\r\n') }, shown };
+  }
+  return { change: { r, kind: creating ? 'create' : 'edit', original: creating ? undefined : source, proposed: result }, shown };
+}
+
+export const applyPatchTool = defineTool<Input>({
+  name: 'apply_patch',
+  description: 'Apply a unified diff to one or more files (all or none). Context may be slightly off; a hunk that fits nowhere fails the whole patch.',
+  input,
+  permissions: ['read', 'write'],
+  readOnly: false,
+  summarize: (i) => {
+    const names = [...i.patch.matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm)].map((m) => m[1]).filter((n) => n !== '/dev/null');
+    return `patch ${names.length ? names.join(', ') : (i.path ?? '')}`.trim();
+  },
+  async run(i, ctx) {
+    let patches: StructuredPatch[];
+    try {
+      patches = parsePatch(normalizeHunkHeaders(i.patch));
+    } catch (e) {
+      throw new ToolError(`Could not parse the patch as a unified diff: ${(e as Error).message}`);
+    }
+    patches = patches.filter((p) => p.hunks.length > 0);
+    if (patches.length === 0) throw new ToolError('The patch has no hunks (@@ … @@ sections).');
+    const multi = patches.length > 1;
+    if (multi && new Set(patches.map((p) => stripPrefix(p.newFileName))).size !== patches.length) {
+      throw new ToolError('The patch changes the same file in two sections; merge them into one.');
+    }
+
+    // Everything is computed before anything is asked or written: one bad file fails the lot.
+    const planned: Planned[] = [];
+    for (const fp of patches) planned.push(await planFile(ctx, fp, i.path, multi));
+    const approved: { p: Planned; text: string; summary: DiffSummary }[] = [];
+    for (const p of planned) approved.push({ p, ...(await approveChange(ctx, p.change)) });
+    const results: { p: Planned; applied: AppliedChange }[] = [];
+    for (const a of approved) results.push({ p: a.p, applied: await writeApproved(ctx, a.p.change, a.text, a.summary) });
+
+    const lines = results.map(
+      ({ p, applied }) => `${p.change.kind === 'create' ? 'Created' : 'Patched'} ${p.shown} (+${applied.summary.added} -${applied.summary.removed}).`,
+    );
+    for (const { p, applied } of results) if (applied.userEdited) lines.push(userEditNote(p.change.r.rel ?? p.change.r.real, p.change.proposed, applied.written));
+    return { content: lines.join('\n') };
+  },
+});

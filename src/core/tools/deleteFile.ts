@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { ApprovalInfo } from '../../protocol';
+import { ToolError } from './tool';
+import { defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
+
+const input = z.object({ path: z.string().min(1) });
+type Input = z.infer<typeof input>;
+
+export const deleteFileTool = defineTool<Input>({
+  name: 'delete_file',
+  description: 'Delete one file (not a folder). The user approves it; a checkpoint keeps the old contents.',
+  input,
+  permissions: ['delete'],
+  readOnly: false,
+  summarize: (i) => `delete ${i.path}`,
+  async run(i, ctx) {
+    const r = await resolvePath(ctx, i.path, 'write');
+    const shown = displayPath(ctx, r);
+    const st = await ctx.host.fs.stat(r.real);
+    if (!st) throw new ToolError(`No such file: ${shown}.`);
+    if (st.type === 'directory') throw new ToolError(`${shown} is a folder; delete_file deletes files only.`);
+    const label = r.rel ?? r.real;
+    const info: ApprovalInfo = { kind: 'delete', path: label };
+    if (!r.inside) info.real_path = r.real;
+    let original: string | undefined;
+    if (st.type === 'file' && st.size <= MAX_READ_BYTES) {
+      original = await ctx.host.fs.readText(r.real);
+      if (!looksBinary(original)) {
+        const d = summarizeDiff(label, original, undefined);
+        Object.assign(info, { diff: d.diff, added: 0, removed: d.removed });
+      }
+    }
+    const decision = await ctx.approve({ info, originalText: original });
+    if (!decision.approved) {
+      return { content: `The user rejected deleting ${shown}${decision.reason ? `: ${decision.reason}` : ''}. Nothing was changed.`, isError: true };
+    }
+    ctx.signal.throwIfAborted();
+    await ctx.beforeChange?.(r.real);
+    await ctx.host.fs.delete(r.real);
+    ctx.reads.forget(r.real);
+    return { content: `Deleted ${shown}.` };
+  },
+});

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { ToolError } from './tool';
+import { applyEditBlocks } from './editMatching';
+import {
+  assertFresh, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary, MAX_READ_BYTES,
+  proposeAndWrite, resolvePath, userEditNote,
+} from './toolSupport';
+
+const input = z.object({
+  path: z.string().min(1),
+  edits: z
+    .array(z.object({ old_text: z.string().describe('Exact current text; must occur once'), new_text: z.string() }))
+    .min(1)
+    .describe('Applied in order; all or none'),
+});
+type Input = z.infer<typeof input>;
+
+export const editFileTool = defineTool<Input>({
+  name: 'edit_file',
+  description:
+    'Change a file by exact search/replace blocks. Each old_text must match the file exactly once (copy it from read_file, without line numbers). If any block fails, nothing is written.',
+  input,
+  permissions: ['read', 'write'],
+  readOnly: false,
+  summarize: (i) => `edit ${i.path} (${i.edits.length} block${i.edits.length === 1 ? '' : 's'})`,
+  async run(i, ctx) {
+    const r = await resolvePath(ctx, i.path, 'write');
+    const st = await ctx.host.fs.stat(r.real);
+    const shown = displayPath(ctx, r);
+    if (!st) throw new ToolError(`No such file: ${shown}. To create a file use write_file.`);
+    if (st.type !== 'file') throw new ToolError(`${shown} is not a regular file.`);
+    await assertNotIgnored(ctx, r, false);
+    if (st.size > MAX_READ_BYTES) throw new ToolError(`${shown} is too large to edit here.`);
+    const original = await ctx.host.fs.readText(r.real);
+    if (looksBinary(original)) throw new ToolError(`${shown} looks like a binary file; it cannot be edited as text.`);
+    assertFresh(ctx, r, original, false);
+
+    const outcome = applyEditBlocks(original, i.edits, lineEnding(original));
+    if (!outcome.ok) return { content: outcome.error.replace(/^(Block \d+ of \d+|The edit):/, `$1 in ${shown}:`), isError: true };
+    if (outcome.text === original) throw new ToolError('The edits leave the file unchanged.');
+
+    const applied = await proposeAndWrite(ctx, { r, kind: 'edit', original, proposed: outcome.text });
+    const lines = [`Edited ${shown}: ${i.edits.length} block${i.edits.length === 1 ? '' : 's'} applied (+${applied.summary.added} -${applied.summary.removed}).`];
+    lines.push(...outcome.notes);
+    if (applied.userEdited) lines.push(userEditNote(r.rel ?? r.real, outcome.text, applied.written));
+    return { content: lines.join('\n') };
+  },
+});

@@ -1,0 +1,192 @@
+/**
+ * What the tools share: path resolution with the outside-the-workspace approval, the ignore check,
+ * the freshness rule, and the propose → approve → write sequence every write tool goes through.
+ */
+import { createTwoFilesPatch, structuredPatch } from 'diff';
+import type { ApprovalInfo } from '../../protocol';
+import { IgnoreMatcher } from '../ignorePolicy';
+import type { ResolvedPath } from '../workspacePaths';
+import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool';
+
+/** Wraps `run` so expected failures (ToolError, fs errors) come back to the model as error results, never as throws. */
+export function defineTool<I>(tool: Tool<I>): Tool<I> {
+  const run = tool.run.bind(tool);
+  return {
+    ...tool,
+    async run(input: I, ctx: ToolContext): Promise<ToolResult> {
+      try {
+        return await run(input, ctx);
+      } catch (e) {
+        if (ctx.signal.aborted) throw e;
+        if (e instanceof ToolError) return { content: e.message, isError: true };
+        const code = (e as NodeJS.ErrnoException)?.code;
+        if (code) return { content: describeFsError(e as NodeJS.ErrnoException), isError: true };
+        throw e;
+      }
+    },
+  };
+}
+
+function describeFsError(e: NodeJS.ErrnoException): string {
+  const where = e.path ? ` (${e.path})` : '';
+  switch (e.code) {
+    case 'ENOENT': return `No such file or folder${where}.`;
+    case 'EACCES':
+    case 'EPERM': return `Permission denied${where}.`;
+    case 'EISDIR': return `That is a folder, not a file${where}.`;
+    case 'ENOTDIR': return `A part of that path is not a folder${where}.`;
+    case 'ELOOP': return `Too many levels of symbolic links${where}.`;
+    default: return `${e.code}: ${e.message}`;
+  }
+}
+
+export type Access = 'read' | 'write';
+
+/**
+ * Resolves a path the model gave. A path whose real location is outside every workspace folder is
+ * only used after an approval naming that real path (the approval policy never grants these
+ * blanket); on denial the tool refuses and touches nothing.
+ */
+export async function resolvePath(ctx: ToolContext, input: string, access: Access): Promise<ResolvedPath> {
+  let r: ResolvedPath;
+  try {
+    r = await ctx.paths.resolve(input);
+  } catch (e) {
+    throw new ToolError(`Cannot use the path "${input}": ${(e as Error).message}`);
+  }
+  if (!r.inside) {
+    const decision = await ctx.approve({
+      info: {
+        kind: 'outside_workspace',
+        path: input,
+        real_path: r.real,
+        reason: `${access === 'read' ? 'read' : 'change'} a path outside the workspace`,
+      },
+    });
+    if (!decision.approved) {
+      throw new ToolError(
+        `Refused: "${input}" resolves to ${r.real}, which is outside the workspace, and the user did not allow it` +
+          `${decision.reason ? ` (${decision.reason})` : ''}. Use paths inside the workspace.`,
+      );
+    }
+  }
+  return r;
+}
+
+/** Refuses a path the ignore policy hides (`.env` in `.gitignore`, anything under `.git`). */
+export async function assertNotIgnored(ctx: ToolContext, r: ResolvedPath, isDir: boolean, matcher = new IgnoreMatcher(ctx.host.fs)): Promise<void> {
+  if (!r.inside || !r.root || !r.rel) return;
+  if (await matcher.ignores(r.root, r.rel, isDir)) {
+    throw new ToolError(`Refused: ${r.rel} is excluded by the workspace's ignore rules (.gitignore / .tandemignore), so the agent may not read it.`);
+  }
+}
+
+export function displayPath(ctx: ToolContext, r: ResolvedPath): string {
+  return ctx.paths.display(r);
+}
+
+/** Files above this size are not read whole into memory or sent anywhere. */
+export const MAX_READ_BYTES = 10 * 1024 * 1024;
+
+export function looksBinary(text: string): boolean {
+  return text.slice(0, 8192).includes('\u0000');
+}
+
+/**
+ * The freshness rule: a file the agent read and that changed on disk since is never overwritten
+ * blindly. `requireRead` (write_file over an existing file) also refuses a file never read at all.
+ */
+export function assertFresh(ctx: ToolContext, r: ResolvedPath, current: string, requireRead: boolean): void {
+  const fresh = ctx.reads.isFresh(r.real, current);
+  const shown = displayPath(ctx, r);
+  if (fresh === false) throw new ToolError(`Refused: ${shown} changed since you read it; read it again before changing it.`);
+  if (fresh === undefined && requireRead) {
+    throw new ToolError(`Refused: ${shown} already exists and you have not read it; read it first (or use edit_file for a targeted change).`);
+  }
+}
+
+export interface DiffSummary {
+  diff: string;
+  added: number;
+  removed: number;
+}
+
+export function summarizeDiff(label: string, before: string | undefined, after: string | undefined): DiffSummary {
+  const oldName = before === undefined ? '/dev/null' : `a/${label}`;
+  const newName = after === undefined ? '/dev/null' : `b/${label}`;
+  const a = before ?? '';
+  const b = after ?? '';
+  const diff = createTwoFilesPatch(oldName, newName, a, b, undefined, undefined, { context: 3 });
+  let added = 0;
+  let removed = 0;
+  for (const h of structuredPatch(oldName, newName, a, b, undefined, undefined, { context: 0 }).hunks) {
+    for (const l of h.lines) {
+      if (l.startsWith('+')) added++;
+      else if (l.startsWith('-')) removed++;
+    }
+  }
+  return { diff, added, removed };
+}
+
+export interface ProposedChange {
+  r: ResolvedPath;
+  kind: 'edit' | 'create';
+  original: string | undefined;
+  proposed: string;
+}
+
+export interface AppliedChange {
+  written: string;
+  /** True when the user changed the proposal before approving it. */
+  userEdited: boolean;
+  summary: DiffSummary;
+}
+
+/** Thrown (and turned into a result) when the user says no. */
+export class Rejected extends ToolError {}
+
+/** Asks for approval of one change; returns the text to write (the user's edit when they changed it). Throws `Rejected` on no. */
+export async function approveChange(ctx: ToolContext, change: ProposedChange): Promise<{ text: string; summary: DiffSummary }> {
+  const label = change.r.rel ?? change.r.real;
+  const summary = summarizeDiff(label, change.original, change.proposed);
+  const info: ApprovalInfo = { kind: change.kind, path: label, diff: summary.diff, added: summary.added, removed: summary.removed };
+  if (!change.r.inside) info.real_path = change.r.real;
+  const decision = await ctx.approve({ info, proposedText: change.proposed, originalText: change.original });
+  if (!decision.approved) {
+    throw new Rejected(`The user rejected this change to ${label}${decision.reason ? `: ${decision.reason}` : ''}. Nothing was changed.`);
+  }
+  return { text: decision.editedText ?? change.proposed, summary };
+}
+
+/** Writes approved text, keeping a checkpoint first, and records it as what the agent has seen. */
+export async function writeApproved(ctx: ToolContext, change: ProposedChange, text: string, summary: DiffSummary): Promise<AppliedChange> {
+  ctx.signal.throwIfAborted();
+  await ctx.beforeChange?.(change.r.real);
+  await ctx.host.fs.writeText(change.r.real, text);
+  ctx.reads.record(change.r.real, text);
+  const userEdited = text !== change.proposed;
+  return { written: text, userEdited, summary: userEdited ? summarizeDiff(change.r.rel ?? change.r.real, change.original, text) : summary };
+}
+
+/**
+ * Shows the change for approval, then writes exactly what was approved (the user's edited text
+ * when they changed it), and records it as read so the agent's next edit is not refused as stale.
+ */
+export async function proposeAndWrite(ctx: ToolContext, change: ProposedChange): Promise<AppliedChange> {
+  const { text, summary } = await approveChange(ctx, change);
+  return writeApproved(ctx, change, text, summary);
+}
+
+/** The note a result carries when the user changed the proposal: what they changed, so the model's picture is right. */
+export function userEditNote(label: string, proposed: string, written: string): string {
+  const { diff } = summarizeDiff(label, proposed, written);
+  const body = diff.split('\n').slice(2).join('\n');
+  const capped = body.length > 4000 ? `${body.slice(0, 4000)}\n[… diff cut …]` : body;
+  return `\nThe user edited your proposal before applying it. Their changes relative to your proposal:\n${capped}`;
+}
+
+export function lineEnding(text: string): '\r\n' | '\n' {
+  const crlf = (text.match(/\r\n/g) ?? []).length;
+  const lf = (text.match(/\n/g) ?? []).length - crlf;
+  return crlf > lf ? '\r\n' : '\n';
+}
