@@ -27,10 +27,21 @@ export class DiffApprover implements Approver, vscode.Disposable {
   private readonly open = new Map<string, Proposal>();
   private readonly subs: vscode.Disposable[];
 
-  constructor(private readonly panel: PanelApprover, private readonly logger: Logger = nullLogger, private readonly roots: () => readonly string[] = () => []) {
+  private readonly proposedScheme: string;
+  private readonly originalScheme: string;
+
+  constructor(
+    private readonly panel: PanelApprover,
+    private readonly logger: Logger = nullLogger,
+    private readonly roots: () => readonly string[] = () => [],
+    /** Other schemes only for tests that run beside the extension's own approver (a scheme registers once). */
+    schemes: { proposed: string; original: string } = { proposed: PROPOSED_SCHEME, original: ORIGINAL_SCHEME },
+  ) {
+    this.proposedScheme = schemes.proposed;
+    this.originalScheme = schemes.original;
     this.subs = [
-      vscode.workspace.registerFileSystemProvider(PROPOSED_SCHEME, this.proposals, { isCaseSensitive: true }),
-      vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this.originals),
+      vscode.workspace.registerFileSystemProvider(this.proposedScheme, this.proposals, { isCaseSensitive: true }),
+      vscode.workspace.registerTextDocumentContentProvider(this.originalScheme, this.originals),
     ];
   }
 
@@ -40,8 +51,8 @@ export class DiffApprover implements Approver, vscode.Disposable {
     const name = path.basename(req.info.real_path ?? req.info.path ?? 'proposal') || 'proposal';
     const proposal: Proposal = {
       req,
-      proposed: ProposalFs.uriFor(PROPOSED_SCHEME, req.callId, name),
-      original: ProposalFs.uriFor(ORIGINAL_SCHEME, req.callId, name),
+      proposed: ProposalFs.uriFor(this.proposedScheme, req.callId, name),
+      original: ProposalFs.uriFor(this.originalScheme, req.callId, name),
       title: `${req.info.path ?? name} ↔ Tandem's proposal (editable)`,
       target: this.absoluteTarget(req),
     };
@@ -81,11 +92,11 @@ export class DiffApprover implements Approver, vscode.Disposable {
 
   /** The call a URI (the diff's right or left side) belongs to, for the title-bar commands. */
   callIdFor(uri: vscode.Uri | undefined): string | undefined {
-    const fromUri = uri ? ProposalFs.callIdOf(uri) : undefined;
+    const fromUri = uri ? this.callIdOf(uri) : undefined;
     if (fromUri && this.open.has(fromUri)) return fromUri;
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     if (input instanceof vscode.TabInputTextDiff) {
-      const id = ProposalFs.callIdOf(input.modified);
+      const id = this.callIdOf(input.modified);
       if (id && this.open.has(id)) return id;
     }
     // One proposal open: the title bar can only mean that one.
@@ -94,8 +105,17 @@ export class DiffApprover implements Approver, vscode.Disposable {
 
   pendingProposals(): string[] { return [...this.open.keys()]; }
 
+  /** The proposal's URI (right side of the diff) while it waits. */
+  proposedUri(callId: string): vscode.Uri | undefined { return this.open.get(callId)?.proposed; }
+
+  private callIdOf(uri: vscode.Uri): string | undefined {
+    if (uri.scheme !== this.proposedScheme && uri.scheme !== this.originalScheme) return undefined;
+    const first = uri.path.split('/')[1];
+    return first ? decodeURIComponent(first) : undefined;
+  }
+
   private async showDiff(p: Proposal, preserveFocus = true): Promise<void> {
-    await vscode.commands.executeCommand('vscode.diff', p.original, p.proposed, p.title, { preview: true, preserveFocus });
+    await vscode.commands.executeCommand('vscode.diff', p.original, p.proposed, p.title, { preview: true, preserveFocus, viewColumn: vscode.ViewColumn.Beside });
   }
 
   /** The right side as the user left it: an unsaved edit in the diff counts. */
@@ -137,14 +157,18 @@ export class DiffApprover implements Approver, vscode.Disposable {
 }
 
 /** The diff editor's title-bar Approve / Reject. Contributed in package.json for `resourceScheme == tandem-proposed`. */
-export function registerDiffTitleCommands(approver: DiffApprover, logger: Logger = nullLogger): vscode.Disposable {
+export function registerDiffTitleCommands(
+  approver: DiffApprover,
+  logger: Logger = nullLogger,
+  ids: { approve: string; reject: string } = { approve: 'tandem.approveChange', reject: 'tandem.rejectChange' },
+): vscode.Disposable {
   const pick = (uri: unknown) => approver.callIdFor(uri instanceof vscode.Uri ? uri : undefined);
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('tandem.approveChange', (uri?: unknown) => {
+    vscode.commands.registerCommand(ids.approve, (uri?: unknown) => {
       const id = pick(uri);
       if (!id || !approver.approve(id)) { logger.warn('Approve: no Tandem proposal is waiting for this editor'); return; }
     }),
-    vscode.commands.registerCommand('tandem.rejectChange', (uri?: unknown) => {
+    vscode.commands.registerCommand(ids.reject, (uri?: unknown) => {
       const id = pick(uri);
       if (!id || !approver.reject(id)) { logger.warn('Reject: no Tandem proposal is waiting for this editor'); return; }
     }),

@@ -22,13 +22,6 @@ export class ProposalFs implements vscode.FileSystemProvider {
     return vscode.Uri.from({ scheme, path: `/${encodeURIComponent(callId)}/${fileName || 'untitled'}` });
   }
 
-  /** The call id a proposal (or original) URI belongs to. */
-  static callIdOf(uri: vscode.Uri): string | undefined {
-    if (uri.scheme !== PROPOSED_SCHEME && uri.scheme !== ORIGINAL_SCHEME) return undefined;
-    const first = uri.path.split('/')[1];
-    return first ? decodeURIComponent(first) : undefined;
-  }
-
   put(uri: vscode.Uri, text: string): void {
     const now = Date.now();
     const existed = this.files.has(uri.path);

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TerminalCommandRunner } from '../../../src/host/vscode/terminalCommandRunner';
+import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
+import { isAlive, removeDir, sleep, tempDir, waitFor } from './helpers';
+
+const opts = (cwd: string, extra: Partial<{ timeoutMs: number; signal: AbortSignal }> = {}) => ({
+  cwd, timeoutMs: 30_000, signal: new AbortController().signal, ...extra,
+});
+
+describe('VS Code host: terminal command runner (shell integration)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let runner: TerminalCommandRunner;
+  before(() => {
+    dir = tempDir('term');
+    runner = new TerminalCommandRunner({ fallback: new NodeCommandRunner(), shellIntegrationWaitMs: 15_000 });
+  });
+  after(() => {
+    runner.dispose();
+    removeDir(dir);
+  });
+
+  it('runs in a visible terminal named Tandem and returns the output and the exit code', async () => {
+    const r = await runner.run('echo hi; echo "to stderr" >&2; exit 3', opts(dir));
+    console.log(`      (ran through ${runner.usingFallback ? 'the child-process fallback' : 'terminal shell integration'})`);
+    assert.equal(r.exitCode, 3);
+    assert.match(r.output, /hi/);
+    assert.match(r.output, /to stderr/);
+    assert.equal(r.timedOut, false);
+    assert.equal(r.cancelled, false);
+    assert.ok(vscode.window.terminals.some((t) => t.name === 'Tandem'), 'a terminal named Tandem exists');
+  });
+
+  it('uses shell integration in this editor (not the fallback)', () => {
+    assert.equal(runner.usingFallback, false, 'shell integration came up in the Tandem terminal');
+  });
+
+  it('runs in the given folder with a fail-fast shell (a failing stage in a pipe fails the command)', async () => {
+    fs.writeFileSync(path.join(dir, 'marker.txt'), 'here');
+    const r = await runner.run('cat marker.txt; echo; false | cat; echo never-printed', opts(dir));
+    assert.match(r.output, /here/);
+    assert.doesNotMatch(r.output, /never-printed/);
+    assert.notEqual(r.exitCode, 0);
+  });
+
+  it('keeps the user\'s terminal usable after a command that exits', async () => {
+    const r = await runner.run('echo again', opts(dir));
+    assert.equal(r.exitCode, 0);
+    assert.match(r.output, /again/);
+  });
+
+  it('runs a multi-line command as one script', async () => {
+    const r = await runner.run("x='a b'\necho \"[$x]\"", opts(dir));
+    assert.equal(r.exitCode, 0);
+    assert.match(r.output, /\[a b\]/);
+  });
+
+  it('kills the whole process tree on timeout', async () => {
+    const pidFile = path.join(dir, 'timeout.pid');
+    const r = await runner.run(`sleep 60 & echo $! > ${pidFile}; wait`, opts(dir, { timeoutMs: 1500 }));
+    assert.equal(r.timedOut, true);
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    await waitFor(() => !isAlive(pid), `background sleep ${pid} to die`, 5000);
+  });
+
+  it('Stop (abort) ends a running command and kills it', async () => {
+    const pidFile = path.join(dir, 'stop.pid');
+    const ac = new AbortController();
+    const running = runner.run(`echo $$ > ${pidFile}; sleep 60`, opts(dir, { signal: ac.signal }));
+    await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start');
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    ac.abort();
+    const r = await running;
+    assert.equal(r.cancelled, true);
+    await waitFor(() => !isAlive(pid), `command shell ${pid} to die`, 5000);
+    // And the terminal still runs the next command.
+    const next = await runner.run('echo after-stop', opts(dir));
+    assert.match(next.output, /after-stop/);
+  });
+
+  it('caps long output, keeping head and tail', async () => {
+    const small = new TerminalCommandRunner({ fallback: new NodeCommandRunner(), shellIntegrationWaitMs: 15_000, maxOutputChars: 3000 });
+    try {
+      const r = await small.run('echo FIRST; seq 1 20000; echo LAST', opts(dir));
+      assert.equal(r.exitCode, 0);
+      assert.match(r.output, /^FIRST/);
+      assert.match(r.output, /LAST\s*$/);
+      assert.match(r.output, /omitted/);
+      assert.ok(r.output.length < 3200, `output capped (got ${r.output.length} chars)`);
+    } finally {
+      small.dispose();
+    }
+  });
+});
+
+describe('VS Code host: terminal command runner (child-process fallback)', function () {
+  this.timeout(30_000);
+  let dir: string;
+  before(() => { dir = tempDir('fallback'); });
+  after(() => removeDir(dir));
+
+  it('falls back to a child process when the shell has no integration, still showing a Tandem terminal', async () => {
+    // /bin/sh (dash) gets no shell integration: the runner must give up waiting and use the fallback.
+    const runner = new TerminalCommandRunner({ fallback: new NodeCommandRunner(), shellIntegrationWaitMs: 1500, shellPath: '/bin/sh' });
+    try {
+      const r = await runner.run('echo from-fallback; exit 4', opts(dir));
+      assert.equal(runner.usingFallback, true);
+      assert.equal(r.exitCode, 4);
+      assert.match(r.output, /from-fallback/);
+      assert.ok(vscode.window.terminals.some((t) => t.name === 'Tandem'));
+      // Later commands go straight to the fallback.
+      const again = await runner.run('echo second', opts(dir));
+      assert.match(again.output, /second/);
+    } finally {
+      runner.dispose();
+      await sleep(100);
+    }
+  });
+});
