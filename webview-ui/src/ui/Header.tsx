@@ -31,7 +31,7 @@ export function Header({ role, agentState, turn, task, notice }: Props) {
         </button>
         <AgentStateChip state={agentState} />
         <span class="spacer" />
-        <button type="button" class="icon" aria-label="New task" title="New task" onClick={() => postToHost({ type: 'new_task' })}>＋</button>
+        <button type="button" class="icon" aria-label="New task" title="New task" onClick={() => postToHost({ type: 'new_task' })}>+</button>
       </div>
       {(turn || task) && (
         <div class="usage-line muted" aria-label="Usage">
