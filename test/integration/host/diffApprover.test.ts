@@ -46,7 +46,8 @@ describe('VS Code host: diff approver', function () {
   it('opens the diff without taking focus from the editor the user is typing in', async () => {
     const file = path.join(dir, 'a.txt');
     fs.writeFileSync(file, 'old\n');
-    const typing = await vscode.window.showTextDocument(vscode.Uri.file(path.join(dir, 'other.txt')).with({ scheme: 'untitled' }));
+    fs.writeFileSync(path.join(dir, 'typing.txt'), 'the user types here\n');
+    const typing = await vscode.window.showTextDocument(vscode.Uri.file(path.join(dir, 'typing.txt')));
     const req = editRequest(file, 'old\n', 'new\n');
     const decided = approver.request(req, new AbortController().signal);
     const tab = await waitFor(() => diffTabFor(SCHEMES.proposed), 'the diff tab');

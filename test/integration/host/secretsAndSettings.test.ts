@@ -25,6 +25,7 @@ describe('VS Code host: API key in SecretStorage', () => {
     previous = await keys.get();
   });
   after(async () => {
+    if (!keys) return;
     await keys.set(previous);
     keys.dispose();
   });
