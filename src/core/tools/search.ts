@@ -157,7 +157,7 @@ export async function searchWithRipgrep(
   const cwd = isFile ? path.dirname(r.real) : r.real;
   const target = isFile ? path.basename(r.real) : '.';
   const args = [
-    '--json', '--no-config', '--hidden', '--no-require-git',
+    '--json', '--no-config', '--hidden', '--no-require-git', '--crlf',
     '--no-ignore-dot', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-exclude',
     '--max-filesize', String(MAX_FILE_BYTES),
     q.ignoreCase ? '-i' : '-s',
