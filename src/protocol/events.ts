@@ -30,4 +30,5 @@ export const HostEvent = z.discriminatedUnion('type', [
 export type HostEvent = z.infer<typeof HostEvent>;
 export type HostEventType = HostEvent['type'];
 /** An event before the emitter stamps its sequence number. */
-export type HostEventInput = HostEvent extends infer E ? (E extends { seq: number } ? Omit<E, 'seq'> : never) : never;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type HostEventInput = DistributiveOmit<HostEvent, 'seq'>;
