@@ -1,0 +1,132 @@
+import type { HostEvent, HostUiMessage, RoleId, WebviewMessage } from '../../protocol';
+import type { AgentApi, AgentHooks, TurnOutcome } from '../../core/agent/agentApi';
+import { Agent } from '../../core/agent/agent';
+import type { HostPorts } from '../../core/ports';
+import type { AgentSettings } from '../../core/settings';
+import type { Tool } from '../../core/tools/tool';
+import type { ChatSession, PanelOutbound, Unsubscribe } from '../../panel/chatSession';
+import { Listeners } from '../../panel/listeners';
+import { HostMessageHandler, isHostHandled, setupMessage } from './hostMessages';
+import type { DiffApprover } from './diffApprover';
+import type { PanelQuestionAsker } from './questionAsker';
+import type { ApiKeyStore } from './secrets';
+
+export interface AgentSessionDeps {
+  host: HostPorts;
+  approver: DiffApprover;
+  asker: PanelQuestionAsker;
+  keys: ApiKeyStore;
+  settings: AgentSettings;
+  hooks?: AgentHooks;
+  /** The tool registry (default: the core's). */
+  tools?: readonly Tool[];
+  /** Called with each new agent (a new task), e.g. so history can record it. */
+  onAgent?(agent: Agent, taskNumber: number): void;
+}
+
+/**
+ * The chat backed by the real agent: webview messages become Agent calls (send, execute, revise,
+ * role, stop, continue), approvals and answers go to the waiting approver/asker, and the agent's
+ * events go out to the panel. New task starts a fresh Agent. It also implements AgentApi by
+ * delegation, so the palette commands drive the same agent the chat shows.
+ */
+export class AgentSession implements ChatSession, AgentApi {
+  private readonly outbound = new Listeners<PanelOutbound>();
+  private readonly roleChanged = new Listeners<RoleId>();
+  private readonly handler: HostMessageHandler;
+  private agent!: Agent;
+  private settings: AgentSettings;
+  private tasks = 0;
+  private lastUserText: string | undefined;
+
+  constructor(private readonly deps: AgentSessionDeps) {
+    this.settings = deps.settings;
+    this.handler = new HostMessageHandler({
+      approver: deps.approver,
+      asker: deps.asker,
+      keys: deps.keys,
+      logger: deps.host.logger,
+      postUi: (msg) => this.outbound.fire(msg),
+    });
+    this.startAgent('planner');
+  }
+
+  get role(): RoleId { return this.agent.role; }
+  get current(): Agent { return this.agent; }
+
+  onOutbound(listener: (msg: PanelOutbound) => void): Unsubscribe { return this.outbound.add(listener); }
+  onRoleChanged(listener: (role: RoleId) => void): Unsubscribe { return this.roleChanged.add(listener); }
+
+  private startAgent(role: RoleId): void {
+    this.tasks++;
+    const task = this.tasks;
+    this.agent = new Agent({
+      host: this.deps.host,
+      settings: this.settings,
+      role,
+      hooks: this.deps.hooks,
+      tools: this.deps.tools,
+      // Events of an agent replaced by New task must not reach the new task's view.
+      emit: (e: HostEvent) => { if (task === this.tasks) this.onEvent(e); },
+    });
+    this.deps.onAgent?.(this.agent, task);
+  }
+
+  private onEvent(e: HostEvent): void {
+    this.outbound.fire(e);
+    if (e.type === 'role_changed') this.roleChanged.fire(e.role);
+  }
+
+  private taskId(): string { return `task-${this.tasks}`; }
+
+  private post(msg: HostUiMessage): void { this.outbound.fire(msg); }
+
+  // ---- AgentApi (palette commands) ----
+  setRole(role: RoleId, reason?: string): void { this.agent.setRole(role, reason); }
+  send(text: string): Promise<TurnOutcome> {
+    this.lastUserText = text;
+    return this.agent.send(text);
+  }
+  executePlan(planCardId: string): Promise<TurnOutcome> { return this.agent.executePlan(planCardId); }
+  revisePlan(planCardId: string, feedback: string): Promise<TurnOutcome> { return this.agent.revisePlan(planCardId, feedback); }
+  continueAfterLimit(allow: boolean): void { this.agent.continueAfterLimit(allow); }
+  stop(): void { this.agent.stop(); }
+  cards() { return this.agent.cards(); }
+  updateSettings(settings: AgentSettings): void {
+    this.settings = settings;
+    this.agent.updateSettings(settings);
+  }
+
+  /** New task: stop the old agent (its pending approvals end as rejected) and start clean in the Planner. */
+  newTask(): void {
+    this.agent.stop();
+    this.lastUserText = undefined;
+    this.startAgent('planner');
+    this.roleChanged.fire(this.agent.role);
+    this.outbound.fire(this.agent.snapshot(this.taskId()));
+  }
+
+  // ---- ChatSession (webview messages, already validated by the bridge) ----
+  async handle(msg: WebviewMessage): Promise<void> {
+    if (isHostHandled(msg)) { await this.handler.handle(msg); return; }
+    switch (msg.type) {
+      case 'ready': {
+        this.outbound.fire(this.agent.snapshot(this.taskId()));
+        const setup = await setupMessage(this.deps.keys);
+        if (setup) this.post(setup);
+        return;
+      }
+      case 'send': await this.send(msg.text); return;
+      case 'execute_plan': await this.agent.executePlan(msg.card_id); return;
+      case 'revise_plan': await this.agent.revisePlan(msg.card_id, msg.feedback); return;
+      case 'set_role': this.agent.setRole(msg.role, 'switched by you'); return;
+      case 'stop': this.agent.stop(); return;
+      case 'continue': this.agent.continueAfterLimit(msg.allow); return;
+      case 'new_task': this.newTask(); return;
+      case 'retry':
+        // Retry the last message the user sent (after an error card).
+        if (this.lastUserText && !this.agent.busy) await this.send(this.lastUserText);
+        return;
+    }
+  }
+}

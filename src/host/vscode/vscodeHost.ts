@@ -1,0 +1,77 @@
+import * as vscode from 'vscode';
+import type { AgentHooks } from '../../core/agent/agentApi';
+import type { Agent } from '../../core/agent/agent';
+import type { HostPorts } from '../../core/ports';
+import { NodeCommandRunner } from '../node/nodeCommandRunner';
+import { AgentSession } from './agentSession';
+import { DiffApprover, registerDiffTitleCommands } from './diffApprover';
+import { VscodeDiagnostics } from './diagnostics';
+import type { ChannelLogger } from './logChannel';
+import { PanelApprover } from './panelApprover';
+import { PanelQuestionAsker } from './questionAsker';
+import { findRipgrep } from './ripgrep';
+import type { ApiKeyStore } from './secrets';
+import { readAgentSettings, watchAgentSettings } from './settings';
+import { TerminalCommandRunner } from './terminalCommandRunner';
+import type { TandemTestApi } from './testApi';
+import { VscodeWorkspaceFs } from './vscodeWorkspaceFs';
+
+export interface VscodeHost {
+  session: AgentSession;
+  approver: DiffApprover;
+  asker: PanelQuestionAsker;
+  ports: HostPorts;
+  /** Only in extension test mode (see TandemTestApi); undefined otherwise. */
+  testApi: TandemTestApi | undefined;
+}
+
+/**
+ * Builds the agent's ports on the VS Code API and the agent-backed chat session, and keeps the
+ * agent's settings in step with `tandem.*` and the key. Everything it creates is disposed with the
+ * extension. `revealChat` is called when something waits on the user (an approval, a question).
+ */
+export function createVscodeHost(
+  context: vscode.ExtensionContext,
+  deps: { logger: ChannelLogger; keys: ApiKeyStore; revealChat(): unknown; hooks?: AgentHooks; onAgent?(agent: Agent, taskNumber: number): void },
+): VscodeHost {
+  const { logger, keys } = deps;
+  const fs = new VscodeWorkspaceFs();
+  const panelApprover = new PanelApprover();
+  const approver = new DiffApprover(panelApprover, logger, () => fs.roots);
+  const asker = new PanelQuestionAsker();
+  const commands = new TerminalCommandRunner({ fallback: new NodeCommandRunner(), logger });
+  const ports: HostPorts = {
+    fs,
+    commands,
+    approver,
+    asker,
+    diagnostics: new VscodeDiagnostics(),
+    ripgrepPath: findRipgrep(vscode.env.appRoot),
+    logger,
+  };
+  // The key arrives asynchronously (SecretStorage); the agent gets it before the first request can be typed.
+  const session = new AgentSession({ host: ports, approver, asker, keys, settings: readAgentSettings(''), hooks: deps.hooks, onAgent: deps.onAgent });
+  const apply = async () => {
+    const key = await keys.get();
+    logger.setSecrets([key]);
+    session.updateSettings(readAgentSettings(key));
+  };
+  void apply();
+
+  context.subscriptions.push(
+    fs, panelApprover, approver, asker, commands,
+    registerDiffTitleCommands(approver, logger),
+    watchAgentSettings(() => keys.get(), keys.onDidChange, (s) => {
+      logger.setSecrets([s.apiKey]);
+      session.updateSettings(s);
+      logger.info(`settings: ${s.baseURL}, planner ${s.models.planner}, actor ${s.models.actor}`);
+    }),
+    panelApprover.onDidRequest(() => deps.revealChat()),
+    asker.onDidAsk(() => deps.revealChat()),
+  );
+
+  const testApi = context.extensionMode === vscode.ExtensionMode.Test
+    ? { secrets: context.secrets, keys, approver, asker }
+    : undefined;
+  return { session, approver, asker, ports, testApi };
+}
