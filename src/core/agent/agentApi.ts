@@ -5,6 +5,7 @@
 import type { Card, HostEvent, RoleId } from '../../protocol';
 import type { HostPorts } from '../ports';
 import type { AgentSettings } from '../settings';
+import type { Tool } from '../tools/tool';
 
 export type TurnOutcome = 'done' | 'stopped' | 'error' | 'waiting' | 'limit';
 
@@ -16,6 +17,8 @@ export interface AgentOptions {
   role?: RoleId;
   /** Hooks for history/checkpoints (issue 6); optional so the core runs without them. */
   hooks?: AgentHooks;
+  /** The tool registry (default: every workspace tool plus ask_question/propose_plan/fail_step). Tests pass their own. */
+  tools?: readonly Tool[];
 }
 
 export interface AgentHooks {

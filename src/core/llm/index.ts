@@ -1,4 +1,3 @@
 export { LlmClient, type ChatRequest, type ChatResult, type ChatUsage, type LlmClientOptions, type StreamHandlers } from './llmClient';
 export { LlmError, toLlmError, redact, type LlmFailureKind } from './llmError';
 export { ToolCallAccumulator, type AccumulatedToolCall } from './toolCallAccumulator';
-export { toChatTool } from './toolSchemas';

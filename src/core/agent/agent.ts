@@ -1,0 +1,279 @@
+/**
+ * The agent: one task's conversation, its role, its cards and its plans. Implements `AgentApi`
+ * for the VS Code panel, the CLI and tests. Everything the user sees leaves through `emit` as
+ * stamped `HostEvent`s; `cards()` is rebuilt from those very events.
+ */
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { AgentState, Card, HostEvent, RoleId } from '../../protocol';
+import { EventStream } from '../events';
+import { LlmClient } from '../llm';
+import { QuestionUnanswerable } from '../ports';
+import { ReadTracker } from '../readTracker';
+import { ROLES } from '../roles';
+import type { AgentSettings } from '../settings';
+import type { Tool } from '../tools/tool';
+import { WorkspacePaths } from '../workspacePaths';
+import { UsageMeter } from '../cost/usageMeter';
+import { Planning } from '../plans/planning';
+import { insideWorkspace } from '../plans/validatePlan';
+import { executePlanSteps } from '../plans/executePlanSteps';
+import { requestPlan, type PlanMessage } from '../plans/requestPlan';
+import { llmPlanCompleter } from '../plans/llmPlanCompleter';
+import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi';
+import { runTurn } from './turnLoop';
+import { limitQuestion } from './limitQuestion';
+import { defaultToolRegistry } from './defaultTools';
+
+export class Agent implements AgentApi {
+  private _role: RoleId;
+  private settings: AgentSettings;
+  private llm: LlmClient;
+  readonly events: EventStream;
+  readonly planning: Planning;
+  private readonly registry: readonly Tool[];
+  private readonly paths: WorkspacePaths;
+  private readonly reads = new ReadTracker();
+  private readonly usage: UsageMeter;
+  private readonly messages: ChatCompletionMessageParam[] = [];
+  private readonly hooks?: AgentHooks;
+  private running: AbortController | undefined;
+  private state: AgentState = 'idle';
+  private limitWaiter: ((allow: boolean) => void) | undefined;
+
+  constructor(private readonly opts: AgentOptions) {
+    this._role = opts.role ?? 'planner';
+    this.settings = opts.settings;
+    this.hooks = opts.hooks;
+    this.events = new EventStream(opts.emit);
+    this.registry = opts.tools ?? defaultToolRegistry();
+    this.paths = new WorkspacePaths(opts.host.fs);
+    this.usage = new UsageMeter(opts.settings.prices);
+    this.llm = this.makeClient();
+    this.planning = new Planning(this.events, {
+      logger: opts.host.logger,
+      structuredOutputs: opts.settings.structuredOutputs,
+      planRepairTries: opts.settings.limits.planRepairTries,
+      isInside: insideWorkspace(this.paths),
+    });
+  }
+
+  get role(): RoleId {
+    return this._role;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The conversation as sent to the model (without the system prompt), for history. */
+  get conversation(): readonly ChatCompletionMessageParam[] {
+    return this.messages;
+  }
+
+  private makeClient(): LlmClient {
+    const s = this.settings;
+    return new LlmClient({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, logger: this.opts.host.logger });
+  }
+
+  updateSettings(settings: AgentSettings): void {
+    this.settings = settings;
+    this.llm = this.makeClient();
+    this.usage.setPrices(settings.prices);
+    this.planning.update({ structuredOutputs: settings.structuredOutputs, planRepairTries: settings.limits.planRepairTries });
+  }
+
+  setRole(role: RoleId, reason?: string): void {
+    if (role === this._role) return;
+    // The turn in flight was started under the old role; never let it continue under the new one.
+    if (this.running) {
+      const from = ROLES[this._role].label;
+      this.stop();
+      this.systemNote(`Stopped the ${from}'s run: switched to the ${ROLES[role].label}.`);
+    }
+    this._role = role;
+    this.events.emit({ type: 'role_changed', role, ...(reason ? { reason } : {}) });
+  }
+
+  stop(): void {
+    this.running?.abort();
+    this.limitWaiter?.(false);
+  }
+
+  continueAfterLimit(allow: boolean): void {
+    this.limitWaiter?.(allow);
+  }
+
+  cards(): Card[] {
+    return this.events.cards();
+  }
+
+  snapshot(taskId?: string): HostEvent {
+    return this.events.snapshot(this._role, taskId);
+  }
+
+  async send(text: string): Promise<TurnOutcome> {
+    if (this.running) {
+      this.errorCard('The agent is still working on the previous message. Stop it first, or wait.');
+      return 'error';
+    }
+    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: this._role, ts: Date.now() });
+    return this.exclusive(async (signal) => this.turnWithPlanning(text, signal));
+  }
+
+  async executePlan(planCardId: string): Promise<TurnOutcome> {
+    if (this.running) {
+      this.errorCard('The agent is busy; stop it before executing a plan.');
+      return 'error';
+    }
+    const begun = this.planning.beginExecution(planCardId);
+    if (!begun.ok) {
+      this.errorCard(begun.error);
+      return 'error';
+    }
+    this.setRole('actor', 'Execute plan');
+    this.systemNote(begun.announcement);
+    return this.exclusive(async (signal) =>
+      executePlanSteps(this.planning, begun.brief, async (message) => {
+        if (signal.aborted) return 'stopped';
+        this.messages.push({ role: 'user', content: message });
+        return this.turn(signal);
+      }),
+    );
+  }
+
+  async revisePlan(planCardId: string, feedback: string): Promise<TurnOutcome> {
+    if (this.running) {
+      this.errorCard('The agent is busy; stop it before revising a plan.');
+      return 'error';
+    }
+    const record = this.planning.book.get(planCardId);
+    if (!record) {
+      this.errorCard(`No plan with id ${planCardId} in this task.`);
+      return 'error';
+    }
+    this.setRole('planner', 'Revise plan');
+    const text = `Revise plan v${record.version}: ${feedback}`;
+    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: 'planner', ts: Date.now() });
+    return this.exclusive(async (signal) => this.turnWithPlanning(text, signal, { feedback, requirePlan: true }));
+  }
+
+  /** Runs `body` as the one turn in flight; always ends with `turn_ended` and `idle`. */
+  private async exclusive(body: (signal: AbortSignal) => Promise<TurnOutcome>): Promise<TurnOutcome> {
+    const controller = new AbortController();
+    this.running = controller;
+    let outcome: TurnOutcome = 'error';
+    try {
+      outcome = await body(controller.signal);
+    } catch (err) {
+      if (err instanceof QuestionUnanswerable) outcome = 'waiting';
+      else if (controller.signal.aborted) outcome = 'stopped';
+      else {
+        this.opts.host.logger.error(`turn failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+        this.errorCard(`Internal error: ${err instanceof Error ? err.message : String(err)}`);
+        outcome = 'error';
+      }
+    } finally {
+      if (controller.signal.aborted && outcome !== 'waiting') outcome = 'stopped';
+      this.running = undefined;
+      this.limitWaiter = undefined;
+    }
+    this.setState('idle');
+    this.events.emit({ type: 'turn_ended', outcome });
+    return outcome;
+  }
+
+  private async turnWithPlanning(text: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean } = {}): Promise<TurnOutcome> {
+    this.messages.push({ role: 'user', content: text });
+    if (this._role !== 'planner') return this.turn(signal);
+    const planTurn = this.planning.beginPlanTurn(this.settings.models.planner, opts.feedback);
+    try {
+      let outcome = await this.turn(signal);
+      // Revise needs a new plan version: a model that answered without propose_plan is asked for the plan as JSON.
+      if (outcome === 'done' && opts.requirePlan && !planTurn.done && planTurn.attempts.length === 0) {
+        this.setState('thinking');
+        const added = await requestPlan(
+          {
+            complete: llmPlanCompleter(this.llm, this.settings.models.planner, this.settings.maxTokens),
+            structured: this.planning.structured,
+            logger: this.opts.host.logger,
+            signal,
+          },
+          this.messages as unknown as PlanMessage[],
+          planTurn,
+        );
+        this.messages.push(...(added as unknown as ChatCompletionMessageParam[]));
+        outcome = 'done';
+      }
+      return outcome;
+    } finally {
+      this.planning.endPlanTurn();
+    }
+  }
+
+  private turn(signal: AbortSignal): Promise<TurnOutcome> {
+    return runTurn({
+      role: () => this._role,
+      settings: () => this.settings,
+      llm: () => this.llm,
+      events: this.events,
+      messages: this.messages,
+      registry: this.registry,
+      usage: this.usage,
+      hooks: this.hooks,
+      signal,
+      setState: (s) => this.setState(s),
+      dispatchEnv: {
+        host: this.opts.host,
+        paths: this.paths,
+        reads: this.reads,
+        limits: this.settings.limits,
+        planning: this.planning,
+        policy: () => ({ approval: this.settings.approval, commandAllowList: this.settings.commandAllowList, roots: this.opts.host.fs.roots }),
+        beforeChange: this.hooks?.beforeChange ? (abs, callId) => this.hooks!.beforeChange!(abs, callId) : undefined,
+        askToContinue: (count) => this.askToContinue(count, signal),
+      },
+    });
+  }
+
+  /** At the tool-call limit: a question card, answered by the panel (`continueAfterLimit`) or the host's asker. */
+  private async askToContinue(count: number, signal: AbortSignal): Promise<boolean | 'unanswerable'> {
+    const question = limitQuestion(count);
+    const cardId = this.events.newId('question');
+    this.events.addCard({ kind: 'question', id: cardId, question, status: 'waiting', ts: Date.now() });
+    this.setState('waiting_on_user');
+    const asker = new AbortController();
+    const onAbort = () => asker.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = await new Promise<boolean | 'unanswerable'>((resolve) => {
+        this.limitWaiter = resolve;
+        this.opts.host.asker.ask(question, cardId, asker.signal).then(
+          (value) => resolve(value === 'continue'),
+          (err) => resolve(err instanceof QuestionUnanswerable ? 'unanswerable' : false),
+        );
+      });
+      if (answer === 'unanswerable') return answer;
+      this.events.patchCard(cardId, signal.aborted ? { status: 'cancelled' } : { status: 'answered', answer: answer ? 'continue' : 'stop' });
+      return signal.aborted ? false : answer;
+    } finally {
+      this.limitWaiter = undefined;
+      asker.abort();
+      signal.removeEventListener('abort', onAbort);
+      this.setState('calling_tool');
+    }
+  }
+
+  private setState(state: AgentState): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.events.emit({ type: 'agent_state', state });
+  }
+
+  private systemNote(text: string): void {
+    this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', text, ts: Date.now() });
+  }
+
+  private errorCard(message: string): void {
+    this.events.addCard({ kind: 'error', id: this.events.newId('error'), message, retryable: false, ts: Date.now() });
+  }
+}

@@ -1,0 +1,313 @@
+/**
+ * Runs the tool calls of one assistant message. Every call is checked here, at dispatch, against
+ * the role in force — whatever the model was offered — then its arguments are parsed and
+ * zod-validated, then it runs. Nothing a model sends can throw out of here: every call ends
+ * with a result for the model and a final card status.
+ *
+ * Read-only calls next to each other run concurrently; any other call runs alone, in order.
+ */
+import type { Permission, RoleId, ToolCallStatus } from '../../protocol';
+import type { ApprovalInfo } from '../../protocol';
+import { QuestionUnanswerable, type ApprovalDecision, type ApprovalRequest, type HostPorts } from '../ports';
+import { ROLES } from '../roles';
+import type { ReadTracker } from '../readTracker';
+import type { LimitSettings } from '../settings';
+import type { Tool, ToolContext, ToolResult } from '../tools/tool';
+import { ToolError } from '../tools/tool';
+import { capHeadTail } from '../truncate';
+import type { WorkspacePaths } from '../workspacePaths';
+import type { EventStream } from '../events';
+import type { AccumulatedToolCall } from '../llm';
+import { refusalFor } from './offeredTools';
+import { resolveApproval, type PolicyInput } from '../approvalPolicy';
+
+export interface DispatchEnv {
+  /** The role in force right now (checked per call, at dispatch). */
+  role(): RoleId;
+  registry: readonly Tool[];
+  events: EventStream;
+  host: HostPorts;
+  paths: WorkspacePaths;
+  reads: ReadTracker;
+  signal: AbortSignal;
+  limits: LimitSettings;
+  policy(): PolicyInput;
+  /** Handed to tools that show cards of their own or work with plans (see ToolContext). */
+  planning?: unknown;
+  beforeChange?(absPath: string, callId: string): Promise<void>;
+  setState(state: 'thinking' | 'calling_tool' | 'waiting_on_user' | 'idle'): void;
+  /** At the tool-call limit: true = go on, false = end the turn, 'unanswerable' = nobody can say. */
+  askToContinue(count: number): Promise<boolean | 'unanswerable'>;
+}
+
+/** Counters that live for a whole turn (several messages). */
+export interface TurnCounters {
+  toolCalls: number;
+  /** The limit in force; raised by `limit` each time the user says go on. */
+  allowedCalls: number;
+  consecutiveErrors: number;
+  lastError?: string;
+}
+
+export interface CallOutcome {
+  callId: string;
+  /** What goes back to the model (capped). */
+  content: string;
+  status: ToolCallStatus;
+  endTurn?: boolean;
+}
+
+export type DispatchEnd = 'continue' | 'end_turn' | 'stopped' | 'errors' | 'limit' | 'waiting';
+
+export interface DispatchResult {
+  outcomes: CallOutcome[];
+  end: DispatchEnd;
+}
+
+interface Prepared {
+  call: AccumulatedToolCall;
+  cardId: string;
+  tool?: Tool;
+  input?: unknown;
+  /** Set when the call must not run: refusal or bad arguments. */
+  early?: { status: 'refused' | 'error'; message: string };
+}
+
+function parseArgs(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  const text = raw.trim() === '' ? '{}' : raw;
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, error: `the arguments are not valid JSON (${(e as Error).message}); send one JSON object` };
+  }
+}
+
+/** A short, model-readable account of zod issues: `path: message` per issue. */
+function zodMessage(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 8)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(arguments)'}: ${i.message}`)
+    .join('; ');
+}
+
+function summaryOf(tool: Tool | undefined, input: unknown, call: AccumulatedToolCall): string {
+  if (tool && input !== undefined) {
+    try {
+      return tool.summarize(input).slice(0, 300);
+    } catch {
+      /* fall through */
+    }
+  }
+  return `${call.name}(${call.arguments.slice(0, 120)})`;
+}
+
+export class Dispatcher {
+  constructor(private readonly env: DispatchEnv) {}
+
+  async dispatch(calls: AccumulatedToolCall[], counters: TurnCounters): Promise<DispatchResult> {
+    const env = this.env;
+    const prepared = calls.map((call) => this.prepare(call));
+    const outcomes = new Map<string, CallOutcome>();
+    let end: DispatchEnd = 'continue';
+
+    const skipRest = (from: number, why: string) => {
+      for (const p of prepared.slice(from)) {
+        if (outcomes.has(p.call.id)) continue;
+        env.events.patchCard(p.cardId, { status: 'error', error: why });
+        outcomes.set(p.call.id, { callId: p.call.id, content: why, status: 'error' });
+      }
+    };
+
+    let i = 0;
+    while (i < prepared.length) {
+      if (env.signal.aborted) {
+        skipRest(i, 'Not run: the user stopped the agent.');
+        end = 'stopped';
+        break;
+      }
+      // The tool-call limit: ask before going past it.
+      if (counters.toolCalls >= counters.allowedCalls) {
+        const go = await env.askToContinue(counters.toolCalls);
+        if (go === true) {
+          counters.allowedCalls = counters.toolCalls + env.limits.maxToolCallsPerTurn;
+        } else {
+          skipRest(i, `Not run: the limit of ${counters.allowedCalls} tool calls per turn was reached${go === 'unanswerable' ? ' and nobody could allow more' : ' and the user chose to stop'}.`);
+          end = env.signal.aborted ? 'stopped' : go === 'unanswerable' ? 'waiting' : 'limit';
+          break;
+        }
+      }
+      // A group: consecutive read-only calls (concurrent), else one call.
+      const room = counters.allowedCalls - counters.toolCalls;
+      let j = i + 1;
+      if (this.isConcurrent(prepared[i]!)) {
+        while (j < prepared.length && j - i < room && this.isConcurrent(prepared[j]!)) j++;
+      }
+      const group = prepared.slice(i, j);
+      counters.toolCalls += group.length;
+      env.setState('calling_tool');
+      const results = await Promise.all(group.map((p) => this.execute(p)));
+      let stop: DispatchEnd | undefined;
+      for (const { outcome, unanswerable } of results) {
+        outcomes.set(outcome.callId, outcome);
+        if (unanswerable) stop = 'waiting';
+        if (outcome.endTurn && !stop) stop = 'end_turn';
+        if (outcome.status === 'error' || outcome.status === 'refused') {
+          counters.consecutiveErrors++;
+          counters.lastError = outcome.content;
+        } else if (outcome.status === 'done') {
+          counters.consecutiveErrors = 0;
+        }
+      }
+      i = j;
+      if (env.signal.aborted) {
+        skipRest(i, 'Not run: the user stopped the agent.');
+        end = 'stopped';
+        break;
+      }
+      if (stop) {
+        skipRest(i, stop === 'waiting' ? 'Not run: the turn is waiting for an answer.' : 'Not run: the turn ended.');
+        end = stop;
+        break;
+      }
+      if (counters.consecutiveErrors >= env.limits.maxConsecutiveToolErrors) {
+        skipRest(i, `Not run: ${counters.consecutiveErrors} tool calls in a row failed, so the agent stopped to let the user decide.`);
+        end = 'errors';
+        break;
+      }
+    }
+    return { outcomes: calls.map((c) => outcomes.get(c.id)!), end };
+  }
+
+  private isConcurrent(p: Prepared): boolean {
+    return !p.early && !!p.tool?.readOnly;
+  }
+
+  /** Creates the card and does every check that needs no I/O. */
+  private prepare(call: AccumulatedToolCall): Prepared {
+    const env = this.env;
+    const role = env.role();
+    const cardId = env.events.newId('tool');
+    const tool = env.registry.find((t) => t.name === call.name);
+    const parsed = parseArgs(call.arguments);
+    let input: unknown;
+    let early: Prepared['early'];
+    if (!tool) {
+      const names = env.registry.filter((t) => refusalFor(t, role, env.planning) === undefined).map((t) => t.name);
+      early = { status: 'refused', message: `unknown tool "${call.name}". Available tools: ${names.join(', ')}.` };
+    } else {
+      const refusal = refusalFor(tool, role, env.planning);
+      if (refusal) early = { status: 'refused', message: refusal };
+      else if (!parsed.ok) early = { status: 'error', message: `Invalid arguments for ${tool.name}: ${parsed.error}.` };
+      else {
+        const r = tool.input.safeParse(parsed.value);
+        if (r.success) input = r.data;
+        else early = { status: 'error', message: `Invalid arguments for ${tool.name}: ${zodMessage(r.error)}.` };
+      }
+    }
+    env.events.addCard({
+      kind: 'tool_call',
+      id: cardId,
+      call_id: call.id,
+      tool: call.name,
+      summary: summaryOf(tool, input, call),
+      args: parsed.ok ? parsed.value : call.arguments,
+      status: 'pending',
+      ts: Date.now(),
+    });
+    return { call, cardId, tool, input, early };
+  }
+
+  private finish(p: Prepared, status: ToolCallStatus, content: string, display?: string, endTurn?: boolean): CallOutcome {
+    const max = this.env.limits.maxToolResultChars;
+    const capped = capHeadTail(content, max);
+    const shown = capHeadTail(display ?? content, max);
+    const patch: Record<string, unknown> = { status };
+    if (status === 'done') patch.result = shown;
+    else patch.error = shown;
+    this.env.events.patchCard(p.cardId, patch);
+    return { callId: p.call.id, content: capped, status, ...(endTurn ? { endTurn } : {}) };
+  }
+
+  private async execute(p: Prepared): Promise<{ outcome: CallOutcome; unanswerable?: QuestionUnanswerable }> {
+    const env = this.env;
+    if (p.early) return { outcome: this.finish(p, p.early.status, p.early.message) };
+    const tool = p.tool!;
+    const role = env.role();
+    let decided: 'approved' | 'rejected' | undefined;
+    let rejectReason: string | undefined;
+
+    const ctx = {
+      host: env.host,
+      paths: env.paths,
+      reads: env.reads,
+      role,
+      callId: p.call.id,
+      signal: env.signal,
+      settings: { commandTimeoutMs: env.limits.commandTimeoutMs, maxOutputChars: env.limits.maxToolResultChars },
+      ui: env.events,
+      planning: env.planning,
+      beforeChange: env.beforeChange ? (abs: string) => env.beforeChange!(abs, p.call.id) : undefined,
+      approve: async (req: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision> => {
+        const full: ApprovalRequest = { ...req, callId: p.call.id, tool: tool.name };
+        env.events.patchCard(p.cardId, { approval: req.info as ApprovalInfo });
+        const policy = env.policy();
+        const needsAsk = policy.approval.mode === 'ask';
+        if (needsAsk) env.setState('waiting_on_user');
+        let decision: ApprovalDecision;
+        try {
+          decision = (await resolveApproval(full, policy, env.host.approver, env.signal)).decision;
+        } finally {
+          if (needsAsk) env.setState('calling_tool');
+        }
+        if (decision.approved) {
+          decided = 'approved';
+          env.events.patchCard(p.cardId, { status: 'approved' });
+          env.events.patchCard(p.cardId, { status: 'running' });
+        } else {
+          decided = 'rejected';
+          rejectReason = decision.reason;
+          env.events.patchCard(p.cardId, { status: 'rejected' });
+        }
+        return decision;
+      },
+    } as ToolContext;
+
+    try {
+      // Per-call permissions (write_file on an existing file needs `write`, on a new one `create`).
+      if (tool.permissionsFor) {
+        const needs: readonly Permission[] = await tool.permissionsFor(p.input, ctx);
+        const def = ROLES[role];
+        const missing = needs.filter((x) => !def.permissions.includes(x));
+        if (missing.length) {
+          return { outcome: this.finish(p, 'refused', `${tool.name} is not permitted for the ${def.label} role (this call needs ${missing.join(', ')} permission). Nothing was changed.`) };
+        }
+      }
+      if (tool.readOnly) env.events.patchCard(p.cardId, { status: 'running' });
+      const result: ToolResult & { endTurn?: boolean } = await tool.run(p.input, ctx);
+      if (decided === 'rejected') {
+        const content = result.content || `The user rejected this ${tool.name} call${rejectReason ? `: ${rejectReason}` : ''}.`;
+        this.finishRejected(p, content);
+        return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected', ...(result.endTurn ? { endTurn: true } : {}) } };
+      }
+      if (env.signal.aborted && !result.content) {
+        return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
+      }
+      return { outcome: this.finish(p, result.isError ? 'error' : 'done', result.content, result.display, result.endTurn) };
+    } catch (err) {
+      if (err instanceof QuestionUnanswerable) {
+        return {
+          outcome: this.finish(p, 'error', 'The question could not be answered here (nobody can answer it in this session).'),
+          unanswerable: err,
+        };
+      }
+      if (env.signal.aborted) return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
+      const message = err instanceof ToolError ? err.message : `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`;
+      env.host.logger.warn(`tool ${tool.name} threw: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      return { outcome: this.finish(p, 'error', message) };
+    }
+  }
+
+  private finishRejected(p: Prepared, content: string): void {
+    this.env.events.patchCard(p.cardId, { status: 'rejected', error: capHeadTail(content, this.env.limits.maxToolResultChars) });
+  }
+}

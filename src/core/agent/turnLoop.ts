@@ -1,0 +1,143 @@
+/**
+ * One turn: request → stream text into a card → run the tool calls → feed the results back →
+ * repeat until the model answers without tools (or a guardrail, a fault or Stop ends it).
+ */
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import type { AgentState, RoleId } from '../../protocol';
+import type { EventStream } from '../events';
+import { LlmError, type LlmClient, type ChatResult } from '../llm';
+import { ROLES } from '../roles';
+import type { AgentSettings } from '../settings';
+import type { Tool } from '../tools/tool';
+import type { UsageMeter } from '../cost/usageMeter';
+import type { TurnOutcome, AgentHooks } from './agentApi';
+import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
+import { chatToolDef, offeredTools } from './offeredTools';
+
+export interface TurnContext {
+  role(): RoleId;
+  settings(): AgentSettings;
+  llm(): LlmClient;
+  events: EventStream;
+  /** The conversation (without the system prompt); the turn appends to it. */
+  messages: ChatCompletionMessageParam[];
+  registry: readonly Tool[];
+  usage: UsageMeter;
+  hooks?: AgentHooks;
+  signal: AbortSignal;
+  setState(state: AgentState): void;
+  dispatchEnv: Omit<DispatchEnv, 'signal' | 'registry' | 'events' | 'role' | 'setState'>;
+  /** Extra system text for this turn (e.g. the plan being executed). */
+  systemSuffix?(): string | undefined;
+}
+
+export function systemPromptFor(role: RoleId, suffix?: string): string {
+  return suffix ? `${ROLES[role].systemPrompt}\n\n${suffix}` : ROLES[role].systemPrompt;
+}
+
+export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
+  const counters: TurnCounters = { toolCalls: 0, allowedCalls: t.settings().limits.maxToolCallsPerTurn, consecutiveErrors: 0 };
+  t.usage.startTurn();
+  for (;;) {
+    if (t.signal.aborted) return 'stopped';
+    const role = t.role();
+    const settings = t.settings();
+    const model = settings.models[role];
+    const tools = offeredTools(t.registry, role, t.dispatchEnv.planning);
+    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(role, t.systemSuffix?.()) }, ...t.messages];
+    if (t.hooks?.fitContext) messages = (await t.hooks.fitContext(messages, model)) as ChatCompletionMessageParam[];
+
+    t.setState('thinking');
+    let textCardId: string | undefined;
+    const started = Date.now();
+    let result: ChatResult;
+    try {
+      result = await t.llm().stream(
+        { model, messages, tools: tools.map(chatToolDef), maxTokens: settings.maxTokens },
+        {
+          signal: t.signal,
+          onText: (delta) => {
+            if (!textCardId) {
+              textCardId = t.events.newId('text');
+              t.events.addCard({ kind: 'text', id: textCardId, author: 'assistant', text: '', streaming: true, role, ts: Date.now() });
+            }
+            t.events.appendText(textCardId, delta);
+          },
+        },
+      );
+    } catch (err) {
+      if (textCardId) t.events.patchCard(textCardId, { streaming: false });
+      const e = err instanceof LlmError ? err : new LlmError('unknown', String(err));
+      recordUsage(t, { model, role, tokensIn: 0, tokensOut: 0, latencyMs: Date.now() - started, outcome: e.kind });
+      if (e.kind === 'stopped' || t.signal.aborted) return 'stopped';
+      t.events.addCard({ kind: 'error', id: t.events.newId('error'), message: e.message, ...(e.detail && e.detail !== e.message ? { detail: e.detail } : {}), retryable: e.retryable, ts: Date.now() });
+      return 'error';
+    }
+    if (textCardId) t.events.patchCard(textCardId, { streaming: false });
+    recordUsage(t, {
+      model: result.model || model,
+      role,
+      tokensIn: result.usage.tokensIn,
+      tokensOut: result.usage.tokensOut,
+      latencyMs: result.latencyMs,
+      outcome: result.toolCalls.length ? 'tool_calls' : result.finishReason === 'length' ? 'length' : 'ok',
+    });
+
+    if (result.toolCalls.length === 0) {
+      t.messages.push({ role: 'assistant', content: result.text });
+      return 'done';
+    }
+
+    const toolCalls: ChatCompletionMessageToolCall[] = result.toolCalls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments.trim() === '' ? '{}' : c.arguments },
+    }));
+    t.messages.push({ role: 'assistant', content: result.text || null, tool_calls: toolCalls });
+
+    const dispatcher = new Dispatcher({ ...t.dispatchEnv, signal: t.signal, registry: t.registry, events: t.events, role: t.role, setState: t.setState });
+    const { outcomes, end } = await dispatcher.dispatch(result.toolCalls, counters);
+    for (const o of outcomes) t.messages.push({ role: 'tool', tool_call_id: o.callId, content: o.content });
+
+    switch (end) {
+      case 'continue':
+        break;
+      case 'end_turn':
+        return 'done';
+      case 'stopped':
+        return 'stopped';
+      case 'waiting':
+        return 'waiting';
+      case 'limit':
+        return 'limit';
+      case 'errors':
+        t.events.addCard({
+          kind: 'error',
+          id: t.events.newId('error'),
+          message: `Stopped after ${counters.consecutiveErrors} tool calls failed in a row. Tell the agent how to proceed.`,
+          ...(counters.lastError ? { detail: `Last error: ${counters.lastError.slice(0, 2000)}` } : {}),
+          retryable: false,
+          ts: Date.now(),
+        });
+        return 'error';
+    }
+  }
+}
+
+function recordUsage(t: TurnContext, u: { model: string; role: RoleId; tokensIn: number; tokensOut: number; latencyMs: number; outcome: string }): void {
+  const r = t.usage.record(u.model, u.tokensIn, u.tokensOut);
+  t.events.addCard({
+    kind: 'usage',
+    id: t.events.newId('usage'),
+    model: u.model,
+    role: u.role,
+    tokens_in: u.tokensIn,
+    tokens_out: u.tokensOut,
+    latency_ms: u.latencyMs,
+    ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}),
+    outcome: u.outcome,
+    ts: Date.now(),
+  });
+  const strip = (x: { tokens_in: number; tokens_out: number; cost_usd?: number }) => ({ tokens_in: x.tokens_in, tokens_out: x.tokens_out, ...(x.cost_usd !== undefined ? { cost_usd: x.cost_usd } : {}) });
+  t.events.emit({ type: 'usage_total', turn: strip(r.turn), task: strip(r.task) });
+}

@@ -1,0 +1,90 @@
+/**
+ * Decides, per approval request, whether the user's blanket settings already cover it or the
+ * Approver must ask. The rule that matters most: an action on a path **outside the workspace** is
+ * never covered by blanket approval (`--approve all`, auto-approve settings, allow-listed
+ * commands); only an interactive approval of that very request can allow it, and headless
+ * (mode `never`) it is denied.
+ */
+import type { ApprovalInfo } from '../protocol';
+import { analyzeCommand } from './commandSafety';
+import type { ApprovalDecision, ApprovalRequest, Approver } from './ports';
+import type { ApprovalSettings } from './settings';
+import { isWithin } from './workspacePaths';
+
+export type ApprovalVerdict =
+  | { kind: 'auto'; why: string }
+  | { kind: 'ask'; why: string }
+  | { kind: 'deny'; why: string };
+
+export interface PolicyInput {
+  approval: ApprovalSettings;
+  commandAllowList: readonly string[];
+  roots: readonly string[];
+}
+
+/** True when the request touches something outside every workspace root. */
+export function isOutsideWorkspace(info: ApprovalInfo, roots: readonly string[]): boolean {
+  if (info.kind === 'outside_workspace') return true;
+  const real = info.real_path;
+  if (real && !roots.some((r) => isWithin(r, real))) return true;
+  const cwd = info.cwd;
+  if (info.kind === 'command' && cwd && cwd.startsWith('/') && !roots.some((r) => isWithin(r, cwd))) return true;
+  return false;
+}
+
+export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerdict {
+  const interactive = p.approval.mode === 'ask';
+  const fallback = (why: string): ApprovalVerdict => (interactive ? { kind: 'ask', why } : { kind: 'deny', why });
+
+  if (isOutsideWorkspace(info, p.roots)) {
+    return interactive
+      ? { kind: 'ask', why: 'outside the workspace: only an explicit approval of this path can allow it' }
+      : { kind: 'deny', why: `${info.real_path ?? info.path ?? 'the path'} is outside the workspace; blanket approval never covers it and nobody can approve it here` };
+  }
+  const auto = p.approval.autoApprove;
+  switch (info.kind) {
+    case 'edit':
+      return auto.edit ? { kind: 'auto', why: 'edits are auto-approved' } : fallback('edits need approval');
+    case 'create':
+      return auto.create ? { kind: 'auto', why: 'new files are auto-approved' } : fallback('new files need approval');
+    case 'delete':
+      return auto.delete ? { kind: 'auto', why: 'deletions are auto-approved' } : fallback('deletions need approval');
+    case 'command': {
+      if (auto.command) return { kind: 'auto', why: 'commands are auto-approved' };
+      const a = analyzeCommand(info.command ?? '', p.commandAllowList);
+      if (a.allowListed) return { kind: 'auto', why: 'every part of the command is on the allow-list' };
+      const why = a.risks.length ? `needs approval: ${a.risks.join(', ')}` : a.unmatched.length ? `not on the allow-list: ${a.unmatched.join('; ')}` : 'commands need approval';
+      return fallback(why);
+    }
+    default:
+      return fallback('needs approval');
+  }
+}
+
+/** Applies the verdict: auto-approves, denies, or asks the Approver (which may be a person). */
+export async function resolveApproval(
+  req: ApprovalRequest,
+  p: PolicyInput,
+  approver: Approver,
+  signal: AbortSignal,
+): Promise<{ decision: ApprovalDecision; verdict: ApprovalVerdict }> {
+  const verdict = decideApproval(req.info, p);
+  if (verdict.kind === 'auto') return { decision: { approved: true }, verdict };
+  if (verdict.kind === 'deny') return { decision: { approved: false, reason: `Not approved: ${verdict.why}.` }, verdict };
+  return { decision: await approver.request(req, signal), verdict };
+}
+
+/** The CLI's `--approve` flag as settings. `undefined` = no flag: ask when there is a terminal, else never. */
+export function approvalFromFlag(flag: 'never' | 'edits' | 'all' | undefined, isTty: boolean): ApprovalSettings {
+  const none = { edit: false, create: false, delete: false, command: false };
+  switch (flag) {
+    case 'never':
+      return { mode: 'never', autoApprove: none };
+    case 'edits':
+      return { mode: isTty ? 'ask' : 'never', autoApprove: { ...none, edit: true, create: true } };
+    case 'all':
+      return { mode: isTty ? 'ask' : 'never', autoApprove: { edit: true, create: true, delete: true, command: true } };
+    default:
+      return { mode: isTty ? 'ask' : 'never', autoApprove: none };
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The host ports on plain Node, composed for the CLI and unit tests: real files, a real shell,
+ * ripgrep from PATH, and whichever approver/asker the caller chose (terminal or headless).
+ */
+import type { Approver, HostPorts, Logger, QuestionAsker } from '../../core/ports';
+import { nullLogger } from '../../core/ports';
+import { HeadlessAsker } from '../../core/questions/headlessAsker';
+import { NodeWorkspaceFs } from './nodeWorkspaceFs';
+import { NodeCommandRunner } from './nodeCommandRunner';
+import { findRipgrep } from './findRipgrep';
+import { DenyingApprover } from './denyingApprover';
+
+export interface NodeHostOptions {
+  /** Workspace folders (the first is the default root). */
+  roots: readonly string[];
+  approver?: Approver;
+  asker?: QuestionAsker;
+  logger?: Logger;
+  maxCommandOutputChars?: number;
+}
+
+export function createNodeHost(o: NodeHostOptions): HostPorts {
+  const logger = o.logger ?? nullLogger;
+  return {
+    fs: new NodeWorkspaceFs(o.roots),
+    commands: new NodeCommandRunner({ maxOutputChars: o.maxCommandOutputChars }),
+    approver: o.approver ?? new DenyingApprover(),
+    asker: o.asker ?? new HeadlessAsker('none', logger),
+    ripgrepPath: findRipgrep(),
+    logger,
+  };
+}

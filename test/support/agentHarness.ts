@@ -1,0 +1,85 @@
+/**
+ * An Agent on a real temp workspace, a real Node host and the scripted server over a real socket,
+ * recording every event it emits.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Agent } from '../../src/core/agent/agent';
+import { defaultSettings, type AgentSettings } from '../../src/core/settings';
+import type { Approver, QuestionAsker, ApprovalRequest } from '../../src/core/ports';
+import type { Tool } from '../../src/core/tools/tool';
+import type { Card, HostEvent, RoleId, ToolCallCard } from '../../src/protocol';
+import { HostEvent as HostEventSchema } from '../../src/protocol';
+import { LOOP_TOOLS } from '../../src/core/agent/defaultTools';
+import { createNodeHost } from '../../src/host/node/nodeHost';
+import { ScriptedServer, type ScriptStep } from './scriptedServer';
+
+export interface HarnessOptions {
+  steps: ScriptStep[];
+  role?: RoleId;
+  tools?: readonly Tool[];
+  files?: Record<string, string>;
+  settings?: (s: AgentSettings) => AgentSettings;
+  approver?: Approver;
+  asker?: QuestionAsker;
+}
+
+export interface Harness {
+  agent: Agent;
+  server: ScriptedServer;
+  ws: string;
+  events: HostEvent[];
+  approvals: ApprovalRequest[];
+  toolCards(): ToolCallCard[];
+  cardsOf<K extends Card['kind']>(kind: K): Extract<Card, { kind: K }>[];
+  read(rel: string): string;
+  close(): Promise<void>;
+}
+
+export async function harness(o: HarnessOptions): Promise<Harness> {
+  const server = await ScriptedServer.start(o.steps);
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-loop-'));
+  for (const [rel, text] of Object.entries(o.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+  }
+  const approvals: ApprovalRequest[] = [];
+  const recordingApprover: Approver = {
+    async request(req, signal) {
+      approvals.push(req);
+      return o.approver ? o.approver.request(req, signal) : { approved: false, reason: 'no approver in this test' };
+    },
+  };
+  const host = createNodeHost({ roots: [ws], approver: recordingApprover, asker: o.asker });
+  const base = defaultSettings({ baseURL: server.url, apiKey: 'sk-harness-key-9876', models: { planner: 'planner-model', actor: 'actor-model' } });
+  base.limits = { ...base.limits, maxRetries: 0, requestIdleTimeoutMs: 5000 };
+  const settings = o.settings ? o.settings(base) : base;
+  const events: HostEvent[] = [];
+  const agent = new Agent({
+    host,
+    settings,
+    role: o.role ?? 'actor',
+    tools: o.tools ? [...o.tools, ...LOOP_TOOLS] : undefined,
+    emit: (e) => {
+      // Every event must be a valid protocol object: what the webview and --json receive.
+      const parsed = HostEventSchema.safeParse(e);
+      if (!parsed.success) throw new Error(`invalid event ${JSON.stringify(e)}: ${parsed.error.message}`);
+      events.push(e);
+    },
+  });
+  return {
+    agent,
+    server,
+    ws,
+    events,
+    approvals,
+    toolCards: () => agent.cards().filter((c): c is ToolCallCard => c.kind === 'tool_call'),
+    cardsOf: <K extends Card['kind']>(kind: K) => agent.cards().filter((c) => c.kind === kind) as Extract<Card, { kind: K }>[],
+    read: (rel) => fs.readFileSync(path.join(ws, rel), 'utf8'),
+    async close() {
+      await server.close();
+      fs.rmSync(ws, { recursive: true, force: true });
+    },
+  };
+}
