@@ -1,0 +1,79 @@
+import { WebviewMessage } from '../protocol';
+import type { Logger } from '../core/ports';
+import type { PanelOutbound } from './chatSession';
+
+/** One animation frame: outbound messages are coalesced so a burst of deltas costs one post. */
+export const FRAME_MS = 16;
+
+export interface BridgeTarget {
+  /** Posts one batch (an array: the webview accepts a single message or an array). */
+  post(batch: PanelOutbound[]): Thenable<boolean> | Promise<boolean> | void;
+}
+
+type Thenable<T> = PromiseLike<T>;
+
+/**
+ * The host side of the webview channel. Inbound: the webview is untrusted, so every message is
+ * parsed with `WebviewMessage`; what does not parse is logged (type and first issue only, never the
+ * payload, which may hold a key) and dropped. Outbound: queued and flushed once per frame, in order.
+ */
+export class MessageBridge {
+  private queue: PanelOutbound[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  private dropped = 0;
+
+  constructor(
+    private readonly target: BridgeTarget,
+    private readonly onMessage: (msg: WebviewMessage) => void | Promise<void>,
+    private readonly log: Logger,
+  ) {}
+
+  /** Raw data from `webview.onDidReceiveMessage`. Returns whether it was accepted. */
+  receive(raw: unknown): boolean {
+    const parsed = WebviewMessage.safeParse(raw);
+    if (!parsed.success) {
+      this.dropped++;
+      const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type : typeof raw;
+      const issue = parsed.error.issues[0];
+      this.log.warn(`webview: dropped invalid message (type ${JSON.stringify(type).slice(0, 60)}; ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unparsable'})`);
+      return false;
+    }
+    Promise.resolve()
+      .then(() => this.onMessage(parsed.data))
+      .catch((e: unknown) => this.log.error(`webview: handling "${parsed.data.type}" failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
+    return true;
+  }
+
+  /** Queue for the next frame. */
+  post(msg: PanelOutbound): void {
+    if (this.disposed) return;
+    this.queue.push(msg);
+    this.timer ??= setTimeout(() => this.flush(), FRAME_MS);
+  }
+
+  /** Sends what is queued now (also used on dispose so nothing is lost mid-frame). */
+  flush(): void {
+    if (this.timer !== undefined) { clearTimeout(this.timer); this.timer = undefined; }
+    if (this.queue.length === 0 || this.disposed) return;
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      const r = this.target.post(batch);
+      if (r && typeof (r as PromiseLike<boolean>).then === 'function') {
+        (r as PromiseLike<boolean>).then(undefined, (e: unknown) => this.log.warn(`webview: post failed: ${String(e)}`));
+      }
+    } catch (e) {
+      this.log.warn(`webview: post failed: ${String(e)}`);
+    }
+  }
+
+  get droppedCount(): number { return this.dropped; }
+
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queue = [];
+    this.disposed = true;
+  }
+}
