@@ -1,0 +1,91 @@
+import type { Card, ToolCallCard } from '../../protocol';
+import type { ChatMessage } from '../context/chatMessage';
+
+/** Cards that are notes about the context itself (condensing), not conversation. */
+export const CONTEXT_NOTE_PREFIX = 'ctx-';
+
+function toolContent(c: ToolCallCard): string {
+  if (c.status === 'done') return c.result ?? '(no output)';
+  if (c.status === 'rejected') return c.error ?? 'The user rejected this call.';
+  if (c.error) return c.error;
+  // Pending/approved/running when the task was saved: the process ended before the call finished.
+  return `This ${c.tool} call did not finish (the session ended while it was ${c.status}); check its effect before relying on it.`;
+}
+
+/**
+ * The conversation for the model, rebuilt from a saved task's cards so a resumed task continues
+ * with its earlier turns (the history stores each text once, as cards, not a second time as
+ * messages). The system prompt is the loop's: not included here.
+ *
+ * - user text → user; assistant text followed by tool-call cards → one assistant message with
+ *   `tool_calls`, then one tool message per call (its result, error or rejection).
+ * - a plan card not produced by a `propose_plan` call → the plan as assistant JSON.
+ * - a question answered outside a tool call → a user message with the answer.
+ * - system notes (reverts, budget) → user messages marked as notes; condensing notes are skipped.
+ * Adjacent user messages are merged (strict chat templates want alternation).
+ */
+export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let pendingText: string | undefined;
+  let calls: ToolCallCard[] = [];
+  const flushAssistant = () => {
+    if (pendingText === undefined && calls.length === 0) return;
+    out.push({
+      role: 'assistant',
+      content: pendingText ?? null,
+      ...(calls.length
+        ? {
+            tool_calls: calls.map((c) => ({
+              id: c.call_id,
+              type: 'function' as const,
+              function: { name: c.tool, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) },
+            })),
+          }
+        : {}),
+    });
+    for (const c of calls) out.push({ role: 'tool', tool_call_id: c.call_id, content: toolContent(c) });
+    pendingText = undefined;
+    calls = [];
+  };
+  const user = (text: string) => {
+    flushAssistant();
+    const prev = out[out.length - 1];
+    if (prev && prev.role === 'user' && typeof prev.content === 'string') out[out.length - 1] = { role: 'user', content: `${prev.content}\n\n${text}` };
+    else out.push({ role: 'user', content: text });
+  };
+  let lastTool: string | undefined;
+
+  for (const c of cards) {
+    switch (c.kind) {
+      case 'text':
+        if (c.author === 'user') user(c.text);
+        else if (c.author === 'assistant') {
+          if (calls.length || pendingText !== undefined) flushAssistant();
+          pendingText = c.text;
+        } else if (!c.id.startsWith(CONTEXT_NOTE_PREFIX)) user(`[Note from Tandem] ${c.text}`);
+        break;
+      case 'tool_call':
+        calls.push(c);
+        lastTool = c.tool;
+        break;
+      case 'plan':
+        if (lastTool !== 'propose_plan' && c.plan) {
+          flushAssistant();
+          out.push({ role: 'assistant', content: `Plan v${c.version}:\n${JSON.stringify(c.plan)}` });
+        }
+        break;
+      case 'question':
+        if (lastTool !== 'ask_question' && c.status === 'answered') user(`Answer to "${c.question.question}": ${c.answer ?? ''}`);
+        break;
+      case 'usage':
+        // A usage card closes one model response: calls after it belong to the next assistant message.
+        if (calls.length) flushAssistant();
+        break;
+      default:
+        break;
+    }
+    if (c.kind !== 'tool_call' && c.kind !== 'plan' && c.kind !== 'question' && c.kind !== 'usage' && c.kind !== 'agent_state') lastTool = undefined;
+  }
+  flushAssistant();
+  return out;
+}

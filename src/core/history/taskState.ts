@@ -1,0 +1,155 @@
+import type { Card, HostEvent, RoleId } from '../../protocol';
+import type { PlanProvenance } from '../plans/planRecord';
+import { costOf, type Price } from '../cost/priceTable';
+import type { UsageTotals } from '../cost/usageMeter';
+import type { LogRecord } from './format';
+
+/**
+ * A task's cards folded from events (live) or from log records (on load). Cards are never
+ * mutated in place, so the recorder can keep the last-written version of each by reference.
+ */
+export class TaskState {
+  readonly order: string[] = [];
+  readonly byId = new Map<string, Card>();
+  readonly provenance = new Map<string, PlanProvenance>();
+  role: RoleId = 'planner';
+  workspace?: string;
+  created?: number;
+
+  upsert(card: Card): void {
+    if (!this.byId.has(card.id)) this.order.push(card.id);
+    this.byId.set(card.id, card);
+  }
+
+  /** Folds a HostEvent; returns the id of the card it touched, if any. */
+  applyEvent(e: HostEvent): string | undefined {
+    switch (e.type) {
+      case 'card_added':
+        this.upsert(e.card);
+        return e.card.id;
+      case 'card_patched': {
+        const c = this.byId.get(e.id);
+        if (!c) return undefined;
+        this.byId.set(e.id, { ...c, ...e.patch } as Card);
+        return e.id;
+      }
+      case 'text_appended': {
+        const c = this.byId.get(e.id);
+        if (!c || c.kind !== 'text') return undefined;
+        this.byId.set(e.id, { ...c, text: c.text + e.text });
+        return e.id;
+      }
+      case 'role_changed':
+        this.role = e.role;
+        return undefined;
+      case 'snapshot':
+        this.order.length = 0;
+        this.byId.clear();
+        for (const c of e.cards) this.upsert(c);
+        this.role = e.role;
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** Folds a log record; throws on a record that makes no sense (the loader skips it). */
+  applyRecord(r: LogRecord): void {
+    switch (r.k) {
+      case 'add':
+        this.upsert(r.card);
+        break;
+      case 'set': {
+        const c = this.byId.get(r.id);
+        if (!c) throw new Error(`set for unknown card ${r.id}`);
+        this.byId.set(r.id, { ...c, ...r.f } as Card);
+        break;
+      }
+      case 'app': {
+        const c = this.byId.get(r.id) as Record<string, unknown> | undefined;
+        if (!c) throw new Error(`append for unknown card ${r.id}`);
+        this.byId.set(r.id, { ...c, [r.f]: String(c[r.f] ?? '') + r.s } as unknown as Card);
+        break;
+      }
+      case 'prov':
+        this.provenance.set(r.id, r.p);
+        break;
+      case 'meta':
+        if (r.m.role) this.role = r.m.role;
+        if (r.m.workspace) this.workspace = r.m.workspace;
+        if (r.m.created) this.created = r.m.created;
+        break;
+    }
+  }
+
+  cards(): Card[] {
+    return this.order.map((id) => this.byId.get(id)!).filter(Boolean);
+  }
+
+  /** Title from the first user request; the first line, shortened. */
+  title(): string {
+    for (const id of this.order) {
+      const c = this.byId.get(id);
+      if (c?.kind === 'text' && c.author === 'user') {
+        const line = c.text.trim().split('\n')[0] ?? '';
+        return line.length > 80 ? `${line.slice(0, 77)}…` : line || '(empty request)';
+      }
+    }
+    return '(no request yet)';
+  }
+
+  models(): string[] {
+    const seen = new Set<string>();
+    for (const id of this.order) {
+      const c = this.byId.get(id);
+      if (c?.kind === 'usage') seen.add(c.model);
+    }
+    return [...seen];
+  }
+
+  /** Totals from the usage cards; a card without a cost is priced from the table when possible. */
+  usage(prices?: Record<string, Price>): UsageTotals {
+    const t: UsageTotals = { tokens_in: 0, tokens_out: 0, unpriced: 0 };
+    for (const id of this.order) {
+      const c = this.byId.get(id);
+      if (c?.kind !== 'usage') continue;
+      t.tokens_in += c.tokens_in;
+      t.tokens_out += c.tokens_out;
+      const cost = c.cost_usd ?? costOf(c.model, c.tokens_in, c.tokens_out, prices);
+      if (cost === undefined) t.unpriced = (t.unpriced ?? 0) + 1;
+      else t.cost_usd = (t.cost_usd ?? 0) + cost;
+    }
+    return t;
+  }
+
+  firstTs(): number | undefined {
+    const c = this.byId.get(this.order[0] ?? '');
+    return c?.ts;
+  }
+}
+
+/** The records that turn `before` (as last written) into `after`; [] when nothing changed. */
+export function diffCard(before: Card | undefined, after: Card): LogRecord[] {
+  if (!before) return [{ k: 'add', card: after }];
+  if (before === after) return [];
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  const out: LogRecord[] = [];
+  const set: Record<string, unknown> = {};
+  let anySet = false;
+  for (const key of Object.keys(a)) {
+    const nv = a[key];
+    const ov = b[key];
+    if (nv === ov) continue;
+    if (typeof nv === 'string' && typeof ov === 'string' && nv.startsWith(ov)) {
+      out.push({ k: 'app', id: after.id, f: key, s: nv.slice(ov.length) });
+      continue;
+    }
+    if (typeof nv === 'object' && nv !== null && JSON.stringify(nv) === JSON.stringify(ov)) continue;
+    set[key] = nv;
+    anySet = true;
+  }
+  // Fields are never removed from a card (patches add or replace), so removals need no record.
+  if (anySet) out.unshift({ k: 'set', id: after.id, f: set });
+  return out;
+}
