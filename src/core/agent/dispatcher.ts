@@ -301,6 +301,12 @@ export class Dispatcher {
         };
       }
       if (env.signal.aborted) return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
+      if (decided === 'rejected') {
+        // Write tools throw on a rejection; the card still says rejected, not failed.
+        const content = err instanceof Error && err.message ? err.message : `The user rejected this ${tool.name} call${rejectReason ? `: ${rejectReason}` : ''}.`;
+        this.finishRejected(p, content);
+        return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected' } };
+      }
       const message = err instanceof ToolError ? err.message : `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`;
       env.host.logger.warn(`tool ${tool.name} threw: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       return { outcome: this.finish(p, 'error', message) };
