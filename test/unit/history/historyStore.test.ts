@@ -7,11 +7,11 @@ import type { TaskRecorder } from '../../../src/core/history/taskRecorder';
 import { exportMarkdown } from '../../../src/core/history/exportMarkdown';
 import { rebuildMessages } from '../../../src/core/history/rebuildMessages';
 import { cliHistoryDir } from '../../../src/core/history/storageDir';
-import type { Card, HostEvent, Plan } from '../../../src/protocol';
+import type { Card, HostEvent, HostEventInput, Plan } from '../../../src/protocol';
 
 function feeder(rec: TaskRecorder) {
   let seq = 0;
-  return (e: Omit<HostEvent, 'seq'>) => rec.onEvent({ ...e, seq: ++seq } as HostEvent);
+  return (e: HostEventInput) => rec.onEvent({ ...e, seq: ++seq } as HostEvent);
 }
 
 const plan: Plan = {
