@@ -111,13 +111,13 @@ export class Agent implements AgentApi {
     return this.events.snapshot(this._role, taskId);
   }
 
-  async send(text: string): Promise<TurnOutcome> {
+  async send(text: string, opts: { requirePlan?: boolean } = {}): Promise<TurnOutcome> {
     if (this.running) {
       this.errorCard('The agent is still working on the previous message. Stop it first, or wait.');
       return 'error';
     }
     this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: this._role, ts: Date.now() });
-    return this.exclusive(async (signal) => this.turnWithPlanning(text, signal));
+    return this.exclusive(async (signal) => this.turnWithPlanning(text, signal, { requirePlan: opts.requirePlan }));
   }
 
   async executePlan(planCardId: string): Promise<TurnOutcome> {
@@ -131,7 +131,8 @@ export class Agent implements AgentApi {
       return 'error';
     }
     this.setRole('actor', 'Execute plan');
-    this.systemNote(begun.announcement);
+    // The Actor's first message says which plan it executes (the hand-off is visible in the chat).
+    this.events.addCard({ kind: 'text', id: this.events.newId('text'), author: 'assistant', text: begun.announcement, role: 'actor', ts: Date.now() });
     return this.exclusive(async (signal) =>
       executePlanSteps(this.planning, begun.brief, async (message) => {
         if (signal.aborted) return 'stopped';

@@ -33,7 +33,7 @@ export interface AgentApi {
   /** User action only. Actor → Planner during a run stops the run first and says so. */
   setRole(role: RoleId, reason?: string): void;
   /** A user message: runs one turn to completion (tools and all). */
-  send(text: string): Promise<TurnOutcome>;
+  send(text: string, opts?: { /** Planner only: end with a plan (a final structured request if it did not call propose_plan); `tandem plan`. */ requirePlan?: boolean }): Promise<TurnOutcome>;
   /** "Execute plan": switch to the Actor with that validated plan as its brief. */
   executePlan(planCardId: string): Promise<TurnOutcome>;
   /** "Revise": feedback to the Planner, which answers with a new plan version. */
