@@ -78,7 +78,7 @@ describe('plans through the agent', () => {
     assert.equal(h.agent.role, 'actor');
     const rc = h.events.find((e) => e.type === 'role_changed');
     assert.equal(rc && rc.type === 'role_changed' && rc.role, 'actor');
-    assert.ok(h.agent.cards().some((c) => c.kind === 'text' && /Executing plan v1: Add a --verbose flag/.test(c.text)));
+    assert.ok(h.agent.cards().some((c) => c.kind === "text" && c.author === "assistant" && c.role === "actor" && /^Executing plan v1: Add a --verbose flag/.test(c.text)));
     assert.deepEqual(stepEvents(h), ['step_started:1', 'step_done:1', 'step_started:2', 'step_done:2']);
     const reqs = h.server.chatRequests();
     assert.equal(reqs.length, 3);
@@ -104,6 +104,24 @@ describe('plans through the agent', () => {
     assert.deepEqual(stepEvents(h), ['step_started:1', 'step_failed:1']);
     assert.equal(h.server.chatRequests().length, 2);
     assert.deepEqual(h.cardsOf('plan')[0].step_states, { 1: 'failed', 2: 'pending' });
+  });
+
+  it('requirePlan: a Planner that answers in prose gets one structured plan request; without it, no plan is forced', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [
+      text('The flag is parsed in src/args.ts.'),
+      text('I would edit src/args.ts.'),
+      { type: 'json', value: goodPlan() },
+    ] });
+    assert.equal(await h.agent.send('where is the flag parsed?'), 'done');
+    assert.equal(h.cardsOf('plan').length, 0, 'a question to the Planner is not turned into a plan');
+    assert.equal(await h.agent.send('add a --verbose flag', { requirePlan: true }), 'done');
+    const reqs = h.server.chatRequests();
+    assert.equal(reqs.length, 3);
+    assert.equal(reqs[2].response_format.json_schema.strict, true);
+    assert.equal(reqs[2].tools, undefined, 'the plan request offers no tools');
+    const [card] = h.cardsOf('plan');
+    assert.ok(card.plan);
+    assert.equal(h.agent.planning.book.get(card.id)!.provenance.path, 'json_schema');
   });
 
   it('revise: feedback to the Planner; a text answer gets a structured plan request; 400 falls back to extraction; v1 superseded', async () => {
