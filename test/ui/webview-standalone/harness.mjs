@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../../scripts/chromium.mjs';
 import { leanZodPlugin } from '../../../webview-ui/build/leanZodPlugin.mjs';
 import { themes } from './themes.mjs';
 
@@ -34,10 +34,12 @@ function page(origin, theme, nonce) {
 <body class="${t.bodyClass}" data-vars="${vars}"><div id="root"></div>
 <script nonce="${nonce}">
   for (const kv of document.body.dataset.vars.split(';')) { const i = kv.indexOf(':'); document.documentElement.style.setProperty(kv.slice(0, i), kv.slice(i + 1)); }
-  window.__sent = []; window.__state = undefined;
+  window.__sent = [];
+  // Like VS Code, the state survives the page being torn down and re-created (hidden and shown).
   window.acquireVsCodeApi = () => ({
     postMessage: (m) => { window.__sent.push(m); if (window.__onSent) window.__onSent(m); },
-    getState: () => window.__state, setState: (s) => { window.__state = s; },
+    getState: () => { const s = sessionStorage.getItem('vscode-state'); return s ? JSON.parse(s) : undefined; },
+    setState: (s) => { window.__state = s; sessionStorage.setItem('vscode-state', JSON.stringify(s)); },
   });
 </script>
 <script type="module" src="${origin}/webview.js"></script></body></html>`;
@@ -58,17 +60,10 @@ export async function startHarness({ theme = 'dark', width = 420, height = 900 }
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${server.address().port}`;
-  const userDataDir = join(dir, 'chromium-profile');
-  // A fresh profile per run (launchPersistentContext is playwright's way to pass --user-data-dir).
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width, height },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'],
-  });
-  const browser = context;
-  const pg = context.pages()[0] ?? await context.newPage();
+  // The project's launcher: Debian's Chromium, fresh profile, HOME in a temp folder.
+  const { browser, close: closeBrowser } = await launchChromium();
+  const context = await browser.newContext({ viewport: { width, height } });
+  const pg = await context.newPage();
   const consoleErrors = [];
   pg.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') consoleErrors.push(`${m.type()}: ${m.text()}`); });
   pg.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
@@ -77,6 +72,8 @@ export async function startHarness({ theme = 'dark', width = 420, height = 900 }
     async open(t = currentTheme) {
       currentTheme = t;
       await pg.goto(`${origin}/?theme=${t}`);
+      await pg.evaluate(() => sessionStorage.clear());
+      await pg.reload();
       await pg.waitForFunction(() => window.__sent?.some((m) => m.type === 'ready'));
     },
     /** Posts host messages into the page as the extension would (one object or an array). */
@@ -84,7 +81,7 @@ export async function startHarness({ theme = 'dark', width = 420, height = 900 }
       await pg.evaluate((d) => window.postMessage(d, '*'), data);
     },
     async close() {
-      await browser.close().catch(() => {});
+      await closeBrowser();
       await new Promise((r) => server.close(r));
       rmSync(dir, { recursive: true, force: true });
     },

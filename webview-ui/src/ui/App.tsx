@@ -15,7 +15,7 @@ export const store = new ChatStore();
 setStepReasonLookup((k) => store.stepReasons.get(k));
 
 /** Figures the standalone bench reads (window.__tandemStats); cheap enough to keep always on. */
-export const stats = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0 };
+export const stats = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0, decodeMs: 0 };
 (globalThis as { __tandemStats?: typeof stats }).__tandemStats = stats;
 
 const RESYNC_RETRY_MS = 2000;
@@ -47,7 +47,10 @@ export function App() {
       const before = store.version;
       let resync = false;
       for (const data of batch) {
-        for (const item of decodeInbound(data)) {
+        const d0 = performance.now();
+        const items = decodeInbound(data);
+        stats.decodeMs += performance.now() - d0;
+        for (const item of items) {
           stats.messages++;
           if (item.kind === 'event') resync = store.apply(item.event) === 'resync' || resync;
           else if (item.kind === 'ui') onUi(item.msg);

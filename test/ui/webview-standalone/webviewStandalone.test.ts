@@ -1,0 +1,178 @@
+/**
+ * The real webview bundle in Chromium, outside VS Code: a page fakes `acquireVsCodeApi` and posts
+ * host messages. Checks what a user does and sees: keyboard, buttons → messages to the host,
+ * malformed input, following the stream, state across a reload. (The full story inside VS Code is
+ * the code-server UI test; this one pins the webview's own behaviour quickly.)
+ */
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+
+interface Harness {
+  page: Page;
+  origin: string;
+  consoleErrors: string[];
+  open(theme?: string): Promise<void>;
+  post(data: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+const here = resolve(__dirname, __dirname.includes(join('out', 'test')) ? '../../../../test/ui/webview-standalone' : '.');
+const importHere = async <T>(file: string): Promise<T> => (await import(pathToFileURL(join(here, file)).href)) as T;
+
+const sent = (page: Page) => page.evaluate(() => (window as unknown as { __sent: Array<{ type: string }> }).__sent);
+const clearSent = (page: Page) => page.evaluate(() => { (window as unknown as { __sent: unknown[] }).__sent.length = 0; });
+const lastSent = async (page: Page) => (await sent(page)).at(-1);
+
+describe('webview in Chromium (standalone page)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let fx: { demoCards(): Array<Record<string, unknown>>; bigTask(n: number): Array<Record<string, unknown>> };
+
+  before(async () => {
+    const { startHarness } = await importHere<{ startHarness(o?: object): Promise<Harness> }>('harness.mjs');
+    fx = await importHere('fixtures.mjs');
+    h = await startHarness({ width: 420, height: 800 });
+  });
+  after(async () => h?.close());
+  beforeEach(async () => h.open('dark'));
+
+  it('says ready on load, renders every card kind with its selectors, and a malformed message as text', async () => {
+    assert.deepEqual(await lastSent(h.page), { type: 'ready' });
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards() });
+    await h.post({ totally: 'broken', '<b>': 1 });
+    await h.post('not even an object');
+    // Stuck to the bottom: the newest (malformed) message is on screen, as text.
+    await h.page.waitForFunction(() => document.body.innerText.includes('not even an object'));
+    assert.ok(await h.page.locator('[data-card-kind="raw"]', { hasText: 'broken' }).count() > 0);
+    // The list is virtualised; from the top, the first cards are there, in order.
+    await h.page.evaluate(() => { const l = document.querySelector('[role="log"]')!; l.scrollTop = 0; });
+    await h.page.waitForSelector('[data-card-id="u1"]');
+    const kinds = await h.page.$$eval('[role="log"] [data-card-kind]', (els) => els.map((e) => e.getAttribute('data-card-kind')));
+    assert.deepEqual(kinds.slice(0, 5), ['text', 'agent_state', 'tool_call', 'text', 'plan']);
+    // Model HTML never became elements.
+    assert.equal(await h.page.locator('[role="log"] img').count(), 0);
+    assert.equal(await h.page.locator('[role="log"] article, [role="log"] [role="article"]').count() > 0, true);
+  });
+
+  it('sends on Enter, keeps Shift+Enter as a newline, and stops on Escape', async () => {
+    const input = h.page.getByRole('textbox', { name: 'Message Tandem' });
+    await input.click();
+    await input.pressSequentially('first line');
+    await h.page.keyboard.press('Shift+Enter');
+    await input.pressSequentially('second line');
+    assert.equal(await input.inputValue(), 'first line\nsecond line');
+    await clearSent(h.page);
+    await h.page.keyboard.press('Enter');
+    assert.deepEqual(await sent(h.page), [{ type: 'send', text: 'first line\nsecond line' }]);
+    assert.equal(await input.inputValue(), '');
+    await h.page.keyboard.press('Escape');
+    assert.deepEqual(await lastSent(h.page), { type: 'stop' });
+    await h.page.getByRole('button', { name: 'Stop' }).click();
+    assert.deepEqual(await lastSent(h.page), { type: 'stop' });
+  });
+
+  it('turns clicks on cards into the right host messages', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards().filter((c) => ['p1', 'q1', 't2', 'e1'].includes(String(c.id))) });
+    await h.page.waitForSelector('[data-card-id="e1"]');
+    await clearSent(h.page);
+    await h.page.locator('[data-card-id="p1"]').getByRole('button', { name: 'Execute plan' }).click();
+    await h.page.locator('[data-card-id="q1"]').getByRole('button', { name: 'No', exact: true }).click();
+    await h.page.locator('[data-card-id="t2"]').getByRole('button', { name: 'Open diff' }).click();
+    await h.page.locator('[data-card-id="t2"]').getByRole('button', { name: 'Approve' }).click();
+    await h.page.locator('[data-card-id="t2"]').getByRole('button', { name: 'Reject' }).click();
+    await h.page.locator('[data-card-id="e1"]').getByRole('button', { name: 'Retry' }).click();
+    await h.page.getByRole('button', { name: 'Role' }).click();
+    await h.page.locator('[data-card-id="p1"]').getByRole('button', { name: 'Revise' }).click();
+    await h.page.getByRole('textbox', { name: 'What should change in the plan' }).fill('Skip step 3');
+    await h.page.getByRole('button', { name: 'Send revision' }).click();
+    assert.deepEqual(await sent(h.page), [
+      { type: 'execute_plan', card_id: 'p1' },
+      { type: 'answer', card_id: 'q1', value: 'no' },
+      { type: 'open_diff', call_id: 'c2' },
+      { type: 'approve', call_id: 'c2' },
+      { type: 'reject', call_id: 'c2' },
+      { type: 'retry' },
+      { type: 'set_role', role: 'actor' },
+      { type: 'revise_plan', card_id: 'p1', feedback: 'Skip step 3' },
+    ]);
+    // The role shown is the host's: it changes when role_changed arrives.
+    assert.match(await h.page.getByRole('button', { name: 'Role' }).innerText(), /Planner/);
+    await h.post({ type: 'role_changed', seq: 2, role: 'actor' });
+    await h.page.waitForFunction(() => document.querySelector('[aria-label="Role"]')?.textContent?.includes('Actor'));
+  });
+
+  it('disables Execute for a plan that could not be validated and shows its raw text and errors', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: [{ kind: 'plan', id: 'bad', version: 1, plan: null, raw_text: 'RAW PLAN TEXT', errors: ['steps: required'], step_states: {}, ts: 1 }] });
+    const card = h.page.locator('[data-card-id="bad"]');
+    await card.waitFor();
+    assert.equal(await card.getByRole('button', { name: 'Execute plan' }).isDisabled(), true);
+    const text = await card.innerText();
+    assert.match(text, /could not be validated/);
+    assert.match(text, /RAW PLAN TEXT/);
+    assert.match(text, /steps: required/);
+  });
+
+  it('follows streamed text at the bottom, but not after the user scrolls up', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: [...fx.bigTask(300), { kind: 'text', id: 'live', author: 'assistant', text: 'start', streaming: true, ts: 1 }] });
+    await h.page.waitForSelector('[data-card-id="live"]');
+    const gapToBottom = () => h.page.evaluate(() => { const l = document.querySelector('[role="log"]')!; return l.scrollHeight - l.scrollTop - l.clientHeight; });
+    let seq = 2;
+    const appendLines = async (n: number) => {
+      const target = (await h.page.evaluate(() => (window as unknown as { __tandemStats: { messages: number } }).__tandemStats.messages)) + n;
+      for (let i = 0; i < n; i++) await h.post({ type: 'text_appended', seq: seq++, id: 'live', text: `\n\nline ${seq}` });
+      await h.page.waitForFunction((t) => (window as unknown as { __tandemStats: { messages: number } }).__tandemStats.messages >= t, target);
+      await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    };
+    await appendLines(30);
+    assert.ok((await gapToBottom()) < 2, 'stuck to the bottom while streaming');
+    await h.page.mouse.move(200, 300);
+    await h.page.mouse.wheel(0, -1500);
+    await h.page.waitForFunction(() => { const l = document.querySelector('[role="log"]')!; return l.scrollHeight - l.scrollTop - l.clientHeight > 1000; });
+    const top = await h.page.evaluate(() => document.querySelector('[role="log"]')!.scrollTop);
+    await appendLines(30);
+    const after = await h.page.evaluate(() => document.querySelector('[role="log"]')!.scrollTop);
+    assert.ok(Math.abs(after - top) < 2, `scroll position kept while reading (${top} → ${after})`);
+    await h.page.getByRole('button', { name: 'Scroll to latest' }).click();
+    await appendLines(5);
+    assert.ok((await gapToBottom()) < 2, 'following again after "Latest"');
+  });
+
+  it('renders only a window of a 10,000-card task', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: fx.bigTask(10_000) });
+    await h.page.waitForSelector('[data-card-id="c9999"]');
+    const inDom = await h.page.locator('[role="log"] [data-card-kind]').count();
+    assert.ok(inDom > 3 && inDom < 100, `${inDom} cards in the DOM`);
+  });
+
+  it('asks for a snapshot with its last sequence number on a gap, and after a reload', async () => {
+    await h.post({ type: 'snapshot', seq: 5, role: 'planner', cards: [{ kind: 'text', id: 'a', author: 'assistant', text: 'x', ts: 1 }] });
+    await h.page.waitForSelector('[data-card-id="a"]');
+    await clearSent(h.page);
+    await h.post({ type: 'text_appended', seq: 9, id: 'a', text: 'y' });
+    await h.page.waitForFunction(() => (window as unknown as { __sent: unknown[] }).__sent.length > 0);
+    assert.deepEqual(await sent(h.page), [{ type: 'ready', last_seq: 9 }]);
+    // Hidden and shown again: the page is re-created and starts from the state it saved.
+    await h.page.evaluate(() => new Promise((r) => setTimeout(r, 400))); // state writes are throttled
+    await h.page.reload();
+    await h.page.waitForFunction(() => (window as unknown as { __sent: unknown[] }).__sent.length > 0);
+    assert.deepEqual((await sent(h.page))[0], { type: 'ready', last_seq: 9 });
+  });
+
+  it('reaches every button with Tab and shows where focus is', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards().filter((c) => ['t2'].includes(String(c.id))) });
+    await h.page.waitForSelector('[data-card-id="t2"]');
+    const seen = new Set<string>();
+    for (let i = 0; i < 15; i++) {
+      await h.page.keyboard.press('Tab');
+      const f = await h.page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        return { label: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '', outline: getComputedStyle(el).outlineStyle };
+      });
+      if (f.label) seen.add(f.label);
+      if (f.label === 'Approve') assert.notEqual(f.outline, 'none', 'focus ring visible');
+    }
+    for (const name of ['Role', 'New task', 'Open diff', 'Approve', 'Reject', 'Message Tandem', 'Stop']) assert.ok(seen.has(name), `${name} reachable by Tab: ${[...seen].join(', ')}`);
+  });
+});
