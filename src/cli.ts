@@ -1,3 +1,32 @@
-// The headless entry (`tandem`). Filled in by the agent core work.
-console.error('tandem: not implemented yet');
-process.exit(1);
+// The headless entry (`tandem`): see src/cli/runCli.ts and `tandem --help`.
+import { runCli } from './cli/runCli';
+
+function onInterrupt(handler: () => void): () => void {
+  let count = 0;
+  const listener = () => {
+    count++;
+    if (count > 1) process.exit(130);
+    handler();
+  };
+  process.on('SIGINT', listener);
+  return () => process.off('SIGINT', listener);
+}
+
+runCli({
+  argv: process.argv.slice(2),
+  env: process.env,
+  stdout: (s) => void process.stdout.write(s),
+  stderr: (s) => void process.stderr.write(s),
+  isTty: !!process.stdin.isTTY && !!process.stderr.isTTY,
+  cwd: process.cwd(),
+  onInterrupt,
+}).then(
+  (code) => {
+    // Let stdout drain before exiting (piped output is asynchronous).
+    process.stdout.write('', () => process.exit(code));
+  },
+  (err) => {
+    process.stderr.write(`tandem: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

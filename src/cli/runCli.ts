@@ -1,0 +1,126 @@
+/**
+ * `tandem run`: one turn of the agent on a workspace, headless. Composes the Node host with the
+ * approver/asker the flags and the terminal call for, prints events, and maps the outcome to an
+ * exit code (0 done, 1 error, 2 usage, 3 waiting on a question or the tool-call limit, 130 Ctrl-C).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Agent } from '../core/agent/agent';
+import type { TurnOutcome } from '../core/agent/agentApi';
+import { approvalFromFlag } from '../core/approvalPolicy';
+import { HeadlessAsker, formatQuestion } from '../core/questions/headlessAsker';
+import { defaultSettings, DEFAULT_LIMITS, type AgentSettings } from '../core/settings';
+import type { HostEvent } from '../protocol';
+import { createNodeHost } from '../host/node/nodeHost';
+import { streamLogger } from '../host/node/streamLogger';
+import { TerminalPrompt } from '../host/node/terminalPrompt';
+import { TtyApprover } from '../host/node/ttyApprover';
+import { TtyAsker } from '../host/node/ttyAsker';
+import { parseArgs, type RunArgs } from './args';
+import { TextPrinter } from './textPrinter';
+import { USAGE } from './usage';
+
+export interface CliIo {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  isTty: boolean;
+  cwd: string;
+  /** Registers a Ctrl-C handler; returns an unregister function. */
+  onInterrupt?(handler: () => void): () => void;
+}
+
+export const EXIT = { done: 0, error: 1, usage: 2, waiting: 3, interrupted: 130 } as const;
+
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : fallback;
+}
+
+export function settingsFrom(args: RunArgs, env: NodeJS.ProcessEnv, isTty: boolean): AgentSettings {
+  const model = args.model ?? env.TANDEM_MODEL ?? 'gpt-4o-mini';
+  return defaultSettings({
+    baseURL: args.baseURL ?? env.TANDEM_BASE_URL ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+    apiKey: env.TANDEM_API_KEY ?? env.OPENAI_API_KEY ?? '',
+    models: { planner: model, actor: model },
+    approval: approvalFromFlag(args.approve, isTty),
+    limits: {
+      ...DEFAULT_LIMITS,
+      maxToolCallsPerTurn: Math.max(1, intEnv(env, 'TANDEM_MAX_TOOL_CALLS', DEFAULT_LIMITS.maxToolCallsPerTurn)),
+      requestIdleTimeoutMs: Math.max(1, intEnv(env, 'TANDEM_IDLE_TIMEOUT_MS', DEFAULT_LIMITS.requestIdleTimeoutMs)),
+      maxRetries: intEnv(env, 'TANDEM_MAX_RETRIES', DEFAULT_LIMITS.maxRetries),
+    },
+  });
+}
+
+function exitFor(outcome: TurnOutcome, interrupted: boolean): number {
+  if (interrupted) return EXIT.interrupted;
+  switch (outcome) {
+    case 'done':
+      return EXIT.done;
+    case 'waiting':
+    case 'limit':
+      return EXIT.waiting;
+    case 'stopped':
+      return EXIT.interrupted;
+    default:
+      return EXIT.error;
+  }
+}
+
+export async function runCli(io: CliIo): Promise<number> {
+  const parsed = parseArgs(io.argv);
+  if (parsed.kind === 'help') {
+    io.stdout(USAGE);
+    return EXIT.done;
+  }
+  if (parsed.kind === 'error') {
+    io.stderr(`tandem: ${parsed.message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const args = parsed;
+  const ws = path.resolve(io.cwd, args.workspace ?? '.');
+  if (!fs.existsSync(ws) || !fs.statSync(ws).isDirectory()) {
+    io.stderr(`tandem: --workspace ${args.workspace ?? '.'} is not a folder\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const settings = settingsFrom(args, io.env, io.isTty);
+  const level = (io.env.TANDEM_LOG as 'debug' | 'info' | 'warn' | 'error' | 'off' | undefined) ?? 'warn';
+  const logger = streamLogger(io.stderr, ['debug', 'info', 'warn', 'error', 'off'].includes(level) ? level : 'warn', settings.apiKey);
+
+  const terminal = io.isTty ? new TerminalPrompt() : undefined;
+  const headlessAsker = new HeadlessAsker(args.answerDefault ? 'default' : 'none', logger);
+  const asker = terminal && !args.answerDefault ? new TtyAsker(terminal) : headlessAsker;
+  const host = createNodeHost({
+    roots: [ws],
+    logger,
+    asker,
+    ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal) } : {}),
+  });
+
+  const printer = new TextPrinter(io.stdout, io.stderr);
+  const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
+  const agent = new Agent({ host, settings, emit, role: args.role });
+
+  let interrupted = false;
+  const unregister = io.onInterrupt?.(() => {
+    interrupted = true;
+    agent.stop();
+  });
+  let outcome: TurnOutcome;
+  try {
+    outcome = await agent.send(args.prompt);
+  } finally {
+    unregister?.();
+    terminal?.close();
+  }
+  if (outcome === 'waiting' && headlessAsker.unanswered.length) {
+    io.stderr(`\n${formatQuestion(headlessAsker.unanswered[headlessAsker.unanswered.length - 1]!)}\n`);
+  } else if (outcome === 'waiting' || outcome === 'limit') {
+    io.stderr(`\ntandem: stopped at the limit of tool calls per turn (set TANDEM_MAX_TOOL_CALLS to allow more).\n`);
+  }
+  return exitFor(outcome, interrupted);
+}

@@ -1,0 +1,112 @@
+/**
+ * Readable output for people: the assistant's text as it streams, one line per tool call when it
+ * settles, plans and questions spelled out; errors go to stderr.
+ */
+import type { Card, HostEvent, PlanCard, ToolCallCard } from '../protocol';
+import { CardStore } from '../core/events';
+
+const FINAL = new Set(['done', 'error', 'refused', 'rejected']);
+const MARK: Record<string, string> = { done: '✓', error: '✗', refused: '⊘', rejected: '✗' };
+
+export class TextPrinter {
+  private readonly store = new CardStore();
+  private atLineStart = true;
+  private readonly printed = new Set<string>();
+
+  constructor(private readonly out: (s: string) => void, private readonly err: (s: string) => void) {}
+
+  private write(s: string): void {
+    if (!s) return;
+    this.out(s);
+    this.atLineStart = s.endsWith('\n');
+  }
+
+  private line(s: string): void {
+    if (!this.atLineStart) this.write('\n');
+    this.write(`${s}\n`);
+  }
+
+  handle(e: HostEvent): void {
+    this.store.apply(e);
+    switch (e.type) {
+      case 'card_added':
+        this.added(e.card);
+        break;
+      case 'text_appended': {
+        const c = this.store.get(e.id);
+        if (c?.kind === 'text' && c.author === 'assistant') this.write(e.text);
+        break;
+      }
+      case 'card_patched': {
+        const c = this.store.get(e.id);
+        // The final patch carries the result or the error (a bare status patch may come first).
+        const settled = 'result' in e.patch || 'error' in e.patch;
+        if (c?.kind === 'tool_call' && settled && FINAL.has(c.status) && !this.printed.has(c.id)) this.toolLine(c);
+        if (c?.kind === 'question' && c.status === 'answered' && e.patch.answer !== undefined) this.line(`  → ${String(e.patch.answer)}`);
+        break;
+      }
+      case 'role_changed':
+        this.line(`[role: ${e.role}${e.reason ? ` — ${e.reason}` : ''}]`);
+        break;
+      case 'step_started':
+        this.line(`[step ${e.step_number} started]`);
+        break;
+      case 'step_failed':
+        this.line(`[step ${e.step_number} failed${e.reason ? `: ${e.reason}` : ''}]`);
+        break;
+      case 'turn_ended':
+        if (!this.atLineStart) this.write('\n');
+        break;
+      default:
+        break;
+    }
+  }
+
+  private added(card: Card): void {
+    switch (card.kind) {
+      case 'text':
+        if (card.author === 'assistant') {
+          if (!this.atLineStart) this.write('\n');
+          this.write(card.text);
+        } else if (card.author === 'system') this.line(`» ${card.text}`);
+        break;
+      case 'tool_call':
+        if (FINAL.has(card.status)) this.toolLine(card);
+        break;
+      case 'plan':
+        this.line(formatPlan(card));
+        break;
+      case 'question':
+        this.line(`? ${card.question.question}\n${card.question.options.map((o) => `  - ${o.value}: ${o.label}${o.value === card.question.default ? ' (default)' : ''}`).join('\n')}`);
+        break;
+      case 'error':
+        if (!this.atLineStart) this.write('\n');
+        this.err(`error: ${card.message}\n${card.detail && card.detail !== card.message ? `  ${card.detail}\n` : ''}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private toolLine(c: ToolCallCard): void {
+    this.printed.add(c.id);
+    const why = c.status === 'done' ? '' : ` — ${c.status}${c.error ? `: ${firstLine(c.error)}` : ''}`;
+    this.line(`${MARK[c.status] ?? '•'} ${c.summary}${why}`);
+  }
+}
+
+function firstLine(s: string): string {
+  const l = s.split('\n')[0] ?? '';
+  return l.length > 200 ? `${l.slice(0, 200)}…` : l;
+}
+
+export function formatPlan(card: PlanCard): string {
+  if (!card.plan) return `Plan v${card.version} (could not be validated):\n${card.raw_text ?? ''}\n${card.errors.map((e) => `  ! ${e}`).join('\n')}`;
+  const p = card.plan;
+  const lines = [`Plan v${card.version}: ${p.goal}`];
+  for (const s of p.steps) lines.push(`  ${s.step_number}. ${s.action}${s.files.length ? ` [${s.files.join(', ')}]` : ''}`);
+  if (p.risks.length) lines.push(`  Risks: ${p.risks.join('; ')}`);
+  if (p.prerequisites.length) lines.push(`  Prerequisites: ${p.prerequisites.join('; ')}`);
+  lines.push(`  Estimated: ${p.estimated_total_time}`);
+  return lines.join('\n');
+}

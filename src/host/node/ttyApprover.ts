@@ -1,0 +1,36 @@
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/ports';
+import type { TerminalPrompt } from './terminalPrompt';
+
+function describe(req: ApprovalRequest): string {
+  const i = req.info;
+  switch (i.kind) {
+    case 'command':
+      return `run: ${i.command}${i.cwd ? `\n  in ${i.cwd}` : ''}`;
+    case 'outside_workspace':
+      return `${req.tool} OUTSIDE the workspace: ${i.real_path ?? i.path}${i.reason ? ` (${i.reason})` : ''}`;
+    case 'delete':
+      return `delete ${i.path ?? i.real_path}`;
+    case 'create':
+      return `create ${i.path ?? i.real_path}${i.added !== undefined ? ` (+${i.added})` : ''}`;
+    case 'edit':
+      return `edit ${i.path ?? i.real_path}${i.added !== undefined ? ` (+${i.added} -${i.removed ?? 0})` : ''}`;
+    default:
+      return `${req.tool}`;
+  }
+}
+
+/** Asks y/n on the terminal, showing the diff for edits. Anything but y/yes is a no. */
+export class TtyApprover implements Approver {
+  constructor(private readonly prompt: TerminalPrompt, private readonly out: (text: string) => void = (t) => process.stderr.write(t)) {}
+
+  async request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (req.info.diff) this.out(`${req.info.diff.trimEnd()}\n`);
+    let answer: string;
+    try {
+      answer = await this.prompt.ask(`Allow ${describe(req)}? [y/N] `, signal);
+    } catch (err) {
+      return { approved: false, reason: err instanceof Error ? err.message : 'not approved' };
+    }
+    return /^y(es)?$/i.test(answer) ? { approved: true } : { approved: false, reason: 'the user said no' };
+  }
+}
