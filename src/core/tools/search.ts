@@ -20,6 +20,8 @@ const HARD_MAX = 500;
 export const COLLECT_LIMIT = 5000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_LINE_SHOWN = 300;
+/** Files read concurrently by the JS search. */
+const JS_READERS = 16;
 
 const input = z.object({
   pattern: z.string().min(1).describe('Regular expression'),
@@ -118,6 +120,7 @@ export async function searchWithJs(ctx: ToolContext, r: ResolvedPath, q: SearchQ
     const lines = text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
     for (let n = 0; n < lines.length; n++) {
+      if (stoppedEarly) return false;
       const line = lines[n]!.endsWith('\r') ? lines[n]!.slice(0, -1) : lines[n]!;
       if (re.test(line)) {
         matches.push({ file: fileLabel(r, abs), line: n + 1, text: line });
@@ -130,17 +133,41 @@ export async function searchWithJs(ctx: ToolContext, r: ResolvedPath, q: SearchQ
   if (st?.type === 'file') {
     await scanFile(r.real, path.basename(r.real));
   } else {
+    // The walk lists files while a pool of readers scans them: file I/O latency, not CPU, is what a
+    // search over thousands of files waits on, so several reads are kept in flight.
     const root = r.inside && r.root ? r.root : r.real;
-    for await (const e of walk(ctx, root, r.real, { recursive: true, matcher, fixedSkips: true })) {
-      if (e.type !== 'file') continue;
-      const relToBase = path.relative(r.real, e.abs).split(path.sep).join('/');
-      if (!(await scanFile(e.abs, relToBase))) {
-        stoppedEarly = true;
-        break;
+    const queue: { abs: string; relToBase: string }[] = [];
+    let walking = true;
+    const waiting: (() => void)[] = [];
+    const wakeOne = () => waiting.shift()?.();
+    const next = async (): Promise<{ abs: string; relToBase: string } | undefined> => {
+      while (!queue.length && walking) await new Promise<void>((res) => waiting.push(res));
+      return queue.shift();
+    };
+    const worker = async () => {
+      for (let job = await next(); job && !stoppedEarly; job = await next()) {
+        if (!(await scanFile(job.abs, job.relToBase))) stoppedEarly = true;
       }
+    };
+    const workers = Array.from({ length: JS_READERS }, worker);
+    try {
+      for await (const e of walk(ctx, root, r.real, { recursive: true, matcher, fixedSkips: true })) {
+        if (stoppedEarly) break;
+        if (e.type !== 'file') continue;
+        queue.push({ abs: e.abs, relToBase: path.relative(r.real, e.abs).split(path.sep).join('/') });
+        wakeOne();
+        // Keep the walk from running far ahead of the readers.
+        while (queue.length > 256 && !stoppedEarly) await new Promise((res) => setImmediate(res));
+      }
+    } finally {
+      walking = false;
+      while (waiting.length) wakeOne();
+      await Promise.all(workers);
     }
+    ctx.signal.throwIfAborted();
   }
   matches.sort(byPathLine);
+  if (matches.length > COLLECT_LIMIT) matches.length = COLLECT_LIMIT;
   return { matches, stoppedEarly, engine: 'js' };
 }
 

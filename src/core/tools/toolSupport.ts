@@ -2,7 +2,7 @@
  * What the tools share: path resolution with the outside-the-workspace approval, the ignore check,
  * the freshness rule, and the propose → approve → write sequence every write tool goes through.
  */
-import { createTwoFilesPatch, structuredPatch } from 'diff';
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { ApprovalInfo } from '../../protocol';
 import { IgnoreMatcher } from '../ignorePolicy';
 import type { ResolvedPath } from '../workspacePaths';
@@ -114,18 +114,17 @@ export interface DiffSummary {
 export function summarizeDiff(label: string, before: string | undefined, after: string | undefined): DiffSummary {
   const oldName = before === undefined ? '/dev/null' : `a/${label}`;
   const newName = after === undefined ? '/dev/null' : `b/${label}`;
-  const a = before ?? '';
-  const b = after ?? '';
-  const diff = createTwoFilesPatch(oldName, newName, a, b, undefined, undefined, { context: 3 });
+  // One diff computation serves both the text shown and the counts (context lines start with ' ').
+  const patch = structuredPatch(oldName, newName, before ?? '', after ?? '', undefined, undefined, { context: 3 });
   let added = 0;
   let removed = 0;
-  for (const h of structuredPatch(oldName, newName, a, b, undefined, undefined, { context: 0 }).hunks) {
+  for (const h of patch.hunks) {
     for (const l of h.lines) {
-      if (l.startsWith('+')) added++;
-      else if (l.startsWith('-')) removed++;
+      if (l[0] === '+') added++;
+      else if (l[0] === '-') removed++;
     }
   }
-  return { diff, added, removed };
+  return { diff: formatPatch(patch, FILE_HEADERS_ONLY), added, removed };
 }
 
 export interface ProposedChange {
