@@ -1,14 +1,10 @@
 import * as vscode from 'vscode';
 import { ChatViewProvider } from './panel/chatViewProvider';
-import { EchoSession } from './panel/echoSession';
 import { ChannelLogger } from './host/vscode/logChannel';
 import { RoleStatusBar } from './host/vscode/roleStatusBar';
 import { ApiKeyStore } from './host/vscode/secrets';
 import { registerCommands } from './host/vscode/commands';
-import { PanelApprover } from './host/vscode/panelApprover';
-import { DiffApprover, registerDiffTitleCommands } from './host/vscode/diffApprover';
-import { PanelQuestionAsker } from './host/vscode/questionAsker';
-import { HostMessageHandler, isHostHandled } from './host/vscode/hostMessages';
+import { createVscodeHost } from './host/vscode/vscodeHost';
 import type { TandemTestApi } from './host/vscode/testApi';
 
 /**
@@ -26,23 +22,17 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   const t0 = performance.now();
   const logger = new ChannelLogger();
   const keys = new ApiKeyStore(context.secrets);
-  const workspaceRoots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  const panelApprover = new PanelApprover();
-  const approver = new DiffApprover(panelApprover, logger, workspaceRoots);
-  const asker = new PanelQuestionAsker();
-
-  // The chat runs on the echo session until the agent-backed session is wired in here.
-  const session = new EchoSession(logger);
-  const chatView = new ChatViewProvider(context.extensionUri, session, logger, (msg) =>
-    isHostHandled(msg) ? hostMessages.handle(msg) : session.handle(msg));
-  const hostMessages = new HostMessageHandler({ approver, asker, keys, logger, postUi: (m) => chatView.postUi(m) });
+  // The agent on the VS Code ports (workspace edits, terminal, diff approvals, questions); its
+  // session takes every validated webview message. Approvals and questions bring the chat into view.
+  const host = createVscodeHost(context, { logger, keys, revealChat: () => chatView.reveal(true) });
+  const session = host.session;
+  const chatView = new ChatViewProvider(context.extensionUri, session, logger);
   const statusBar = new RoleStatusBar(session.role);
   const roleSub = session.onRoleChanged((role) => statusBar.show(role));
 
   context.subscriptions.push(
-    logger, keys, panelApprover, approver, asker, chatView, statusBar, roleSub,
+    logger, keys, chatView, statusBar, roleSub,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
-    registerDiffTitleCommands(approver, logger),
   );
 
   const later = (what: string) => () =>
@@ -60,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   });
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { secrets: context.secrets, keys, approver, asker, chatView, activationMs: performance.now() - t0 };
+  return { secrets: context.secrets, keys, approver: host.approver, asker: host.asker, chatView, activationMs: performance.now() - t0 };
 }
 
 export function deactivate(): void {}
