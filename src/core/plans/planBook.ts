@@ -51,6 +51,15 @@ export class PlanBook {
     return record;
   }
 
+  /**
+   * Puts back the records of a resumed task (history keeps them with their provenance), so Execute
+   * and Revise work on the restored cards. Emits nothing: the cards come back with the snapshot.
+   */
+  restore(records: readonly PlanRecord[]): void {
+    this.records.length = 0;
+    for (const r of records) this.records.push({ ...r, stepStates: { ...r.stepStates } });
+  }
+
   get(cardId: string): PlanRecord | undefined {
     return this.records.find((r) => r.cardId === cardId);
   }

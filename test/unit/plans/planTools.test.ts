@@ -126,3 +126,24 @@ describe('plan execution, step by step', () => {
     assert.equal((t.events.find((e) => e.type === 'step_failed') as any).reason, 'stopped by the user');
   });
 });
+
+describe('plan records on resume', () => {
+  it('restored records can be executed again and the next version numbers on from them', async () => {
+    const a = recorder();
+    const first = new Planning(a.stream, { logger: a.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    const turn = first.beginPlanTurn('m');
+    await turn.submit('{}', goodPlan(), 'tool');
+    const saved = JSON.parse(JSON.stringify(first.book.all()));
+
+    const b = recorder();
+    const resumed = new Planning(b.stream, { logger: b.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    resumed.book.restore(saved);
+    assert.equal(b.events.length, 0, 'restoring emits nothing');
+    assert.equal(resumed.beginExecution(saved[0].cardId).ok, true);
+    resumed.endExecution();
+    const next = resumed.beginPlanTurn('m');
+    await next.submit('{}', goodPlan(), 'tool');
+    assert.equal(next.result!.version, 2);
+    assert.equal(resumed.book.get(saved[0].cardId)!.superseded, true);
+  });
+});
