@@ -9,6 +9,15 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 
+// The callbacks below run in the page. The Node tsconfig has no DOM lib (src/core must not use
+// it), so the few browser globals they touch are declared here, for this module only.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const window: any;
+declare const document: any;
+declare function requestAnimationFrame(cb: (t: number) => void): number;
+declare function getComputedStyle(el: unknown): { outlineStyle: string };
+type HTMLElement = any;
+
 interface Harness {
   page: Page;
   origin: string;
