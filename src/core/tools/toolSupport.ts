@@ -54,6 +54,11 @@ export async function resolvePath(ctx: ToolContext, input: string, access: Acces
   } catch (e) {
     throw new ToolError(`Cannot use the path "${input}": ${(e as Error).message}`);
   }
+  // Files under .git run as code (hooks) or redirect git (config); no approval mode should let an
+  // "edit" reach them, so the tools never write there. Reads are kept out by the ignore policy.
+  if (access === 'write' && r.inside && r.rel?.split('/').includes('.git')) {
+    throw new ToolError(`Refused: ${r.rel} is inside .git; the agent does not change git's own files (use git commands instead).`);
+  }
   if (!r.inside) {
     const decision = await ctx.approve({
       info: {
