@@ -25,6 +25,8 @@ export const DEFAULT_USER_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'git.openRepositoryInParentFolders': 'never',
   'window.restoreWindows': 'none',
+  // The secondary side bar hosts the (disabled) built-in chat: an empty panel otherwise.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 const live = new Set();

@@ -8,7 +8,7 @@ export interface Unsubscribe { dispose(): void }
 /**
  * What the chat view talks to. The panel knows nothing about agents: it validates what the webview
  * sends, hands it to `handle`, and forwards every outbound message it is given. The composition
- * root picks the implementation (the agent-backed one, or `EchoSession` until that is wired).
+ * root picks the implementation (the agent-backed `AgentSession` in src/host/vscode/).
  */
 export interface ChatSession {
   readonly role: RoleId;

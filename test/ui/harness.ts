@@ -1,0 +1,146 @@
+/**
+ * A small harness for UI tests: a fresh code-server with Tandem loaded from source, Debian Chromium
+ * driven by playwright-core, and helpers to reach the chat webview (two iframes deep), run palette
+ * commands and save screenshots under test-results/. Everything started here is stopped by `close()`
+ * (process group, browser, temp folders), and by the code-server helper's exit hooks if a test dies.
+ *
+ *   const wb = await openWorkbench();
+ *   const chat = await wb.openTandemView();
+ *   await chat.getByRole('textbox', { name: 'Message Tandem' }).fill('hi');
+ *   await wb.screenshot('my-test');
+ *   await wb.close();
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+
+/** The repository root, found from here whether this runs from test/ui or out/test/ui. */
+export const ROOT = (() => {
+  let dir = __dirname;
+  for (;;) {
+    const pj = join(dir, 'package.json');
+    if (existsSync(pj) && (JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'tandem') return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no tandem package.json above ${__dirname}`);
+    dir = up;
+  }
+})();
+
+export const RESULTS_DIR = join(ROOT, 'test-results');
+
+/** The parts of scripts/code-server.mjs and scripts/chromium.mjs the harness uses (they are plain ESM). */
+interface CodeServer {
+  baseUrl: string;
+  output: string[];
+  workbenchUrl(folder?: string, payload?: unknown): string;
+  stop(): Promise<void>;
+}
+interface CodeServerModule {
+  startCodeServer(opts?: { settings?: Record<string, unknown>; echo?: boolean }): Promise<CodeServer>;
+  devPayload(server: CodeServer, paths: { extensionDevelopmentPath?: string; extensionTestsPath?: string }): unknown;
+}
+interface ChromiumModule {
+  launchChromium(opts?: { headless?: boolean }): Promise<{ browser: Browser; close(): Promise<void> }>;
+}
+
+async function importScript<T>(name: string): Promise<T> {
+  return (await import(pathToFileURL(join(ROOT, 'scripts', name)).href)) as T;
+}
+
+export interface WorkbenchOptions {
+  /** A folder to open; by default a fresh copy of sample-workspace/ in the temp folder. */
+  workspace?: string;
+  /** Extra user settings. */
+  settings?: Record<string, unknown>;
+  viewport?: { width: number; height: number };
+}
+
+export interface Workbench {
+  page: Page;
+  server: CodeServer;
+  /** The folder the workbench has open. */
+  workspace: string;
+  /** Opens the Tandem view from the activity bar; resolves with the chat webview's content frame. */
+  openTandemView(): Promise<FrameLocator>;
+  /** The chat webview's content frame (the view must be open). */
+  chat(): FrameLocator;
+  /** Runs a command from the palette by its title, e.g. "Tandem: New Task". */
+  runCommand(title: string): Promise<void>;
+  /** The status-bar item showing Tandem's role. */
+  roleStatus(): Locator;
+  /** Saves test-results/<name>.png and returns its path. */
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
+  const { startCodeServer, devPayload } = await importScript<CodeServerModule>('code-server.mjs');
+  const { launchChromium } = await importScript<ChromiumModule>('chromium.mjs');
+  if (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'webview.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` first');
+  }
+  let scratch: string | undefined;
+  let workspace = opts.workspace;
+  if (!workspace) {
+    scratch = mkdtempSync(join(tmpdir(), 'tandem-ui-'));
+    workspace = join(scratch, 'sample-workspace');
+    cpSync(join(ROOT, 'sample-workspace'), workspace, { recursive: true });
+  }
+  let server: CodeServer | undefined;
+  let chromium: { browser: Browser; close(): Promise<void> } | undefined;
+  const close = async () => {
+    await chromium?.close();
+    await server?.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  };
+  try {
+    server = await startCodeServer({ settings: opts.settings, echo: process.env.TANDEM_TEST_SERVER_LOG === '1' });
+    chromium = await launchChromium();
+    const page = await chromium.browser.newPage({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+    page.setDefaultTimeout(30_000);
+    if (process.env.TANDEM_TEST_BROWSER_LOG === '1') page.on('console', (m) => process.stderr.write(`[browser] ${m.text()}\n`));
+    await page.goto(server.workbenchUrl(workspace, devPayload(server, { extensionDevelopmentPath: ROOT })));
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    return makeWorkbench(page, server, workspace, close);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+function makeWorkbench(page: Page, server: CodeServer, workspace: string, close: () => Promise<void>): Workbench {
+  const chat = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const wb: Workbench = {
+    page, server, workspace, close, chat,
+    async openTandemView() {
+      // The extension registers its container once the extension host has scanned it: wait for it.
+      const item = page.locator('.part.activitybar .action-item a[aria-label^="Tandem"], .part.activitybar .action-item[aria-label^="Tandem"]').first();
+      await item.waitFor({ state: 'visible', timeout: 60_000 });
+      const expanded = await page.locator('.part.sidebar .composite.title', { hasText: /Tandem/i }).isVisible().catch(() => false);
+      if (!expanded) await item.click();
+      await chat().locator('body').waitFor({ state: 'attached' });
+      return chat();
+    },
+    async runCommand(title: string) {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input.input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill(`>${title}`);
+      const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+      await row.waitFor({ state: 'visible' });
+      await page.keyboard.press('Enter');
+    },
+    roleStatus() {
+      return page.locator('.part.statusbar .statusbar-item', { hasText: /Tandem: (Planner|Actor)/ }).first();
+    },
+    async screenshot(name: string) {
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      const file = join(RESULTS_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+  };
+  return wb;
+}
