@@ -87,6 +87,23 @@ function withEol(s: string, eol: string): string {
   return eol === '\n' ? s.replace(/\r\n/g, '\n') : s.replace(/\r?\n/g, eol);
 }
 
+/**
+ * The model's text matched only ignoring whitespace, so its indentation is not the file's. Carry
+ * the file's indentation over to the replacement:
+ * - same number of lines: line k of the replacement takes the file's indentation of matched line k
+ *   wherever the model indented it like its own old line k (the common "same shape, new content");
+ * - otherwise, shift every line by the difference on the first line.
+ */
+function reindent(newLines: string[], oldLines: string[], fileLines: string[]): string[] {
+  if (newLines.length === oldLines.length) {
+    return newLines.map((l, k) => (l.trim() !== '' && indentOf(l) === indentOf(oldLines[k]!) ? indentOf(fileLines[k]!) + l.trimStart() : l));
+  }
+  const fileIndent = indentOf(fileLines[0]!);
+  const modelIndent = indentOf(oldLines[0]!);
+  if (fileIndent === modelIndent) return newLines;
+  return newLines.map((l) => (l.trim() !== '' && l.startsWith(modelIndent) ? fileIndent + l.slice(modelIndent.length) : l));
+}
+
 export function applyEditBlocks(original: string, blocks: readonly EditBlock[], eol: '\n' | '\r\n' = '\n'): EditOutcome {
   if (blocks.length === 0) return { ok: false, error: 'No edit blocks were given.', block: 0 };
   let text = original;
@@ -151,17 +168,11 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
 
     const s = starts[0]!;
     const k = oldLines.length;
-    // Re-indent the replacement by the difference between the model's indentation and the file's.
-    const fileIndent = indentOf(lines[s]!);
-    const modelIndent = indentOf(oldLines[0]!);
-    let newLines = trimBlankEdges(newText.split('\n').map((l) => l.replace(/\r$/, '')));
-    if (fileIndent !== modelIndent) {
-      newLines = newLines.map((l) => {
-        if (l.trim() === '') return l;
-        if (l.startsWith(modelIndent)) return fileIndent + l.slice(modelIndent.length);
-        return l;
-      });
-    }
+    const newLines = reindent(
+      trimBlankEdges(newText.split('\n').map((l) => l.replace(/\r$/, ''))),
+      oldLines,
+      lines.slice(s, s + k).map((l) => l.replace(/\r$/, '')),
+    );
     const lastHadCr = lines[s + k - 1]!.endsWith('\r');
     const replacement = newLines.length ? newLines.join(eol) + (lastHadCr ? '\r' : '') : undefined;
     const rebuilt = [...lines.slice(0, s), ...(replacement === undefined ? [] : [replacement]), ...lines.slice(s + k)];

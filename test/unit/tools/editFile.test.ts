@@ -72,15 +72,15 @@ describe('edit_file', () => {
     });
     assert.equal(r.isError, undefined, r.content);
     assert.match(r.content, /did not match exactly; it was applied at lines 5-7 by ignoring whitespace differences/);
-    assert.equal(h.read('math.js'), SRC.replace('  return a - b;', 'return b - a;'));
-    // Indentation: the model's lines at indent "" map onto the file's indent "" for the first line; inner
-    // lines keep what the model wrote. With a consistently shifted block, the shift is undone:
+    // The replacement keeps the file's indentation, line for line.
+    assert.equal(h.read('math.js'), SRC.replace('  return a - b;', '  return b - a;'));
+    // A block shifted as a whole (and of a different length) is shifted back:
     const r2 = await h.call(editFileTool, {
       path: 'math.js',
-      edits: [{ old_text: '    const product = a * b;\n    return product;', new_text: '    const product = b * a;\n    return product;' }],
+      edits: [{ old_text: '    const product = a * b;\n    return product;', new_text: '    const product = b * a;\n    // swapped\n    return product;' }],
     });
     assert.match(r2.content, /ignoring whitespace/);
-    assert.match(h.read('math.js'), /^  const product = b \* a;\n  return product;$/m);
+    assert.match(h.read('math.js'), /^  const product = b \* a;\n  \/\/ swapped\n  return product;$/m);
   });
 
   it('does not use the fallback when the exact text is there', async () => {
