@@ -20,6 +20,9 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('new_task') }),
+  /** Checkpoints: undo one tool call's file changes, or the whole task's. */
+  z.object({ type: z.literal('revert_call'), call_id: id }),
+  z.object({ type: z.literal('revert_task') }),
   z.object({ type: z.literal('continue'), allow: z.boolean() }),
   z.object({ type: z.literal('save_settings'), base_url: z.string().max(2000), api_key: z.string().max(2000).optional(), planner_model: z.string().max(200), actor_model: z.string().max(200) }),
   z.object({ type: z.literal('test_connection'), base_url: z.string().max(2000), api_key: z.string().max(2000).optional() }),
@@ -43,6 +46,8 @@ export interface ProtocolMap {
   stop: [Extract<WebviewMessage, { type: 'stop' }>, 'turn_ended'];
   retry: [Extract<WebviewMessage, { type: 'retry' }>, 'card_added'];
   new_task: [Extract<WebviewMessage, { type: 'new_task' }>, 'snapshot'];
+  revert_call: [Extract<WebviewMessage, { type: 'revert_call' }>, 'card_added'];
+  revert_task: [Extract<WebviewMessage, { type: 'revert_task' }>, 'card_added'];
   continue: [Extract<WebviewMessage, { type: 'continue' }>, void];
   save_settings: [Extract<WebviewMessage, { type: 'save_settings' }>, 'connection_result'];
   test_connection: [Extract<WebviewMessage, { type: 'test_connection' }>, 'connection_result'];

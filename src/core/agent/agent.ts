@@ -44,10 +44,15 @@ export class Agent implements AgentApi {
     this._role = opts.role ?? 'planner';
     this.settings = opts.settings;
     this.hooks = opts.hooks;
-    this.events = new EventStream(opts.emit);
+    this.events = new EventStream(opts.emit, opts.resume?.idPrefix ?? 'c');
     this.registry = opts.tools ?? defaultToolRegistry();
     this.paths = new WorkspacePaths(opts.host.fs);
-    this.usage = new UsageMeter(opts.settings.prices);
+    this.usage = new UsageMeter(opts.settings.prices, opts.resume?.usage);
+    if (opts.resume) {
+      // A resumed task: its cards are already on screen/in history (not re-emitted); the model gets the earlier turns.
+      this.events.store.apply({ type: 'snapshot', seq: 0, cards: opts.resume.cards, role: this._role });
+      this.messages.push(...(opts.resume.messages as ChatCompletionMessageParam[]));
+    }
     this.llm = this.makeClient();
     this.planning = new Planning(this.events, {
       logger: opts.host.logger,

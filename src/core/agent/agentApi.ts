@@ -17,15 +17,29 @@ export interface AgentOptions {
   role?: RoleId;
   /** Hooks for history/checkpoints (issue 6); optional so the core runs without them. */
   hooks?: AgentHooks;
+  /** A task resumed from history: its cards (shown again, not re-emitted), the conversation rebuilt from them, usage so far. */
+  resume?: ResumeState;
   /** The tool registry (default: every workspace tool plus ask_question/propose_plan/fail_step). Tests pass their own. */
   tools?: readonly Tool[];
+}
+
+export interface ResumeState {
+  cards: Card[];
+  /** Conversation without the system prompt (OpenAI chat messages). */
+  messages: unknown[];
+  usage?: { tokens_in: number; tokens_out: number; cost_usd?: number };
+  /** Prefix for new card ids, so they never collide with the resumed ones. */
+  idPrefix: string;
 }
 
 export interface AgentHooks {
   /** Before a file is changed, created or deleted: keep its pre-image. */
   beforeChange?(absPath: string, callId: string): Promise<void>;
-  /** Before each request: may elide/condense messages to fit the window. */
-  fitContext?(messages: unknown[], model: string): Promise<unknown[]>;
+  /**
+   * Before each request: may elide/condense messages to fit the window. `opts` carries what else
+   * takes room (tool schemas, the answer reserve). May throw `TurnHalt` to end the turn on purpose.
+   */
+  fitContext?(messages: unknown[], model: string, opts?: { tools?: unknown[]; maxTokens?: number; signal?: AbortSignal }): Promise<unknown[]>;
 }
 
 export interface AgentApi {

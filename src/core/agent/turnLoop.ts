@@ -13,6 +13,7 @@ import type { UsageMeter } from '../cost/usageMeter';
 import type { TurnOutcome, AgentHooks } from './agentApi';
 import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
 import { chatToolDef, offeredTools } from './offeredTools';
+import { isTurnHalt } from '../context/turnHalt';
 
 export interface TurnContext {
   role(): RoleId;
@@ -45,7 +46,15 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     const model = settings.models[role];
     const tools = offeredTools(t.registry, role, t.dispatchEnv.planning);
     let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(role, t.systemSuffix?.()) }, ...t.messages];
-    if (t.hooks?.fitContext) messages = (await t.hooks.fitContext(messages, model)) as ChatCompletionMessageParam[];
+    if (t.hooks?.fitContext) {
+      try {
+        messages = (await t.hooks.fitContext(messages, model, { tools: tools.map(chatToolDef), maxTokens: settings.maxTokens, signal: t.signal })) as ChatCompletionMessageParam[];
+      } catch (err) {
+        // The hook ended the turn on purpose (budget spent, request cannot fit) and said why in the chat.
+        if (isTurnHalt(err)) return err.outcome;
+        throw err;
+      }
+    }
 
     t.setState('thinking');
     let textCardId: string | undefined;
