@@ -136,13 +136,24 @@ describe('webview in Chromium (standalone page)', function () {
     };
     await appendLines(30);
     assert.ok((await gapToBottom()) < 2, 'stuck to the bottom while streaming');
-    await h.page.mouse.move(200, 300);
-    await h.page.mouse.wheel(0, -1500);
-    await h.page.waitForFunction(() => { const l = document.querySelector('[role="log"]')!; return l.scrollHeight - l.scrollTop - l.clientHeight > 1000; });
-    const top = await h.page.evaluate(() => document.querySelector('[role="log"]')!.scrollTop);
+    // The user scrolls up to read (scrollTop set directly: a wheel scroll animates for a while).
+    await h.page.evaluate(() => new Promise((r) => {
+      const l = document.querySelector('[role="log"]');
+      l.scrollTop = l.scrollTop - 1500;
+      requestAnimationFrame(() => requestAnimationFrame(r));
+    }));
+    // What the user is reading must stay where it is while text keeps arriving below.
+    const readingTop = () => h.page.evaluate(() => {
+      const l = document.querySelector('[role="log"]').getBoundingClientRect();
+      const rows = [...document.querySelectorAll('[role="log"] [data-card-id]')];
+      const el = rows.find((e: any) => e.getBoundingClientRect().top >= l.top + 50);
+      return { id: el.getAttribute('data-card-id'), top: Math.round(el.getBoundingClientRect().top) };
+    });
+    const before = await readingTop();
     await appendLines(30);
-    const after = await h.page.evaluate(() => document.querySelector('[role="log"]')!.scrollTop);
-    assert.ok(Math.abs(after - top) < 2, `scroll position kept while reading (${top} → ${after})`);
+    const after = await h.page.evaluate((id) => Math.round(document.querySelector(`[data-card-id="${id}"]`).getBoundingClientRect().top), before.id);
+    assert.ok(Math.abs(after - before.top) < 2, `card ${before.id} stayed in place while reading (${before.top} → ${after})`);
+    assert.ok((await gapToBottom()) > 1000, 'did not jump to the bottom');
     await h.page.getByRole('button', { name: 'Scroll to latest' }).click();
     await appendLines(5);
     assert.ok((await gapToBottom()) < 2, 'following again after "Latest"');
