@@ -53,6 +53,16 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           <button type="button" class="secondary" onClick={() => postToHost({ type: 'reject', call_id: card.call_id })}>Reject</button>
         </div>
       )}
+      {(card.revertible || card.reverted || card.revert_note) && !pending && (
+        <div class="actions">
+          {card.reverted ? (
+            <span class="chip">reverted</span>
+          ) : card.revertible ? (
+            <button type="button" class="secondary" onClick={() => postToHost({ type: 'revert_call', call_id: card.call_id })}>Revert this change</button>
+          ) : null}
+          {card.revert_note && <span class="muted">{card.revert_note}</span>}
+        </div>
+      )}
       {card.error && (
         <details class="result result-error" open>
           <summary>Error</summary>
