@@ -79,6 +79,8 @@ async function waitHealthy(baseUrl, child, output, timeoutMs) {
  * @param {Record<string, string>} [opts.env] extra environment for the server and its extension hosts
  * @param {boolean} [opts.echo] mirror the server's output to our stderr (else kept for error reports)
  * @param {number} [opts.port]
+ * @param {string} [opts.profileDir] keep user data and extensions here across runs (`npm start`);
+ *   by default they live in the run's temp folder and go with it
  * @returns {Promise<CodeServer>}
  */
 export async function startCodeServer(opts = {}) {
@@ -88,10 +90,15 @@ export async function startCodeServer(opts = {}) {
   installExitHooks();
   const dir = mkdtempSync(join(tmpdir(), 'tandem-cs-'));
   const d = (name) => { const p = join(dir, name); mkdirSync(p, { recursive: true, mode: 0o700 }); return p; };
-  const userDataDir = d('user-data');
-  const extensionsDir = d('extensions');
+  const userDataDir = opts.profileDir ? join(opts.profileDir, 'user-data') : d('user-data');
+  const extensionsDir = opts.profileDir ? join(opts.profileDir, 'extensions') : d('extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...opts.settings }, null, 2));
+  mkdirSync(extensionsDir, { recursive: true });
+  const settingsFile = join(userDataDir, 'User', 'settings.json');
+  // A kept profile keeps the user's own settings; only a fresh one gets ours.
+  if (!opts.profileDir || !existsSync(settingsFile)) {
+    writeFileSync(settingsFile, JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...opts.settings }, null, 2));
+  }
   const env = {
     ...process.env,
     HOME: d('home'),
