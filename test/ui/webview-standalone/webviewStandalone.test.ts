@@ -180,6 +180,37 @@ describe('webview in Chromium (standalone page)', function () {
     assert.deepEqual((await sent(h.page))[0], { type: 'ready', last_seq: 9 });
   });
 
+  it('walks the first-run setup: preset, Test connection, a model per role, Save', async () => {
+    await h.post({ type: 'setup_needed' });
+    const setup = h.page.getByRole('region', { name: 'Set up Tandem' });
+    await setup.getByRole('radio', { name: 'LM Studio' }).click();
+    assert.equal(await setup.getByRole('textbox', { name: 'Base URL' }).inputValue(), 'http://localhost:1234/v1');
+    await setup.getByRole('radio', { name: 'Custom URL' }).click();
+    await setup.getByRole('textbox', { name: 'Base URL' }).fill('http://127.0.0.1:9/v1');
+    await setup.getByLabel('API key').fill('sk-test');
+    await clearSent(h.page);
+    await setup.getByRole('button', { name: 'Test connection' }).click();
+    assert.deepEqual(await sent(h.page), [{ type: 'test_connection', base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-test' }]);
+    // The endpoint's own error is shown.
+    await h.post({ type: 'connection_result', ok: false, error: '401 Incorrect API key provided' });
+    await setup.getByText('401 Incorrect API key provided').waitFor();
+    await setup.getByRole('button', { name: 'Test connection' }).click();
+    await h.post({ type: 'connection_result', ok: true, models: ['small-model', 'big-model'] });
+    await setup.getByRole('combobox', { name: 'Planner model' }).selectOption('big-model');
+    await clearSent(h.page);
+    await setup.getByRole('button', { name: 'Save' }).click();
+    assert.deepEqual(await sent(h.page), [{ type: 'save_settings', base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-test', planner_model: 'big-model', actor_model: 'small-model' }]);
+    await h.post({ type: 'connection_result', ok: true });
+    await setup.waitFor({ state: 'detached' });
+  });
+
+  it('fills and focuses the input when the host asks (prefill, focus_input)', async () => {
+    await h.post({ type: 'prefill', text: 'Explain src/a.ts:1-20' });
+    const input = h.page.getByRole('textbox', { name: 'Message Tandem' });
+    await h.page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message Tandem');
+    assert.equal(await input.inputValue(), 'Explain src/a.ts:1-20');
+  });
+
   it('reaches every button with Tab and shows where focus is', async () => {
     await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards().filter((c) => ['t2'].includes(String(c.id))) });
     await h.page.waitForSelector('[data-card-id="t2"]');
