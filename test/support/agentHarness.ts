@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent } from '../../src/core/agent/agent';
+import type { AgentHooks } from '../../src/core/agent/agentApi';
 import { defaultSettings, type AgentSettings } from '../../src/core/settings';
 import type { Approver, QuestionAsker, ApprovalRequest } from '../../src/core/ports';
 import type { Tool } from '../../src/core/tools/tool';
@@ -23,6 +24,7 @@ export interface HarnessOptions {
   settings?: (s: AgentSettings) => AgentSettings;
   approver?: Approver;
   asker?: QuestionAsker;
+  hooks?: AgentHooks;
 }
 
 export interface Harness {
@@ -61,6 +63,7 @@ export async function harness(o: HarnessOptions): Promise<Harness> {
     settings,
     role: o.role ?? 'actor',
     tools: o.tools ? [...o.tools, ...LOOP_TOOLS] : undefined,
+    hooks: o.hooks,
     emit: (e) => {
       // Every event must be a valid protocol object: what the webview and --json receive.
       const parsed = HostEventSchema.safeParse(e);

@@ -52,7 +52,10 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       } catch (err) {
         // The hook ended the turn on purpose (budget spent, request cannot fit) and said why in the chat.
         if (isTurnHalt(err)) return err.outcome;
-        throw err;
+        if (t.signal.aborted) return 'stopped';
+        // e.g. the request cannot fit the model's window even after condensing: say so, plainly.
+        t.events.addCard({ kind: 'error', id: t.events.newId('error'), message: err instanceof Error ? err.message : String(err), retryable: false, ts: Date.now() });
+        return 'error';
       }
     }
 
