@@ -142,10 +142,11 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
     const oldLines = trimBlankEdges(oldText.split('\n').map((l) => l.replace(/\r$/, '')));
     if (oldLines.length === 0) return fail('old_text is only whitespace.');
     const oldNorm = oldLines.map(norm);
+    const fileNorm = lines.map(norm);
     const starts: number[] = [];
     for (let s = 0; s + oldLines.length <= lines.length && starts.length < 50; s++) {
       let j = 0;
-      while (j < oldLines.length && norm(lines[s + j]!) === oldNorm[j]) j++;
+      while (j < oldLines.length && fileNorm[s + j] === oldNorm[j]) j++;
       if (j === oldLines.length) starts.push(s);
     }
     if (starts.length > 1) {

@@ -31,7 +31,7 @@ export const runCommandTool = defineTool<Input>({
       return { content: `The user rejected running \`${i.command}\`${decision.reason ? `: ${decision.reason}` : ''}. Nothing was run.`, isError: true };
     }
     const timeoutMs = i.timeout_seconds ? i.timeout_seconds * 1000 : ctx.settings.commandTimeoutMs;
-    const res = await ctx.host.commands.run(i.command, { cwd, timeoutMs, signal: ctx.signal });
+    const res = await ctx.host.commands.run(i.command, { cwd, timeoutMs, signal: ctx.signal, onOutput: ctx.onOutput?.bind(ctx) });
     const output = capHeadTail(res.output, ctx.settings.maxOutputChars);
     let status: string;
     if (res.timedOut) status = `Timed out after ${Math.round(timeoutMs / 1000)} s; the command and everything it started were stopped.`;

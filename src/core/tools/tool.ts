@@ -21,6 +21,8 @@ export interface ToolContext {
   approve(req: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision>;
   /** Called before a file is changed/created/deleted so a checkpoint can keep its pre-image. */
   beforeChange?(absPath: string): Promise<void>;
+  /** Live output while a tool runs (run_command's stdout/stderr as it arrives), for the card. Optional. */
+  onOutput?(chunk: string): void;
   /** The task's card stream, for tools that show a card of their own (ask_question). */
   ui?: PlanUi;
   /** The task's plans: `propose_plan` submits to the open plan turn, `fail_step` marks the running step. */

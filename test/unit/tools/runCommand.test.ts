@@ -51,6 +51,13 @@ describe('run_command', () => {
     assert.match(r.content, /out\nerr/);
   });
 
+  it('streams output to the card as it arrives', async () => {
+    const chunks: string[] = [];
+    h.ctx.onOutput = (c) => chunks.push(c);
+    await h.call(runCommandTool, { command: 'echo one; sleep 0.2; echo two' });
+    assert.equal(chunks.join(''), 'one\ntwo\n');
+  });
+
   it('runs in the workspace root', async () => {
     const r = await h.call(runCommandTool, { command: 'pwd' });
     assert.match(r.content, new RegExp(`^Exit code: 0\\n${h.ws}\\n?$`));
