@@ -53,11 +53,13 @@ export class NodeCommandRunner implements CommandRunner {
       let exitCode: number | null = null;
       let spawnError: Error | undefined;
 
-      const onData = (b: Buffer) => {
-        const s = b.toString('utf8');
+      const onData = (s: string) => {
         out.push(s);
         opts.onOutput?.(s);
       };
+      // setEncoding keeps a multi-byte character split across two reads in one piece.
+      child.stdout!.setEncoding('utf8');
+      child.stderr!.setEncoding('utf8');
       child.stdout!.on('data', onData);
       child.stderr!.on('data', onData);
 

@@ -58,6 +58,12 @@ describe('run_command', () => {
     assert.equal(chunks.join(''), 'one\ntwo\n');
   });
 
+  it('keeps multi-byte characters whole even when they arrive split across reads', async () => {
+    // 'é' is two bytes; printf writes the first byte, pauses, then the second.
+    const r = await h.call(runCommandTool, { command: "printf '\\303'; sleep 0.2; printf '\\251\\n'" });
+    assert.match(r.content, /^Exit code: 0\né\n?$/);
+  });
+
   it('runs in the workspace root', async () => {
     const r = await h.call(runCommandTool, { command: 'pwd' });
     assert.match(r.content, new RegExp(`^Exit code: 0\\n${h.ws}\\n?$`));
