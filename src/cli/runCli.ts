@@ -27,6 +27,8 @@ export interface CliIo {
   stderr: (s: string) => void;
   isTty: boolean;
   cwd: string;
+  /** Where terminal answers come from (default process.stdin); prompts go to `stderr`. */
+  stdin?: NodeJS.ReadableStream;
   /** Registers a Ctrl-C handler; returns an unregister function. */
   onInterrupt?(handler: () => void): () => void;
 }
@@ -91,14 +93,15 @@ export async function runCli(io: CliIo): Promise<number> {
   const level = (io.env.TANDEM_LOG as 'debug' | 'info' | 'warn' | 'error' | 'off' | undefined) ?? 'warn';
   const logger = streamLogger(io.stderr, ['debug', 'info', 'warn', 'error', 'off'].includes(level) ? level : 'warn', settings.apiKey);
 
-  const terminal = io.isTty ? new TerminalPrompt() : undefined;
+  const promptOut = { write: (s: string) => (io.stderr(s), true) } as unknown as NodeJS.WritableStream;
+  const terminal = io.isTty ? new TerminalPrompt(io.stdin ?? process.stdin, promptOut) : undefined;
   const headlessAsker = new HeadlessAsker(args.answerDefault ? 'default' : 'none', logger);
-  const asker = terminal && !args.answerDefault ? new TtyAsker(terminal) : headlessAsker;
+  const asker = terminal && !args.answerDefault ? new TtyAsker(terminal, io.stderr) : headlessAsker;
   const host = createNodeHost({
     roots: [ws],
     logger,
     asker,
-    ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal) } : {}),
+    ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal, io.stderr) } : {}),
   });
 
   const printer = new TextPrinter(io.stdout, io.stderr);

@@ -19,7 +19,7 @@ import type { WorkspacePaths } from '../workspacePaths';
 import type { EventStream } from '../events';
 import type { AccumulatedToolCall } from '../llm';
 import { refusalFor } from './offeredTools';
-import { resolveApproval, type PolicyInput } from '../approvalPolicy';
+import { decideApproval, resolveApproval, type PolicyInput } from '../approvalPolicy';
 
 export interface DispatchEnv {
   /** The role in force right now (checked per call, at dispatch). */
@@ -251,7 +251,8 @@ export class Dispatcher {
         const full: ApprovalRequest = { ...req, callId: p.call.id, tool: tool.name };
         env.events.patchCard(p.cardId, { approval: req.info as ApprovalInfo });
         const policy = env.policy();
-        const needsAsk = policy.approval.mode === 'ask';
+        // Only a request that will reach a person puts the agent in `waiting_on_user`.
+        const needsAsk = decideApproval(req.info, policy).kind === 'ask';
         if (needsAsk) env.setState('waiting_on_user');
         let decision: ApprovalDecision;
         try {
