@@ -28,6 +28,17 @@ try {
     await h.page.screenshot({ path: `${out}/webview-${theme}.png` });
     console.log(`saved ${out}/webview-${theme}.png`);
   }
+  // A narrow sidebar, scrolled to the bottom where the stream is.
+  await h.open('dark');
+  await h.page.setViewportSize({ width: 300, height: 900 });
+  await h.post({ type: 'snapshot', seq: 10, role: 'planner', cards: demoCards() });
+  await h.post({ type: 'text_appended', seq: 11, id: 'a2', text: ' and then **more** text streaming in' });
+  await h.page.waitForFunction(() => document.querySelector('[data-card-id="a2"]')?.textContent?.includes('streaming in'));
+  await h.page.waitForTimeout(200);
+  await h.page.screenshot({ path: `${out}/webview-narrow-dark.png` });
+  console.log(`saved ${out}/webview-narrow-dark.png`);
+  await h.page.setViewportSize({ width: 440, height: 1900 });
+
   await h.open('dark');
   await h.post({ type: 'snapshot', seq: 0, role: 'planner', cards: [] });
   await h.post({ type: 'setup_needed' });

@@ -9,9 +9,8 @@ export function TextCardView({ card }: { card: TextCard }) {
   // Streaming text changes every frame: don't fill the cache with its intermediate states.
   const html = card.streaming ? renderMarkdown(card.text) : renderMarkdownCached(card.text);
   return (
-    <div class={`md${card.author === 'system' ? ' system' : ''}`}>
-      <div dangerouslySetInnerHTML={{ __html: html }} />
-      {card.streaming && <span class="caret" aria-hidden="true" />}
+    <div class={`md${card.author === 'system' ? ' system' : ''}${card.streaming ? ' streaming' : ''}`} aria-busy={card.streaming ? 'true' : undefined}>
+      <div dangerouslySetInnerHTML={{ __html: html || '<p></p>' }} />
     </div>
   );
 }

@@ -43,7 +43,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   return (
     <div class="tool">
       <div class="card-head">
-        <span class="card-title"><span class="title-glyph" aria-hidden="true">⚙</span> <span class="tool-name">{card.tool}</span> <span class="tool-summary">{card.summary}</span></span>
+        <span class="card-title"><span class="title-glyph" aria-hidden="true">⚙</span> <span class="tool-name">{card.tool}</span> <span class="tool-summary" title={card.summary}>{card.summary}</span></span>
         <span class={`chip status-${card.status}`}>{STATUS_LABEL[card.status] ?? card.status}</span>
       </div>
       {card.approval && (pending || card.approval.kind === 'command') && <ApprovalDetails a={card.approval} callId={card.call_id} />}
