@@ -45,7 +45,11 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCliProcess(cli: string, args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCliProcess(
+  cli: string,
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; onStdout?(all: string, child: import('node:child_process').ChildProcess): void } = {},
+): Promise<CliRun> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !/^(OPENAI_|TANDEM_)/.test(k)) env[k] = v;
@@ -58,7 +62,10 @@ export function runCliProcess(cli: string, args: string[], opts: { env?: Record<
     const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      opts.onStdout?.(stdout, child);
+    });
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

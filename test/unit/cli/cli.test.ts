@@ -183,6 +183,23 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     assert.deepEqual(state(), { a: 'ALPHA\n', b: false, c: true, d: true });
   });
 
+  it('Ctrl-C stops the turn mid-stream and exits 130', async () => {
+    server = await ScriptedServer.start([{ type: 'text', text: 'slow words '.repeat(300), chunkSize: 4, chunkDelayMs: 10 }]);
+    let sent = false;
+    const r = await runCliProcess(cli, ['run', '--workspace', ws, '--base-url', server.url, '--json', 'talk'], {
+      env: { TANDEM_API_KEY: KEY },
+      onStdout: (all, child) => {
+        if (!sent && (all.match(/text_appended/g) ?? []).length >= 3) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    assert.equal(r.code, 130, r.stderr);
+    const last = jsonEvents(r).at(-1)!;
+    assert.deepEqual([last.type, (last as any).outcome], ['turn_ended', 'stopped']);
+  });
+
   it('--approve all still refuses a path outside the workspace', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cli-outside-'));
     try {
