@@ -3,7 +3,7 @@
 //   failing block (which searches for the closest lines)
 // - apply_patch on a 10,000-line file: 10 hunks in place, the same patch 50 lines off, a failing patch
 // - search over a generated 10,000-file tree: ripgrep vs the JS fallback, rare and common patterns
-// Runs on the compiled core: `npm run compile-tests` first (or TANDEM_OUT=<dir with src/>).
+// Runs on the compiled core in out/ (compiled here if missing; or TANDEM_OUT=<dir with src/>).
 // Usage: node bench/tools.bench.mjs
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
@@ -13,6 +13,11 @@ import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
 const OUT = path.resolve(process.env.TANDEM_OUT ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'out'));
+// Compile the core first when nothing is compiled yet, so `npm run bench` works from a clean tree.
+if (!process.env.TANDEM_OUT && !fs.existsSync(path.join(OUT, 'src/core/tools/index.js'))) {
+  const { spawnSync } = await import('node:child_process');
+  spawnSync(process.execPath, ['scripts/compile-tests.mjs'], { cwd: path.join(OUT, '..'), stdio: 'inherit' });
+}
 const load = (p) => {
   try {
     return require(path.join(OUT, p));
