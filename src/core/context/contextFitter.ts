@@ -131,7 +131,7 @@ export class ContextFitter {
         `The answer reserve (max tokens ${opts.maxTokens ?? this.opts.settings().maxTokens}) and tool schemas leave no room in ${model}'s context window of ${window} tokens. Lower max tokens or set the context window.`,
       );
     }
-    let msgs = this.applyCachedSummary([...input]);
+    let msgs = this.applyCachedSummary(mergeAdjacentUsers(input));
     if (this.total(msgs) <= budget) return msgs;
     // Steps 1–2 replace messages in place (same indices), so the summary cache can key on these originals.
     const original = msgs;
@@ -261,6 +261,18 @@ function withSummary(summary: string, tail: ChatMessage[]): ChatMessage[] {
     return [{ role: 'user', content: `${summary}\n\n---\n\n${first.content}` }, ...tail.slice(1)];
   }
   return [{ role: 'user', content: summary }, ...tail];
+}
+
+/** Notes added between turns (a revert) can leave two user messages in a row: merge them. */
+function mergeAdjacentUsers(input: readonly ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of input) {
+    const prev = out[out.length - 1];
+    if (prev && prev.role === 'user' && m.role === 'user' && typeof prev.content === 'string' && typeof m.content === 'string') {
+      out[out.length - 1] = { role: 'user', content: `${prev.content}\n\n${m.content}` };
+    } else out.push(m);
+  }
+  return out;
 }
 
 function leadingSystemCount(msgs: readonly ChatMessage[]): number {
