@@ -20,7 +20,13 @@ interface RealChange {
  * Real-world unified diffs: modifications of text files taken from this repository's own history,
  * each with its pre-image (`git show C^:path`) and post-image (`git show C:path`).
  */
+let cached: RealChange[] | undefined;
 function realChanges(want: number): RealChange[] {
+  cached ??= collectRealChanges(20);
+  return cached.slice(0, want);
+}
+
+function collectRealChanges(want: number): RealChange[] {
   const log = git('log', '--diff-filter=M', '--format=@%H', '--name-only', '-n', '200', '--', '*.ts', '*.mjs', '*.json', '*.md', '*.css', '*.tsx');
   const out: RealChange[] = [];
   const seen = new Set<string>();
@@ -48,13 +54,13 @@ function realChanges(want: number): RealChange[] {
   return out;
 }
 
-describe('apply_patch', () => {
+describe('apply_patch', function () {
+  this.timeout(60_000); // git is run a few dozen times on a busy machine
   let h: Harness;
   beforeEach(() => (h = makeHarness()));
   afterEach(() => h.cleanup());
 
-  it('applies real diffs from this repository\'s git history to their pre-images, giving the post-images', async function () {
-    this.timeout(60_000);
+  it('applies real diffs from this repository\'s git history to their pre-images, giving the post-images', async () => {
     const changes = realChanges(8);
     assert.ok(changes.length >= 4, `expected at least 4 modifying commits in this repository's history, found ${changes.length}`);
     let hunks = 0;
