@@ -1,16 +1,59 @@
-// `npm test`: every stage in order; each stage prints its own `N passed, N failed` line.
-// The foundation work adds the integration and UI stages here.
+// `npm test`: every stage in order, each ending with its own `N passed, N failed` line:
+//   typecheck (one check per tsconfig), build (one check per bundle), unit, integration, ui.
+// The integration and UI stages install the test host first when it is missing (setup-test-host),
+// so a fresh machine works. Every stage runs even after a failure; the exit code is non-zero if any failed.
 import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './test-host-paths.mjs';
+
+const node = process.execPath;
+const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });
+  return r.status ?? 1;
+}
+
+/** A stage made of named checks, each a command that passes with exit 0. */
+function checks(list) {
+  let passed = 0;
+  let failed = 0;
+  for (const [name, ok] of list) {
+    if (ok()) passed++;
+    else { failed++; console.error(`  ✗ ${name}`); }
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
 
 const stages = [
-  ['typecheck', 'npm', ['run', '-s', 'typecheck']],
-  ['build', 'npm', ['run', '-s', 'build']],
-  ['unit', 'npm', ['run', '-s', 'test:unit']],
+  ['typecheck', () => checks([
+    ['tsconfig.json (extension, core, tests)', () => run(node, [tsc, '-p', 'tsconfig.json', '--noEmit']) === 0],
+    ['webview-ui/tsconfig.json', () => run(node, [tsc, '-p', 'webview-ui/tsconfig.json', '--noEmit']) === 0],
+  ])],
+  ['build', () => {
+    const t = Date.now();
+    const status = run(node, ['esbuild.mjs']);
+    const fresh = (f) => status === 0 && existsSync(join(ROOT, 'dist', f)) && statSync(join(ROOT, 'dist', f)).mtimeMs >= t - 1000;
+    return checks(['extension.js', 'cli.js', 'webview.js', 'webview.css'].map((f) => [`dist/${f}`, () => fresh(f)]));
+  }],
+  ['unit', () => {
+    if (run(node, ['scripts/compile-tests.mjs']) !== 0) { console.log('0 passed, 1 failed'); return 1; }
+    return run(node, ['scripts/run-mocha.mjs', 'unit']);
+  }],
+  ['integration', () => run(node, ['scripts/run-integration.mjs'])],
+  ['ui', () => run(node, ['scripts/run-ui.mjs'])],
 ];
-let failed = 0;
-for (const [name, cmd, args] of stages) {
+
+const failed = [];
+const t0 = Date.now();
+for (const [name, stage] of stages) {
   console.log(`\n=== ${name} ===`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
-  if (r.status !== 0) { failed++; console.error(`stage ${name} failed (exit ${r.status})`); }
+  const t = Date.now();
+  const status = stage();
+  if (status !== 0) { failed.push(name); console.error(`stage ${name} failed (exit ${status})`); }
+  console.log(`(${name}: ${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
-process.exit(failed ? 1 : 0);
+console.log(`\nnpm test: ${stages.length - failed.length} of ${stages.length} stages passed in ${((Date.now() - t0) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+process.exit(failed.length ? 1 : 0);
