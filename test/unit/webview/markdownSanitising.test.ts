@@ -69,4 +69,22 @@ describe('webview markdown sanitising', () => {
     const html = md.renderMarkdown('# Title\n\n**bold** _it_ `code`\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |');
     for (const t of ['h1', 'strong', 'em', 'code', 'ul', 'li', 'table', 'td']) assert.ok(tagsIn(html).includes(t), `${t} missing: ${html}`);
   });
+
+  it('renders a growing text the same way incrementally as in one piece', () => {
+    const doc = [
+      '# Plan', '', 'First paragraph with **bold**.', '', '```js', 'const a = 1;', '', '', 'const b = "<b>";', '```', '',
+      'Second <script>x</script> paragraph.', '', '~~~', 'tilde fence', '', '~~~', '', '- a', '- b', '', '> quote', '', 'Last line',
+    ].join('\n');
+    // Every prefix, as tokens arrive: the streamed HTML must equal a full render of the same text.
+    for (let i = 1; i <= doc.length; i++) {
+      const text = doc.slice(0, i);
+      assert.equal(md.renderStreamingMarkdown(text), md.renderMarkdown(text), `prefix of ${i} chars: ${JSON.stringify(text.slice(-30))}`);
+    }
+  });
+
+  it('never cuts a streaming text inside a fenced code block', () => {
+    const text = 'intro\n\n```\nline\n\nstill code\n';
+    assert.equal(md.stableBlockBoundary(text), 'intro\n\n'.length);
+    assert.equal(md.stableBlockBoundary('no blank line yet'), 0);
+  });
 });

@@ -1,5 +1,5 @@
 import type { TextCard } from '../../../../src/protocol';
-import { renderMarkdown, renderMarkdownCached } from '../../markdown/renderMarkdown';
+import { renderMarkdownCached, renderStreamingMarkdown } from '../../markdown/renderMarkdown';
 
 export function TextCardView({ card }: { card: TextCard }) {
   if (card.author === 'user') {
@@ -7,7 +7,7 @@ export function TextCardView({ card }: { card: TextCard }) {
     return <div class="user-text">{card.text}</div>;
   }
   // Streaming text changes every frame: don't fill the cache with its intermediate states.
-  const html = card.streaming ? renderMarkdown(card.text) : renderMarkdownCached(card.text);
+  const html = card.streaming ? renderStreamingMarkdown(card.text) : renderMarkdownCached(card.text);
   return (
     <div class={`md${card.author === 'system' ? ' system' : ''}${card.streaming ? ' streaming' : ''}`} aria-busy={card.streaming ? 'true' : undefined}>
       <div dangerouslySetInnerHTML={{ __html: html || '<p></p>' }} />
