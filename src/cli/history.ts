@@ -1,0 +1,254 @@
+/**
+ * History on the command line (issue 6):
+ *   tandem history [--workspace DIR] [--json]                  list saved tasks, newest first
+ *   tandem history show ID [--json]                           print one task (read-only): Markdown, or its cards
+ *   tandem history export ID [--out FILE.md]                  the task as Markdown
+ *   tandem history delete ID                                  remove a task and its checkpoints
+ *   tandem history revert ID [--call CALL_ID]                 undo one tool call's changes, or the whole task's
+ *   tandem run --resume ID [run flags] "<prompt>"             continue a saved task
+ * IDs may be shortened to a unique prefix. History lives outside the workspace (see
+ * core/history/storageDir.ts); `--history-dir DIR` or TANDEM_DATA_DIR moves it, `--no-history`
+ * (run) saves nothing.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { HistoryStore, HistoryError } from '../core/history/historyStore';
+import { cliHistoryDir } from '../core/history/storageDir';
+import { exportMarkdown } from '../core/history/exportMarkdown';
+import { CheckpointStore } from '../core/checkpoints/checkpointStore';
+import { formatUsd } from '../core/cost/priceTable';
+import type { AgentSettings } from '../core/settings';
+import type { TaskMeta } from '../core/history/format';
+import { NodeWorkspaceFs } from '../host/node/nodeWorkspaceFs';
+
+export interface HistoryIo {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  cwd: string;
+}
+
+export const HISTORY_USAGE = `Usage: tandem history [--workspace DIR] [--json]          list saved tasks, newest first
+       tandem history show ID [--json]                    print a task (read-only)
+       tandem history export ID [--out FILE.md]           the task as Markdown
+       tandem history delete ID                           delete a task and its checkpoints
+       tandem history revert ID [--call CALL_ID]          undo one tool call, or the whole task
+       tandem run --resume ID [options] "<prompt>"        continue a saved task
+
+IDs may be shortened to a unique prefix. Tasks are kept per workspace in
+$TANDEM_DATA_DIR, else $XDG_DATA_HOME/tandem (~/.local/share/tandem), outside the
+workspace; --history-dir DIR overrides. Every option also takes --workspace DIR.
+
+Environment for runs:
+  TANDEM_BUDGET_USD      per-task budget in USD: warn at 80%, stop and ask at 100% (0 = off)
+  TANDEM_CONTEXT_WINDOW  the model's context window in tokens (default: from a table)
+  TANDEM_SUMMARY_MODEL   a cheaper model for condensing old turns
+  TANDEM_PRICES          JSON {"model": {"input": USD/1M, "output": USD/1M}} overriding the price table
+`;
+
+export function historyDirFor(workspace: string, env: NodeJS.ProcessEnv, override?: string): string {
+  return override ? path.resolve(override) : cliHistoryDir(workspace, env);
+}
+
+/** `--resume ID`, `--history-dir DIR` and `--no-history` taken out of `run` arguments (the rest goes to the run parser). */
+export function extractHistoryFlags(argv: readonly string[]): { argv: string[]; resume?: string; historyDir?: string; noHistory: boolean } | { error: string } {
+  const out: string[] = [];
+  let resume: string | undefined;
+  let historyDir: string | undefined;
+  let noHistory = false;
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    let value: string | undefined;
+    if (a.startsWith('--') && a.includes('=')) {
+      value = a.slice(a.indexOf('=') + 1);
+      a = a.slice(0, a.indexOf('='));
+    }
+    if (a === '--no-history') {
+      noHistory = true;
+      continue;
+    }
+    if (a === '--resume' || a === '--history-dir') {
+      if (value === undefined) value = argv[++i];
+      if (!value || value.startsWith('--')) return { error: `${a} needs a value` };
+      if (a === '--resume') resume = value;
+      else historyDir = value;
+      continue;
+    }
+    out.push(argv[i]!);
+  }
+  if (resume && noHistory) return { error: '--resume and --no-history cannot be combined' };
+  return { argv: out, ...(resume ? { resume } : {}), ...(historyDir ? { historyDir } : {}), noHistory };
+}
+
+function num(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** Budget, window, summary model and prices from the environment (the CLI's settings for issue 6). */
+export function withHistoryEnv(s: AgentSettings, env: NodeJS.ProcessEnv): AgentSettings {
+  const out = { ...s };
+  const budget = num(env, 'TANDEM_BUDGET_USD');
+  if (budget !== undefined) out.taskBudgetUsd = budget;
+  const window = num(env, 'TANDEM_CONTEXT_WINDOW');
+  if (window) out.contextWindow = Math.floor(window);
+  if (env.TANDEM_SUMMARY_MODEL) out.summaryModel = env.TANDEM_SUMMARY_MODEL;
+  if (env.TANDEM_PRICES) {
+    try {
+      const p = JSON.parse(env.TANDEM_PRICES) as Record<string, { input: number; output: number }>;
+      const ok = Object.values(p).every((v) => v && typeof v.input === 'number' && typeof v.output === 'number');
+      if (ok) out.prices = { ...(s.prices ?? {}), ...p };
+    } catch {
+      /* ignored: a bad TANDEM_PRICES leaves the table in force */
+    }
+  }
+  return out;
+}
+
+function kb(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`;
+}
+
+function when(ts: number): string {
+  return new Date(ts).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+function listTable(tasks: TaskMeta[]): string {
+  if (tasks.length === 0) return 'No saved tasks for this workspace.\n';
+  const rows = tasks.map((t) => [t.id, when(t.updated), String(t.cards), kb(t.bytes), t.usage.cost_usd !== undefined ? formatUsd(t.usage.cost_usd) : '?', t.title]);
+  const head = ['ID', 'LAST ACTIVITY', 'CARDS', 'SIZE', 'COST', 'TITLE'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
+}
+
+/** `tandem history …`; returns the exit code (0 ok, 1 failure, 2 bad usage). */
+export async function runHistoryCommand(io: HistoryIo): Promise<number> {
+  const args = io.argv.slice(1);
+  if (args.includes('-h') || args.includes('--help')) {
+    io.stdout(HISTORY_USAGE);
+    return 0;
+  }
+  let workspace: string | undefined;
+  let historyDir: string | undefined;
+  let out: string | undefined;
+  let call: string | undefined;
+  let json = false;
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i]!;
+    let value: string | undefined;
+    if (a.startsWith('--') && a.includes('=')) {
+      value = a.slice(a.indexOf('=') + 1);
+      a = a.slice(0, a.indexOf('='));
+    }
+    if (a === '--json') {
+      json = true;
+      continue;
+    }
+    if (['--workspace', '--history-dir', '--out', '--call'].includes(a)) {
+      if (value === undefined) value = args[++i];
+      if (!value) {
+        io.stderr(`tandem: ${a} needs a value\n\n${HISTORY_USAGE}`);
+        return 2;
+      }
+      if (a === '--workspace') workspace = value;
+      else if (a === '--history-dir') historyDir = value;
+      else if (a === '--out') out = value;
+      else call = value;
+      continue;
+    }
+    if (a.startsWith('--')) {
+      io.stderr(`tandem: unknown option ${a}\n\n${HISTORY_USAGE}`);
+      return 2;
+    }
+    words.push(a);
+  }
+  const ws = path.resolve(io.cwd, workspace ?? '.');
+  const store = new HistoryStore(historyDirFor(ws, io.env, historyDir && path.resolve(io.cwd, historyDir)));
+  const [sub = 'list', id, extra] = words;
+  const needId = () => {
+    if (!id || extra) {
+      io.stderr(`tandem: history ${sub} needs one task id\n\n${HISTORY_USAGE}`);
+      return false;
+    }
+    return true;
+  };
+  try {
+    switch (sub) {
+      case 'list': {
+        if (id) {
+          io.stderr(`tandem: unknown history command "${id}"\n\n${HISTORY_USAGE}`);
+          return 2;
+        }
+        const tasks = await store.list();
+        if (json) for (const t of tasks) io.stdout(`${JSON.stringify(t)}\n`);
+        else io.stdout(listTable(tasks));
+        return 0;
+      }
+      case 'show': {
+        if (!needId()) return 2;
+        const t = await store.load(id!);
+        if (json) io.stdout(`${JSON.stringify({ type: 'snapshot', seq: 0, cards: t.cards, role: t.meta.role, task_id: t.meta.id })}\n`);
+        else io.stdout(`${exportMarkdown(t.meta, t.cards)}\n`);
+        return 0;
+      }
+      case 'export': {
+        if (!needId()) return 2;
+        const t = await store.load(id!);
+        const md = exportMarkdown(t.meta, t.cards);
+        if (out) {
+          fs.writeFileSync(path.resolve(io.cwd, out), md);
+          io.stderr(`Exported ${t.meta.id} to ${out}\n`);
+        } else io.stdout(`${md}\n`);
+        return 0;
+      }
+      case 'delete': {
+        if (!needId()) return 2;
+        const gone = await store.delete(id!);
+        io.stdout(`Deleted ${gone}.\n`);
+        return 0;
+      }
+      case 'revert': {
+        if (!needId()) return 2;
+        const full = await store.resolveId(id!);
+        const cp = new CheckpointStore(path.join(store.taskDir(full), 'checkpoints'), new NodeWorkspaceFs([fs.realpathSync(ws)]));
+        const calls = call ? [call] : [...new Set(cp.entries().filter((e) => !e.reverted).map((e) => e.callId))];
+        const r = call ? await cp.revertCall(call) : await cp.revertTask();
+        // Reverts are part of the task's story: recorded in its history like the panel's.
+        const { recorder, task } = await store.resume(full);
+        const now = Date.now();
+        let seq = 0;
+        if (r.ok) {
+          for (const c of task.cards) {
+            if (c.kind === 'tool_call' && calls.includes(c.call_id)) recorder.onEvent({ type: 'card_patched', seq: ++seq, id: c.id, patch: { reverted: true, revertible: false } });
+          }
+          recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'text', id: `rv-cli-${now.toString(36)}`, author: 'system', text: r.message, ts: now } });
+        } else {
+          recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'error', id: `ctx-revert-cli-${now.toString(36)}`, message: r.message, retryable: false, ts: now } });
+        }
+        recorder.close();
+        if (r.ok) {
+          io.stdout(`${r.message}\n`);
+          return 0;
+        }
+        io.stderr(`${r.message}\n`);
+        for (const c of r.conflicts) if (c.diff) io.stderr(`${c.diff}\n`);
+        return 1;
+      }
+      default:
+        io.stderr(`tandem: unknown history command "${sub}"\n\n${HISTORY_USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    io.stderr(`tandem: ${err instanceof HistoryError ? err.message : err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
