@@ -19,6 +19,7 @@ import { TtyAsker } from '../host/node/ttyAsker';
 import { parseArgs, type RunArgs } from './args';
 import { TextPrinter } from './textPrinter';
 import { USAGE } from './usage';
+import { extractPlanFlags, runPlanCommand, runPlanFile } from './planCommand';
 
 export interface CliIo {
   argv: readonly string[];
@@ -74,7 +75,13 @@ function exitFor(outcome: TurnOutcome, interrupted: boolean): number {
 }
 
 export async function runCli(io: CliIo): Promise<number> {
-  const parsed = parseArgs(io.argv);
+  // `tandem plan … --out FILE` and `run --plan FILE` (src/cli/planCommand.ts) become plain `run` arguments.
+  const planMode = extractPlanFlags(io.argv);
+  if ('error' in planMode) {
+    io.stderr(`tandem: ${planMode.error}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const parsed = parseArgs(planMode.argv);
   if (parsed.kind === 'help') {
     io.stdout(USAGE);
     return EXIT.done;
@@ -114,8 +121,11 @@ export async function runCli(io: CliIo): Promise<number> {
     agent.stop();
   });
   let outcome: TurnOutcome;
+  let exitOverride: number | undefined;
   try {
-    outcome = await agent.send(args.prompt);
+    if (planMode.mode === 'plan') ({ outcome, exitCode: exitOverride } = await runPlanCommand(agent, args.prompt, planMode.out, io));
+    else if (planMode.mode === 'execute') ({ outcome, exitCode: exitOverride } = await runPlanFile(agent, planMode.file, io));
+    else outcome = await agent.send(args.prompt);
   } finally {
     unregister?.();
     terminal?.close();
@@ -125,5 +135,5 @@ export async function runCli(io: CliIo): Promise<number> {
   } else if (outcome === 'waiting' || outcome === 'limit') {
     io.stderr(`\ntandem: stopped at the limit of tool calls per turn (set TANDEM_MAX_TOOL_CALLS to allow more).\n`);
   }
-  return exitFor(outcome, interrupted);
+  return exitOverride !== undefined && !interrupted ? exitOverride : exitFor(outcome, interrupted);
 }
