@@ -92,6 +92,9 @@ function compile(q: SearchQuery): RegExp {
   }
 }
 
+/** Matches are kept by the thousand; a match on a megabyte-long line must not keep the megabyte. */
+const keepLine = (line: string) => (line.length > MAX_LINE_SHOWN * 2 ? line.slice(0, MAX_LINE_SHOWN * 2) : line);
+
 const byPathLine = (a: SearchMatch, b: SearchMatch) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
 
 function fileLabel(r: ResolvedPath, abs: string): string {
@@ -123,7 +126,7 @@ export async function searchWithJs(ctx: ToolContext, r: ResolvedPath, q: SearchQ
       if (stoppedEarly) return false;
       const line = lines[n]!.endsWith('\r') ? lines[n]!.slice(0, -1) : lines[n]!;
       if (re.test(line)) {
-        matches.push({ file: fileLabel(r, abs), line: n + 1, text: line });
+        matches.push({ file: fileLabel(r, abs), line: n + 1, text: keepLine(line) });
         if (matches.length >= COLLECT_LIMIT) return false;
       }
     }
@@ -212,7 +215,7 @@ export async function searchWithRipgrep(
     const t = msg.data.lines.text;
     if (p === undefined || t === undefined) return; // not valid UTF-8; the JS side cannot show it either
     const abs = path.resolve(cwd, p);
-    raw.push({ file: fileLabel(r, abs), line: msg.data.line_number, text: t.replace(/\r?\n$/, '') });
+    raw.push({ file: fileLabel(r, abs), line: msg.data.line_number, text: keepLine(t.replace(/\r?\n$/, '')) });
   };
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
