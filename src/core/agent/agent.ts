@@ -20,7 +20,7 @@ import { executePlanSteps } from '../plans/executePlanSteps';
 import { requestPlan, type PlanMessage } from '../plans/requestPlan';
 import { llmPlanCompleter } from '../plans/llmPlanCompleter';
 import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi';
-import { runTurn } from './turnLoop';
+import { emitUsage, runTurn } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
 import { defaultToolRegistry } from './defaultTools';
 
@@ -199,7 +199,9 @@ export class Agent implements AgentApi {
         this.setState('thinking');
         const added = await requestPlan(
           {
-            complete: llmPlanCompleter(this.llm, this.settings.models.planner, this.settings.maxTokens),
+            complete: llmPlanCompleter(this.llm, this.settings.models.planner, this.settings.maxTokens, (r) =>
+              emitUsage(this.events, this.usage, { model: r.model, role: 'planner', tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }),
+            ),
             structured: this.planning.structured,
             logger: this.opts.host.logger,
             signal,

@@ -96,6 +96,8 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     });
 
     if (result.toolCalls.length === 0) {
+      // An empty answer would leave the chat silent: say so rather than show nothing.
+      if (!result.text.trim()) t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', text: 'The model sent an empty answer.', ts: Date.now() });
       t.messages.push({ role: 'assistant', content: result.text });
       return 'done';
     }
@@ -136,11 +138,18 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
   }
 }
 
-function recordUsage(t: TurnContext, u: { model: string; role: RoleId; tokensIn: number; tokensOut: number; latencyMs: number; outcome: string }): void {
-  const r = t.usage.record(u.model, u.tokensIn, u.tokensOut);
-  t.events.addCard({
+function recordUsage(t: TurnContext, u: UsageRecord): void {
+  emitUsage(t.events, t.usage, u);
+}
+
+export interface UsageRecord { model: string; role: RoleId; tokensIn: number; tokensOut: number; latencyMs: number; outcome: string }
+
+/** One `usage` card per LLM request plus the running totals (turn and task). */
+export function emitUsage(events: EventStream, meter: UsageMeter, u: UsageRecord): void {
+  const r = meter.record(u.model, u.tokensIn, u.tokensOut);
+  events.addCard({
     kind: 'usage',
-    id: t.events.newId('usage'),
+    id: events.newId('usage'),
     model: u.model,
     role: u.role,
     tokens_in: u.tokensIn,
@@ -151,5 +160,5 @@ function recordUsage(t: TurnContext, u: { model: string; role: RoleId; tokensIn:
     ts: Date.now(),
   });
   const strip = (x: { tokens_in: number; tokens_out: number; cost_usd?: number }) => ({ tokens_in: x.tokens_in, tokens_out: x.tokens_out, ...(x.cost_usd !== undefined ? { cost_usd: x.cost_usd } : {}) });
-  t.events.emit({ type: 'usage_total', turn: strip(r.turn), task: strip(r.task) });
+  events.emit({ type: 'usage_total', turn: strip(r.turn), task: strip(r.task) });
 }
