@@ -87,6 +87,13 @@ for (const engine of ['ripgrep', 'js'] as const) {
       assert.match((await h.call(searchTool, { pattern: 'needle', include: '*.js' })).content, /^No matches/);
     });
 
+    it('applies the root .gitignore when searching a subfolder (ripgrep alone would not see it from there)', async () => {
+      h.write('.gitignore', '.env\n*.log\n/src/deep/gen/\n');
+      h.write('src/deep/gen/z.ts', 'needle generated below root rule\n');
+      const r = await h.call(searchTool, { pattern: 'needle', path: 'src/deep' });
+      assert.equal(r.content, 'src/deep/x/y.ts\n  1: a needle here\n[1 match in 1 file]');
+    });
+
     it('refuses to search an ignored file directly', async () => {
       const r = await h.call(searchTool, { pattern: 'SECRET', path: '.env' });
       assert.equal(r.isError, true);
