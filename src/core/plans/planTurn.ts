@@ -13,7 +13,9 @@ import type { PlanAttempt, PlanPath, PlanRecord } from './planRecord';
 export type PlanSubmission =
   | { status: 'accepted'; record: PlanRecord }
   | { status: 'repair'; errors: string[]; prompt: string }
-  | { status: 'rejected'; record: PlanRecord };
+  | { status: 'rejected'; record: PlanRecord }
+  /** The turn already has its plan (e.g. two propose_plan calls in one message): nothing was checked. */
+  | { status: 'closed'; record: PlanRecord };
 
 export interface PlanTurnOptions extends PlanCheckOptions {
   model: string;
@@ -42,8 +44,17 @@ export class PlanTurn {
    * Checks one answer. `value` is the parsed JSON (or undefined when none could be parsed, with
    * `parseError` saying why); `raw` is the model's text exactly as received.
    */
-  async submit(raw: string, value: unknown, path: PlanPath, parseError?: string): Promise<PlanSubmission> {
-    if (this.published) throw new Error('this plan turn already ended');
+  submit(raw: string, value: unknown, path: PlanPath, parseError?: string): Promise<PlanSubmission> {
+    // One at a time: parallel propose_plan calls (read-only tools run concurrently) must not publish twice.
+    const next = this.queue.then(() => this.check(raw, value, path, parseError));
+    this.queue = next.then(() => undefined, () => undefined);
+    return next;
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+
+  private async check(raw: string, value: unknown, path: PlanPath, parseError?: string): Promise<PlanSubmission> {
+    if (this.published) return { status: 'closed', record: this.published };
     const now = this.opts.now ?? Date.now;
     const v = parseError !== undefined
       ? { ok: false as const, plan: null, errors: [parseError] }

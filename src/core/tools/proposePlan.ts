@@ -44,6 +44,7 @@ export const proposePlanTool: Tool<unknown> = {
         endTurn: true,
       };
     }
+    if (res.status === 'closed') return { content: 'A plan was already submitted in this turn; end your turn.', isError: true, endTurn: true };
     if (res.status === 'repair') return { content: res.prompt, display: res.errors.join('\n'), isError: true };
     return {
       content: `The plan could not be validated after ${turn.attempts.length - 1} repair(s); it is shown to the user as text and cannot be executed. End your turn.`,

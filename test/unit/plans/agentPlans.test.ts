@@ -40,6 +40,18 @@ describe('plans through the agent', () => {
     assert.equal(rec.provenance.path, 'tool');
   });
 
+  it('two propose_plan calls in one message publish one plan, not two', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [
+      { type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: goodPlan() }, { name: 'propose_plan', arguments: goodPlan({ goal: 'other' }) }] },
+      text('should never be requested'),
+    ] });
+    assert.equal(await h.agent.send('add a --verbose flag'), 'done');
+    const cards = h.cardsOf('plan');
+    assert.equal(cards.length, 1);
+    assert.equal(cards[0].plan?.goal, 'Add a --verbose flag to the CLI');
+    assert.equal(h.server.chatRequests().length, 1);
+  });
+
   it('an invalid plan is repaired on the first retry: the second request carries the error lines', async () => {
     h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [propose(planWithUnknownTool()), propose(goodPlan())] });
     await h.agent.send('add a --verbose flag');
