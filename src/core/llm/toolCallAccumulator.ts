@@ -10,19 +10,27 @@ export interface AccumulatedToolCall {
 
 /**
  * Tool calls arrive as fragments keyed by `index`: the first carries id and name, later ones
- * append to `arguments`. Some servers repeat the id or send the name in pieces; both are handled.
+ * append to `arguments`. Servers differ: some repeat the id on every fragment, some send the name
+ * in pieces, some (older Ollama) give every call index 0 but a new id, some give no id at all.
  */
 export class ToolCallAccumulator {
   private readonly calls = new Map<number, AccumulatedToolCall>();
+  /** Server index → our slot (they differ only when a server reuses an index for a new call). */
+  private readonly slotOf = new Map<number, number>();
 
   add(deltas: ChatCompletionChunk.Choice.Delta.ToolCall[] | undefined | null): void {
     if (!deltas) return;
     for (const d of deltas) {
-      const index = typeof d.index === 'number' ? d.index : this.calls.size;
-      let call = this.calls.get(index);
+      const serverIndex = typeof d.index === 'number' ? d.index : 0;
+      let slot = this.slotOf.get(serverIndex);
+      let call = slot === undefined ? undefined : this.calls.get(slot);
+      // A different id at a known index is a new call, not more of the old one.
+      if (call && d.id && call.id && d.id !== call.id) call = undefined;
       if (!call) {
-        call = { index, id: '', name: '', arguments: '' };
-        this.calls.set(index, call);
+        slot = this.calls.has(serverIndex) ? Math.max(...this.calls.keys()) + 1 : serverIndex;
+        call = { index: slot, id: '', name: '', arguments: '' };
+        this.calls.set(slot, call);
+        this.slotOf.set(serverIndex, slot);
       }
       if (d.id && !call.id) call.id = d.id;
       const name = d.function?.name;
@@ -32,11 +40,17 @@ export class ToolCallAccumulator {
     }
   }
 
-  /** In index order; calls without an id get a stable synthetic one so results can be matched. */
+  /** In order; calls without an id, or with an id already used, get a unique one so results can be matched. */
   list(): AccumulatedToolCall[] {
+    const used = new Set<string>();
     return [...this.calls.values()]
       .sort((a, b) => a.index - b.index)
-      .map((c) => ({ ...c, id: c.id || `call_${c.index}` }));
+      .map((c) => {
+        let id = c.id || `call_${c.index}`;
+        if (used.has(id)) id = `${id}_${c.index}`;
+        used.add(id);
+        return { ...c, id };
+      });
   }
 
   get size(): number {
