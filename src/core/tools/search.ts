@@ -111,13 +111,13 @@ export async function searchWithJs(ctx: ToolContext, r: ResolvedPath, q: SearchQ
 
   const scanFile = async (abs: string, relToBase: string): Promise<boolean> => {
     if (include && !include(relToBase)) return true;
-    const s = await ctx.host.fs.stat(abs);
-    if (!s || s.type !== 'file' || s.size > MAX_FILE_BYTES) return true;
     let text: string;
     try {
+      const s = await ctx.host.fs.stat(abs);
+      if (!s || s.type !== 'file' || s.size > MAX_FILE_BYTES) return true;
       text = await ctx.host.fs.readText(abs);
     } catch {
-      return true;
+      return true; // unreadable (permissions, vanished): skipped, as rg does
     }
     if (looksBinary(text)) return true;
     const lines = text.split('\n');
@@ -148,7 +148,7 @@ export async function searchWithJs(ctx: ToolContext, r: ResolvedPath, q: SearchQ
       return queue.shift();
     };
     const worker = async () => {
-      for (let job = await next(); job && !stoppedEarly; job = await next()) {
+      for (let job = await next(); job && !stoppedEarly && !ctx.signal.aborted; job = await next()) {
         if (!(await scanFile(job.abs, job.relToBase))) stoppedEarly = true;
       }
     };
