@@ -19,6 +19,7 @@ import { insideWorkspace } from '../plans/validatePlan';
 import { executePlanSteps } from '../plans/executePlanSteps';
 import { requestPlan, type PlanMessage } from '../plans/requestPlan';
 import { llmPlanCompleter } from '../plans/llmPlanCompleter';
+import { recordsFromCards } from '../plans/recordsFromCards';
 import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi';
 import { emitUsage, runTurn } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
@@ -60,6 +61,8 @@ export class Agent implements AgentApi {
       planRepairTries: opts.settings.limits.planRepairTries,
       isInside: insideWorkspace(this.paths),
     });
+    // A resumed task's plans stay executable and revisable (their cards came back with the snapshot).
+    if (opts.resume) this.planning.book.restore(recordsFromCards(opts.resume.cards, opts.resume.planProvenance));
   }
 
   get role(): RoleId {

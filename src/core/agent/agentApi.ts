@@ -6,6 +6,7 @@ import type { Card, HostEvent, RoleId } from '../../protocol';
 import type { HostPorts } from '../ports';
 import type { AgentSettings } from '../settings';
 import type { Tool } from '../tools/tool';
+import type { PlanProvenance } from '../plans/planRecord';
 
 export type TurnOutcome = 'done' | 'stopped' | 'error' | 'waiting' | 'limit';
 
@@ -30,6 +31,8 @@ export interface ResumeState {
   usage?: { tokens_in: number; tokens_out: number; cost_usd?: number };
   /** Prefix for new card ids, so they never collide with the resumed ones. */
   idPrefix: string;
+  /** Plan provenance kept by history, by plan card id (plans work: restores the plan records so Execute/Revise work). */
+  planProvenance?: Record<string, PlanProvenance>;
 }
 
 export interface AgentHooks {

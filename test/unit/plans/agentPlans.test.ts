@@ -7,6 +7,11 @@ import { harness, type Harness } from '../../support/agentHarness';
 import { FAKE_WORKSPACE_TOOLS } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
 import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { Agent } from '../../../src/core/agent/agent';
+import { LOOP_TOOLS } from '../../../src/core/agent/defaultTools';
+import { createNodeHost } from '../../../src/host/node/nodeHost';
+import { defaultSettings } from '../../../src/core/settings';
+import type { HostEvent } from '../../../src/protocol';
 import { goodPlan, planWithUnknownTool } from './planFixtures';
 
 const propose = (plan: unknown): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan as Record<string, unknown> }], argChunkSize: 40 });
@@ -134,6 +139,27 @@ describe('plans through the agent', () => {
     const [card] = h.cardsOf('plan');
     assert.ok(card.plan);
     assert.equal(h.agent.planning.book.get(card.id)!.provenance.path, 'json_schema');
+  });
+
+  it('a plan from a resumed task (cards + kept provenance) can still be executed', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [propose(goodPlan()), text('step one done'), text('step two done')] });
+    await h.agent.send('add a --verbose flag');
+    const cards = h.agent.cards();
+    const planId = h.cardsOf('plan')[0].id;
+    const prov = Object.fromEntries(h.agent.planning.book.all().map((r) => [r.cardId, r.provenance]));
+    const events: HostEvent[] = [];
+    const resumed = new Agent({
+      host: createNodeHost({ roots: [h.ws] }),
+      settings: defaultSettings({ baseURL: h.server.url, apiKey: 'k', models: { planner: 'p', actor: 'a' } }),
+      emit: (e) => events.push(e),
+      role: 'planner',
+      tools: [...FAKE_WORKSPACE_TOOLS, ...LOOP_TOOLS],
+      resume: { cards, messages: [], idPrefix: 'r1-', planProvenance: prov },
+    });
+    assert.equal(resumed.planning.book.get(planId)!.provenance.model, 'planner-model');
+    assert.equal(await resumed.executePlan(planId), 'done');
+    assert.deepEqual(events.filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`),
+      ['step_started:1', 'step_done:1', 'step_started:2', 'step_done:2']);
   });
 
   it('revise: feedback to the Planner; a text answer gets a structured plan request; 400 falls back to extraction; v1 superseded', async () => {
