@@ -1,5 +1,7 @@
 /** Builds the CLI bundle (as `npm run build` does) and runs it as a child process, without a TTY. */
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** Same options as the CLI target in esbuild.mjs; rebuilt so the test runs what the source says now. */
@@ -54,11 +56,14 @@ export function runCliProcess(
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !/^(OPENAI_|TANDEM_)/.test(k)) env[k] = v;
   }
+  // History and other data go to a throwaway folder, never the user's data dir.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cli-data-'));
+  env.TANDEM_DATA_DIR = dataDir;
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
-  return new Promise((resolve, reject) => {
+  return new Promise<CliRun>((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -76,5 +81,5 @@ export function runCliProcess(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-  });
+  }).finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 }

@@ -14,7 +14,7 @@ async function onTerminal(server: ScriptedServer, ws: string, args: string[], an
   const prompts: string[] = [];
   const code = await runCli({
     argv: ['run', '--workspace', ws, '--base-url', server.url, ...args],
-    env: { TANDEM_API_KEY: 'sk-tty', TANDEM_MAX_RETRIES: '0' },
+    env: { TANDEM_API_KEY: 'sk-tty', TANDEM_MAX_RETRIES: '0', TANDEM_DATA_DIR: path.join(ws, '.tandem-test-data') },
     stdout: (s) => void (stdout += s),
     stderr: (s) => {
       stderr += s;
