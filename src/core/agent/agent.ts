@@ -6,7 +6,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentState, Card, HostEvent, RoleId } from '../../protocol';
 import { EventStream } from '../events';
-import { LlmClient } from '../llm';
+import { LlmClient, LlmError } from '../llm';
 import { QuestionUnanswerable } from '../ports';
 import { ReadTracker } from '../readTracker';
 import { ROLES } from '../roles';
@@ -176,7 +176,11 @@ export class Agent implements AgentApi {
     } catch (err) {
       if (err instanceof QuestionUnanswerable) outcome = 'waiting';
       else if (controller.signal.aborted) outcome = 'stopped';
-      else {
+      else if (err instanceof LlmError) {
+        // A request outside the streamed loop (the final plan request) failed: same card as in the loop.
+        this.events.addCard({ kind: 'error', id: this.events.newId('error'), message: err.message, ...(err.detail && err.detail !== err.message ? { detail: err.detail } : {}), retryable: err.retryable, ts: Date.now() });
+        outcome = 'error';
+      } else {
         this.opts.host.logger.error(`turn failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
         this.errorCard(`Internal error: ${err instanceof Error ? err.message : String(err)}`);
         outcome = 'error';
