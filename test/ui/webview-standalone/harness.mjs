@@ -16,7 +16,7 @@ const root = resolve(new URL('../../..', import.meta.url).pathname);
 export async function buildWebview(outdir) {
   await esbuild.build({
     entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
-    outdir, bundle: true, minify: true, sourcemap: false, legalComments: 'none',
+    outdir, bundle: true, minify: !process.env.TANDEM_WEBVIEW_NO_MINIFY, sourcemap: false, legalComments: 'none',
     platform: 'browser', format: 'esm', target: 'es2022', jsx: 'automatic', jsxImportSource: 'preact',
     loader: { '.ttf': 'file', '.woff2': 'file' }, plugins: [leanZodPlugin], logLevel: 'warning',
   });

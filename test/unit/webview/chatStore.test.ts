@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { loadWebviewModule } from './loadWebviewModule';
 
-type StoreMod = typeof import('../../../webview-ui/src/state/chatStore');
-type DecodeMod = typeof import('../../../webview-ui/src/state/decodeInbound');
+type StoreMod = typeof import('./webviewState.entry');
+type DecodeMod = StoreMod;
 
 const text = (id: string, t = '', streaming = false) => ({ kind: 'text', id, author: 'assistant', text: t, streaming, ts: 1 });
 const plan = (id: string) => ({
@@ -15,8 +15,8 @@ describe('webview chat store', () => {
   let S: StoreMod;
   let D: DecodeMod;
   before(async () => {
-    S = await loadWebviewModule<StoreMod>('webview-ui/src/state/chatStore.ts');
-    D = await loadWebviewModule<DecodeMod>('webview-ui/src/state/decodeInbound.ts');
+    S = await loadWebviewModule<StoreMod>('test/unit/webview/webviewState.entry.ts');
+    D = S;
   });
 
   /** Feeds raw host payloads through the same decode → apply path as the webview. */
@@ -128,9 +128,22 @@ describe('webview chat store', () => {
 
   it('keeps the rest of a snapshot when one card in it is malformed', () => {
     const s = new S.ChatStore();
-    feed(s, { type: 'snapshot', seq: 5, role: 'planner', cards: [text('a', 'ok'), { kind: 'hologram', id: 'h' }, text('b', 'ok too')] });
-    assert.deepEqual(s.cards.map((c) => `${c.id}:${c.kind}`), ['a:text', 'h:raw', 'b:text']);
+    feed(s, { type: 'snapshot', seq: 5, role: 'planner', cards: [text('a', 'ok'), { kind: 'hologram', id: 'h' }, text('b', 'ok too'), 'junk', { kind: 'text', id: 'bad', author: 'assistant', text: 42, ts: 1 }] });
+    // What a view would display (snapshot cards are validated on first display).
+    assert.deepEqual(s.cards.map((c) => `${c.id}:${S.validated(c).kind}`).map((x) => x.replace(/^raw-.*:/, 'raw-id:')), ['a:text', 'h:raw', 'b:text', 'raw-id:raw', 'bad:raw']);
+    assert.equal(s.get('h')?.kind, 'raw');
     assert.equal(s.lastSeq, 5);
+  });
+
+  it('validates a snapshot card before a delta touches it', () => {
+    const s = new S.ChatStore();
+    feed(s, { type: 'snapshot', seq: 1, role: 'planner', cards: [{ kind: 'text', id: 'a', author: 'robot', text: 'x', ts: 1 }, plan('p')] });
+    assert.equal(S.isValidated(s.cards[0]!), false, 'not validated before first use');
+    assert.deepEqual(feed(s, { type: 'text_appended', seq: 2, id: 'a', text: 'y' }), ['resync'], 'an invalid card is not a text card to append to');
+    assert.equal(s.get('a')?.kind, 'raw');
+    feed(s, { type: 'step_started', seq: 3, plan_id: 'p', step_number: 1 });
+    const p = s.get('p');
+    assert.equal(p?.kind === 'plan' && p.step_states['1'], 'running');
   });
 
   it('turns any unparsable payload into a plain-text card and never throws', () => {

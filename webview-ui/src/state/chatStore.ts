@@ -10,7 +10,7 @@
  */
 import type { AgentState, Card, HostEvent, PlanCard, RoleId, StepState } from '../../../src/protocol';
 import type { ChatCard, RawCard } from './localCards';
-import { decodeCard } from './decodeInbound';
+import { decodeCard, validated } from './decodeInbound';
 
 export interface Totals { tokens_in: number; tokens_out: number; cost_usd?: number }
 export type TurnOutcome = Extract<HostEvent, { type: 'turn_ended' }>['outcome'];
@@ -37,9 +37,18 @@ export class ChatStore {
   private streaming = new Set<string>();
 
   get size(): number { return this.cards.length; }
+  /** The card, validated (snapshot cards are validated lazily, on first use). */
   get(id: string): ChatCard | undefined {
     const i = this.index.get(id);
-    return i === undefined ? undefined : this.cards[i];
+    return i === undefined ? undefined : this.validAt(i);
+  }
+
+  /** Validates the card at `i` in place if it came unvalidated from a snapshot. */
+  private validAt(i: number): ChatCard {
+    const c = this.cards[i]!;
+    const v = validated(c);
+    if (v !== c) this.cards[i] = v;
+    return v;
   }
   indexOf(id: string): number { return this.index.get(id) ?? -1; }
 
@@ -112,7 +121,7 @@ export class ChatStore {
       case 'card_patched': {
         const i = this.index.get(ev.id);
         if (i === undefined) return false;
-        const old = this.cards[i]!;
+        const old = this.validAt(i);
         // `id` and `kind` are identity: a patch may not change them.
         // The patch is untyped on the wire, so the patched card is validated again.
         const merged = { ...old, ...ev.patch, id: old.id, kind: old.kind };
@@ -122,7 +131,7 @@ export class ChatStore {
       case 'text_appended': {
         const i = this.index.get(ev.id);
         if (i === undefined) return false;
-        const old = this.cards[i]!;
+        const old = this.validAt(i);
         if (old.kind !== 'text') return false;
         this.replace(i, { ...old, text: old.text + ev.text });
         return true;
@@ -151,8 +160,8 @@ export class ChatStore {
         // A stopped or failed turn may never send the final `streaming: false` patch.
         for (const id of [...this.streaming]) {
           const i = this.index.get(id)!;
-          const c = this.cards[i] as Extract<Card, { kind: 'text' }>;
-          this.replace(i, { ...c, streaming: false });
+          const c = this.validAt(i);
+          if (c.kind === 'text') this.replace(i, { ...c, streaming: false });
         }
         return true;
       default:
@@ -163,7 +172,7 @@ export class ChatStore {
   private setStep(planId: string, step: number, state: StepState): boolean {
     const i = this.index.get(planId);
     if (i === undefined) return false;
-    const old = this.cards[i]!;
+    const old = this.validAt(i);
     if (old.kind !== 'plan') return false;
     const next: PlanCard = { ...old, step_states: { ...old.step_states, [String(step)]: state } };
     this.replace(i, next);

@@ -3,8 +3,53 @@
  * an array of them (batched per animation frame). Nothing here throws: a payload that does not
  * parse becomes an `invalid` item that the chat shows as a plain-text card.
  */
-import { Card, HostEvent, HostUiMessage } from '../../../src/protocol';
+import { z } from 'zod';
+import { Card, HostEvent, HostUiMessage, RoleId } from '../../../src/protocol';
 import type { ChatCard, RawCard } from './localCards';
+
+/**
+ * A snapshot's envelope; its cards are validated one by one, lazily (see `lazyCard`), so opening a
+ * 10,000-card task validates the ~20 cards on screen, not all 10,000, before the first paint.
+ */
+const SnapshotEnvelope = z.object({
+  type: z.literal('snapshot'),
+  seq: z.number().int().min(0),
+  role: RoleId,
+  task_id: z.string().optional(),
+  cards: z.array(z.unknown()),
+});
+
+/** Cards that passed only the cheap structural check; `validated` must see them before any use. */
+const unvalidated = new WeakSet<object>();
+const validatedCache = new WeakMap<object, ChatCard>();
+
+/** Cheap check now (an object with a string id and kind), full zod validation on first use. */
+export function lazyCard(data: unknown): ChatCard {
+  const rec = data as { id?: unknown; kind?: unknown } | null;
+  if (rec && typeof rec === 'object' && !Array.isArray(rec) && typeof rec.id === 'string' && rec.id !== '' && typeof rec.kind === 'string') {
+    unvalidated.add(rec);
+    return rec as ChatCard;
+  }
+  return decodeCard(data);
+}
+
+/**
+ * The card itself when it is valid, else a plain-text card in its place. Every view and every
+ * store update goes through this before reading a card's fields.
+ */
+export function validated(card: ChatCard): ChatCard {
+  if (!unvalidated.has(card)) return card;
+  let v = validatedCache.get(card);
+  if (!v) {
+    v = decodeCard(card);
+    validatedCache.set(card, v);
+  }
+  return v;
+}
+
+export function isValidated(card: ChatCard): boolean {
+  return !unvalidated.has(card);
+}
 
 export type Inbound =
   | { kind: 'event'; event: HostEvent }
@@ -53,17 +98,18 @@ function decodeOne(data: unknown): Inbound {
     const r = HostUiMessage.safeParse(data);
     return r.success ? { kind: 'ui', msg: r.data } : { kind: 'invalid', card: rawCard(data, issueText(r.error)) };
   }
+  if (type === 'snapshot') {
+    const env = SnapshotEnvelope.safeParse(data);
+    if (env.success) {
+      const { seq, role, task_id, cards } = env.data;
+      // Typed as Card[]: the store accepts raw and not-yet-validated cards wherever cards go.
+      return { kind: 'event', event: { type: 'snapshot', seq, role, task_id, cards: cards.map(lazyCard) as Card[] } };
+    }
+  }
   const r = HostEvent.safeParse(data);
   if (r.success) return { kind: 'event', event: r.data };
   // Salvage what can be salvaged so a single bad card degrades to one plain-text card.
   const seq = typeof rec?.seq === 'number' && Number.isInteger(rec.seq) && rec.seq >= 0 ? rec.seq : undefined;
-  if (rec && type === 'snapshot' && Array.isArray(rec.cards) && seq !== undefined) {
-    const role = rec.role === 'actor' ? 'actor' : 'planner';
-    const cards = rec.cards.map(decodeCard);
-    const task_id = typeof rec.task_id === 'string' ? rec.task_id : undefined;
-    // Typed as Card[]: the store accepts raw cards wherever cards go.
-    return { kind: 'event', event: { type: 'snapshot', seq, role, task_id, cards: cards as Card[] } };
-  }
   if (rec && type === 'card_added' && seq !== undefined) {
     return { kind: 'event', event: { type: 'card_added', seq, card: decodeCard(rec.card) as Card } };
   }

@@ -11,18 +11,22 @@ const estimates = new WeakMap<object, number>();
 export function estimateHeight(card: ChatCard): number {
   const hit = estimates.get(card);
   if (hit !== undefined) return hit;
+  // Snapshot cards may not be validated yet (that happens on first display): read defensively.
+  const c = card as unknown as Record<string, unknown>;
+  const arr = (x: unknown): number => (Array.isArray(x) ? x.length : 0);
   let h: number;
-  switch (card.kind) {
+  switch (c.kind) {
     case 'text': {
-      const len = card.text.length;
+      const text = typeof c.text === 'string' ? c.text : '';
+      const len = text.length;
       let lines = 0;
-      for (let i = 0; i < len && i < 20_000; i++) if (card.text.charCodeAt(i) === 10) lines++;
+      for (let i = 0; i < len && i < 20_000; i++) if (text.charCodeAt(i) === 10) lines++;
       h = 36 + 20 * (lines + Math.ceil(len / 70));
       break;
     }
-    case 'plan': h = card.superseded ? 44 : 160 + 56 * (card.plan?.steps.length ?? 4); break;
-    case 'question': h = 140 + 20 * card.question.options.length; break;
-    case 'tool_call': h = card.status === 'pending' ? 150 : card.error ? 110 : 58; break;
+    case 'plan': h = c.superseded ? 44 : 160 + 56 * (arr((c.plan as { steps?: unknown } | null)?.steps) || 4); break;
+    case 'question': h = 140 + 20 * arr((c.question as { options?: unknown } | null)?.options); break;
+    case 'tool_call': h = c.status === 'pending' ? 150 : c.error ? 110 : 58; break;
     case 'error': h = 90; break;
     case 'usage': case 'agent_state': h = 30; break;
     default: h = 80;

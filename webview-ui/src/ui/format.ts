@@ -1,7 +1,12 @@
 /** Small display helpers shared by the cards. */
+// One formatter for all cards: `toLocaleString` builds a new Intl formatter on every call.
+let timeFormat: Intl.DateTimeFormat | undefined;
+
 export function formatTime(ts: number): string {
   const d = new Date(ts);
-  return Number.isFinite(d.getTime()) ? d.toLocaleString(undefined, { hour: '2-digit', minute: '2-digit', month: 'short', day: 'numeric' }) : '';
+  if (!Number.isFinite(d.getTime())) return '';
+  timeFormat ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', month: 'short', day: 'numeric' });
+  return timeFormat.format(d);
 }
 
 export function formatTokens(n: number): string {

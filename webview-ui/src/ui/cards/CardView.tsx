@@ -1,5 +1,6 @@
 import { Component } from 'preact';
 import type { ChatCard } from '../../state/localCards';
+import { validated } from '../../state/decodeInbound';
 import { TextCardView } from './TextCardView';
 import { PlanCardView } from './PlanCardView';
 import { QuestionCardView } from './QuestionCardView';
@@ -15,7 +16,8 @@ export class CardView extends Component<{ card: ChatCard }, { failed?: string; f
     this.setState({ failed: String(err), failedCard: this.props.card });
   }
   override render() {
-    const { card } = this.props;
+    // Nothing reaches the DOM unvalidated: snapshot cards are checked here, on first display.
+    const card = validated(this.props.card);
     const failed = this.state.failedCard === card ? this.state.failed : undefined;
     if (failed !== undefined) {
       return (
