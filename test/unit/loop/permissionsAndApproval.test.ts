@@ -154,3 +154,25 @@ describe('permissions and approval with the real tools', () => {
     assert.deepEqual(statuses, ['pending', 'approved', 'running', 'done']);
   });
 });
+
+describe('Stop kills a running command', () => {
+  it('aborts run_command (the whole process tree) and ends the turn as stopped', async function () {
+    this.timeout(15_000);
+    const h = await harness({
+      settings: (s) => ({ ...s, approval: approvalFromFlag('all', false) }),
+      steps: [calls(tc('run_command', { command: 'sleep 30 && echo late > late.txt' })), text('never')],
+    });
+    try {
+      const p = h.agent.send('run it');
+      const end = Date.now() + 5000;
+      while (h.toolCards()[0]?.status !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(h.toolCards()[0]?.status, 'running');
+      h.agent.stop();
+      assert.equal(await p, 'stopped');
+      assert.equal(fs.existsSync(path.join(h.ws, 'late.txt')), false);
+      assert.equal(h.server.chatRequests().length, 1);
+    } finally {
+      await h.close();
+    }
+  });
+});
