@@ -22,7 +22,7 @@ const KNOWN_TOOLS = new Set<string>(ACTOR_TOOL_NAMES);
 const MAX_ERROR_LINES = 30;
 
 export async function validatePlan(raw: unknown, opts: PlanCheckOptions = {}): Promise<PlanValidation> {
-  const data = dropNulls(raw);
+  const data = dropNulls(unwrapEnvelope(raw));
   const errors: string[] = [];
   const parsed = Plan.safeParse(data);
   if (!parsed.success) errors.push(...parsed.error.issues.map(issueLine));
@@ -35,6 +35,32 @@ export async function validatePlan(raw: unknown, opts: PlanCheckOptions = {}): P
     return { ok: false, plan: null, errors: lines.length ? lines : ['the plan does not match the schema'] };
   }
   return { ok: true, plan: parsed.data, errors: [] };
+}
+
+/**
+ * Weaker models often wrap the plan — `{"plan": {...}}`, or the whole object as a JSON string.
+ * Only the envelope is undone (a single key holding an object with `steps`, or a string that is
+ * a JSON object); the plan itself is still checked field by field.
+ */
+export function unwrapEnvelope(value: unknown): unknown {
+  if (typeof value === 'string') {
+    try {
+      const parsed = JSON.parse(value);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return unwrapEnvelope(parsed);
+    } catch {
+      /* not JSON: reported as not an object */
+    }
+    return value;
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value) && !('steps' in value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 1) {
+      const inner = entries[0][1];
+      if (inner && typeof inner === 'object' && !Array.isArray(inner) && 'steps' in inner) return inner;
+      if (typeof inner === 'string' && inner.trim().startsWith('{')) return unwrapEnvelope(inner);
+    }
+  }
+  return value;
 }
 
 function issueLine(issue: z.core.$ZodIssue): string {

@@ -70,4 +70,14 @@ describe('validatePlan', () => {
     assert.equal(v.ok, false);
     assert.ok(v.errors.includes('the plan must be a JSON object'));
   });
+
+  it('undoes a wrapping envelope ({"plan": …} or a JSON string) but still checks the plan', async () => {
+    assert.equal((await validatePlan({ plan: samplePlan() })).ok, true);
+    assert.equal((await validatePlan(JSON.stringify(samplePlan()))).ok, true);
+    assert.equal((await validatePlan({ plan: JSON.stringify(samplePlan()) })).ok, true);
+    const bad = samplePlan();
+    bad.steps[0].tools_needed = ['sed'];
+    assert.deepEqual((await validatePlan({ plan: bad })).errors, ["step 1: tools_needed names unknown tool 'sed'"]);
+    assert.equal((await validatePlan({ other: 1 })).ok, false);
+  });
 });
