@@ -83,8 +83,12 @@ export function rawCard(data: unknown, error: string, id?: unknown): RawCard {
 export function decodeCard(data: unknown): ChatCard {
   const r = Card.safeParse(data);
   if (r.success) return r.data;
-  const id = (data as { id?: unknown } | null)?.id;
-  return rawCard(data, issueText(r.error), id);
+  const rec = data as { id?: unknown; kind?: unknown } | null;
+  const known = ['text', 'plan', 'question', 'tool_call', 'error', 'usage', 'agent_state'];
+  const why = rec && typeof rec.kind === 'string' && !known.includes(rec.kind)
+    ? `unknown card kind "${rec.kind.slice(0, 40)}"`
+    : issueText(r.error);
+  return rawCard(data, why, rec?.id);
 }
 
 function asRecord(x: unknown): Record<string, unknown> | null {

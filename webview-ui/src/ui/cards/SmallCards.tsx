@@ -32,7 +32,7 @@ export function AgentStateCardView({ card }: { card: AgentStateCard }) {
 export function RawCardView({ card }: { card: RawCard }) {
   return (
     <div class="raw-card">
-      <div class="muted">Unrecognised message ({card.error})</div>
+      <div class="muted">Unrecognised message: {card.error}</div>
       <pre class="raw">{card.text}</pre>
     </div>
   );
