@@ -86,6 +86,15 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     await input().waitFor({ state: 'visible' });
   });
 
+  // A failed step must not leave a turn running into the next one.
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && chat) {
+      await wb.screenshot(`story-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+      await chat.getByRole('button', { name: 'Stop' }).click().catch(() => undefined);
+      await sleep(1000);
+    }
+  });
+
   after(async () => {
     if (wb) await wb.screenshot('story-final').catch(() => undefined);
     await wb?.close();
@@ -154,12 +163,19 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     const edit = toolCard('edit_file').last();
     await edit.getByRole('button', { name: 'Reject' }).waitFor({ state: 'visible', timeout: 20_000 });
     await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
-    await edit.getByRole('button', { name: 'Reject' }).click();
+    // This time from the diff editor's title bar (the card's Reject does the same). VS Code shows
+    // title-bar actions on the active group only, and the diff opened without taking focus: click its tab.
+    await wb.page.locator('.tab', { hasText: "Tandem's proposal" }).first().click();
+    const rejectInTitle = wb.page.locator('.editor-actions .action-label[aria-label^="Reject Change"]').first();
+    await rejectInTitle.waitFor({ state: 'visible', timeout: 10_000 });
+    await wb.page.locator('.editor-actions .action-label[aria-label^="Approve Change"]').first().waitFor({ state: 'visible' });
+    await wb.screenshot('story-06a-diff-title-bar');
+    await rejectInTitle.click();
     await edit.locator('.chip.status-rejected').waitFor({ state: 'visible', timeout: 15_000 });
     await chat.locator('[data-card-kind="text"]', { hasText: 'leave it as it is' }).waitFor({ state: 'visible', timeout: 20_000 });
     assert.deepEqual(fs.readFileSync(file), before, 'byte for byte unchanged');
     await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'hidden', timeout: 10_000 });
-    await wb.screenshot('story-06-rejected');
+    await wb.screenshot('story-06b-rejected');
   });
 
   it('a question card is answered by clicking an option', async () => {
@@ -218,7 +234,8 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start', 30_000);
     const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
     assert.ok(isAlive(pid));
-    await wb.page.locator('.terminal-wrapper, .terminal-tab', { hasText: /Tandem|sleep/ }).first().waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    // The visible terminal named Tandem runs it (xterm draws on a canvas: see the screenshot).
+    await wb.page.locator('.terminal-tabs-entry, .single-terminal-tab, .panel .title', { hasText: 'Tandem' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     await wb.screenshot('story-10-command-running');
     await chat.getByRole('button', { name: 'Stop' }).click();
     await waitUntil(() => !isAlive(pid), 'the command to be killed', 15_000);

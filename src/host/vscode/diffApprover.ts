@@ -115,7 +115,11 @@ export class DiffApprover implements Approver, vscode.Disposable {
   }
 
   private async showDiff(p: Proposal, preserveFocus = true): Promise<void> {
-    await vscode.commands.executeCommand('vscode.diff', p.original, p.proposed, p.title, { preview: true, preserveFocus, viewColumn: vscode.ViewColumn.Beside });
+    // Beside the editor the user works in, so it stays in view and keeps focus; in the one group
+    // when that group is empty (no empty group left behind).
+    const busy = vscode.window.tabGroups.activeTabGroup.tabs.length > 0;
+    const viewColumn = busy ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    await vscode.commands.executeCommand('vscode.diff', p.original, p.proposed, p.title, { preview: true, preserveFocus, viewColumn });
   }
 
   /** The right side as the user left it: an unsaved edit in the diff counts. */

@@ -172,8 +172,9 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   /** The command line typed into the terminal: a fail-fast child shell, in the right folder, on one line. */
   private wrap(command: string, cwd: string): string {
     if (process.platform === 'win32' && !this.shellPath) return command;
-    const script = `cd -- ${shellQuote(cwd)}\n${command}`;
-    return `bash -eo pipefail -c ${shellQuote(script)}`;
+    // The `cd` runs in the terminal's shell so the user sees where the command runs; the command
+    // itself stays readable inside the quotes.
+    return `cd -- ${shellQuote(cwd)} && bash -eo pipefail -c ${shellQuote(command)}`;
   }
 
   private async runFallback(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
