@@ -202,7 +202,8 @@ export class Agent implements AgentApi {
     try {
       let outcome = await this.turn(signal);
       // Revise needs a new plan version: a model that answered without propose_plan is asked for the plan as JSON.
-      if (outcome === 'done' && opts.requirePlan && !planTurn.done && planTurn.attempts.length === 0) {
+      // Also after a failed propose_plan the model left unrepaired: the same plan turn goes on, so repairs stay bounded.
+      if (outcome === 'done' && opts.requirePlan && !planTurn.done) {
         this.setState('thinking');
         const added = await requestPlan(
           {

@@ -162,6 +162,24 @@ describe('plans through the agent', () => {
       ['step_started:1', 'step_done:1', 'step_started:2', 'step_done:2']);
   });
 
+  it('requirePlan: a failed propose_plan followed by prose goes on with a plan request inside the same repair budget', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [
+      propose(planWithUnknownTool()),
+      text('Sorry, I think the plan is fine.'),
+      { type: 'json', value: planWithUnknownTool() },
+      { type: 'json', value: planWithUnknownTool() },
+      text('never requested: the budget (1 answer + 2 repairs) is spent'),
+    ] });
+    assert.equal(await h.agent.send('add a --verbose flag', { requirePlan: true }), 'done');
+    const reqs = h.server.chatRequests();
+    assert.equal(reqs.length, 4);
+    assert.equal(reqs[2].response_format?.type, 'json_schema');
+    assert.match(reqs[3].messages.at(-1).content, /step 2: tools_needed names unknown tool 'sed'/);
+    const [card] = h.cardsOf('plan');
+    assert.equal(card.plan, null);
+    assert.deepEqual(h.agent.planning.book.get(card.id)!.provenance.attempts.map((a) => a.path), ['tool', 'json_schema', 'json_schema']);
+  });
+
   it('revise: feedback to the Planner; a text answer gets a structured plan request; 400 falls back to extraction; v1 superseded', async () => {
     h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [
       propose(goodPlan()),
