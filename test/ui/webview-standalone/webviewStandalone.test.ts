@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const window: any;
 declare const document: any;
+declare const navigator: any;
 declare function requestAnimationFrame(cb: (t: number) => void): number;
 declare function getComputedStyle(el: unknown): { outlineStyle: string };
 type HTMLElement = any;
@@ -209,6 +210,22 @@ describe('webview in Chromium (standalone page)', function () {
     const input = h.page.getByRole('textbox', { name: 'Message Tandem' });
     await h.page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message Tandem');
     assert.equal(await input.inputValue(), 'Explain src/a.ts:1-20');
+  });
+
+  it('copies a code block with its Copy button', async () => {
+    await h.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.origin });
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: [{ kind: 'text', id: 'm', author: 'assistant', text: 'Run:\n\n```sh\nnpm test -- --grep "<b>"\n```', ts: 1 }] });
+    const copy = h.page.locator('[data-card-id="m"]').getByRole('button', { name: 'Copy' });
+    await copy.click();
+    await h.page.locator('[data-card-id="m"]').getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(await h.page.evaluate(() => navigator.clipboard.readText()), 'npm test -- --grep "<b>"');
+  });
+
+  it('shows that the last turn was stopped once the agent is idle again', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: [] });
+    await h.post([{ type: 'agent_state', seq: 2, state: 'thinking' }, { type: 'turn_ended', seq: 3, outcome: 'stopped' }]);
+    await h.page.locator('[data-turn-outcome="stopped"]').waitFor();
+    assert.equal(await h.page.locator('[data-agent-state]').first().getAttribute('data-agent-state'), 'idle');
   });
 
   it('reaches every button with Tab and shows where focus is', async () => {

@@ -1,6 +1,6 @@
 import type { AgentState, RoleId } from '../../../src/protocol';
 import { postToHost } from '../bridge/vscodeApi';
-import type { Totals } from '../state/chatStore';
+import type { Totals, TurnOutcome } from '../state/chatStore';
 import { AgentStateChip } from './AgentStateChip';
 import { formatUsage } from './format';
 
@@ -10,11 +10,14 @@ interface Props {
   turn: Totals | null;
   task: Totals | null;
   notice: string | null;
+  lastOutcome: TurnOutcome | null;
 }
+
+const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped', error: 'ended with an error', limit: 'stopped at the tool-call limit' };
 
 const ROLE_LABEL: Record<RoleId, string> = { planner: 'Planner', actor: 'Actor' };
 
-export function Header({ role, agentState, turn, task, notice }: Props) {
+export function Header({ role, agentState, turn, task, notice, lastOutcome }: Props) {
   const other: RoleId = role === 'planner' ? 'actor' : 'planner';
   return (
     <header class="header">
@@ -30,6 +33,7 @@ export function Header({ role, agentState, turn, task, notice }: Props) {
           <span aria-hidden="true">{role === 'planner' ? '◇' : '◆'}</span> {ROLE_LABEL[role]}
         </button>
         <AgentStateChip state={agentState} />
+        {agentState === 'idle' && lastOutcome && OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>}
         <span class="spacer" />
         <button type="button" class="icon" aria-label="New task" title="New task" onClick={() => postToHost({ type: 'new_task' })}>+</button>
       </div>
