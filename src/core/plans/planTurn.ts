@@ -28,6 +28,8 @@ export interface PlanTurnOptions extends PlanCheckOptions {
 export class PlanTurn {
   readonly attempts: PlanAttempt[] = [];
   private published: PlanRecord | undefined;
+  /** Submissions are checked one at a time (see `submit`). */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly book: PlanBook, private readonly opts: PlanTurnOptions) {}
 
@@ -50,8 +52,6 @@ export class PlanTurn {
     this.queue = next.then(() => undefined, () => undefined);
     return next;
   }
-
-  private queue: Promise<void> = Promise.resolve();
 
   private async check(raw: string, value: unknown, path: PlanPath, parseError?: string): Promise<PlanSubmission> {
     if (this.published) return { status: 'closed', record: this.published };
