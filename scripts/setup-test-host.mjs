@@ -83,15 +83,28 @@ function ensureNode() {
   log(`installing node@${NODE_VERSION} into ${NODE_PREFIX}`);
   rmSync(NODE_PREFIX, { recursive: true, force: true });
   writePrefixPackage(NODE_PREFIX, { node: true });
-  npmInstall(NODE_PREFIX, `node@${NODE_VERSION}`, process.env);
+  npmInstall(NODE_PREFIX, `node@${NODE_VERSION}`, cleanNpmEnv());
   if (!nodeVersionOk()) throw new SetupError(`node@${NODE_VERSION} installed but ${NODE_BIN} does not run`);
 }
 
 /** Env for anything built or run against Node 24: its binary first on PATH, its headers for node-gyp. */
-export function node24Env(base = process.env) {
-  const env = { ...base, PATH: `${join(NODE_HOME, 'bin')}:${base.PATH ?? ''}`, npm_config_nodedir: NODE_HOME };
+/**
+ * The environment minus what an outer npm run exports. Under `npm test` / `npm start` the outer npm
+ * (on Node 20) exports its settings as npm_* variables and the inner npm would take them as config,
+ * e.g. npm_config_user_agent "… node/v20 …", which code-server's postinstall reads to refuse
+ * anything but Node 24.
+ */
+function cleanNpmEnv(base = process.env) {
+  const env = { ...base };
+  for (const k of Object.keys(env)) {
+    if (/^npm_/i.test(k) || k === 'NODE' || k === 'INIT_CWD') delete env[k];
+  }
   delete env.NODE_OPTIONS;
   return env;
+}
+
+export function node24Env(base = process.env) {
+  return { ...cleanNpmEnv(base), PATH: `${join(NODE_HOME, 'bin')}:${base.PATH ?? ''}`, npm_config_nodedir: NODE_HOME };
 }
 
 /** The native modules the server and the extension host load; each must load on Node 24. */
