@@ -67,7 +67,7 @@ describe('Tandem whole story in the real workbench (UI)', function () {
   }
 
   before(async () => {
-    server = await ScriptedServer.start([], { models: ['scripted-model'] });
+    server = await ScriptedServer.start([], { models: ['scripted-model', 'scripted-model-large'] });
     ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-story-')));
     file = path.join(ws, 'greeting.txt');
     fs.writeFileSync(file, 'Hello, world\n');
@@ -276,5 +276,41 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     await send('Hello after hide/show');
     await chat.locator('[data-card-kind="text"]', { hasText: 'Back again.' }).waitFor({ state: 'visible', timeout: 20_000 });
     await wb.screenshot('story-14-shown-again');
+  });
+  it('Plan from Selection (palette) sends the selection with its file and lines, to the Planner', async () => {
+    server.replace([text('I would make the greeting louder.')]);
+    await editorLines().filter({ hasText: 'Hello, world' }).first().click();
+    await wb.page.keyboard.press('Control+A');
+    await wb.runCommand('Tandem: Plan from Selection');
+    const box = wb.page.locator('.quick-input-widget input.input');
+    await box.waitFor({ state: 'visible' });
+    await box.fill('Make it shout');
+    await wb.page.keyboard.press('Enter');
+    const card = chat.locator('[data-card-kind="text"]', { hasText: 'Make it shout' }).last();
+    await card.waitFor({ state: 'visible', timeout: 20_000 });
+    const sent = await card.innerText();
+    assert.match(sent, /greeting\.txt/);
+    assert.match(sent, /line 1\b/);
+    assert.match(sent, /Hello, world/);
+    await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'Tandem: Planner' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await chat.locator('[data-card-kind="text"]', { hasText: 'make the greeting louder' }).waitFor({ state: 'visible', timeout: 20_000 });
+    const body = server.chatRequests().at(-1);
+    assert.match(JSON.stringify(body?.messages), /greeting\.txt/, 'the model got the file name');
+    await wb.screenshot('story-15-plan-from-selection');
+  });
+
+  it('Select Model (palette) lists the endpoint\'s models, and the next request uses the pick without a reload', async () => {
+    await wb.runCommand('Tandem: Select Model');
+    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Both roles' }).first().waitFor({ state: 'visible' });
+    await wb.page.keyboard.press('Enter');
+    const large = wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'scripted-model-large' }).first();
+    await large.waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.screenshot('story-16-select-model');
+    await large.click();
+    await sleep(1000);
+    server.replace([text('Answered by the large model.')]);
+    await send('Which model is this?');
+    await chat.locator('[data-card-kind="text"]', { hasText: 'Answered by the large model.' }).waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(server.chatRequests().at(-1)?.model, 'scripted-model-large');
   });
 });
