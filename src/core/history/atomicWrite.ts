@@ -5,15 +5,17 @@ import * as path from 'node:path';
  * Replace a file so that a reader (or a process killed mid-write) sees either the old content or
  * the new, never a mix: write a temp file in the same directory, fsync it, rename it over the
  * target (atomic on POSIX and NTFS within one volume), then fsync the directory so the rename
- * itself survives a power cut.
+ * itself survives a power cut. `durable: false` skips the fsyncs: still all-or-nothing against a
+ * killed process, but a power cut may lose the file — for files that can be rebuilt (task meta).
  */
-export function writeFileAtomic(file: string, data: string | Buffer): void {
+export function writeFileAtomic(file: string, data: string | Buffer, opts: { durable?: boolean } = {}): void {
+  const durable = opts.durable ?? true;
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`);
   const fd = fs.openSync(tmp, 'w');
   try {
     fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -23,7 +25,7 @@ export function writeFileAtomic(file: string, data: string | Buffer): void {
     fs.rmSync(tmp, { force: true });
     throw err;
   }
-  fsyncDir(dir);
+  if (durable) fsyncDir(dir);
 }
 
 /** Makes a rename or a new file in `dir` durable. Not possible on Windows (EPERM/EISDIR): ignored there. */

@@ -88,14 +88,9 @@ export class TaskRecorder {
     const id = this.state.applyEvent(e);
     if (id) this.dirty.add(id);
     if (e.type === 'role_changed' || e.type === 'snapshot') this.metaDirty = true;
-    const urgent =
-      e.type === 'turn_ended' ||
-      e.type === 'usage_total' ||
-      e.type === 'role_changed' ||
-      (e.type === 'card_added' && e.card.kind !== 'text') ||
-      (e.type === 'card_added' && e.card.kind === 'text' && e.card.author === 'user') ||
-      (e.type === 'card_patched' && ('status' in e.patch || 'answer' in e.patch));
-    if (urgent) this.flush();
+    // A turn's end is written at once (with the meta the History list reads); anything else within
+    // the debounce, so a long turn in flight is mostly kept too, at one fsync per burst of events.
+    if (e.type === 'turn_ended' || e.type === 'role_changed') this.flush(true);
     else this.schedule();
   }
 
@@ -109,7 +104,7 @@ export class TaskRecorder {
   }
 
   /** Writes what changed since the last flush. Safe to call often; a no-op when nothing changed. */
-  flush(): void {
+  flush(withMeta = false): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -133,11 +128,11 @@ export class TaskRecorder {
       records.push({ k: 'prov', id: cardId, p: provenance });
       this.writtenProv.add(cardId);
     }
-    if (records.length === 0 && !this.metaDirty) return;
+    if (records.length === 0 && !this.metaDirty && !withMeta) return;
     this.append(records);
-    this.metaDirty = false;
     if (this.logBytes > Math.max(this.opts.compactBytes ?? 1_000_000, this.snapshotBytes)) this.compact();
-    else this.writeMeta();
+    else if (withMeta || this.metaDirty || !this.metaWritten) this.writeMeta();
+    this.metaDirty = false;
   }
 
   private append(records: LogRecord[]): void {
@@ -164,8 +159,13 @@ export class TaskRecorder {
     };
   }
 
+  /** The meta file is rewritten at turn ends, role changes and compactions, not at every debounced flush. */
+  private metaWritten = false;
+
   private writeMeta(): void {
-    writeFileAtomic(path.join(this.opts.dir, 'meta.json'), JSON.stringify(this.meta()));
+    this.metaWritten = true;
+    // Rebuildable from the log (the list falls back to loading the task), so no fsync for it.
+    writeFileAtomic(path.join(this.opts.dir, 'meta.json'), JSON.stringify(this.meta()), { durable: false });
   }
 
   /**
@@ -195,7 +195,7 @@ export class TaskRecorder {
   /** Flushes and, when the log has grown, compacts so the next load reads one file. */
   close(): void {
     if (this.closed) return;
-    this.flush();
+    this.flush(true);
     if (this.logBytes > 64_000) this.compact();
     this.closed = true;
   }

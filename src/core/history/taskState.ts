@@ -16,9 +16,31 @@ export class TaskState {
   workspace?: string;
   created?: number;
 
+  /** Running totals over usage cards, so the meta written at each turn end costs O(1), not O(cards). */
+  private readonly modelSet = new Set<string>();
+  private agg = { tokens_in: 0, tokens_out: 0, cost: 0, priced: 0, unpriced: 0 };
+  private firstUserText: string | undefined;
+
+  private count(c: Card | undefined, sign: 1 | -1): void {
+    if (c?.kind !== 'usage') return;
+    this.agg.tokens_in += sign * c.tokens_in;
+    this.agg.tokens_out += sign * c.tokens_out;
+    const cost = c.cost_usd ?? costOf(c.model, c.tokens_in, c.tokens_out);
+    if (cost === undefined) this.agg.unpriced += sign;
+    else {
+      this.agg.cost += sign * cost;
+      this.agg.priced += sign;
+    }
+    if (sign > 0) this.modelSet.add(c.model);
+  }
+
   upsert(card: Card): void {
-    if (!this.byId.has(card.id)) this.order.push(card.id);
+    const old = this.byId.get(card.id);
+    if (!old) this.order.push(card.id);
+    this.count(old, -1);
     this.byId.set(card.id, card);
+    this.count(card, 1);
+    if (this.firstUserText === undefined && card.kind === 'text' && card.author === 'user') this.firstUserText = card.text;
   }
 
   /** Folds a HostEvent; returns the id of the card it touched, if any. */
@@ -30,13 +52,13 @@ export class TaskState {
       case 'card_patched': {
         const c = this.byId.get(e.id);
         if (!c) return undefined;
-        this.byId.set(e.id, { ...c, ...e.patch } as Card);
+        this.upsert({ ...c, ...e.patch } as Card);
         return e.id;
       }
       case 'text_appended': {
         const c = this.byId.get(e.id);
         if (!c || c.kind !== 'text') return undefined;
-        this.byId.set(e.id, { ...c, text: c.text + e.text });
+        this.upsert({ ...c, text: c.text + e.text });
         return e.id;
       }
       case 'role_changed':
@@ -45,6 +67,9 @@ export class TaskState {
       case 'snapshot':
         this.order.length = 0;
         this.byId.clear();
+        this.modelSet.clear();
+        this.agg = { tokens_in: 0, tokens_out: 0, cost: 0, priced: 0, unpriced: 0 };
+        this.firstUserText = undefined;
         for (const c of e.cards) this.upsert(c);
         this.role = e.role;
         return undefined;
@@ -62,13 +87,13 @@ export class TaskState {
       case 'set': {
         const c = this.byId.get(r.id);
         if (!c) throw new Error(`set for unknown card ${r.id}`);
-        this.byId.set(r.id, { ...c, ...r.f } as Card);
+        this.upsert({ ...c, ...r.f } as Card);
         break;
       }
       case 'app': {
         const c = this.byId.get(r.id) as Record<string, unknown> | undefined;
         if (!c) throw new Error(`append for unknown card ${r.id}`);
-        this.byId.set(r.id, { ...c, [r.f]: String(c[r.f] ?? '') + r.s } as unknown as Card);
+        this.upsert({ ...c, [r.f]: String(c[r.f] ?? '') + r.s } as unknown as Card);
         break;
       }
       case 'prov':
@@ -88,27 +113,23 @@ export class TaskState {
 
   /** Title from the first user request; the first line, shortened. */
   title(): string {
-    for (const id of this.order) {
-      const c = this.byId.get(id);
-      if (c?.kind === 'text' && c.author === 'user') {
-        const line = c.text.trim().split('\n')[0] ?? '';
-        return line.length > 80 ? `${line.slice(0, 77)}…` : line || '(empty request)';
-      }
-    }
-    return '(no request yet)';
+    if (this.firstUserText === undefined) return '(no request yet)';
+    const line = this.firstUserText.trim().split('\n')[0] ?? '';
+    return line.length > 80 ? `${line.slice(0, 77)}…` : line || '(empty request)';
   }
 
   models(): string[] {
-    const seen = new Set<string>();
-    for (const id of this.order) {
-      const c = this.byId.get(id);
-      if (c?.kind === 'usage') seen.add(c.model);
-    }
-    return [...seen];
+    return [...this.modelSet];
   }
 
-  /** Totals from the usage cards; a card without a cost is priced from the table when possible. */
+  /**
+   * Totals from the usage cards. A card without a cost is priced from the table; with `prices`
+   * overrides given, those cards are priced again from scratch (rare: the loop sets `cost_usd`).
+   */
   usage(prices?: Record<string, Price>): UsageTotals {
+    if (!prices || this.agg.unpriced === 0) {
+      return { tokens_in: this.agg.tokens_in, tokens_out: this.agg.tokens_out, ...(this.agg.priced ? { cost_usd: this.agg.cost } : {}), unpriced: this.agg.unpriced };
+    }
     const t: UsageTotals = { tokens_in: 0, tokens_out: 0, unpriced: 0 };
     for (const id of this.order) {
       const c = this.byId.get(id);
