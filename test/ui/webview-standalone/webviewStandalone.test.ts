@@ -241,6 +241,6 @@ describe('webview in Chromium (standalone page)', function () {
       if (f.label) seen.add(f.label);
       if (f.label === 'Approve') assert.notEqual(f.outline, 'none', 'focus ring visible');
     }
-    for (const name of ['Role', 'New task', 'Open diff', 'Approve', 'Reject', 'Message Tandem', 'Stop']) assert.ok(seen.has(name), `${name} reachable by Tab: ${[...seen].join(', ')}`);
+    for (const name of ['Role', 'Open diff', 'Approve', 'Reject', 'Message Tandem', 'Stop']) assert.ok(seen.has(name), `${name} reachable by Tab: ${[...seen].join(', ')}`);
   });
 });

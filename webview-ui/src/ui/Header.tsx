@@ -35,7 +35,6 @@ export function Header({ role, agentState, turn, task, notice, lastOutcome }: Pr
         <AgentStateChip state={agentState} />
         {agentState === 'idle' && lastOutcome && OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>}
         <span class="spacer" />
-        <button type="button" class="icon" aria-label="New task" title="New task" onClick={() => postToHost({ type: 'new_task' })}>+</button>
       </div>
       {(turn || task) && (
         <div class="usage-line muted" aria-label="Usage">

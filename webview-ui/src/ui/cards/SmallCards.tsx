@@ -16,11 +16,14 @@ export function ErrorCardView({ card }: { card: ErrorCard }) {
   );
 }
 
+/** Finish reasons that are just the normal course of a turn; anything else (length, error…) is shown. */
+const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls']);
+
 export function UsageCardView({ card }: { card: UsageCard }) {
   return (
     <div class="usage muted">
       <span>{card.model}</span> · <span>{card.role}</span> · <span>{formatUsage(card)}</span> · <span>{(card.latency_ms / 1000).toFixed(1)} s</span>
-      {card.outcome !== 'ok' && card.outcome !== 'done' && <> · <span>{card.outcome}</span></>}
+      {!ROUTINE_OUTCOMES.has(card.outcome) && <> · <span>{card.outcome}</span></>}
     </div>
   );
 }
