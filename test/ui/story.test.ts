@@ -314,3 +314,70 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     assert.equal(server.chatRequests().at(-1)?.model, 'scripted-model-large');
   });
 });
+
+describe('Tandem first run in the real workbench (UI)', function () {
+  this.timeout(240_000);
+  const KEY = 'sk-test-firstrun-0123456789abcdef';
+  let server: ScriptedServer;
+  let wb: Workbench;
+  let ws: string;
+
+  before(async () => {
+    server = await ScriptedServer.start([], { models: ['scripted-model', 'scripted-model-large'] });
+    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-firstrun-')));
+    fs.writeFileSync(path.join(ws, 'README.md'), '# First run\n');
+    // No tandem.* settings and no key: a fresh install.
+    wb = await openWorkbench({ workspace: ws });
+  });
+
+  after(async () => {
+    if (wb) await wb.screenshot('firstrun-final').catch(() => undefined);
+    await wb?.close();
+    await server?.close();
+    if (ws) fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('shows the setup card; Test connection shows the endpoint\'s own error, then its models; Save puts the key in SecretStorage and the URL/models in settings', async () => {
+    const chat = await wb.openTandemView();
+    const setup = chat.locator('[data-card-kind="setup"]');
+    await setup.waitFor({ state: 'visible', timeout: 20_000 });
+    await wb.screenshot('firstrun-01-setup-card');
+
+    await setup.getByRole('radio', { name: 'Custom URL' }).click();
+    const url = setup.locator('input[aria-label="Base URL"]');
+    await url.fill('http://127.0.0.1:9/v1');
+    await setup.getByRole('button', { name: 'Test connection' }).click();
+    const alert = setup.locator('[role="alert"]');
+    await alert.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await alert.innerText(), /127\.0\.0\.1:9|ECONNREFUSED|connect/i);
+    await wb.screenshot('firstrun-02-connection-error');
+
+    await url.fill(server.url);
+    await setup.locator('input[aria-label="API key"]').fill(KEY);
+    await setup.getByRole('button', { name: 'Test connection' }).click();
+    await setup.locator('.ok-text', { hasText: '2 models' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await setup.locator('select[aria-label="Planner model"]').selectOption('scripted-model-large');
+    await wb.screenshot('firstrun-03-connected');
+    assert.equal(server.requests.filter((r) => r.path.endsWith('/models')).at(-1)?.headers.authorization, `Bearer ${KEY}`, 'the typed key was used to list models');
+
+    await setup.getByRole('button', { name: 'Save' }).click();
+    await setup.waitFor({ state: 'hidden', timeout: 15_000 });
+
+    server.replace([text('Connected and answering.')]);
+    const input = chat.locator('textarea[aria-label="Message Tandem"]');
+    await input.fill('Hello after setup');
+    await input.press('Enter');
+    await chat.locator('[data-card-kind="text"]', { hasText: 'Connected and answering.' }).waitFor({ state: 'visible', timeout: 20_000 });
+    const req = server.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1);
+    assert.equal(req?.body.model, 'scripted-model-large', 'the Planner uses the model picked in setup');
+    assert.equal(req?.headers.authorization, `Bearer ${KEY}`, 'the saved key is used');
+    await wb.screenshot('firstrun-04-first-answer');
+
+    // The URL and models are settings; the key is not (it lives in SecretStorage).
+    const settingsFile = path.join((wb.server as unknown as { userDataDir: string }).userDataDir, 'User', 'settings.json');
+    const settings = fs.readFileSync(settingsFile, 'utf8');
+    assert.ok(settings.includes(server.url), 'tandem.baseUrl saved');
+    assert.ok(settings.includes('scripted-model-large'), 'tandem.model.planner saved');
+    assert.ok(!settings.includes(KEY), 'the key is not in settings.json');
+  });
+});
