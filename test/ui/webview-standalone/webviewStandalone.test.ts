@@ -212,6 +212,18 @@ describe('webview in Chromium (standalone page)', function () {
     assert.equal(await input.inputValue(), 'Explain src/a.ts:1-20');
   });
 
+  it('keeps a tool result collapsed until asked, with errors shown open', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: fx.demoCards().filter((c) => ['t1', 't4'].includes(String(c.id))) });
+    const read = h.page.locator('[data-card-id="t1"]');
+    await read.waitFor();
+    assert.equal(await read.locator('pre').count(), 0, 'no result body while collapsed');
+    await read.getByText('Result').click();
+    await read.getByText('export function parseSignup').waitFor();
+    await read.getByText('Arguments').click();
+    await read.getByText('"path": "src/signup.ts"').waitFor();
+    assert.match(await h.page.locator('[data-card-id="t4"] details[open]').innerText(), /EACCES/);
+  });
+
   it('copies a code block with its Copy button', async () => {
     await h.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.origin });
     await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: [{ kind: 'text', id: 'm', author: 'assistant', text: 'Run:\n\n```sh\nnpm test -- --grep "<b>"\n```', ts: 1 }] });

@@ -1,5 +1,21 @@
 import type { ApprovalInfo, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
+import { LazyDetails } from '../LazyDetails';
+
+function hasArgs(args: unknown): boolean {
+  if (args === undefined || args === null) return false;
+  return typeof args !== 'object' || Object.keys(args as object).length > 0;
+}
+
+/** Only called when the Arguments section is opened. */
+function argsText(args: unknown): string {
+  try {
+    const s = JSON.stringify(args, null, 2);
+    return s.length > 20_000 ? `${s.slice(0, 20_000)}\n… (${s.length - 20_000} more characters)` : s;
+  } catch {
+    return String(args);
+  }
+}
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: 'needs approval', approved: 'approved', rejected: 'rejected', refused: 'refused',
@@ -64,16 +80,13 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
         </div>
       )}
       {card.error && (
-        <details class="result result-error" open>
-          <summary>Error</summary>
-          <pre>{card.error}</pre>
-        </details>
+        <LazyDetails className="result result-error" initiallyOpen summary="Error" render={() => <pre>{card.error}</pre>} />
       )}
       {card.result !== undefined && card.result !== '' && (
-        <details class="result">
-          <summary>Result</summary>
-          <pre>{card.result}</pre>
-        </details>
+        <LazyDetails className="result" summary="Result" render={() => <pre>{card.result}</pre>} />
+      )}
+      {hasArgs(card.args) && (
+        <LazyDetails className="result" summary="Arguments" render={() => <pre>{argsText(card.args)}</pre>} />
       )}
     </div>
   );
