@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApprovalInfo } from '../../protocol';
 import { ToolError } from './tool';
-import { defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
+import { assertStillAsApproved, defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
 
 const input = z.object({ path: z.string().min(1) });
 type Input = z.infer<typeof input>;
@@ -35,6 +35,8 @@ export const deleteFileTool = defineTool<Input>({
       return { content: `The user rejected deleting ${shown}${decision.reason ? `: ${decision.reason}` : ''}. Nothing was changed.`, isError: true };
     }
     ctx.signal.throwIfAborted();
+    // Only the path is re-checked when the contents were never read (binary or too large).
+    await assertStillAsApproved(ctx, r, original, original !== undefined);
     await ctx.beforeChange?.(r.real);
     await ctx.host.fs.delete(r.real);
     ctx.reads.forget(r.real);

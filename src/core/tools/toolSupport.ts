@@ -162,9 +162,31 @@ export async function approveChange(ctx: ToolContext, change: ProposedChange): P
   return { text: decision.editedText ?? change.proposed, summary };
 }
 
+/**
+ * Re-checks a path right before it is changed. An approval can wait minutes for a person; in that
+ * time a folder on the path may have been swapped for a symlink (the write would then land where
+ * the link points, outside the workspace) or the file changed on disk (the write would silently
+ * drop that change). Either way the change is refused; nothing is written.
+ */
+export async function assertStillAsApproved(ctx: ToolContext, r: ResolvedPath, original: string | undefined, checkContent = true): Promise<void> {
+  const shown = displayPath(ctx, r);
+  const again = await ctx.paths.resolve(r.real);
+  if (again.real !== r.real || again.inside !== r.inside) {
+    throw new ToolError(`Refused: ${shown} now resolves to ${again.real} (a folder or file on the path was replaced while waiting for approval). Nothing was changed.`);
+  }
+  if (!checkContent) return;
+  const st = await ctx.host.fs.stat(r.real);
+  const current = st?.type === 'file' ? await ctx.host.fs.readText(r.real) : st ? null : undefined;
+  if (current !== original) {
+    const what = original === undefined ? 'was created' : current === undefined ? 'was deleted' : 'changed on disk';
+    throw new ToolError(`Refused: ${shown} ${what} while waiting for approval; read it again before changing it. Nothing was changed.`);
+  }
+}
+
 /** Writes approved text, keeping a checkpoint first, and records it as what the agent has seen. */
 export async function writeApproved(ctx: ToolContext, change: ProposedChange, text: string, summary: DiffSummary): Promise<AppliedChange> {
   ctx.signal.throwIfAborted();
+  await assertStillAsApproved(ctx, change.r, change.original);
   await ctx.beforeChange?.(change.r.real);
   await ctx.host.fs.writeText(change.r.real, text);
   ctx.reads.record(change.r.real, text);
