@@ -19,6 +19,9 @@ import { TtyAsker } from '../host/node/ttyAsker';
 import { parseArgs, type RunArgs } from './args';
 import { TextPrinter } from './textPrinter';
 import { USAGE } from './usage';
+import { extractHistoryFlags, historyDirFor, runHistoryCommand, withHistoryEnv } from './history';
+import { HistoryStore } from '../core/history/historyStore';
+import { TaskSession } from '../core/history/taskSession';
 import { extractPlanFlags, runPlanCommand, runPlanFile } from './planCommand';
 
 export interface CliIo {
@@ -75,8 +78,15 @@ function exitFor(outcome: TurnOutcome, interrupted: boolean): number {
 }
 
 export async function runCli(io: CliIo): Promise<number> {
+  // `tandem history …`, and `run --resume/--history-dir/--no-history` (src/cli/history.ts).
+  if (io.argv[0] === 'history') return runHistoryCommand(io);
+  const hist = extractHistoryFlags(io.argv);
+  if ('error' in hist) {
+    io.stderr(`tandem: ${hist.error}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
   // `tandem plan … --out FILE` and `run --plan FILE` (src/cli/planCommand.ts) become plain `run` arguments.
-  const planMode = extractPlanFlags(io.argv);
+  const planMode = extractPlanFlags(hist.argv);
   if ('error' in planMode) {
     io.stderr(`tandem: ${planMode.error}\n\n${USAGE}`);
     return EXIT.usage;
@@ -96,7 +106,7 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stderr(`tandem: --workspace ${args.workspace ?? '.'} is not a folder\n\n${USAGE}`);
     return EXIT.usage;
   }
-  const settings = settingsFrom(args, io.env, io.isTty);
+  const settings = withHistoryEnv(settingsFrom(args, io.env, io.isTty), io.env);
   const level = (io.env.TANDEM_LOG as 'debug' | 'info' | 'warn' | 'error' | 'off' | undefined) ?? 'warn';
   const logger = streamLogger(io.stderr, ['debug', 'info', 'warn', 'error', 'off'].includes(level) ? level : 'warn', settings.apiKey);
 
@@ -113,7 +123,18 @@ export async function runCli(io: CliIo): Promise<number> {
 
   const printer = new TextPrinter(io.stdout, io.stderr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
-  const agent = new Agent({ host, settings, emit, role: args.role });
+  let session: TaskSession | undefined;
+  try {
+    session = hist.noHistory ? undefined : await TaskSession.open({ store: new HistoryStore(historyDirFor(ws, io.env, hist.historyDir && path.resolve(io.cwd, hist.historyDir))), host, settings: () => settings, workspace: ws, resumeId: hist.resume });
+  } catch (err) {
+    io.stderr(`tandem: ${err instanceof Error ? err.message : String(err)}\n`);
+    return hist.resume ? EXIT.usage : EXIT.error;
+  }
+  // A resumed task keeps its role unless --role says otherwise.
+  const roleGiven = hist.argv.some((a) => a === '--role' || a.startsWith('--role='));
+  const role = session?.resumedRole && !roleGiven ? session.resumedRole : args.role;
+  const agent = new Agent({ host, settings, emit: session ? session.tap(emit) : emit, role, hooks: session?.hooks, resume: session?.resumeState });
+  session?.attach(agent);
 
   let interrupted = false;
   const unregister = io.onInterrupt?.(() => {
@@ -129,7 +150,9 @@ export async function runCli(io: CliIo): Promise<number> {
   } finally {
     unregister?.();
     terminal?.close();
+    await session?.close();
   }
+  if (session && !args.json) io.stderr(`\n[task ${session.id} saved: tandem run --resume ${session.id} "…"]\n`);
   if (outcome === 'waiting' && headlessAsker.unanswered.length) {
     io.stderr(`\n${formatQuestion(headlessAsker.unanswered[headlessAsker.unanswered.length - 1]!)}\n`);
   } else if (outcome === 'waiting' || outcome === 'limit') {

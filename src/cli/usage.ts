@@ -1,6 +1,8 @@
 export const USAGE = `Usage: tandem run [options] "<prompt>"
        tandem plan [options] "<prompt>" --out FILE.json   write the Planner's validated plan
        tandem run --role actor --plan FILE.json [options] execute a plan file step by step
+       tandem run --resume ID [options] "<prompt>"        continue a saved task
+       tandem history [--workspace DIR] [--json]          saved tasks (tandem history --help)
 
 Runs one turn of the Tandem agent on a workspace, headless, against any
 OpenAI-compatible endpoint, and exits when the turn ends.

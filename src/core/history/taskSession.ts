@@ -321,7 +321,9 @@ export class TaskSession {
     }
   }
 
-  close(): void {
+  /** Waits for post-images still being taken (they are what makes a revert safe), then saves and compacts. */
+  async close(): Promise<void> {
+    await this.settled();
     this.recorder.close();
   }
 }

@@ -93,7 +93,7 @@ describe('task session: history, checkpoints, context and budget through the age
       events,
       cards: <K extends Card['kind']>(kind: K) => agent.cards().filter((c) => c.kind === kind) as Extract<Card, { kind: K }>[],
       async close() {
-        session.close();
+        await session.close();
         await server.close();
       },
     };
@@ -135,7 +135,7 @@ describe('task session: history, checkpoints, context and budget through the age
     assert.equal(totals.task.tokens_in, 300, 'two requests before the resume plus one after');
     const ids = r2.agent.cards().map((c) => c.id);
     assert.equal(new Set(ids).size, ids.length, 'new card ids never collide with resumed ones');
-    r2.session.close();
+    await r2.session.close();
     const loaded = await store.load(id);
     assert.equal(loaded.cards.length, r2.agent.cards().length);
     assert.equal(loaded.meta.usage.tokens_in, 300);
@@ -211,7 +211,7 @@ describe('task session: history, checkpoints, context and budget through the age
     assert.equal((await r.session.revertTask()).ok, false);
 
     // The reverts are in history too.
-    r.session.close();
+    await r.session.close();
     const saved = await store.load(r.session.id);
     assert.equal((saved.cards.find((c) => c.kind === 'tool_call' && c.call_id === 'call_d') as any).reverted, true);
   });
