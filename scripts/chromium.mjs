@@ -24,9 +24,13 @@ export async function launchChromium({ headless = true } = {}) {
     rmSync(home, { recursive: true, force: true });
     throw e;
   }
+  // On a signal the process exits without awaiting close(); still leave no folder behind.
+  const removeHome = () => rmSync(home, { recursive: true, force: true, maxRetries: 3 });
+  process.once('exit', removeHome);
   const close = async () => {
     await browser.close().catch(() => {});
-    rmSync(home, { recursive: true, force: true, maxRetries: 3 });
+    removeHome();
+    process.removeListener('exit', removeHome);
   };
   return { browser, close };
 }
