@@ -1,7 +1,7 @@
 // Launches Debian's Chromium through playwright-core (never `npx playwright install`: no downloads).
 // HOME points at a temp folder so the browser leaves nothing (e.g. ~/.pki) outside it.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM } from './test-host-paths.mjs';
@@ -15,7 +15,9 @@ export const CHROMIUM_ARGS = [
 export async function launchChromium({ headless = true } = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run \`npm run setup-test-host\` (installs Debian's chromium)`);
   const home = mkdtempSync(join(tmpdir(), 'tandem-chromium-'));
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') };
+  // TMPDIR too: Chromium keeps org.chromium.Chromium.* folders there.
+  mkdirSync(join(home, 'tmp'));
+  const env = { ...process.env, HOME: home, TMPDIR: join(home, 'tmp'), XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') };
   let browser;
   try {
     // Playwright gives the browser a fresh temp profile of its own and deletes it on close.
