@@ -22,6 +22,17 @@ export interface NodeCommandRunnerOptions {
   shell?: string;
 }
 
+/**
+ * The environment of a command the agent runs. Tandem's own key variable is left out: the CLI reads
+ * the key from it, and a command that printed it (`env`, `echo $TANDEM_API_KEY`) would put the key
+ * into the tool result, the next request and the task's history.
+ */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1' };
+  delete env.TANDEM_API_KEY;
+  return env;
+}
+
 export class NodeCommandRunner implements CommandRunner {
   private readonly maxOutputChars: number;
   private readonly killGraceMs: number;
@@ -44,7 +55,7 @@ export class NodeCommandRunner implements CommandRunner {
         cwd: opts.cwd,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1' },
+        env: childEnv(),
       });
       let timedOut = false;
       let cancelled = false;
