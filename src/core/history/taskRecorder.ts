@@ -44,9 +44,12 @@ export class TaskRecorder {
   private closed = false;
   private lastWrittenRole: string | undefined;
 
+  /** A new task touches the disk only once it has a card: tasks opened and never used leave nothing behind. */
+  private started: boolean;
+
   constructor(private readonly opts: RecorderOptions) {
-    fs.mkdirSync(opts.dir, { recursive: true });
     const now = opts.now ?? Date.now;
+    this.started = Boolean(opts.resumed);
     if (opts.resumed) {
       this.state = opts.resumed.state;
       this.gen = opts.resumed.gen;
@@ -60,9 +63,7 @@ export class TaskRecorder {
       this.state.created = now();
       this.state.workspace = opts.workspace;
       this.gen = 0;
-      this.append([{ k: 'meta', m: { created: this.state.created, ...(opts.workspace ? { workspace: opts.workspace } : {}), role: this.state.role } }]);
       this.lastWrittenRole = this.state.role;
-      this.writeMeta();
     }
   }
 
@@ -127,6 +128,13 @@ export class TaskRecorder {
       this.state.provenance.set(cardId, provenance);
       records.push({ k: 'prov', id: cardId, p: provenance });
       this.writtenProv.add(cardId);
+    }
+    if (!this.started) {
+      if (!records.some((r) => r.k === 'add')) return;
+      fs.mkdirSync(this.opts.dir, { recursive: true });
+      records.unshift({ k: 'meta', m: { created: this.state.created, ...(this.state.workspace ? { workspace: this.state.workspace } : {}), role: this.state.role } });
+      this.started = true;
+      withMeta = true;
     }
     if (records.length === 0 && !this.metaDirty && !withMeta) return;
     this.append(records);
@@ -196,7 +204,7 @@ export class TaskRecorder {
   close(): void {
     if (this.closed) return;
     this.flush(true);
-    if (this.logBytes > 64_000) this.compact();
+    if (this.started && this.logBytes > 64_000) this.compact();
     this.closed = true;
   }
 }

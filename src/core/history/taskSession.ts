@@ -94,12 +94,21 @@ export class TaskSession {
     };
   }
 
+  /** A new task, synchronously (hosts that start a task inside a constructor). */
+  static create(opts: Omit<TaskSessionOptions, 'resumeId'>): TaskSession {
+    const provenance = () => (session.agent?.planning?.book.all() ?? []).map((r) => ({ cardId: r.cardId, provenance: r.provenance }));
+    const session: TaskSession = new TaskSession(opts, opts.store.create({ workspace: opts.workspace, planProvenance: provenance, prices: () => opts.settings().prices }), undefined);
+    return session;
+  }
+
+  /** A new task, or the saved task `resumeId` continued. */
   static async open(opts: TaskSessionOptions): Promise<TaskSession> {
+    if (!opts.resumeId) return TaskSession.create(opts);
     const provenance = () => (session.agent?.planning?.book.all() ?? []).map((r) => ({ cardId: r.cardId, provenance: r.provenance }));
     const common = { workspace: opts.workspace, planProvenance: provenance, prices: () => opts.settings().prices };
     let session: TaskSession;
-    if (opts.resumeId) {
-      const { recorder, task } = await opts.store.resume(opts.resumeId, common);
+    {
+      const { recorder, task } = await opts.store.resume(opts.resumeId!, common);
       const resume: ResumeState = {
         cards: task.cards,
         messages: rebuildMessages(task.cards),
@@ -107,8 +116,6 @@ export class TaskSession {
         idPrefix: `r${Date.now().toString(36)}-`,
       };
       session = new TaskSession(opts, recorder, resume);
-    } else {
-      session = new TaskSession(opts, opts.store.create(common), undefined);
     }
     return session;
   }
@@ -288,6 +295,12 @@ export class TaskSession {
     const r = await this.checkpoints.revertCall(callId);
     this.report(r, [callId]);
     return r;
+  }
+
+  /** The agent's latest change that is not reverted yet ("Revert Last Change"). */
+  lastChangeCallId(): string | undefined {
+    const live = this.checkpoints.entries().filter((e) => !e.reverted);
+    return live[live.length - 1]?.callId;
   }
 
   /** "Revert the whole task". */

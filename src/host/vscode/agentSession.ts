@@ -1,5 +1,5 @@
 import type { HostEvent, HostUiMessage, RoleId, WebviewMessage } from '../../protocol';
-import type { AgentApi, AgentHooks, TurnOutcome } from '../../core/agent/agentApi';
+import type { AgentApi, AgentHooks, ResumeState, TurnOutcome } from '../../core/agent/agentApi';
 import { Agent } from '../../core/agent/agent';
 import type { HostPorts } from '../../core/ports';
 import type { AgentSettings } from '../../core/settings';
@@ -22,6 +22,21 @@ export interface AgentSessionDeps {
   tools?: readonly Tool[];
   /** Called with each new agent (a new task), e.g. so history can record it. */
   onAgent?(agent: Agent, taskNumber: number): void;
+  /** History/checkpoints/context/budget for each new task (issue 6: core/history/taskSession). */
+  newTaskBinding?(ctx: { host: HostPorts; settings: () => AgentSettings }): TaskBinding;
+}
+
+/** What a task's history binding offers the session (implemented by core/history/TaskSession). */
+export interface TaskBinding {
+  readonly id: string;
+  readonly hooks: AgentHooks;
+  readonly resumeState?: ResumeState;
+  readonly resumedRole?: RoleId;
+  tap(sink: (e: HostEvent) => void): (e: HostEvent) => void;
+  attach(agent: Agent): void;
+  revertCall(callId: string): Promise<unknown>;
+  revertTask(): Promise<unknown>;
+  close(): Promise<void>;
 }
 
 /**
@@ -57,19 +72,37 @@ export class AgentSession implements ChatSession, AgentApi {
   onOutbound(listener: (msg: PanelOutbound) => void): Unsubscribe { return this.outbound.add(listener); }
   onRoleChanged(listener: (role: RoleId) => void): Unsubscribe { return this.roleChanged.add(listener); }
 
-  private startAgent(role: RoleId): void {
+  private binding: TaskBinding | undefined;
+
+  get task(): TaskBinding | undefined { return this.binding; }
+
+  private startAgent(role: RoleId, binding?: TaskBinding): void {
     this.tasks++;
     const task = this.tasks;
+    void this.binding?.close();
+    this.binding = binding ?? this.deps.newTaskBinding?.({ host: this.deps.host, settings: () => this.settings });
+    // Events of an agent replaced by New task must not reach the new task's view.
+    const sink = (e: HostEvent) => { if (task === this.tasks) this.onEvent(e); };
     this.agent = new Agent({
       host: this.deps.host,
       settings: this.settings,
-      role,
-      hooks: this.deps.hooks,
+      role: this.binding?.resumedRole ?? role,
+      hooks: this.binding?.hooks ?? this.deps.hooks,
       tools: this.deps.tools,
-      // Events of an agent replaced by New task must not reach the new task's view.
-      emit: (e: HostEvent) => { if (task === this.tasks) this.onEvent(e); },
+      emit: this.binding ? this.binding.tap(sink) : sink,
+      ...(this.binding?.resumeState ? { resume: this.binding.resumeState } : {}),
     });
+    this.binding?.attach(this.agent);
     this.deps.onAgent?.(this.agent, task);
+  }
+
+  /** Continue a saved task (History → Resume): the chat shows its cards and the agent has its context. */
+  resumeTask(binding: TaskBinding): void {
+    this.agent.stop();
+    this.lastUserText = undefined;
+    this.startAgent('planner', binding);
+    this.roleChanged.fire(this.agent.role);
+    this.outbound.fire(this.agent.snapshot(this.taskId()));
   }
 
   private onEvent(e: HostEvent): void {
@@ -77,7 +110,7 @@ export class AgentSession implements ChatSession, AgentApi {
     if (e.type === 'role_changed') this.roleChanged.fire(e.role);
   }
 
-  private taskId(): string { return `task-${this.tasks}`; }
+  private taskId(): string { return this.binding?.id ?? `task-${this.tasks}`; }
 
   private post(msg: HostUiMessage): void { this.outbound.fire(msg); }
 
@@ -123,6 +156,8 @@ export class AgentSession implements ChatSession, AgentApi {
       case 'stop': this.agent.stop(); return;
       case 'continue': this.agent.continueAfterLimit(msg.allow); return;
       case 'new_task': this.newTask(); return;
+      case 'revert_call': await this.binding?.revertCall(msg.call_id); return;
+      case 'revert_task': await this.binding?.revertTask(); return;
       case 'retry':
         // Retry the last message the user sent (after an error card).
         if (this.lastUserText && !this.agent.busy) await this.send(this.lastUserText);

@@ -146,6 +146,16 @@ describe('history: task store', () => {
     await assert.rejects(store.load('taskB'), /No task/);
   });
 
+  it('a task opened and never used leaves nothing behind', async () => {
+    const store = new HistoryStore(tmp);
+    const rec = store.create({ id: 'empty' });
+    feeder(rec)({ type: 'role_changed', role: 'actor' });
+    feeder(rec)({ type: 'turn_ended', outcome: 'done' });
+    rec.close();
+    assert.deepEqual(await store.list(), []);
+    assert.equal(fs.existsSync(path.join(tmp, 'tasks', 'empty')), false);
+  });
+
   it('exports a task as Markdown', async () => {
     const store = new HistoryStore(tmp);
     const rec = store.create({ id: 'taskM' });
