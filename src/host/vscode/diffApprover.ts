@@ -25,6 +25,7 @@ export class DiffApprover implements Approver, vscode.Disposable {
   readonly proposals = new ProposalFs();
   private readonly originals = new OriginalContent();
   private readonly open = new Map<string, Proposal>();
+  private counter = 0;
   private readonly subs: vscode.Disposable[];
 
   private readonly proposedScheme: string;
@@ -51,8 +52,8 @@ export class DiffApprover implements Approver, vscode.Disposable {
     const name = path.basename(req.info.real_path ?? req.info.path ?? 'proposal') || 'proposal';
     const proposal: Proposal = {
       req,
-      proposed: ProposalFs.uriFor(this.proposedScheme, req.callId, name),
-      original: ProposalFs.uriFor(this.originalScheme, req.callId, name),
+      proposed: ProposalFs.uriFor(this.proposedScheme, `Tandem proposal ${++this.counter}`, name),
+      original: ProposalFs.uriFor(this.originalScheme, `Tandem proposal ${this.counter}`, name),
       title: `${req.info.path ?? name} ↔ Tandem's proposal (editable)`,
       target: this.absoluteTarget(req),
     };
@@ -110,8 +111,9 @@ export class DiffApprover implements Approver, vscode.Disposable {
 
   private callIdOf(uri: vscode.Uri): string | undefined {
     if (uri.scheme !== this.proposedScheme && uri.scheme !== this.originalScheme) return undefined;
-    const first = uri.path.split('/')[1];
-    return first ? decodeURIComponent(first) : undefined;
+    const key = uri.toString();
+    for (const [id, p] of this.open) if (p.proposed.toString() === key || p.original.toString() === key) return id;
+    return undefined;
   }
 
   private async showDiff(p: Proposal, preserveFocus = true): Promise<void> {

@@ -18,8 +18,9 @@ export class ProposalFs implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
 
-  static uriFor(scheme: string, callId: string, fileName: string): vscode.Uri {
-    return vscode.Uri.from({ scheme, path: `/${encodeURIComponent(callId)}/${fileName || 'untitled'}` });
+  /** `<scheme>:/Tandem proposal N/<file name>`: the folder keeps proposals apart and reads well in breadcrumbs. */
+  static uriFor(scheme: string, folder: string, fileName: string): vscode.Uri {
+    return vscode.Uri.from({ scheme, path: `/${folder.replace(/[/\\]/g, '_')}/${fileName || 'untitled'}` });
   }
 
   put(uri: vscode.Uri, text: string): void {
