@@ -102,7 +102,7 @@ try {
     const s1 = window.__tandemStats;
     return { lat, flushMs: (s1.flushMs - s0.flushMs) / (s1.flushes - s0.flushes) };
   }, { first: N + 2, count: TOKENS });
-  report(`streamed token, host post → painted (median of ${TOKENS}, posted at random points of a frame)`, median(stream.lat), 'ms', 16);
+  report(`streamed token, post → painted (median of ${TOKENS}, random frame phase)`, median(stream.lat), 'ms', 16);
   report(`streamed token, host post → painted (p95)`, p95(stream.lat), 'ms');
   report('main-thread time per flush (decode + apply + render)', stream.flushMs, 'ms');
 

@@ -181,6 +181,31 @@ describe('webview in Chromium (standalone page)', function () {
     assert.deepEqual((await sent(h.page))[0], { type: 'ready', last_seq: 9 });
   });
 
+  it('comes back at the same scroll position after being hidden and shown', async () => {
+    const snapshot = { type: 'snapshot', seq: 300, role: 'actor', cards: fx.bigTask(300) };
+    await h.post(snapshot);
+    await h.page.waitForSelector('[data-card-id="c299"]');
+    await h.page.evaluate(() => { document.querySelector('[role="log"]').scrollTop = 3000; });
+    await h.page.waitForTimeout(500); // state writes are throttled
+    // The card at the top of the view, and where it sits.
+    const where = () => h.page.evaluate(() => {
+      const top = document.querySelector('[role="log"]').getBoundingClientRect().top;
+      const el = [...document.querySelectorAll('[role="log"] [data-card-id]')].find((e: any) => e.getBoundingClientRect().top >= top - 1);
+      return { id: el.getAttribute('data-card-id'), y: Math.round(el.getBoundingClientRect().top - top) };
+    });
+    const before = await where();
+    assert.equal((await h.page.evaluate(() => (window as any).__state)).stick_to_bottom, false);
+    await h.page.reload();
+    await h.page.waitForFunction(() => (window as any).__sent.length > 0);
+    assert.deepEqual((await sent(h.page))[0], { type: 'ready', last_seq: 300 });
+    await h.post(snapshot);
+    await h.page.waitForSelector(`[data-card-id="${before.id}"]`);
+    await h.page.waitForTimeout(200);
+    const after = await where();
+    assert.equal(after.id, before.id);
+    assert.ok(Math.abs(after.y - before.y) < 3, `card ${before.id} at ${before.y}px before, ${after.y}px after`);
+  });
+
   it('walks the first-run setup: preset, Test connection, a model per role, Save', async () => {
     await h.post({ type: 'setup_needed' });
     const setup = h.page.getByRole('region', { name: 'Set up Tandem' });

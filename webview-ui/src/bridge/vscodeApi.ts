@@ -5,6 +5,9 @@ export interface PersistedState {
   last_seq?: number;
   scroll_top?: number;
   stick_to_bottom?: boolean;
+  /** The card at the top of the view and how far into it the view starts: survives re-measuring. */
+  anchor_id?: string;
+  anchor_offset?: number;
   draft?: string;
 }
 

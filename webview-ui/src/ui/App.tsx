@@ -82,7 +82,8 @@ export function App() {
     setDraft(text);
     saveState({ draft: text.length <= 20_000 ? text : '' });
   };
-  const onScrollMemory = (m: ScrollMemory): void => saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick });
+  const onScrollMemory = (m: ScrollMemory): void =>
+    saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick, anchor_id: m.anchorId, anchor_offset: m.anchorOffset });
   const extraFor = (card: ChatCard): unknown => (card.kind === 'plan' ? store.stepReasons.size : undefined);
   const busy = store.agentState !== 'idle';
 
@@ -93,7 +94,9 @@ export function App() {
       <VirtualCardList
         cards={store.cards}
         version={version}
-        restore={persisted.scroll_top === undefined ? undefined : { scrollTop: persisted.scroll_top, stick: persisted.stick_to_bottom }}
+        restore={persisted.scroll_top === undefined ? undefined : {
+          scrollTop: persisted.scroll_top, stick: persisted.stick_to_bottom, anchorId: persisted.anchor_id, anchorOffset: persisted.anchor_offset,
+        }}
         onScrollMemory={onScrollMemory}
         extraFor={extraFor}
         indexOf={(id) => store.indexOf(id)}

@@ -15,7 +15,7 @@ const GAP = 8;
 const OVERSCAN = 500;
 const STICK_SLACK = 32;
 
-export interface ScrollMemory { scrollTop?: number; stick?: boolean }
+export interface ScrollMemory { scrollTop?: number; stick?: boolean; anchorId?: string; anchorOffset?: number }
 
 interface Props {
   cards: readonly ChatCard[];
@@ -62,7 +62,6 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, extra
   cardsRef.current = cards;
   const indexOfRef = useRef(indexOf);
   indexOfRef.current = indexOf;
-  const firstVisible = useRef(0);
   const rowsById = useRef(new Map<string, Element>());
   const observer = useRef<ResizeObserver | null>(null);
 
@@ -82,7 +81,8 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, extra
         const delta = model.setMeasured(id, h, list[idx]!);
         if (delta !== 0) {
           changed = true;
-          if (el && !stick.current && oldTop < el.scrollTop && idx < firstVisible.current + 1) shift += delta;
+          // A row starting above the view pushes what is being read: move the view with it.
+          if (el && !stick.current && oldTop < el.scrollTop) shift += delta;
         }
       }
       if (changed) {
@@ -118,14 +118,15 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, extra
   model.layout(cards, GAP);
   const n = cards.length;
   const [first, last] = model.visibleRange(view.top, view.height, OVERSCAN, n);
-  firstVisible.current = model.indexAt(view.top, n);
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
     if (!restored.current && n > 0) {
       restored.current = true;
-      el.scrollTop = restore?.scrollTop ?? 0;
+      // Heights are estimates again after a reload, so restore by card, not by pixel.
+      const ai = restore?.anchorId ? indexOf(restore.anchorId) : -1;
+      el.scrollTop = ai >= 0 ? model.offsets[ai]! - (restore?.anchorOffset ?? 0) : restore?.scrollTop ?? 0;
       setView({ top: el.scrollTop, height: el.clientHeight });
       return;
     }
@@ -139,7 +140,18 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, extra
   const onScroll = (): void => {
     const el = scroller.current!;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK;
-    onScrollMemory({ scrollTop: Math.round(el.scrollTop), stick: stick.current });
+    // The anchor is the first card whose top is in view: rows above it may be re-measured (and
+    // the scroll position compensated), which keeps exactly this card in place.
+    const list = cardsRef.current;
+    let ai = model.indexAt(el.scrollTop, list.length);
+    if (model.offsets[ai]! < el.scrollTop && ai + 1 < list.length) ai++;
+    const anchor = list[ai];
+    onScrollMemory({
+      scrollTop: Math.round(el.scrollTop),
+      stick: stick.current,
+      anchorId: anchor?.id,
+      anchorOffset: anchor ? Math.round(model.offsets[ai]! - el.scrollTop) : undefined,
+    });
     if (frame.current) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
