@@ -6,6 +6,7 @@ import { ApiKeyStore } from './host/vscode/secrets';
 import { registerCommands } from './host/vscode/commands';
 import { createVscodeHost } from './host/vscode/vscodeHost';
 import type { TandemTestApi } from './host/vscode/testApi';
+import { VscodeTaskHistory } from './host/vscode/taskHistory';
 
 /**
  * What `activate` returns in extension test mode only (integration tests and the activation
@@ -24,19 +25,19 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   const keys = new ApiKeyStore(context.secrets);
   // The agent on the VS Code ports (workspace edits, terminal, diff approvals, questions); its
   // session takes every validated webview message. Approvals and questions bring the chat into view.
-  const host = createVscodeHost(context, { logger, keys, revealChat: () => chatView.reveal(true) });
+  // History, checkpoints, condensing and the budget for every task, kept under the workspace's storageUri.
+  const history = new VscodeTaskHistory(context, logger, () => host.session);
+  const host = createVscodeHost(context, { logger, keys, revealChat: () => chatView.reveal(true), newTaskBinding: (ctx) => history.binding(ctx) });
   const session = host.session;
   const chatView = new ChatViewProvider(context.extensionUri, session, logger);
   const statusBar = new RoleStatusBar(session.role);
   const roleSub = session.onRoleChanged((role) => statusBar.show(role));
 
   context.subscriptions.push(
-    logger, keys, chatView, statusBar, roleSub,
+    logger, keys, chatView, statusBar, roleSub, history,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
   );
 
-  const later = (what: string) => () =>
-    vscode.window.showInformationMessage(`Tandem: ${what} arrives in a later version.`);
   registerCommands(context, {
     agent: () => session,
     revealChat: () => chatView.reveal(false),
@@ -45,8 +46,8 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
     postUi: (msg) => chatView.postUi(msg),
     keys,
     logger,
-    openHistory: later('Open History'),
-    revertLastChange: later('Revert Last Change'),
+    openHistory: () => history.openHistory(),
+    revertLastChange: () => history.revertLastChange(),
   });
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;

@@ -54,7 +54,10 @@ export class AgentSession implements ChatSession, AgentApi {
   private tasks = 0;
   private lastUserText: string | undefined;
 
-  constructor(private readonly deps: AgentSessionDeps) {
+  /** The settings in force (history resumes a task with them). */
+  get currentSettings(): AgentSettings { return this.settings; }
+
+  constructor(readonly deps: AgentSessionDeps) {
     this.settings = deps.settings;
     this.handler = new HostMessageHandler({
       approver: deps.approver,

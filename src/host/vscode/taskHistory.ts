@@ -1,0 +1,108 @@
+/**
+ * History in the editor (issue 6): each task is saved under the workspace's `storageUri` (outside
+ * the workspace, per workspace, removed with it), with checkpoints, condensing and the budget.
+ * "Tandem: Open History" lists the tasks (title, date, size, cost) and offers Resume, Open
+ * (read-only, as Markdown), Export and Delete; "Tandem: Revert Last Change" undoes the agent's
+ * latest change in the current task.
+ */
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { HostPorts } from '../../core/ports';
+import type { AgentSettings } from '../../core/settings';
+import { HistoryStore } from '../../core/history/historyStore';
+import { TaskSession } from '../../core/history/taskSession';
+import { exportMarkdown } from '../../core/history/exportMarkdown';
+import { formatUsd } from '../../core/cost/priceTable';
+import type { Logger } from '../../core/ports';
+import type { AgentSession, TaskBinding } from './agentSession';
+
+const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
+
+export class VscodeTaskHistory {
+  readonly store: HistoryStore;
+
+  constructor(context: vscode.ExtensionContext, private readonly logger: Logger, private readonly session: () => AgentSession) {
+    // storageUri is per workspace; with no folder open, tasks go to a shared folder in global storage.
+    const dir = context.storageUri?.fsPath ?? path.join(context.globalStorageUri.fsPath, 'no-workspace');
+    this.store = new HistoryStore(dir);
+  }
+
+  /** For AgentSession: every new task is recorded. */
+  binding(ctx: { host: HostPorts; settings: () => AgentSettings }): TaskBinding {
+    return TaskSession.create({ store: this.store, host: ctx.host, settings: ctx.settings, workspace: ctx.host.fs.roots[0] });
+  }
+
+  async openHistory(): Promise<void> {
+    const tasks = await this.store.list();
+    if (tasks.length === 0) {
+      void vscode.window.showInformationMessage('Tandem: no saved tasks in this workspace yet.');
+      return;
+    }
+    const current = this.session().task?.id;
+    const pick = await vscode.window.showQuickPick(
+      tasks.map((t) => ({
+        label: t.title,
+        description: `${new Date(t.updated).toLocaleString()} · ${t.cards} cards · ${size(t.bytes)} · ${t.usage.cost_usd !== undefined ? formatUsd(t.usage.cost_usd) : 'cost unknown'}${t.id === current ? ' · current' : ''}`,
+        detail: t.id,
+        id: t.id,
+      })),
+      { title: 'Tandem: History', placeHolder: 'Pick a task', matchOnDescription: true, matchOnDetail: true },
+    );
+    if (!pick) return;
+    const action = await vscode.window.showQuickPick(['Resume', 'Open (read-only)', 'Export as Markdown…', 'Delete'], { title: pick.label });
+    try {
+      if (action === 'Resume') await this.resume(pick.id);
+      else if (action === 'Open (read-only)') {
+        const t = await this.store.load(pick.id);
+        const doc = await vscode.workspace.openTextDocument({ content: exportMarkdown(t.meta, t.cards), language: 'markdown' });
+        await vscode.window.showTextDocument(doc, { preview: true });
+      } else if (action === 'Export as Markdown…') {
+        const t = await this.store.load(pick.id);
+        const target = await vscode.window.showSaveDialog({ filters: { Markdown: ['md'] }, saveLabel: 'Export' });
+        if (target) await vscode.workspace.fs.writeFile(target, Buffer.from(exportMarkdown(t.meta, t.cards), 'utf8'));
+      } else if (action === 'Delete') {
+        if (pick.id === current) {
+          void vscode.window.showWarningMessage('Tandem: this is the current task; start a new task before deleting it.');
+          return;
+        }
+        const ok = await vscode.window.showWarningMessage(`Delete "${pick.label}" and its checkpoints?`, { modal: true }, 'Delete');
+        if (ok === 'Delete') await this.store.delete(pick.id);
+      }
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      this.logger.error(`history ${action ?? ''} ${pick.id}: ${msg}`);
+      void vscode.window.showErrorMessage(`Tandem: ${msg}`);
+    }
+  }
+
+  private async resume(id: string): Promise<void> {
+    const s = this.session();
+    const binding = await TaskSession.open({ store: this.store, host: s.deps.host, settings: () => s.currentSettings, workspace: s.deps.host.fs.roots[0], resumeId: id });
+    s.resumeTask(binding);
+  }
+
+  /** On deactivate: what the current task has not flushed yet is written. */
+  dispose(): void {
+    void this.session().task?.close();
+  }
+
+  async revertLastChange(): Promise<void> {
+    const task = this.session().task as TaskSession | undefined;
+    const callId = task?.lastChangeCallId();
+    if (!task || !callId) {
+      void vscode.window.showInformationMessage('Tandem: the agent has made no change in this task that could be reverted.');
+      return;
+    }
+    const r = await task.revertCall(callId);
+    if (r.ok) {
+      void vscode.window.showInformationMessage(`Tandem: ${r.message}`);
+      return;
+    }
+    const diff = r.conflicts.find((c) => c.diff)?.diff;
+    const choice = await vscode.window.showWarningMessage(`Tandem: ${r.message.split('\n')[0]} ${r.conflicts.map((c) => c.reason).join(' ')}`, ...(diff ? ['Show Diff'] : []));
+    if (choice === 'Show Diff' && diff) {
+      const doc = await vscode.workspace.openTextDocument({ content: diff, language: 'diff' });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }
+  }
+}
