@@ -28,6 +28,8 @@ export class ChatStore {
   lastOutcome: TurnOutcome | null = null;
   /** Why the role last changed (e.g. "stopped the run first"), shown under the header. */
   roleNotice: string | null = null;
+  /** Bumped with each role change, so the view can show the same reason again. */
+  roleNoticeTick = 0;
   /** Failure reasons from step_failed, keyed `${plan_id}#${step_number}`. */
   stepReasons = new Map<string, string>();
   /** True from a detected gap until the next snapshot. */
@@ -142,6 +144,7 @@ export class ChatStore {
       case 'role_changed':
         this.role = ev.role;
         this.roleNotice = ev.reason ?? null;
+        this.roleNoticeTick++;
         return true;
       case 'step_started':
         return this.setStep(ev.plan_id, ev.step_number, 'running');

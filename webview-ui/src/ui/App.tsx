@@ -89,7 +89,7 @@ export function App() {
 
   return (
     <div class="app">
-      <Header role={store.role} agentState={store.agentState} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} lastOutcome={store.lastOutcome} />
+      <Header role={store.role} agentState={store.agentState} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} />
       {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
       <VirtualCardList
         cards={store.cards}

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import type { AgentState, RoleId } from '../../../src/protocol';
 import { postToHost } from '../bridge/vscodeApi';
 import type { Totals, TurnOutcome } from '../state/chatStore';
@@ -10,6 +11,7 @@ interface Props {
   turn: Totals | null;
   task: Totals | null;
   notice: string | null;
+  noticeTick: number;
   lastOutcome: TurnOutcome | null;
 }
 
@@ -17,7 +19,17 @@ const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped'
 
 const ROLE_LABEL: Record<RoleId, string> = { planner: 'Planner', actor: 'Actor' };
 
-export function Header({ role, agentState, turn, task, notice, lastOutcome }: Props) {
+const NOTICE_MS = 12_000;
+
+export function Header({ role, agentState, turn, task, notice, noticeTick, lastOutcome }: Props) {
+  // Why the role changed matters when it happens; after a while it is just noise.
+  const [shownTick, setShownTick] = useState(-1);
+  useEffect(() => {
+    if (!notice) return;
+    setShownTick(noticeTick);
+    const t = setTimeout(() => setShownTick(-1), NOTICE_MS);
+    return () => clearTimeout(t);
+  }, [noticeTick]);
   const other: RoleId = role === 'planner' ? 'actor' : 'planner';
   return (
     <header class="header">
@@ -42,7 +54,7 @@ export function Header({ role, agentState, turn, task, notice, lastOutcome }: Pr
           {task && <span title="This task">Task: {formatUsage(task)}</span>}
         </div>
       )}
-      {notice && <div class="notice" role="status">{notice}</div>}
+      {notice && shownTick === noticeTick && <div class="notice" role="status">{notice}</div>}
     </header>
   );
 }
