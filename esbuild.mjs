@@ -34,6 +34,18 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
+    // The tokenizer's rank table (issue 6, core/context/tokenCounter.ts): its own file beside the
+    // bundles, loaded on the first request rather than at activation.
+    ...common,
+    sourcemap: false,
+    minify: true,
+    entryPoints: { tokenizer: 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
     outdir: 'dist',
