@@ -114,6 +114,7 @@ export class TaskSession {
         messages: rebuildMessages(task.cards),
         usage: { tokens_in: task.meta.usage.tokens_in, tokens_out: task.meta.usage.tokens_out, ...(task.meta.usage.cost_usd !== undefined ? { cost_usd: task.meta.usage.cost_usd } : {}) },
         idPrefix: `r${Date.now().toString(36)}-`,
+        planProvenance: task.provenance,
       };
       session = new TaskSession(opts, recorder, resume);
     }

@@ -141,6 +141,24 @@ describe('task session: history, checkpoints, context and budget through the age
     assert.equal(loaded.meta.usage.tokens_in, 300);
   });
 
+  it('a plan made before closing can be executed after resuming, and its provenance is saved', async () => {
+    const r1 = await rig({ role: 'planner', steps: [{ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan }] }] });
+    assert.equal(await r1.agent.send('Plan a --verbose flag'), 'done');
+    const planCard = r1.cards('plan')[0]!;
+    await r1.close();
+    rigs.splice(rigs.indexOf(r1), 1);
+    const saved = await store.load(r1.session.id);
+    assert.equal(saved.provenance[planCard.id]?.path, 'tool');
+    assert.equal(saved.provenance[planCard.id]?.model, 'gpt-4o');
+
+    const r2 = await rig({ resumeId: r1.session.id, steps: [{ type: 'text', text: 'Step 1 done.' }, { type: 'text', text: 'Step 2 done.' }] });
+    assert.equal(await r2.agent.executePlan(planCard.id), 'done');
+    const states = r2.cards('plan').find((c) => c.id === planCard.id)!.step_states;
+    assert.deepEqual(states, { '1': 'done', '2': 'done' });
+    const first = r2.server.chatRequests()[0].messages as any[];
+    assert.equal(first[1].content, 'Plan a --verbose flag', 'the Actor sees the planning turn too');
+  });
+
   it('condenses a task longer than the window: the request keeps the plan and touched files and never exceeds the window', async () => {
     const long = (i: number) => `Answer ${i}: ` + `details about the verbose flag and how arguments are parsed in this project. `.repeat(18);
     const window = 6000;
