@@ -181,7 +181,11 @@ export class TaskSession {
 
   private async beforeChange(absPath: string, callId: string): Promise<void> {
     const note = await this.checkpoints.beforeChange(absPath, callId);
-    if (note) this.notRevertible.set(callId, note);
+    if (note && !this.notRevertible.has(callId)) {
+      this.notRevertible.set(callId, note);
+      // Said at once, before the change lands: the user learns it cannot be undone from here.
+      this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('not-revertible'), author: 'system', text: note, ts: Date.now() } });
+    }
   }
 
   private async afterCall(callId: string, cardId: string): Promise<void> {

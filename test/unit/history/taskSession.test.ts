@@ -15,6 +15,7 @@ import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
 import { messagesTokens, toolsTokens } from '../../../src/core/context/messageTokens';
 import { SUMMARY_MARKER } from '../../../src/core/context/taskFacts';
 import type { QuestionAsker } from '../../../src/core/ports';
+import type { CheckpointLimits } from '../../../src/core/checkpoints/checkpointStore';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { Card, HostEvent, type RoleId } from '../../../src/protocol';
 
@@ -60,7 +61,7 @@ describe('task session: history, checkpoints, context and budget through the age
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function rig(o: { steps: ScriptStep[]; settings?: (s: AgentSettings) => AgentSettings; resumeId?: string; role?: RoleId; asker?: QuestionAsker }): Promise<Rig> {
+  async function rig(o: { steps: ScriptStep[]; settings?: (s: AgentSettings) => AgentSettings; resumeId?: string; role?: RoleId; asker?: QuestionAsker; checkpointLimits?: CheckpointLimits }): Promise<Rig> {
     const server = await ScriptedServer.start(o.steps);
     const host = createNodeHost({ roots: [ws], asker: o.asker ?? new HeadlessAsker('none') });
     let settings = defaultSettings({
@@ -71,7 +72,7 @@ describe('task session: history, checkpoints, context and budget through the age
     });
     settings.limits = { ...settings.limits, maxRetries: 0, requestIdleTimeoutMs: 5000 };
     if (o.settings) settings = o.settings(settings);
-    const session = await TaskSession.open({ store, host, settings: () => settings, workspace: ws, resumeId: o.resumeId });
+    const session = await TaskSession.open({ store, host, settings: () => settings, workspace: ws, resumeId: o.resumeId, ...(o.checkpointLimits ? { checkpointLimits: o.checkpointLimits } : {}) });
     const events: HostEvent[] = [];
     const agent = new Agent({
       host,
@@ -232,6 +233,24 @@ describe('task session: history, checkpoints, context and budget through the age
     await r.session.close();
     const saved = await store.load(r.session.id);
     assert.equal((saved.cards.find((c) => c.kind === 'tool_call' && c.call_id === 'call_d') as any).reverted, true);
+  });
+
+  it('a file over the checkpoint cap is still changed (approved as usual) but marked not revertible, with a clear message', async () => {
+    fs.writeFileSync(path.join(ws, 'big.log'), 'x'.repeat(50_000));
+    const r = await rig({
+      checkpointLimits: { maxFileBytes: 10_000, maxTaskBytes: 1_000_000 },
+      steps: [{ type: 'tool_calls', calls: [{ id: 'call_big', name: 'delete_file', arguments: { path: 'big.log' } }] }, { type: 'text', text: 'Deleted.' }],
+    });
+    assert.equal(await r.agent.send('delete big.log'), 'done');
+    await r.session.settled();
+    assert.equal(fs.existsSync(path.join(ws, 'big.log')), false);
+    const card = r.cards('tool_call').find((c) => c.call_id === 'call_big')!;
+    assert.equal(card.revertible, false);
+    assert.match(card.revert_note!, /Not revertible: big\.log is 49 KB, over the 10 KB checkpoint cap per file/);
+    assert.ok(r.cards('text').some((c) => c.author === 'system' && /Not revertible: big\.log/.test(c.text)));
+    const refused = await r.session.revertCall('call_big');
+    assert.equal(refused.ok, false);
+    assert.equal(fs.existsSync(path.join(ws, 'big.log')), false);
   });
 
   it('warns at 80% of the task budget and stops before the request that would go over, waiting for the user', async () => {
