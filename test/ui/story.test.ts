@@ -80,6 +80,8 @@ describe('Tandem whole story in the real workbench (UI)', function () {
         'tandem.model.actor': 'scripted-model',
         // Idle timeout well above the slow stream below.
         'tandem.limits.requestIdleTimeoutMs': 30_000,
+        // The scripted model has no known window; a small default would condense (an extra request) mid-story.
+        'tandem.contextWindow': 128_000,
       },
     });
     chat = await wb.openTandemView();
