@@ -19,11 +19,20 @@ export function writeFileAtomic(file: string, data: string | Buffer, opts: { dur
   } finally {
     fs.closeSync(fd);
   }
-  try {
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
+  // Windows refuses a rename over a file another process holds open (an indexer, an antivirus) for a moment: retry briefly.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.renameSync(tmp, file);
+      break;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (attempt < 5 && (code === 'EPERM' || code === 'EACCES' || code === 'EBUSY')) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * (attempt + 1));
+        continue;
+      }
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
   }
   if (durable) fsyncDir(dir);
 }

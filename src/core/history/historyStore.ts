@@ -7,6 +7,7 @@ import { removeStaleTemps } from './atomicWrite';
 import { HISTORY_FORMAT_VERSION, type LogRecord, type TaskMeta, type TaskSnapshot } from './format';
 import { TaskRecorder, type RecorderOptions } from './taskRecorder';
 import { TaskState } from './taskState';
+import { acquireTaskLock, lockHolder } from './taskLock';
 
 export interface LoadedTask {
   meta: TaskMeta;
@@ -51,6 +52,8 @@ export class HistoryStore {
   /** Continues recording an existing task, appending to its log. */
   async resume(id: string, opts: Omit<RecorderOptions, 'dir' | 'id' | 'resumed'> = {}): Promise<{ recorder: TaskRecorder; task: LoadedTask }> {
     const task = await this.load(id);
+    const holder = acquireTaskLock(this.taskDir(task.meta.id));
+    if (holder !== undefined) throw new HistoryError(`Task ${task.meta.id} is open in another Tandem window or terminal (process ${holder}); close it there first.`);
     const recorder = new TaskRecorder({ ...opts, id: task.meta.id, dir: this.taskDir(task.meta.id), resumed: { state: task.state, gen: task.gen } });
     return { recorder, task };
   }
@@ -155,6 +158,8 @@ export class HistoryStore {
 
   async delete(idOrPrefix: string): Promise<string> {
     const id = await this.resolveId(idOrPrefix);
+    const holder = lockHolder(this.taskDir(id));
+    if (holder !== undefined) throw new HistoryError(`Task ${id} is open in another Tandem window or terminal (process ${holder}); close it there before deleting it.`);
     fs.rmSync(this.taskDir(id), { recursive: true, force: true });
     return id;
   }

@@ -6,6 +6,7 @@ import type { Price } from '../cost/priceTable';
 import { appendDurable, writeFileAtomic } from './atomicWrite';
 import { HISTORY_FORMAT_VERSION, type LogRecord, type TaskMeta, type TaskSnapshot } from './format';
 import { diffCard, TaskState } from './taskState';
+import { acquireTaskLock, releaseTaskLock } from './taskLock';
 
 export interface RecorderOptions {
   /** The task's folder (created if missing). */
@@ -132,6 +133,7 @@ export class TaskRecorder {
     if (!this.started) {
       if (!records.some((r) => r.k === 'add')) return;
       fs.mkdirSync(this.opts.dir, { recursive: true });
+      acquireTaskLock(this.opts.dir);
       records.unshift({ k: 'meta', m: { created: this.state.created, ...(this.state.workspace ? { workspace: this.state.workspace } : {}), role: this.state.role } });
       this.started = true;
       withMeta = true;
@@ -206,6 +208,7 @@ export class TaskRecorder {
     this.flush(true);
     if (this.started && this.logBytes > 64_000) this.compact();
     this.closed = true;
+    releaseTaskLock(this.opts.dir);
   }
 }
 

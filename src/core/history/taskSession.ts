@@ -63,6 +63,7 @@ export class TaskSession {
   /** Notes for the model (reverts) waiting for the turn in flight to end. */
   private readonly modelNotes: string[] = [];
   private budgetLimitOverride?: number;
+  private readonly unpricedWarned = new Set<string>();
 
   private constructor(
     private readonly opts: TaskSessionOptions,
@@ -165,7 +166,12 @@ export class TaskSession {
     if (e.type === 'card_added' && e.card.kind === 'tool_call') this.link(e.card.id, e.card.call_id);
     if (e.type === 'card_added' && e.card.kind === 'usage' && e.card.outcome !== 'summary') {
       const c = e.card;
-      const notice = this.budget.add(c.cost_usd ?? costOf(c.model, c.tokens_in, c.tokens_out, this.opts.settings().prices));
+      const cost = c.cost_usd ?? costOf(c.model, c.tokens_in, c.tokens_out, this.opts.settings().prices);
+      if (cost === undefined && this.budget.limit > 0 && (c.tokens_in > 0 || c.tokens_out > 0) && !this.unpricedWarned.has(c.model)) {
+        this.unpricedWarned.add(c.model);
+        this.later({ type: 'card_added', card: { kind: 'error', id: this.noteId('budget-unpriced'), message: `The task budget cannot count requests to ${c.model}: its price is unknown. Add it to the prices setting (USD per million tokens, input and output).`, retryable: false, ts: Date.now() } });
+      }
+      const notice = this.budget.add(cost);
       if (notice) this.later({ type: 'card_added', card: { kind: 'error', id: this.noteId('budget'), message: notice.message, retryable: false, ts: Date.now() } });
     }
     if (e.type === 'turn_ended') this.flushModelNotes();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import type { TaskRecorder } from '../../../src/core/history/taskRecorder';
 import { exportMarkdown } from '../../../src/core/history/exportMarkdown';
@@ -154,6 +155,27 @@ describe('history: task store', () => {
     rec.close();
     assert.deepEqual(await store.list(), []);
     assert.equal(fs.existsSync(path.join(tmp, 'tasks', 'empty')), false);
+  });
+
+  it('one writer per task: another live process holding it blocks resume and delete; a dead one is taken over', async () => {
+    const store = new HistoryStore(tmp);
+    const rec = store.create({ id: 'locked' });
+    playTask(feeder(rec), 'x');
+    rec.close();
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+    try {
+      fs.writeFileSync(path.join(tmp, 'tasks', 'locked', 'writer.lock'), String(other.pid));
+      await assert.rejects(store.resume('locked'), new RegExp(`open in another Tandem window or terminal \\(process ${other.pid}\\)`));
+      await assert.rejects(store.delete('locked'), /close it there before deleting it/);
+      assert.equal((await store.load('locked')).cards.length, 7, 'reading it is still fine');
+    } finally {
+      other.kill('SIGKILL');
+      await new Promise((r) => other.once('exit', r));
+    }
+    const { recorder } = await store.resume('locked');
+    assert.equal(fs.readFileSync(path.join(tmp, 'tasks', 'locked', 'writer.lock'), 'utf8'), String(process.pid));
+    recorder.close();
+    assert.equal(fs.existsSync(path.join(tmp, 'tasks', 'locked', 'writer.lock')), false);
   });
 
   it('exports a task as Markdown', async () => {
