@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ScriptedServer } from '../../support/scriptedServer';
+import { AgentSession } from '../../../src/host/vscode/agentSession';
+import { DiffApprover } from '../../../src/host/vscode/diffApprover';
+import { PanelApprover } from '../../../src/host/vscode/panelApprover';
+import { PanelQuestionAsker } from '../../../src/host/vscode/questionAsker';
+import { TerminalCommandRunner } from '../../../src/host/vscode/terminalCommandRunner';
+import { VscodeWorkspaceFs } from '../../../src/host/vscode/vscodeWorkspaceFs';
+import { ApiKeyStore } from '../../../src/host/vscode/secrets';
+import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
+import { defaultSettings } from '../../../src/core/settings';
+import { nullLogger, type HostPorts } from '../../../src/core/ports';
+import { HistoryStore } from '../../../src/core/history/historyStore';
+import { TaskSession } from '../../../src/core/history/taskSession';
+import type { Card } from '../../../src/protocol';
+import { closeAllEditors, removeDir, tempDir, waitFor } from './helpers';
+
+class MemorySecrets implements vscode.SecretStorage {
+  private readonly m = new Map<string, string>();
+  private readonly e = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+  onDidChange = this.e.event;
+  async get(k: string) { return this.m.get(k); }
+  async store(k: string, v: string) { this.m.set(k, v); this.e.fire({ key: k }); }
+  async delete(k: string) { this.m.delete(k); this.e.fire({ key: k }); }
+  async keys() { return [...this.m.keys()]; }
+}
+
+/**
+ * Issue 6 in the real extension host: tasks recorded by the session the panel drives, revert of an
+ * edit made through WorkspaceEdit (and its refusal when the user has typed in the editor since),
+ * and a task resumed by a fresh session as after a window reload.
+ */
+describe('VS Code host: history, revert and resume (scripted model)', function () {
+  this.timeout(60_000);
+  let server: ScriptedServer;
+  let dir: string;
+  let historyDir: string;
+  let file: string;
+  let rel: string;
+  let store: HistoryStore;
+  const disposables: { dispose(): void }[] = [];
+  let windows = 0;
+
+  function makeSession(): { session: AgentSession; approver: DiffApprover; ports: HostPorts } {
+    const wfs = new VscodeWorkspaceFs();
+    const panel = new PanelApprover();
+    const k = ++windows;
+    const approver = new DiffApprover(panel, nullLogger, () => wfs.roots, { proposed: `tandem-proposed-hist${k}`, original: `tandem-original-hist${k}` });
+    const asker = new PanelQuestionAsker();
+    const runner = new TerminalCommandRunner({ fallback: new NodeCommandRunner() });
+    disposables.push(wfs, panel, approver, asker, runner);
+    const ports: HostPorts = { fs: wfs, commands: runner, approver, asker, logger: nullLogger };
+    const session = new AgentSession({
+      host: ports, approver, asker,
+      keys: new ApiKeyStore(new MemorySecrets()),
+      settings: defaultSettings({ baseURL: server.url, apiKey: 'k', models: { planner: 'gpt-4o', actor: 'gpt-4o' } }),
+      newTaskBinding: (ctx) => TaskSession.create({ store, host: ctx.host, settings: ctx.settings, workspace: ctx.host.fs.roots[0] }),
+    });
+    return { session, approver, ports };
+  }
+
+  beforeEach(async () => {
+    server = await ScriptedServer.start([]);
+    dir = tempDir('history');
+    historyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-it-history-'));
+    store = new HistoryStore(historyDir);
+    file = path.join(dir, 'greeting.txt');
+    fs.writeFileSync(file, 'Hello, world\n');
+    rel = path.relative(new VscodeWorkspaceFs().roots[0]!, file).split(path.sep).join('/');
+  });
+
+  afterEach(async () => {
+    await closeAllEditors();
+    for (const d of disposables.splice(0)) d.dispose();
+    await server.close();
+    removeDir(dir);
+    fs.rmSync(historyDir, { recursive: true, force: true });
+  });
+
+  it('reverts an approved edit in the editor, refuses once the user typed in it, and a reloaded window resumes the task', async () => {
+    server.replace([
+      { type: 'tool_calls', calls: [{ id: 'call_read', name: 'read_file', arguments: { path: rel } }] },
+      { type: 'tool_calls', calls: [{ id: 'call_edit', name: 'edit_file', arguments: { path: rel, edits: [{ old_text: 'Hello, world', new_text: 'Hello, Tandem' }] } }] },
+      { type: 'text', text: 'The greeting now says Tandem.' },
+      // After the revert the file changed under the agent: it must read it again before editing.
+      { type: 'tool_calls', calls: [{ id: 'call_read2', name: 'read_file', arguments: { path: rel } }] },
+      { type: 'tool_calls', calls: [{ id: 'call_edit2', name: 'edit_file', arguments: { path: rel, edits: [{ old_text: 'Hello, world', new_text: 'Hi, Tandem' }] } }] },
+      { type: 'text', text: 'Shorter now.' },
+      { type: 'text', text: 'You asked me to greet Tandem; I did, and you reverted one change.' },
+    ]);
+    const { session, approver } = makeSession();
+    const cards = (): Card[] => session.cards();
+    const tool = (callId: string) => cards().find((c): c is Extract<Card, { kind: 'tool_call' }> => c.kind === 'tool_call' && c.call_id === callId);
+    await session.handle({ type: 'set_role', role: 'actor' });
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+
+    const turn = session.handle({ type: 'send', text: 'Make the greeting say Tandem' });
+    await session.handle({ type: 'approve', call_id: await waitFor(() => approver.pendingProposals()[0], 'the edit proposal') });
+    await turn;
+    assert.equal(fs.readFileSync(file, 'utf8'), 'Hello, Tandem\n');
+    await waitFor(() => tool('call_edit')?.revertible === true, 'the edit card to offer a revert');
+
+    // Revert from the card: the file and the editor go back.
+    await session.handle({ type: 'revert_call', call_id: 'call_edit' });
+    assert.equal(editor.document.getText(), 'Hello, world\n');
+    await waitFor(() => fs.readFileSync(file, 'utf8') === 'Hello, world\n' || undefined, 'the revert on disk');
+    assert.equal(tool('call_edit')?.reverted, true);
+    assert.ok(cards().some((c) => c.kind === 'text' && c.author === 'system' && /greeting\.txt restored/.test(c.text)));
+
+    // A second change, then the user types in the editor (unsaved): the revert is refused, nothing changes.
+    const turn2 = session.handle({ type: 'send', text: 'Make it shorter' });
+    await session.handle({ type: 'approve', call_id: await waitFor(() => approver.pendingProposals()[0], 'the second proposal') });
+    await turn2;
+    await vscode.window.showTextDocument(editor.document);
+    assert.ok(await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'typed by the user\n')));
+    await waitFor(() => tool('call_edit2')?.revertible === true, 'the second card to offer a revert');
+    await session.handle({ type: 'revert_call', call_id: 'call_edit2' });
+    assert.equal(editor.document.getText(), 'Hi, Tandem\ntyped by the user\n', 'the user\'s text is untouched');
+    const refusal = cards().filter((c): c is Extract<Card, { kind: 'error' }> => c.kind === 'error').at(-1);
+    assert.match(refusal?.message ?? '', /Nothing was reverted/);
+    assert.match(refusal?.detail ?? '', /\+typed by the user/);
+
+    // "Reload the window": the old session goes away; a new one resumes the task from disk.
+    const id = session.task!.id;
+    session.stop();
+    await session.task!.close();
+    const tasks = await store.list();
+    assert.equal(tasks[0]?.id, id);
+    assert.equal(tasks[0]?.title, 'Make the greeting say Tandem');
+
+    const { session: reopened } = makeSession();
+    const seen: unknown[] = [];
+    reopened.onOutbound((m) => seen.push(m));
+    reopened.resumeTask(await TaskSession.open({ store, host: reopened.deps.host, settings: () => reopened.currentSettings, workspace: reopened.deps.host.fs.roots[0], resumeId: id }));
+    const snapshot = seen.find((m: any) => m.type === 'snapshot') as any;
+    assert.equal(snapshot?.task_id, id);
+    assert.ok(snapshot.cards.some((c: Card) => c.kind === 'tool_call' && c.call_id === 'call_edit' && c.reverted === true));
+    assert.equal(reopened.role, 'actor', 'the task resumes in its role');
+    await reopened.handle({ type: 'send', text: 'What did we do?' });
+    const last = server.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1)!.body.messages as any[];
+    assert.equal(last[1].content, 'Make the greeting say Tandem');
+    assert.ok(last.some((m) => m.role === 'user' && /\[Note from Tandem\] Reverted \S*greeting\.txt restored/.test(m.content)), "the model was told about the revert");
+    assert.equal(last.at(-1).content, 'What did we do?');
+    reopened.stop();
+    await reopened.task?.close();
+  });
+});
