@@ -77,6 +77,11 @@ export async function runSearch(ctx: ToolContext, r: ResolvedPath, q: SearchQuer
   if (rg) {
     const res = await searchWithRipgrep(ctx, rg, r, q, matcher);
     if (res !== 'regex-unsupported') return res;
+    // rg's default engine has no look-around or back-references. Its PCRE2 engine has both and,
+    // unlike the JS engine, a backtracking limit: a model's `^(a+)+\1$` then fails as an error
+    // instead of blocking the event loop (and with it Stop, timeouts and the editor's extension host).
+    const pcre = await searchWithRipgrep(ctx, rg, r, q, matcher, { pcre2: true });
+    if (pcre !== 'regex-unsupported') return pcre;
     // rg's regex engine has no look-around or back-references; JS has both.
     const js = await searchWithJs(ctx, r, q, matcher);
     return { ...js, note: 'ripgrep could not parse this regex, so the built-in search was used.' };
@@ -180,6 +185,7 @@ export async function searchWithRipgrep(
   r: ResolvedPath,
   q: SearchQuery,
   matcher: IgnoreMatcher,
+  opts: { pcre2?: boolean } = {},
 ): Promise<SearchOutcome | 'regex-unsupported'> {
   const st = await ctx.host.fs.stat(r.real);
   const isFile = st?.type === 'file';
@@ -192,6 +198,7 @@ export async function searchWithRipgrep(
     '--max-filesize', String(MAX_FILE_BYTES),
     q.ignoreCase ? '-i' : '-s',
   ];
+  if (opts.pcre2) args.push('--pcre2');
   // Later globs win in rg: the include first, so the skips (e.g. `!*.min.js`) override it.
   if (q.include) args.push('-g', q.include);
   for (const g of RG_SKIP_GLOBS) args.push('-g', g);
@@ -244,6 +251,8 @@ export async function searchWithRipgrep(
   if (!stoppedEarly && pending) handleLine(pending);
   if (!stoppedEarly && code === 2 && raw.length === 0) {
     if (/regex parse error|look-around|backreferences/i.test(stderr)) return 'regex-unsupported';
+    // A build without PCRE2, or a pattern only the JS engine reads: the built-in search takes it.
+    if (opts.pcre2 && /PCRE2 is not available|error compiling pattern|PCRE2: .*compil/i.test(stderr)) return 'regex-unsupported';
     throw new ToolError(`ripgrep failed: ${stderr.trim().slice(0, 1000)}`);
   }
 
