@@ -20,10 +20,16 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-history-bench-'));
 const bundle = path.join(tmp, 'history.cjs');
 await esbuild.build({
-  stdin: { contents: "export { HistoryStore } from './src/core/history/historyStore';", resolveDir: root, loader: 'ts' },
+  stdin: { contents: "export { HistoryStore } from './src/core/history/historyStore'; export { ContextFitter } from './src/core/context/contextFitter'; export { tokenizerIsExact } from './src/core/context/tokenCounter';", resolveDir: root, loader: 'ts' },
   bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bundle, logLevel: 'silent',
 });
-const { HistoryStore } = createRequire(import.meta.url)(bundle);
+// The tokenizer beside the bundle, as in dist/ (tokenCounter loads `tokenizer.js` from its own folder).
+await esbuild.build({
+  entryPoints: [path.join(root, 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js')],
+  bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'node20', outfile: path.join(tmp, 'tokenizer.js'), logLevel: 'silent',
+});
+const { HistoryStore, ContextFitter } = createRequire(import.meta.url)(bundle);
+const { tokenizerIsExact } = createRequire(import.meta.url)(bundle);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} KB`);
@@ -128,4 +134,31 @@ for (const r of rows) {
   console.log(`    load: ${ms(r.load)} from the snapshot, ${ms(r.rawLoad)} replaying the log${r.cards === 10000 ? `  (budget ≤ 1000 ms: ${Math.max(r.load, r.rawLoad) <= 1000 ? 'within' : 'OVER'})` : ''}`);
 }
 console.log(`  list of 50 tasks: ${ms(median(listTimes))}`);
+
+// Context fitting before each request (issue 6): a long conversation on gpt-4o (128k window).
+const convo = [{ role: 'system', content: 'You are the Actor. '.repeat(40) }];
+for (let i = 0; i < 300; i++) {
+  convo.push({ role: 'user', content: `Request ${i}: ${prose(20)}` });
+  convo.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/f${i}.ts` }) } }] });
+  convo.push({ role: 'tool', tool_call_id: `c${i}`, content: code(40) });
+  convo.push({ role: 'assistant', content: prose(80) });
+}
+let summaries = 0;
+const fitter = new ContextFitter({
+  settings: () => ({ maxTokens: 4096 }),
+  summarizer: { summarize: async (_m, model) => (summaries++, { text: 'summary', model, tokensIn: 0, tokensOut: 0, latencyMs: 0 }) },
+});
+let t = performance.now();
+let fitted = await fitter.fit(convo, 'gpt-4o');
+const first = performance.now() - t;
+const fitTimes = [];
+for (let i = 0; i < 5; i++) {
+  convo.push({ role: 'user', content: `More ${i}` });
+  t = performance.now();
+  fitted = await fitter.fit(convo, 'gpt-4o');
+  fitTimes.push(performance.now() - t);
+}
+console.log(`Context fitting (gpt-4o, 128k window; ${tokenizerIsExact() ? 'cl100k tokenizer' : 'NO tokenizer: character estimate'})`);
+console.log(`  ${convo.length} messages, ~${fitter.requestTokens(convo).toLocaleString('en-US')} tokens before fitting → ${fitter.requestTokens(fitted).toLocaleString('en-US')} sent; ${summaries} summary request(s)`);
+console.log(`  first request ${ms(first)} (includes loading the tokenizer and counting everything), later requests ${ms(median(fitTimes))} each`);
 fs.rmSync(tmp, { recursive: true, force: true });
