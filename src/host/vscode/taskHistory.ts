@@ -51,7 +51,13 @@ export class VscodeTaskHistory {
     if (!pick) return;
     const action = await vscode.window.showQuickPick(['Resume', 'Open (read-only)', 'Export as Markdown…', 'Delete'], { title: pick.label });
     try {
-      if (action === 'Resume') await this.resume(pick.id);
+      if (action === 'Resume') {
+        if (pick.id === current) {
+          void vscode.window.showInformationMessage('Tandem: this is the task already open in the chat.');
+          return;
+        }
+        await this.resume(pick.id);
+      }
       else if (action === 'Open (read-only)') {
         const t = await this.store.load(pick.id);
         const doc = await vscode.workspace.openTextDocument({ content: exportMarkdown(t.meta, t.cards), language: 'markdown' });
