@@ -35,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
 
   context.subscriptions.push(
     logger, keys, chatView, statusBar, roleSub, history,
+    vscode.commands.registerCommand('tandem.revertTask', () => history.revertTask()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
   );
 

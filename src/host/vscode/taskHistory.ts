@@ -92,6 +92,31 @@ export class VscodeTaskHistory {
     void this.session().task?.close();
   }
 
+  /** "Revert Whole Task": every change of the current task, newest first, or nothing if any file was edited since. */
+  async revertTask(): Promise<void> {
+    const task = this.session().task as TaskSession | undefined;
+    if (!task || !task.lastChangeCallId()) {
+      void vscode.window.showInformationMessage('Tandem: the agent has made no change in this task that could be reverted.');
+      return;
+    }
+    const ok = await vscode.window.showWarningMessage('Revert every change the agent made in this task?', { modal: true }, 'Revert');
+    if (ok !== 'Revert') return;
+    await this.show(await task.revertTask());
+  }
+
+  private async show(r: Awaited<ReturnType<TaskSession['revertTask']>>): Promise<void> {
+    if (r.ok) {
+      void vscode.window.showInformationMessage(`Tandem: ${r.message}`);
+      return;
+    }
+    const diff = r.conflicts.map((c) => c.diff).filter(Boolean).join('\n');
+    const choice = await vscode.window.showWarningMessage(`Tandem: ${r.message.split('\n')[0]} ${r.conflicts.map((c) => c.reason).join(' ')}`, ...(diff ? ['Show Diff'] : []));
+    if (choice === 'Show Diff' && diff) {
+      const doc = await vscode.workspace.openTextDocument({ content: diff, language: 'diff' });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }
+  }
+
   async revertLastChange(): Promise<void> {
     const task = this.session().task as TaskSession | undefined;
     const callId = task?.lastChangeCallId();
@@ -99,16 +124,6 @@ export class VscodeTaskHistory {
       void vscode.window.showInformationMessage('Tandem: the agent has made no change in this task that could be reverted.');
       return;
     }
-    const r = await task.revertCall(callId);
-    if (r.ok) {
-      void vscode.window.showInformationMessage(`Tandem: ${r.message}`);
-      return;
-    }
-    const diff = r.conflicts.find((c) => c.diff)?.diff;
-    const choice = await vscode.window.showWarningMessage(`Tandem: ${r.message.split('\n')[0]} ${r.conflicts.map((c) => c.reason).join(' ')}`, ...(diff ? ['Show Diff'] : []));
-    if (choice === 'Show Diff' && diff) {
-      const doc = await vscode.workspace.openTextDocument({ content: diff, language: 'diff' });
-      await vscode.window.showTextDocument(doc, { preview: true });
-    }
+    await this.show(await task.revertCall(callId));
   }
 }
