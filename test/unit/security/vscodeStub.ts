@@ -5,6 +5,7 @@
  * further fails loudly instead of passing on a fake.
  */
 import Module from 'node:module';
+import * as path from 'node:path';
 
 class EventEmitter<T> {
   private listeners: ((e: T) => void)[] = [];
@@ -37,7 +38,25 @@ const configuration = {
   update: async () => {},
 };
 
+/** Just enough of `vscode.Uri` for path joins on file URIs. */
+class Uri {
+  private constructor(readonly fsPath: string) {}
+  static file(p: string): Uri {
+    return new Uri(path.resolve(p));
+  }
+  static joinPath(base: Uri, ...parts: string[]): Uri {
+    return new Uri(path.join(base.fsPath, ...parts));
+  }
+  get path(): string {
+    return this.fsPath;
+  }
+  toString(): string {
+    return `file://${this.fsPath}`;
+  }
+}
+
 export const vscodeStub = {
+  Uri,
   EventEmitter,
   Disposable,
   ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },

@@ -16,6 +16,11 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { chatCsp, chatHtml, makeNonce } from '../../../src/panel/html';
 import { tempDir } from './securityKit';
+import { installVscodeStub, vscodeStub } from './vscodeStub';
+
+installVscodeStub();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ChatViewProvider } = require('../../../src/panel/chatViewProvider') as typeof import('../../../src/panel/chatViewProvider');
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const window: any;
@@ -55,6 +60,20 @@ describe('security: the webview CSP holds in real Chromium (the panel\'s own HTM
   let page: Page;
   let nonce: string;
   let violations: string[];
+  let lastOptions: { enableScripts?: boolean; enableCommandUris?: boolean; localResourceRoots?: { fsPath: string }[] } | undefined;
+  const session = { role: 'planner' as const, handle: () => {}, onOutbound: () => ({ dispose() {} }), onRoleChanged: () => ({ dispose() {} }) };
+  const provider = new ChatViewProvider(vscodeStub.Uri.file(repoRoot) as never, session, { info() {}, warn() {}, error() {}, debug() {} });
+  const fakeView = () => {
+    const webview = {
+      options: {} as NonNullable<typeof lastOptions>,
+      html: '',
+      get cspSource() { return origin; },
+      asWebviewUri: (u: { fsPath: string }) => ({ toString: () => `${origin}/${path.relative(repoRoot, u.fsPath).split(path.sep).join('/')}` }),
+      postMessage: async () => true,
+      onDidReceiveMessage: () => ({ dispose() {} }),
+    };
+    return { webview, onDidDispose: () => ({ dispose() {} }), show() {} };
+  };
 
   before(async function () {
     if (!fs.existsSync(CHROMIUM)) this.skip();
@@ -74,9 +93,14 @@ describe('security: the webview CSP holds in real Chromium (the panel\'s own HTM
       if (url.pathname === '/dist/webview.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(files.js));
       if (url.pathname === '/dist/webview.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end(fs.existsSync(files.css) ? fs.readFileSync(files.css) : '');
       if (url.pathname !== '/') return void res.writeHead(404).end();
-      nonce = makeNonce();
+      // The page exactly as the chat view provider builds it for VS Code, with this server as the
+      // webview origin (asWebviewUri maps the extension's dist/ onto it).
+      const view = fakeView();
+      provider.resolveWebviewView(view as never);
+      lastOptions = view.webview.options;
+      nonce = /nonce="([^"]+)"/.exec(view.webview.html)![1]!;
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(chatHtml({ cspSource: origin, nonce, scriptUri: `${origin}/dist/webview.js`, styleUris: [`${origin}/dist/webview.css`] }));
+      res.end(view.webview.html);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -108,6 +132,18 @@ describe('security: the webview CSP holds in real Chromium (the panel\'s own HTM
 
   const post = (data: unknown) => page.evaluate((d) => window.postMessage(d, '*'), data);
   const pwned = () => page.evaluate(() => window.__pwned);
+
+  it('the chat view provider serves that page with command URIs off and resources only from dist/ and media/', async () => {
+    const res = await fetch(`${origin}/`);
+    const html = await res.text();
+    assert.ok(lastOptions, 'the provider set the webview options');
+    assert.equal(lastOptions!.enableScripts, true);
+    assert.equal(lastOptions!.enableCommandUris, false);
+    assert.deepEqual(lastOptions!.localResourceRoots!.map((u) => path.relative(repoRoot, u.fsPath)).sort(), ['dist', 'media']);
+    assert.ok(html.includes(chatCsp({ cspSource: origin, nonce }).replace(/&/g, '&amp;')), 'the meta CSP is chatCsp for this origin and nonce');
+    const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);
+    assert.deepEqual(scripts, [` type="module" nonce="${nonce}" src="${origin}/dist/webview.js"`]);
+  });
 
   it('the HTML the panel produces: nonce\'d bundle only, default-src none, no unsafe-*, no remote origin', () => {
     const n = makeNonce();
