@@ -3,7 +3,7 @@
 // so nothing is left in /tmp or ~; the server runs detached in its own process group and the whole
 // group is killed (file watchers and extension hosts included) on stop, exit or signal.
 // A server is never reused: a long-lived one keeps old extension hosts alive.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -79,6 +79,7 @@ async function waitHealthy(baseUrl, child, output, timeoutMs) {
  * @param {Record<string, string>} [opts.env] extra environment for the server and its extension hosts
  * @param {boolean} [opts.echo] mirror the server's output to our stderr (else kept for error reports)
  * @param {number} [opts.port]
+ * @param {string[]} [opts.installExtensions] VSIX files to install before the server starts
  * @param {string} [opts.profileDir] keep user data and extensions here across runs (`npm start`);
  *   by default they live in the run's temp folder and go with it
  * @returns {Promise<CodeServer>}
@@ -113,6 +114,15 @@ export async function startCodeServer(opts = {}) {
   // Our own Node options (e.g. a test runner's) must not leak into the server's Node 24.
   delete env.NODE_OPTIONS;
   delete env.VSCODE_IPC_HOOK_CLI;
+  for (const vsix of opts.installExtensions ?? []) {
+    // The same entry point installs into this run's extensions folder (~0.5 s per VSIX).
+    const r = spawnSync(NODE_BIN, [CODE_SERVER_ENTRY, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
+      { env, cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`code-server could not install ${vsix}:\n${r.stdout}${r.stderr}`);
+    }
+  }
   const port = opts.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const args = [

@@ -38,7 +38,7 @@ interface CodeServer {
   stop(): Promise<void>;
 }
 interface CodeServerModule {
-  startCodeServer(opts?: { settings?: Record<string, unknown>; echo?: boolean }): Promise<CodeServer>;
+  startCodeServer(opts?: { settings?: Record<string, unknown>; echo?: boolean; installExtensions?: string[] }): Promise<CodeServer>;
   devPayload(server: CodeServer, paths: { extensionDevelopmentPath?: string; extensionTestsPath?: string }): unknown;
 }
 interface ChromiumModule {
@@ -55,6 +55,11 @@ export interface WorkbenchOptions {
   /** Extra user settings. */
   settings?: Record<string, unknown>;
   viewport?: { width: number; height: number };
+  /**
+   * A VSIX to install instead of loading Tandem from source (dist/ is then not used at all).
+   * Default: Tandem from source, as an extension under development.
+   */
+  vsix?: string;
 }
 
 export interface Workbench {
@@ -78,7 +83,7 @@ export interface Workbench {
 export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
   const { startCodeServer, devPayload } = await importScript<CodeServerModule>('code-server.mjs');
   const { launchChromium } = await importScript<ChromiumModule>('chromium.mjs');
-  if (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'webview.js'))) {
+  if (!opts.vsix && (!existsSync(join(ROOT, 'dist', 'extension.js')) || !existsSync(join(ROOT, 'dist', 'webview.js')))) {
     throw new Error('dist/ is missing: run `npm run build` first');
   }
   let scratch: string | undefined;
@@ -96,12 +101,16 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   };
   try {
-    server = await startCodeServer({ settings: opts.settings, echo: process.env.TANDEM_TEST_SERVER_LOG === '1' });
+    server = await startCodeServer({
+      settings: opts.settings,
+      echo: process.env.TANDEM_TEST_SERVER_LOG === '1',
+      installExtensions: opts.vsix ? [opts.vsix] : [],
+    });
     chromium = await launchChromium();
     const page = await chromium.browser.newPage({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
     page.setDefaultTimeout(30_000);
     if (process.env.TANDEM_TEST_BROWSER_LOG === '1') page.on('console', (m) => process.stderr.write(`[browser] ${m.text()}\n`));
-    await page.goto(server.workbenchUrl(workspace, devPayload(server, { extensionDevelopmentPath: ROOT })));
+    await page.goto(server.workbenchUrl(workspace, opts.vsix ? undefined : devPayload(server, { extensionDevelopmentPath: ROOT })));
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     return makeWorkbench(page, server, workspace, close);
   } catch (e) {
