@@ -40,29 +40,35 @@ export function extractPlanFlags(argv: readonly string[]): PlanMode | { error: s
     const t = take('--out');
     if (t.error) return { error: t.error };
     if (!t.value) return { error: 'tandem plan needs --out FILE.json (where the validated plan is written)' };
-    if (roleOf(t.rest) === 'actor') return { error: 'tandem plan runs the Planner; --role actor is not allowed' };
+    if (rolesOf(t.rest).some((r) => r !== 'planner')) return { error: 'tandem plan runs the Planner; --role actor is not allowed' };
     return { mode: 'plan', argv: ['run', ...withRole(t.rest, 'planner')], out: t.value };
   }
   if (command === 'run' && rest.some((a) => a === '--plan' || a.startsWith('--plan='))) {
     const t = take('--plan');
     if (t.error) return { error: t.error };
-    if (roleOf(t.rest) === 'planner') return { error: '--plan executes a plan: it needs --role actor' };
+    if (rolesOf(t.rest).some((r) => r !== 'actor')) return { error: '--plan executes a plan: it needs --role actor' };
     // The shared parser wants a prompt; the plan is the brief, so a placeholder stands in for it.
     return { mode: 'execute', argv: ['run', ...withRole(t.rest, 'actor'), '--', `(execute the plan in ${t.value})`], file: t.value! };
   }
   return { mode: 'none', argv: [...argv] };
 }
 
-function roleOf(args: readonly string[]): string | undefined {
+/**
+ * Every role the arguments name (up to `--`). All of them, not the first: the run parser lets a later
+ * `--role` win, so `tandem plan --role planner --role actor` would otherwise run the Actor.
+ */
+function rolesOf(args: readonly string[]): string[] {
+  const roles: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--role') return args[i + 1];
-    if (args[i]!.startsWith('--role=')) return args[i]!.slice(7);
+    if (args[i] === '--') break;
+    if (args[i] === '--role') roles.push(args[i + 1] ?? '');
+    else if (args[i]!.startsWith('--role=')) roles.push(args[i]!.slice(7));
   }
-  return undefined;
+  return roles;
 }
 
 function withRole(args: string[], role: 'planner' | 'actor'): string[] {
-  return roleOf(args) ? args : ['--role', role, ...args];
+  return rolesOf(args).length ? args : ['--role', role, ...args];
 }
 
 export interface PlanIo {

@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptStep } from '../../support/scriptedServer';
 import type { ScriptedServer } from '../../support/scriptedServer';
-import { buildCli } from '../../support/cliRunner';
+import { buildCli, runCliProcess } from '../../support/cliRunner';
+import { ScriptedServer as ScriptedServerClass } from '../../support/scriptedServer';
 import { harness, type Harness } from '../../support/agentHarness';
 import { approvalFromFlag } from '../../../src/core/approvalPolicy';
 import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint, WRITE_TOOLS } from './securityKit';
@@ -199,4 +200,35 @@ describe('security: switching to the Planner mid-run stops writes that were alre
     for (const w of WRITE_TOOLS) assert.ok(!offered[1]!.includes(w), w);
     assert.deepEqual(h.toolCards().map((c) => c.status), ['refused', 'refused']);
   });
+});
+
+describe('security: `tandem plan` always runs the Planner, whatever the flags say (built CLI)', function () {
+  this.timeout(30_000);
+  let cli: string;
+  let ws: string;
+  let server: ScriptedServer | undefined;
+  before(async () => {
+    cli = await buildCli();
+  });
+  beforeEach(() => {
+    ws = tempDir('tandem-sec-plancmd-');
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  for (const roles of [['--role', 'actor'], ['--role=actor'], ['--role', 'planner', '--role', 'actor'], ['--role', 'planner', '--role=actor']]) {
+    it(`refuses ${roles.join(' ')} (exit 2) and writes nothing`, async () => {
+      const before = treeFingerprint(ws);
+      server = await ScriptedServerClass.start([calls(tc('write_file', { path: 'new.txt', content: 'pwned' })), text('ok')]);
+      const r = await runCliProcess(cli, ['plan', '--workspace', ws, '--base-url', server.url, '--approve', 'all', ...roles, '--out', path.join(ws, 'plan.json'), 'go'], { env: { TANDEM_API_KEY: 'k', TANDEM_MAX_RETRIES: '0' } });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, /tandem plan runs the Planner/);
+      assert.equal(server.chatRequests().length, 0);
+      assert.deepEqual(treeFingerprint(ws), before);
+    });
+  }
 });
