@@ -20,6 +20,7 @@ import type { ChatMessage } from '../context/chatMessage';
 import { LlmSummarizer } from '../context/llmSummarizer';
 import type { TaskFacts } from '../context/taskFacts';
 import { TurnHalt } from '../context/turnHalt';
+import { modelWindow } from '../context/modelWindows';
 import { TaskBudget } from '../cost/budget';
 import { costOf, formatUsd } from '../cost/priceTable';
 import type { HistoryStore } from './historyStore';
@@ -64,6 +65,7 @@ export class TaskSession {
   private readonly modelNotes: string[] = [];
   private budgetLimitOverride?: number;
   private readonly unpricedWarned = new Set<string>();
+  private readonly unknownWindowSaid = new Set<string>();
 
   private constructor(
     private readonly opts: TaskSessionOptions,
@@ -231,6 +233,14 @@ export class TaskSession {
 
   private async fitContext(messages: ChatMessage[], model: string, o?: { tools?: unknown[]; maxTokens?: number; signal?: AbortSignal }): Promise<ChatMessage[]> {
     await this.checkBudget(o?.signal);
+    const w = modelWindow(model, this.opts.settings().contextWindow);
+    if (!w.known && !this.unknownWindowSaid.has(model)) {
+      this.unknownWindowSaid.add(model);
+      this.emit({
+        type: 'card_added',
+        card: { kind: 'text', id: this.noteId('window'), author: 'system', text: `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens and condenses early. Set the context window setting to the size your server is configured for.`, ts: Date.now() },
+      });
+    }
     try {
       return await this.fitter.fit(messages, model, { ...(o?.tools ? { tools: o.tools } : {}), ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o?.signal ? { signal: o.signal } : {}) });
     } catch (err) {

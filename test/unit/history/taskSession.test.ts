@@ -272,11 +272,12 @@ describe('task session: history, checkpoints, context and budget through the age
     assert.ok(usage.every((u) => Math.abs(u.cost_usd! - 0.1) < 1e-9), 'each request shows its cost');
   });
 
-  it('says when the budget cannot count a model with no known price', async () => {
+  it('says when the budget cannot count a model with no known price, and when its window is a guess', async () => {
     const r = await rig({ steps: [{ type: 'text', text: 'hi' }], settings: (s) => ({ ...s, models: { planner: 'my-local-model', actor: 'my-local-model' }, taskBudgetUsd: 1 }) });
     assert.equal(await r.agent.send('hello'), 'done');
     await new Promise((res) => setImmediate(res));
     assert.ok(r.cards('error').some((e) => /budget cannot count requests to my-local-model: its price is unknown/.test(e.message)));
+    assert.ok(r.cards('text').some((c) => c.author === 'system' && /context window of my-local-model is not known, so Tandem assumes 8,192 tokens/.test(c.text)));
   });
 
   it('goes on past the budget when the user says so', async () => {
