@@ -245,6 +245,7 @@ export class Agent implements AgentApi {
         limits: this.settings.limits,
         planning: this.planning,
         policy: () => ({ approval: this.settings.approval, commandAllowList: this.settings.commandAllowList, roots: this.opts.host.fs.roots }),
+        secret: () => this.settings.apiKey,
         beforeChange: this.hooks?.beforeChange ? (abs, callId) => this.hooks!.beforeChange!(abs, callId) : undefined,
         askToContinue: (count) => this.askToContinue(count, signal),
       },

@@ -15,6 +15,7 @@ import type { LimitSettings } from '../settings';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool';
 import { ToolError } from '../tools/tool';
 import { capHeadTail } from '../truncate';
+import { redact } from '../llm/llmError';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { EventStream } from '../events';
 import type { AccumulatedToolCall } from '../llm';
@@ -32,6 +33,8 @@ export interface DispatchEnv {
   signal: AbortSignal;
   limits: LimitSettings;
   policy(): PolicyInput;
+  /** The API key in force (optional): masked in tool output before the model, the chat or history see it. */
+  secret?(): string | undefined;
   /** Handed to tools that show cards of their own or work with plans (see ToolContext). */
   planning?: unknown;
   beforeChange?(absPath: string, callId: string): Promise<void>;
@@ -217,10 +220,20 @@ export class Dispatcher {
     return { call, cardId, tool, input, early };
   }
 
+  /**
+   * A command that printed the environment, or a file that holds the key, must not carry the key into
+   * the next request, the chat or history. Short placeholder keys ("none", "ollama") are left alone:
+   * masking those would garble ordinary text.
+   */
+  private clean(text: string): string {
+    const key = this.env.secret?.();
+    return key && key.length >= 16 ? redact(text, key) : text;
+  }
+
   private finish(p: Prepared, status: ToolCallStatus, content: string, display?: string, endTurn?: boolean): CallOutcome {
     const max = this.env.limits.maxToolResultChars;
-    const capped = capHeadTail(content, max);
-    const shown = capHeadTail(display ?? content, max);
+    const capped = capHeadTail(this.clean(content), max);
+    const shown = capHeadTail(this.clean(display ?? content), max);
     const patch: Record<string, unknown> = { status };
     if (status === 'done') patch.result = shown;
     else patch.error = shown;
@@ -286,7 +299,7 @@ export class Dispatcher {
       if (tool.readOnly) env.events.patchCard(p.cardId, { status: 'running' });
       const result: ToolResult & { endTurn?: boolean } = await tool.run(p.input, ctx);
       if (decided === 'rejected') {
-        const content = result.content || `The user rejected this ${tool.name} call${rejectReason ? `: ${rejectReason}` : ''}.`;
+        const content = this.clean(result.content || `The user rejected this ${tool.name} call${rejectReason ? `: ${rejectReason}` : ''}.`);
         this.finishRejected(p, content);
         return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected', ...(result.endTurn ? { endTurn: true } : {}) } };
       }
@@ -304,7 +317,7 @@ export class Dispatcher {
       if (env.signal.aborted) return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
       if (decided === 'rejected') {
         // Write tools throw on a rejection; the card still says rejected, not failed.
-        const content = err instanceof Error && err.message ? err.message : `The user rejected this ${tool.name} call${rejectReason ? `: ${rejectReason}` : ''}.`;
+        const content = this.clean(err instanceof Error && err.message ? err.message : `The user rejected this ${tool.name} call${rejectReason ? `: ${rejectReason}` : ''}.`);
         this.finishRejected(p, content);
         return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected' } };
       }

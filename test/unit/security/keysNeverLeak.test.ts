@@ -145,6 +145,33 @@ describe('security: the API key never reaches output, logs, history or settings'
     for (const f of filesUnder(data)) assertNoKey(f, fs.readFileSync(f));
   });
 
+  it('a key from OPENAI_API_KEY printed by a command, or sitting in a file the agent reads, is masked before the model, the output and history', async () => {
+    fs.writeFileSync(path.join(ws, 'notes.txt'), `my key is ${KEY} (do not share)\n`);
+    const r = await runCliAgainst(cli, [
+      calls(tc('read_file', { path: 'notes.txt' })),
+      calls(tc('run_command', { command: 'echo "k=$OPENAI_API_KEY"' })),
+      text('done'),
+    ], ws, ['--role', 'actor', '--approve', 'all', '--json', 'look'], { TANDEM_API_KEY: undefined, OPENAI_API_KEY: KEY, TANDEM_LOG: 'debug', TANDEM_DATA_DIR: data });
+    server = r.server;
+    assert.equal(r.run.code, 0, r.run.stderr);
+    assert.equal(r.server.requests[0]!.headers.authorization, `Bearer ${KEY}`);
+    const bodies = JSON.stringify(r.server.chatRequests());
+    assert.match(bodies, /my key is \*\*\* \(do not share\)/, 'the file was read, with the key masked');
+    assert.match(bodies, /k=\*\*\*/, 'the command ran, with the key masked');
+    assertNoKey('the requests', bodies);
+    assertNoKey('stdout', r.run.stdout);
+    assertNoKey('stderr', r.run.stderr);
+    for (const f of filesUnder(data)) assertNoKey(f, fs.readFileSync(f));
+  });
+
+  it('a short placeholder key (a local server\'s "none") does not garble what the agent reads', async () => {
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'none of this is secret\n');
+    const r = await runCliAgainst(cli, [calls(tc('read_file', { path: 'notes.txt' })), text('done')], ws, ['look'], { TANDEM_API_KEY: 'none' });
+    server = r.server;
+    assert.equal(r.run.code, 0, r.run.stderr);
+    assert.match(JSON.stringify(r.server.chatRequests()[1].messages), /none of this is secret/);
+  });
+
   it('the extension contributes no setting that could hold a key', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));
