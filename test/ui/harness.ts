@@ -31,8 +31,12 @@ export const ROOT = (() => {
 export const RESULTS_DIR = join(ROOT, 'test-results');
 
 /** The parts of scripts/code-server.mjs and scripts/chromium.mjs the harness uses (they are plain ESM). */
-interface CodeServer {
+export interface CodeServer {
   baseUrl: string;
+  /** The server's pid, which leads its own process group. */
+  pid: number;
+  /** Its temp folder (user data, HOME, TMPDIR, XDG_*), removed by stop(). */
+  dir: string;
   output: string[];
   workbenchUrl(folder?: string, payload?: unknown): string;
   stop(): Promise<void>;
