@@ -18,6 +18,7 @@ import { TtyApprover } from '../host/node/ttyApprover';
 import { TtyAsker } from '../host/node/ttyAsker';
 import { parseArgs, type RunArgs } from './args';
 import { TextPrinter } from './textPrinter';
+import { visibleControls } from '../host/node/terminalText';
 import { USAGE } from './usage';
 import { extractHistoryFlags, historyDirFor, runHistoryCommand, withHistoryEnv } from './history';
 import { HistoryStore } from '../core/history/historyStore';
@@ -108,20 +109,24 @@ export async function runCli(io: CliIo): Promise<number> {
   }
   const settings = withHistoryEnv(settingsFrom(args, io.env, io.isTty), io.env);
   const level = (io.env.TANDEM_LOG as 'debug' | 'info' | 'warn' | 'error' | 'off' | undefined) ?? 'warn';
-  const logger = streamLogger(io.stderr, ['debug', 'info', 'warn', 'error', 'off'].includes(level) ? level : 'warn', settings.apiKey);
+  // Everything shown to a person passes through visibleControls: the model's text, commands and
+  // paths must not drive the terminal (see terminalText.ts). --json stays raw JSON.
+  const shownOut = (s: string) => io.stdout(visibleControls(s));
+  const shownErr = (s: string) => io.stderr(visibleControls(s));
+  const logger = streamLogger(shownErr, ['debug', 'info', 'warn', 'error', 'off'].includes(level) ? level : 'warn', settings.apiKey);
 
-  const promptOut = { write: (s: string) => (io.stderr(s), true) } as unknown as NodeJS.WritableStream;
+  const promptOut = { write: (s: string) => (shownErr(s), true) } as unknown as NodeJS.WritableStream;
   const terminal = io.isTty ? new TerminalPrompt(io.stdin ?? process.stdin, promptOut) : undefined;
   const headlessAsker = new HeadlessAsker(args.answerDefault ? 'default' : 'none', logger);
-  const asker = terminal && !args.answerDefault ? new TtyAsker(terminal, io.stderr) : headlessAsker;
+  const asker = terminal && !args.answerDefault ? new TtyAsker(terminal, shownErr) : headlessAsker;
   const host = createNodeHost({
     roots: [ws],
     logger,
     asker,
-    ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal, io.stderr) } : {}),
+    ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal, shownErr) } : {}),
   });
 
-  const printer = new TextPrinter(io.stdout, io.stderr);
+  const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
   let session: TaskSession | undefined;
   try {
@@ -144,8 +149,9 @@ export async function runCli(io: CliIo): Promise<number> {
   let outcome: TurnOutcome;
   let exitOverride: number | undefined;
   try {
-    if (planMode.mode === 'plan') ({ outcome, exitCode: exitOverride } = await runPlanCommand(agent, args.prompt, planMode.out, io));
-    else if (planMode.mode === 'execute') ({ outcome, exitCode: exitOverride } = await runPlanFile(agent, planMode.file, io));
+    const planIo = { ...io, stderr: shownErr };
+    if (planMode.mode === 'plan') ({ outcome, exitCode: exitOverride } = await runPlanCommand(agent, args.prompt, planMode.out, planIo));
+    else if (planMode.mode === 'execute') ({ outcome, exitCode: exitOverride } = await runPlanFile(agent, planMode.file, planIo));
     else outcome = await agent.send(args.prompt);
   } finally {
     unregister?.();
@@ -154,7 +160,7 @@ export async function runCli(io: CliIo): Promise<number> {
   }
   if (session && !args.json) io.stderr(`\n[task ${session.id} saved: tandem run --resume ${session.id} "…"]\n`);
   if (outcome === 'waiting' && headlessAsker.unanswered.length) {
-    io.stderr(`\n${formatQuestion(headlessAsker.unanswered[headlessAsker.unanswered.length - 1]!)}\n`);
+    shownErr(`\n${formatQuestion(headlessAsker.unanswered[headlessAsker.unanswered.length - 1]!)}\n`);
   } else if (outcome === 'waiting' || outcome === 'limit') {
     io.stderr(`\ntandem: stopped at the limit of tool calls per turn (set TANDEM_MAX_TOOL_CALLS to allow more).\n`);
   }
