@@ -56,7 +56,8 @@ export async function resolvePath(ctx: ToolContext, input: string, access: Acces
   }
   // Files under .git run as code (hooks) or redirect git (config); no approval mode should let an
   // "edit" reach them, so the tools never write there. Reads are kept out by the ignore policy.
-  if (access === 'write' && r.inside && r.rel?.split('/').includes('.git')) {
+  // Compared the way case-insensitive file systems (macOS, Windows) see it: `.GIT` and `.git.` are `.git` there.
+  if (access === 'write' && r.inside && r.rel?.split('/').some((seg) => seg.toLowerCase().replace(/[. ]+$/, '') === '.git')) {
     throw new ToolError(`Refused: ${r.rel} is inside .git; the agent does not change git's own files (use git commands instead).`);
   }
   if (!r.inside) {

@@ -51,6 +51,10 @@ describe('security: aliases of ignored files, .git and mixed patches (built CLI,
       calls(tc('write_file', { path: 'dotgit/config', content: '[core]\n\tfsmonitor = touch pwned\n' }), read),
       calls(tc('apply_patch', { patch: `--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+ALPHA\n--- a/../${o}/victim.txt\n+++ b/../${o}/victim.txt\n@@ -1 +1 @@\n-outside original\n+PWNED\n` }), read),
       calls(tc('write_file', { path: 'a.txt\u0000.txt', content: 'x' }), read),
+      // On macOS and Windows these name .git itself; refused everywhere.
+      calls(tc('write_file', { path: '.GIT/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' }), read),
+      calls(tc('write_file', { path: '.git./hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' }), read),
+      calls(tc('write_file', { path: 'sub/.Git /config', content: 'x' }), read),
       text('done'),
     ], ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
     server = r.server;
@@ -62,6 +66,7 @@ describe('security: aliases of ignored files, .git and mixed patches (built CLI,
     assert.match(results[3]!, /inside \.git/);
     assert.match(results[4]!, /outside the workspace/);
     assert.match(results[5]!, /NUL/);
+    for (const k of [6, 7, 8]) assert.match(results[k]!, /inside \.git/, results[k]);
     for (const res of results) assert.doesNotMatch(res, /SECRET_ENV/);
     assert.doesNotMatch(r.run.stdout + r.run.stderr, /SECRET_ENV/);
     assert.deepEqual(treeFingerprint(ws), before, 'a.txt too: the patch is all or none');
