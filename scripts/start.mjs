@@ -48,8 +48,9 @@ if (desktop) {
   }
   const { startCodeServer, devPayload } = await import('./code-server.mjs');
   // The profile (settings, keys stored by the browser session aside) survives restarts; it lives in
-  // the ignored .vscode-test/ folder next to the test host.
-  const server = await startCodeServer({ port, profileDir: join(TEST_HOST_DIR, 'start-profile') });
+  // the ignored .vscode-test/ folder next to the test host (TANDEM_START_PROFILE moves it, for tests).
+  const profileDir = process.env.TANDEM_START_PROFILE || join(TEST_HOST_DIR, 'start-profile');
+  const server = await startCodeServer({ port, profileDir });
   // Rebuild on change while the server runs; killed with us.
   const watcher = spawn(process.execPath, ['esbuild.mjs', '--watch'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   process.on('exit', () => { try { watcher.kill(); } catch { /* gone */ } });
