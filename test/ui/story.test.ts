@@ -242,6 +242,9 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     await chat.getByRole('button', { name: 'Stop' }).click();
     await waitUntil(() => !isAlive(pid), 'the command to be killed', 15_000);
     assert.ok(!(await chat.locator('[data-card-kind="text"]', { hasText: 'never reached' }).count()), 'the turn ended at Stop');
+    // The user must see the run end: the card leaves "running" and the composer is ready again.
+    await waitUntil(async () => !/\brunning\b/.test(await card.innerText()), 'the command card to leave "running"', 15_000);
+    await waitUntil(async () => !/Tandem is working/.test((await input().getAttribute('placeholder')) ?? ''), 'the composer to be ready again', 15_000);
     await wb.screenshot('story-11-command-stopped');
   });
 

@@ -1,12 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { parsePatch } from 'diff';
 import { applyPatchTool } from '../../../src/core/tools/applyPatch';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import { makeHarness, type Harness } from './toolHarness';
-
-const git = (...args: string[]) => execFileSync('git', args, { cwd: process.cwd(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
 interface RealChange {
   commit: string;
@@ -17,51 +15,28 @@ interface RealChange {
 }
 
 /**
- * Real-world unified diffs: modifications of text files taken from this repository's own history,
- * each with its pre-image (`git show C^:path`) and post-image (`git show C:path`).
+ * Real-world unified diffs: modifications of source files taken from this repository's own history
+ * (`git show C^:path`, `git show C:path`, `git show C -- path`), frozen in test/fixtures/real-patches
+ * by test/support/extractRealPatches.mjs so the test data does not move with every commit.
  */
 let cached: RealChange[] | undefined;
 function realChanges(want: number): RealChange[] {
-  cached ??= collectRealChanges(20);
+  if (!cached) {
+    const dir = path.join(process.cwd(), 'test', 'fixtures', 'real-patches');
+    cached = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+      .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as RealChange);
+  }
   return cached.slice(0, want);
 }
 
-function collectRealChanges(want: number): RealChange[] {
-  const log = git('log', '--diff-filter=M', '--format=@%H', '--name-only', '-n', '200', '--', '*.ts', '*.mjs', '*.json', '*.md', '*.css', '*.tsx');
-  const out: RealChange[] = [];
-  const seen = new Set<string>();
-  let commit = '';
-  for (const line of log.split('\n')) {
-    if (line.startsWith('@')) {
-      commit = line.slice(1);
-      continue;
-    }
-    if (!line || seen.has(line) || out.length >= want) continue;
-    let pre: string;
-    let post: string;
-    let patch: string;
-    try {
-      pre = git('show', `${commit}^:${line}`);
-      post = git('show', `${commit}:${line}`);
-      patch = git('show', '--format=', '--no-color', '--no-ext-diff', commit, '--', line);
-    } catch {
-      continue; // e.g. a merge or a file that moved
-    }
-    if (pre.length > 300_000 || pre.includes('\u0000') || !patch.includes('@@')) continue;
-    seen.add(line);
-    out.push({ commit, path: line, pre, post, patch });
-  }
-  return out;
-}
-
 describe('apply_patch', function () {
-  this.timeout(60_000); // git is run a few dozen times on a busy machine
+  this.timeout(30_000);
   let h: Harness;
   beforeEach(() => (h = makeHarness()));
   afterEach(() => h.cleanup());
 
   it('applies real diffs from this repository\'s git history to their pre-images, giving the post-images', async () => {
-    const changes = realChanges(8);
+    const changes = realChanges(12);
     assert.ok(changes.length >= 4, `expected at least 4 modifying commits in this repository's history, found ${changes.length}`);
     let hunks = 0;
     for (const c of changes) {
@@ -96,10 +71,11 @@ describe('apply_patch', function () {
   });
 
   it('fails clearly, with the closest lines, when a removed line is not there; the file is unchanged', async () => {
-    const c = realChanges(20).find((x) => parsePatch(x.patch)[0]!.hunks[0]!.lines.some((l) => l[0] === '-' && l.trim().length > 3));
-    assert.ok(c, 'a real diff that removes a line');
-    const hunk = parsePatch(c.patch)[0]!.hunks[0]!;
-    const removed = hunk.lines.find((l) => l[0] === '-' && l.trim().length > 3)!.slice(1);
+    const uniqueRemoved = (x: RealChange) => parsePatch(x.patch)[0]!.hunks[0]!.lines
+      .find((l) => l[0] === '-' && l.trim().length > 3 && x.pre.split(l.slice(1)).length === 2)?.slice(1);
+    const c = realChanges(20).find((x) => uniqueRemoved(x) !== undefined);
+    assert.ok(c, 'a real diff that removes a line found once in its file');
+    const removed = uniqueRemoved(c)!;
     const pre = c.pre.replace(removed, `${removed} CHANGED SINCE`);
     h.write(c.path, pre);
     const r = await h.call(applyPatchTool, { patch: c.patch });
