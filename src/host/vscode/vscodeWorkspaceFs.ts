@@ -60,15 +60,16 @@ export class VscodeWorkspaceFs implements WorkspaceFs, vscode.Disposable {
       edit.replace(doc.uri, fullRange(doc), content);
     } else {
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(absPath)));
-      edit.createFile(uri, { ignoreIfExists: true });
-      edit.insert(uri, new vscode.Position(0, 0), content);
+      // The file operation carries the contents: no dirty buffer to save, so no race between the
+      // create and a save (a save right after createFile+insert sometimes returned false).
+      edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(content) });
     }
     if (!(await vscode.workspace.applyEdit(edit))) {
       throw new Error(`The editor refused the edit to ${absPath} (is the file read-only?)`);
     }
     doc = this.openDocument(absPath) ?? (await vscode.workspace.openTextDocument(uri));
     // Saving keeps the undo stack: Undo in the editor still restores the previous text.
-    if (doc.isDirty && !(await doc.save())) throw new Error(`Could not save ${absPath}`);
+    if (doc.isDirty && !(await doc.save()) && !(await doc.save())) throw new Error(`Could not save ${absPath}`);
     if (!exists && doc.getText() !== content) {
       // A new file that existed after all (a race): fall back to a replacing edit.
       const fix = new vscode.WorkspaceEdit();
