@@ -102,7 +102,20 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       return 'done';
     }
 
-    const toolCalls: ChatCompletionMessageToolCall[] = result.toolCalls.map((c) => ({
+    // Some servers number calls per message ("call_0" every time). Approvals, answers and reverts are
+    // addressed by call id, so a stale click meant for an earlier call must never match a later one:
+    // an id already used in this conversation gets a suffix, here, before anything sees it.
+    const used = new Set<string>();
+    for (const m of t.messages) {
+      if (m.role === 'assistant' && m.tool_calls) for (const c of m.tool_calls) used.add(c.id);
+    }
+    const calls = result.toolCalls.map((c) => {
+      let id = c.id;
+      for (let n = 2; used.has(id); n++) id = `${c.id}_${n}`;
+      used.add(id);
+      return id === c.id ? c : { ...c, id };
+    });
+    const toolCalls: ChatCompletionMessageToolCall[] = calls.map((c) => ({
       id: c.id,
       type: 'function',
       function: { name: c.name, arguments: c.arguments.trim() === '' ? '{}' : c.arguments },
@@ -110,7 +123,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     t.messages.push({ role: 'assistant', content: result.text || null, tool_calls: toolCalls });
 
     const dispatcher = new Dispatcher({ ...t.dispatchEnv, signal: t.signal, registry: t.registry, events: t.events, role: t.role, setState: t.setState });
-    const { outcomes, end } = await dispatcher.dispatch(result.toolCalls, counters);
+    const { outcomes, end } = await dispatcher.dispatch(calls, counters);
     for (const o of outcomes) t.messages.push({ role: 'tool', tool_call_id: o.callId, content: o.content });
 
     switch (end) {

@@ -209,6 +209,31 @@ describe('security: hostile webview messages through the real panel path', funct
     assert.deepEqual(Object.keys(treeFingerprint(p.ws)).sort(), ['a.txt', 'two.txt'], 'only the really approved call wrote');
   });
 
+  it('a server that reuses call ids across messages: a stale approve for the earlier call does not approve the later one', async () => {
+    // Some servers number calls per message ("call_0" every time); approvals are addressed by call id.
+    p = await panel([
+      { type: 'tool_calls', calls: [{ id: 'call_0', name: 'write_file', arguments: { path: 'first.txt', content: 'approved\n' } }] },
+      { type: 'tool_calls', calls: [{ id: 'call_0', name: 'write_file', arguments: { path: 'second.txt', content: 'never approved\n' } }] },
+      text('ok'),
+    ], 'actor');
+    void p.session.send('write two files');
+    await until(() => p!.approver.isPending('call_0'), 'the first approval');
+    await p.receive({ type: 'approve', call_id: 'call_0' });
+    await until(() => p!.cards().filter((c) => c.kind === 'tool_call').length === 2 && p!.approver.pendingIds().length === 1, 'the second approval');
+    const [first, second] = p.cards().filter((c) => c.kind === 'tool_call') as Extract<Card, { kind: 'tool_call' }>[];
+    assert.notEqual(second!.call_id, first!.call_id, 'each call of the conversation has its own id');
+    // The same click again (a double click, a leftover diff tab's Approve): it was for the first call.
+    await p.receive({ type: 'approve', call_id: 'call_0' });
+    assert.equal(fs.existsSync(path.join(p.ws, 'second.txt')), false);
+    assert.deepEqual(p.approver.pendingIds(), [second!.call_id]);
+    await p.receive({ type: 'reject', call_id: second!.call_id });
+    await until(() => !p!.session.current.busy, 'the turn');
+    assert.deepEqual(Object.keys(treeFingerprint(p.ws)), ['first.txt']);
+    // The model was told about each call under the id it was given.
+    const toolIds = p.server.chatRequests().at(-1).messages.filter((m: { role: string }) => m.role === 'tool').map((m: { tool_call_id: string }) => m.tool_call_id);
+    assert.deepEqual(toolIds, [first!.call_id, second!.call_id]);
+  });
+
   it('answer for a card that is not waiting, or with a value that is not an option, is ignored', async () => {
     const question = { question: 'Which file?', severity: 'major', options: [{ label: 'a', value: 'a' }, { label: 'b', value: 'b' }], default: 'a', allow_custom: false };
     p = await panel([calls(tc('ask_question', question)), text('thanks')], 'actor');
