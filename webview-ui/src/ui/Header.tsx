@@ -54,7 +54,7 @@ export function Header({ role, agentState, turn, task, notice, noticeTick, lastO
           {task && <span title="This task">Task: {formatUsage(task)}</span>}
         </div>
       )}
-      {notice && shownTick === noticeTick && <div class="notice" role="status">{notice}</div>}
+      {notice && shownTick === noticeTick && <div class="notice" role="status">Switched to the {ROLE_LABEL[role]}: {notice}</div>}
     </header>
   );
 }
