@@ -51,6 +51,9 @@ export class TextPrinter {
       case 'step_started':
         this.line(`[step ${e.step_number} started]`);
         break;
+      case 'step_done':
+        this.line(`[step ${e.step_number} done]`);
+        break;
       case 'step_failed':
         this.line(`[step ${e.step_number} failed${e.reason ? `: ${e.reason}` : ''}]`);
         break;
