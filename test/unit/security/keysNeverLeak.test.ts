@@ -172,7 +172,7 @@ describe('security: the API key never reaches output, logs, history or settings'
     assert.match(JSON.stringify(r.server.chatRequests()[1].messages), /none of this is secret/);
   });
 
-  it('the extension contributes no setting that could hold a key', () => {
+  it('the extension contributes no setting that could hold a key, and none a workspace could use to redirect the key or lift approvals', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));
     const conf = pkg.contributes?.configuration;
@@ -182,6 +182,12 @@ describe('security: the API key never reaches output, logs, history or settings'
     for (const n of names) assert.doesNotMatch(n, /key|token(?!s)|secret|password|credential|auth/i, n);
     for (const [n, p] of Object.entries<any>(props)) {
       assert.doesNotMatch(String(p.description ?? p.markdownDescription ?? ''), /paste your (api )?key/i, n);
+    }
+    // A cloned repository's .vscode/settings.json must not be able to point the endpoint (and with it
+    // the key in every request's Authorization header) at its own server, or lift approvals:
+    // these settings are read from user (or remote machine) settings only.
+    for (const n of ['tandem.baseUrl', 'tandem.autoApprove.edit', 'tandem.autoApprove.create', 'tandem.autoApprove.delete', 'tandem.autoApprove.command', 'tandem.commandAllowList']) {
+      assert.ok(['machine', 'application'].includes(props[n]?.scope), `${n} has scope ${props[n]?.scope ?? '(window: a workspace can set it)'}`);
     }
   });
 });
