@@ -40,6 +40,9 @@ export class Agent implements AgentApi {
   private running: AbortController | undefined;
   private state: AgentState = 'idle';
   private limitWaiter: ((allow: boolean) => void) | undefined;
+  /** What the last turn was and how it ended, so `retry` can run it again without re-adding the user message. */
+  private lastTurn: { kind: 'message'; text: string; role: RoleId; feedback?: string; requirePlan?: boolean } | { kind: 'plan' } | undefined;
+  private lastOutcome: TurnOutcome | undefined;
 
   constructor(private readonly opts: AgentOptions) {
     this._role = opts.role ?? 'planner';
@@ -125,7 +128,29 @@ export class Agent implements AgentApi {
       return 'error';
     }
     this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: this._role, ts: Date.now() });
+    this.lastTurn = { kind: 'message', text, role: this._role, requirePlan: opts.requirePlan };
     return this.exclusive(async (signal) => this.turnWithPlanning(text, signal, { requirePlan: opts.requirePlan }));
+  }
+
+  async retry(): Promise<TurnOutcome> {
+    if (this.running) {
+      this.errorCard('The agent is still working; stop it before retrying.');
+      return 'error';
+    }
+    const last = this.lastTurn;
+    if (!last || (this.lastOutcome !== 'error' && this.lastOutcome !== 'stopped')) {
+      this.errorCard('Nothing to retry: the last turn did not fail or stop.');
+      return 'error';
+    }
+    if (last.kind === 'plan') {
+      // A plan run is a sequence of steps whose state ended with the run; re-running one turn would skip that bookkeeping.
+      this.errorCard('Nothing to retry here: a plan run ended. Execute the plan again to re-run it.');
+      return 'error';
+    }
+    // A revision belongs to the Planner; a plain message runs under the role it was sent to.
+    if (last.role !== this._role) this.setRole(last.role, 'Retry');
+    // The user message is already in the conversation (and on screen): the turn resumes from it as it stands.
+    return this.exclusive(async (signal) => this.turnWithPlanning(last.text, signal, { feedback: last.feedback, requirePlan: last.requirePlan, alreadySent: true }));
   }
 
   async executePlan(planCardId: string): Promise<TurnOutcome> {
@@ -139,6 +164,7 @@ export class Agent implements AgentApi {
       return 'error';
     }
     this.setRole('actor', 'Execute plan');
+    this.lastTurn = { kind: 'plan' };
     // The Actor's first message says which plan it executes (the hand-off is visible in the chat).
     this.events.addCard({ kind: 'text', id: this.events.newId('text'), author: 'assistant', text: begun.announcement, role: 'actor', ts: Date.now() });
     return this.exclusive(async (signal) =>
@@ -163,6 +189,7 @@ export class Agent implements AgentApi {
     this.setRole('planner', 'Revise plan');
     const text = `Revise plan v${record.version}: ${feedback}`;
     this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: 'planner', ts: Date.now() });
+    this.lastTurn = { kind: 'message', text, role: 'planner', feedback, requirePlan: true };
     return this.exclusive(async (signal) => this.turnWithPlanning(text, signal, { feedback, requirePlan: true }));
   }
 
@@ -189,14 +216,15 @@ export class Agent implements AgentApi {
       if (controller.signal.aborted && outcome !== 'waiting') outcome = 'stopped';
       this.running = undefined;
       this.limitWaiter = undefined;
+      this.lastOutcome = outcome;
     }
     this.setState('idle');
     this.events.emit({ type: 'turn_ended', outcome });
     return outcome;
   }
 
-  private async turnWithPlanning(text: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean } = {}): Promise<TurnOutcome> {
-    this.messages.push({ role: 'user', content: text });
+  private async turnWithPlanning(text: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean; alreadySent?: boolean } = {}): Promise<TurnOutcome> {
+    if (!opts.alreadySent) this.messages.push({ role: 'user', content: text });
     if (this._role !== 'planner') return this.turn(signal);
     const planTurn = this.planning.beginPlanTurn(this.settings.models.planner, opts.feedback);
     try {

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { harness, type Harness } from '../../support/agentHarness';
+
+/** The user messages (role 'user') in one request the server received. */
+function userMessages(body: any): string[] {
+  return (body?.messages ?? []).filter((m: any) => m.role === 'user').map((m: any) => String(m.content));
+}
+
+describe('retry re-runs the last failed or stopped turn', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('after a persistent 500, retry sends the user message once and shows one user card', async () => {
+    h = await harness({ steps: [{ type: 'fault', fault: 'server_error', times: 1 }] });
+    assert.equal(await h.agent.send('fix the bug please'), 'error');
+    assert.equal(h.cardsOf('error').length, 1);
+    // The server answers now.
+    h.server.push({ type: 'text', text: 'done fixing' });
+    assert.equal(await h.agent.retry(), 'done');
+    const reqs = h.server.chatRequests();
+    assert.equal(reqs.length, 2);
+    assert.deepEqual(userMessages(reqs[1]), ['fix the bug please']);
+    const userCards = h.cardsOf('text').filter((c) => c.author === 'user');
+    assert.equal(userCards.length, 1);
+    assert.equal(h.cardsOf('text').at(-1)!.text, 'done fixing');
+    // The conversation kept for the next turn and history has the message once, then the answer.
+    assert.deepEqual(h.agent.conversation.map((m) => m.role), ['user', 'assistant']);
+  });
+
+  it('after a stop, retry resumes the same message', async () => {
+    h = await harness({ steps: [{ type: 'fault', fault: 'hang' }] });
+    const running = h.agent.send('explain a.txt');
+    while (h.server.chatRequests().length === 0) await new Promise((r) => setImmediate(r));
+    h.agent.stop();
+    assert.equal(await running, 'stopped');
+    h.server.push({ type: 'text', text: 'here it is' });
+    assert.equal(await h.agent.retry(), 'done');
+    assert.deepEqual(userMessages(h.server.chatRequests().at(-1)), ['explain a.txt']);
+    assert.equal(h.cardsOf('text').filter((c) => c.author === 'user').length, 1);
+  });
+
+  it('with nothing to retry, an error card says so and no request is made', async () => {
+    h = await harness({ steps: [{ type: 'text', text: 'hello' }] });
+    assert.equal(await h.agent.retry(), 'error');
+    assert.match(h.cardsOf('error').at(-1)!.message, /Nothing to retry/);
+    assert.equal(await h.agent.send('hi'), 'done');
+    assert.equal(await h.agent.retry(), 'error');
+    assert.match(h.cardsOf('error').at(-1)!.message, /Nothing to retry/);
+    assert.equal(h.server.chatRequests().length, 1);
+  });
+});
