@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import type { CommandResult, CommandRunner, Logger } from '../../core/ports';
 import { nullLogger } from '../../core/ports';
-import { HeadTailBuffer, terminalToText } from './outputCap';
+import { HeadTailBuffer } from '../../core/truncate';
+import { terminalToText } from './terminalText';
 import { killDescendants } from './processTree';
 
 export interface TerminalRunnerOptions {

@@ -1,44 +1,4 @@
-/**
- * Keeps the head and the tail of a command's output within a character budget while it streams,
- * so a chatty build neither fills memory nor the model's window. What was dropped is said in the text.
- */
-export class HeadTailBuffer {
-  private head = '';
-  private tail = '';
-  private dropped = 0;
-  private readonly headMax: number;
-  private readonly tailMax: number;
-
-  constructor(maxChars: number) {
-    this.headMax = Math.floor(maxChars / 3);
-    this.tailMax = maxChars - this.headMax;
-  }
-
-  push(chunk: string): void {
-    if (this.head.length < this.headMax) {
-      const take = Math.min(chunk.length, this.headMax - this.head.length);
-      this.head += chunk.slice(0, take);
-      chunk = chunk.slice(take);
-    }
-    if (!chunk) return;
-    this.tail += chunk;
-    if (this.tail.length > this.tailMax * 2) this.trimTail();
-  }
-
-  private trimTail(): void {
-    const extra = this.tail.length - this.tailMax;
-    if (extra > 0) {
-      this.tail = this.tail.slice(extra);
-      this.dropped += extra;
-    }
-  }
-
-  toString(): string {
-    this.trimTail();
-    if (!this.dropped) return this.head + this.tail;
-    return `${this.head}\n… [${this.dropped} characters of output omitted] …\n${this.tail}`;
-  }
-}
+/** Terminal output (escape sequences, carriage returns) turned into the plain text the model and the chat see. */
 
 // CSI (colours, cursor moves), OSC (titles, shell-integration marks) and other two-byte escapes.
 const ESCAPES = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { HeadTailBuffer, terminalToText } from '../../../src/host/vscode/outputCap';
+import { HeadTailBuffer } from '../../../src/core/truncate';
+import { terminalToText } from '../../../src/host/vscode/terminalText';
 import { shellQuote } from '../../../src/host/vscode/terminalCommandRunner';
 import { spawnSync } from 'node:child_process';
 
@@ -9,7 +10,7 @@ describe('VS Code host: terminal output as text', () => {
     assert.equal(terminalToText(raw), 'ok line\n100%\ndone\n');
   });
 
-  it('keeps the head and the tail of a long stream and says how much it left out', () => {
+  it('caps a long stream with the core\'s head+tail buffer (the one the terminal runner uses) and says how much it left out', () => {
     const b = new HeadTailBuffer(300);
     b.push('HEAD-');
     for (let i = 0; i < 10_000; i++) b.push(`line ${i}\n`);
@@ -17,7 +18,7 @@ describe('VS Code host: terminal output as text', () => {
     const s = b.toString();
     assert.ok(s.startsWith('HEAD-line 0'));
     assert.ok(s.endsWith('-TAIL'));
-    assert.match(s, /\[\d+ characters of output omitted\]/);
+    assert.match(s, /\[… \d+ characters of output left out …\]/);
     assert.ok(s.length < 400);
   });
 
