@@ -75,6 +75,8 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
             }
             t.events.appendText(textCardId, delta);
           },
+          // A wait before a retry would otherwise look like a frozen chat: say why and for how long.
+          onRetry: (notice) => t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', text: notice.message, ts: Date.now() }),
         },
       );
     } catch (err) {

@@ -9,11 +9,16 @@ import type { Logger } from '../ports';
 import { nullLogger } from '../ports';
 import { LlmError, redact, toLlmError } from './llmError';
 import { ToolCallAccumulator, type AccumulatedToolCall } from './toolCallAccumulator';
+import { abortableSleep, planRetry, readableWait, serverDelayMs, MAX_RETRY_WAIT_MS } from './retryPolicy';
+import { APIError } from 'openai';
 
 export interface LlmClientOptions {
   baseURL: string;
   apiKey: string;
-  /** SDK retries for 429/5xx/timeouts/connection errors (with back-off honouring retry-after). */
+  /**
+   * Retries for 429/5xx/connection errors (back-off honouring retry-after, capped at 60 s; Stop ends
+   * the wait at once) and at most one retry of a timeout. Our loop, not the SDK's (see retryPolicy.ts).
+   */
   maxRetries: number;
   /** Abort when no byte arrives for this long (also the SDK's wait-for-headers timeout). */
   idleTimeoutMs: number;
@@ -55,6 +60,24 @@ export interface StreamHandlers {
   onText?(delta: string): void;
   /** Called on every chunk (for activity indicators). */
   onChunk?(chunk: ChatCompletionChunk): void;
+  /** Before waiting to send the request again: `message` says why and for how long (for the chat). */
+  onRetry?(notice: RetryNotice): void;
+}
+
+export interface RetryNotice {
+  /** A sentence for the user, e.g. "No response for 60 s; retrying once." */
+  message: string;
+  waitMs: number;
+  /** 1 for the first retry. */
+  retry: number;
+  kind: LlmError['kind'];
+}
+
+/** One attempt failed: the readable error plus what the SDK threw (for its headers). */
+class AttemptFailed extends Error {
+  constructor(readonly error: LlmError, readonly raw: unknown) {
+    super(error.message);
+  }
 }
 
 /** ~4 characters per token: only used when an endpoint reports no usage. */
@@ -77,7 +100,8 @@ export class LlmClient {
       baseURL: options.baseURL,
       // Local endpoints need no key; the SDK insists on one.
       apiKey: options.apiKey || 'no-key',
-      maxRetries: options.maxRetries,
+      // Retries are ours (abortable waits, one timeout retry): the SDK's sleep ignores the abort signal.
+      maxRetries: 0,
       timeout: options.idleTimeoutMs,
       // The SDK logs malformed chunks to the console by default; that would pollute the CLI's output.
       logLevel: 'off',
@@ -85,12 +109,46 @@ export class LlmClient {
     });
   }
 
-  private ctx(extra: { partialText?: string; partialToolCalls?: number } = {}) {
-    return { baseURL: this.options.baseURL, maxRetries: this.options.maxRetries, idleTimeoutMs: this.options.idleTimeoutMs, apiKey: this.options.apiKey, ...extra };
+  /** `retriesMade` words the error ("after 3 attempts"): what was actually tried, not the setting. */
+  private ctx(extra: { partialText?: string; partialToolCalls?: number } = {}, retriesMade = this.options.maxRetries) {
+    return { baseURL: this.options.baseURL, maxRetries: retriesMade, idleTimeoutMs: this.options.idleTimeoutMs, apiKey: this.options.apiKey, ...extra };
   }
 
   async stream(req: ChatRequest, handlers: StreamHandlers = {}): Promise<ChatResult> {
     const started = Date.now();
+    if (handlers.signal?.aborted) throw new LlmError('stopped', 'Stopped.');
+    let timeoutsRetried = 0;
+    for (let retries = 0; ; retries++) {
+      try {
+        return await this.attempt(req, handlers, started, retries);
+      } catch (err) {
+        if (!(err instanceof AttemptFailed)) throw err;
+        const plan = handlers.signal?.aborted ? undefined : planRetry(err.error, err.raw, retries, this.options.maxRetries, timeoutsRetried);
+        if (!plan) throw err.error;
+        const timeout = err.error.kind === 'timeout' || err.error.kind === 'idle_timeout';
+        if (timeout) timeoutsRetried++;
+        const notice: RetryNotice = { message: this.retryMessage(err.error, err.raw, plan.waitMs, retries + 1), waitMs: plan.waitMs, retry: retries + 1, kind: err.error.kind };
+        this.logger.warn(`LLM request failed (${err.error.kind}); ${notice.message}`);
+        handlers.onRetry?.(notice);
+        await abortableSleep(plan.waitMs, handlers.signal);
+      }
+    }
+  }
+
+  private retryMessage(error: LlmError, raw: unknown, waitMs: number, retry: number): string {
+    if (error.kind === 'timeout' || error.kind === 'idle_timeout') return `No response for ${readableWait(this.options.idleTimeoutMs)}; retrying once.`;
+    const why =
+      error.kind === 'rate_limited' ? 'The endpoint is rate-limiting requests (HTTP 429)'
+      : error.opts.status ? `The endpoint failed with HTTP ${error.opts.status}`
+      : error.kind === 'connection' ? `Could not reach ${this.options.baseURL}`
+      : error.message.replace(/\.$/, '');
+    const asked = serverDelayMs(raw instanceof APIError ? (raw.headers as Headers | undefined) : undefined);
+    const capped = asked !== undefined && asked > MAX_RETRY_WAIT_MS ? ` (it asked for ${readableWait(asked)}; waiting at most ${readableWait(MAX_RETRY_WAIT_MS)})` : '';
+    return `${why}; retrying in ${readableWait(waitMs)}${capped}, retry ${retry} of ${this.options.maxRetries}. Stop cancels the wait.`;
+  }
+
+  /** One request and its stream; a failure comes out as `AttemptFailed` so `stream` can decide to retry. */
+  private async attempt(req: ChatRequest, handlers: StreamHandlers, started: number, retriesMade: number): Promise<ChatResult> {
     const controller = new AbortController();
     const userSignal = handlers.signal;
     const onUserAbort = () => controller.abort();
@@ -148,14 +206,14 @@ export class LlmClient {
         }
       }
     } catch (err) {
-      throw this.failure(err, idleFired, userSignal, text, calls.size);
+      throw new AttemptFailed(this.failure(err, idleFired, userSignal, text, calls.size, retriesMade), err);
     } finally {
       if (timer) clearTimeout(timer);
       userSignal?.removeEventListener('abort', onUserAbort);
     }
     // The SDK ends the iteration silently when its signal is aborted: find out why.
     if (userSignal?.aborted) throw new LlmError('stopped', 'Stopped.', { partialText: text, partialToolCalls: calls.size });
-    if (idleFired) throw this.idleError(text, calls.size);
+    if (idleFired) throw new AttemptFailed(this.idleError(text, calls.size, retriesMade), undefined);
     if (!finishReason && chunks === 0 && !contentType.includes('event-stream')) {
       throw new LlmError('malformed', `The endpoint sent a malformed response: ${contentType || 'no content type'} instead of an event stream, with no usable data.`, { retryable: true });
     }
@@ -189,19 +247,20 @@ export class LlmClient {
     };
   }
 
-  private idleError(text: string, calls: number): LlmError {
+  private idleError(text: string, calls: number, retriesMade: number): LlmError {
     const s = Math.round(this.options.idleTimeoutMs / 100) / 10;
-    return new LlmError('idle_timeout', `The model sent nothing for ${s} s, so the request was abandoned (idle timeout).${calls ? ` ${calls} unfinished tool call${calls === 1 ? ' was' : 's were'} not run.` : ''}`, {
+    const tries = retriesMade > 0 ? ` after ${retriesMade + 1} attempts` : '';
+    return new LlmError('idle_timeout', `The model sent nothing for ${s} s, so the request was abandoned (idle timeout)${tries}.${calls ? ` ${calls} unfinished tool call${calls === 1 ? ' was' : 's were'} not run.` : ''}`, {
       retryable: true,
       partialText: text,
       partialToolCalls: calls,
     });
   }
 
-  private failure(err: unknown, idleFired: boolean, userSignal: AbortSignal | undefined, text: string, calls: number): LlmError {
+  private failure(err: unknown, idleFired: boolean, userSignal: AbortSignal | undefined, text: string, calls: number, retriesMade: number): LlmError {
     if (userSignal?.aborted) return new LlmError('stopped', 'Stopped.', { partialText: text, partialToolCalls: calls });
-    if (idleFired) return this.idleError(text, calls);
-    const e = toLlmError(err, this.ctx({ partialText: text, partialToolCalls: calls }));
+    if (idleFired) return this.idleError(text, calls, retriesMade);
+    const e = toLlmError(err, this.ctx({ partialText: text, partialToolCalls: calls }, retriesMade));
     this.logger.warn(`LLM request failed (${e.kind}): ${e.message}`);
     return e;
   }
@@ -213,7 +272,7 @@ export class LlmClient {
       for await (const m of this.client.models.list({ signal })) ids.push(m.id);
       return ids;
     } catch (err) {
-      throw toLlmError(err, this.ctx());
+      throw toLlmError(err, this.ctx({}, 0));
     }
   }
 

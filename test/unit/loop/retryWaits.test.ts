@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { harness, type Harness } from '../../support/agentHarness';
+
+const notes = (h: Harness) => h.cardsOf('text').filter((c) => c.author === 'system').map((c) => c.text);
+
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe('retries: waits are visible and Stop ends them at once', function () {
+  this.timeout(10_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('Stop during a 429 retry-after wait ends the turn stopped and sends nothing more', async () => {
+    h = await harness({ steps: [{ type: 'fault', fault: 'rate_limit', retryAfterSeconds: 600, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2 } }) });
+    const turn = h.agent.send('hello');
+    // The wait is said in the chat (capped: nobody watches a silent chat for 10 minutes).
+    await until(() => notes(h!).length > 0);
+    assert.match(notes(h)[0]!, /rate-limiting.*retrying in 60 s \(it asked for 600 s; waiting at most 60 s\)/);
+    h.agent.stop();
+    assert.equal(await turn, 'stopped');
+    assert.equal(h.events.at(-1)!.type, 'turn_ended');
+    // Let any timer that survived the stop fire into the server, then count.
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(h.server.chatRequests().length, 1);
+    assert.equal(h.cardsOf('error').length, 0);
+  });
+
+  it('a hanging server is retried once after the idle timeout, then an error card names the timeout', async () => {
+    h = await harness({ steps: [{ type: 'fault', fault: 'hang', repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200 } }) });
+    assert.equal(await h.agent.send('hello'), 'error');
+    assert.equal(h.server.chatRequests().length, 2);
+    assert.deepEqual(notes(h), ['No response for 200 ms; retrying once.']);
+    const errors = h.cardsOf('error');
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!.message, /did not answer within 200 ms after 2 attempts/);
+  });
+
+  it('a stream that sends headers and then nothing is also retried once (nothing reached the chat yet)', async () => {
+    h = await harness({ steps: [{ type: 'fault', fault: 'stall', text: 'never shown', afterChunks: 0, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200 } }) });
+    assert.equal(await h.agent.send('hello'), 'error');
+    assert.equal(h.server.chatRequests().length, 2);
+    assert.match(h.cardsOf('error')[0]!.message, /idle timeout\) after 2 attempts/);
+  });
+
+  it('a stream that stalls after text reached the chat is not retried (the text would show twice)', async () => {
+    h = await harness({ steps: [{ type: 'fault', fault: 'stall', text: 'partly shown answer', afterChunks: 2, chunkSize: 4, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200 } }) });
+    assert.equal(await h.agent.send('hello'), 'error');
+    assert.equal(h.server.chatRequests().length, 1);
+    assert.deepEqual(notes(h), []);
+  });
+
+  it('a 503 is retried after a short back-off that the chat mentions, then succeeds', async () => {
+    h = await harness({ steps: [{ type: 'fault', fault: 'server_error', status: 503 }, { type: 'text', text: 'ok now' }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2 } }) });
+    assert.equal(await h.agent.send('hello'), 'done');
+    assert.equal(h.server.chatRequests().length, 2);
+    assert.match(notes(h)[0]!, /HTTP 503; retrying in \d+ ms, retry 1 of 2/);
+  });
+});
