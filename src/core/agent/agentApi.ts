@@ -42,7 +42,27 @@ export interface AgentHooks {
    * Before each request: may elide/condense messages to fit the window. `opts` carries what else
    * takes room (tool schemas, the answer reserve). May throw `TurnHalt` to end the turn on purpose.
    */
-  fitContext?(messages: unknown[], model: string, opts?: { tools?: unknown[]; maxTokens?: number; signal?: AbortSignal }): Promise<unknown[]>;
+  fitContext?(messages: unknown[], model: string, opts?: FitContextOptions): Promise<unknown[]>;
+}
+
+export interface FitContextOptions {
+  tools?: unknown[];
+  maxTokens?: number;
+  signal?: AbortSignal;
+  /**
+   * A request the hook makes itself (the condensing summary) is reported here, so the agent counts
+   * it with its own requests: one meter for the usage card, the turn and task totals.
+   */
+  onUsage?(usage: HookUsage): void;
+}
+
+export interface HookUsage {
+  model: string;
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number;
+  /** e.g. 'summary'. */
+  outcome: string;
 }
 
 export interface AgentApi {

@@ -48,7 +48,12 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(role, t.systemSuffix?.()) }, ...t.messages];
     if (t.hooks?.fitContext) {
       try {
-        messages = (await t.hooks.fitContext(messages, model, { tools: tools.map(chatToolDef), maxTokens: settings.maxTokens, signal: t.signal })) as ChatCompletionMessageParam[];
+        messages = (await t.hooks.fitContext(messages, model, {
+          tools: tools.map(chatToolDef),
+          maxTokens: settings.maxTokens,
+          signal: t.signal,
+          onUsage: (u) => recordUsage(t, { ...u, role }),
+        })) as ChatCompletionMessageParam[];
       } catch (err) {
         // The hook ended the turn on purpose (budget spent, request cannot fit) and said why in the chat.
         if (isTurnHalt(err)) return err.outcome;

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { Card, HostEvent, HostEventInput, Question } from '../../protocol';
 import { QuestionUnanswerable, type HostPorts } from '../ports';
 import type { AgentSettings } from '../settings';
-import type { AgentHooks, ResumeState } from '../agent/agentApi';
+import type { AgentHooks, FitContextOptions, HookUsage, ResumeState } from '../agent/agentApi';
 import type { PlanRecord } from '../plans/planRecord';
 import { CheckpointStore, DEFAULT_CHECKPOINT_LIMITS, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
 import { ContextFitter, ContextOverflowError, type CondenseInfo, type Summarizer, type SummaryResult } from '../context/contextFitter';
@@ -66,6 +66,8 @@ export class TaskSession {
   private budgetLimitOverride?: number;
   private readonly unpricedWarned = new Set<string>();
   private readonly unknownWindowSaid = new Set<string>();
+  /** The agent's meter for the fit in progress (its summary request is counted there, with the turn's requests). */
+  private usageSink?: (u: HookUsage) => void;
 
   private constructor(
     private readonly opts: TaskSessionOptions,
@@ -231,7 +233,7 @@ export class TaskSession {
     return { ...(plan ? { plan } : {}), ...(planText ? { planText } : {}), touchedFiles: this.checkpoints.touchedFiles(), questions, decisions };
   }
 
-  private async fitContext(messages: ChatMessage[], model: string, o?: { tools?: unknown[]; maxTokens?: number; signal?: AbortSignal }): Promise<ChatMessage[]> {
+  private async fitContext(messages: ChatMessage[], model: string, o?: FitContextOptions): Promise<ChatMessage[]> {
     await this.checkBudget(o?.signal);
     const w = modelWindow(model, this.opts.settings().contextWindow);
     if (!w.known && !this.unknownWindowSaid.has(model)) {
@@ -241,6 +243,7 @@ export class TaskSession {
         card: { kind: 'text', id: this.noteId('window'), author: 'system', text: `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens and condenses early. Set the context window setting to the size your server is configured for.`, ts: Date.now() },
       });
     }
+    this.usageSink = o?.onUsage;
     try {
       return await this.fitter.fit(messages, model, { ...(o?.tools ? { tools: o.tools } : {}), ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o?.signal ? { signal: o.signal } : {}) });
     } catch (err) {
@@ -249,6 +252,8 @@ export class TaskSession {
         throw new TurnHalt('error', err.message);
       }
       throw err;
+    } finally {
+      this.usageSink = undefined;
     }
   }
 
@@ -302,7 +307,9 @@ export class TaskSession {
   private onSummaryUsage(u: SummaryResult): void {
     const cost = costOf(u.model, u.tokensIn, u.tokensOut, this.opts.settings().prices);
     const role = this.agent?.role === 'actor' ? 'actor' : 'planner';
-    this.emit({
+    // The agent counts it (usage card + turn/task totals) when it asked for this fit; otherwise the card comes from here.
+    if (this.usageSink) this.usageSink({ model: u.model, tokensIn: u.tokensIn, tokensOut: u.tokensOut, latencyMs: u.latencyMs, outcome: 'summary' });
+    else this.emit({
       type: 'card_added',
       card: { kind: 'usage', id: this.noteId('usage'), model: u.model, role, tokens_in: u.tokensIn, tokens_out: u.tokensOut, latency_ms: u.latencyMs, ...(cost !== undefined ? { cost_usd: cost } : {}), outcome: 'summary', ts: Date.now() },
     });
