@@ -24,6 +24,7 @@ import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi
 import { emitUsage, runTurn } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
 import { defaultToolRegistry } from './defaultTools';
+import { isTurnHalt } from '../context/turnHalt';
 
 export class Agent implements AgentApi {
   private _role: RoleId;
@@ -233,18 +234,28 @@ export class Agent implements AgentApi {
       // Also after a failed propose_plan the model left unrepaired: the same plan turn goes on, so repairs stay bounded.
       if (outcome === 'done' && opts.requirePlan && !planTurn.done) {
         this.setState('thinking');
-        const added = await requestPlan(
-          {
-            complete: llmPlanCompleter(this.llm, this.settings.models.planner, this.settings.maxTokens, (r) =>
-              emitUsage(this.events, this.usage, { model: r.model, role: 'planner', tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }),
-            ),
-            structured: this.planning.structured,
-            logger: this.opts.host.logger,
-            signal,
-          },
-          this.messages as unknown as PlanMessage[],
-          planTurn,
+        const model = this.settings.models.planner;
+        const complete = llmPlanCompleter(this.llm, model, this.settings.maxTokens, (r) =>
+          emitUsage(this.events, this.usage, { model: r.model, role: 'planner', tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }),
         );
+        let added: PlanMessage[];
+        try {
+          added = await requestPlan(
+            {
+              // Fitted like every loop request: this one carries the whole conversation plus the answer that had no plan.
+              complete: async (messages, responseFormat, sig) => complete(await this.fitPlanRequest(model, messages, responseFormat, sig), responseFormat, sig),
+              structured: this.planning.structured,
+              logger: this.opts.host.logger,
+              signal,
+            },
+            this.messages as unknown as PlanMessage[],
+            planTurn,
+          );
+        } catch (err) {
+          // The fitting hook ended the turn on purpose (cannot fit, budget) and said why in the chat.
+          if (isTurnHalt(err)) return err.outcome;
+          throw err;
+        }
         this.messages.push(...(added as unknown as ChatCompletionMessageParam[]));
         outcome = 'done';
       }
@@ -252,6 +263,18 @@ export class Agent implements AgentApi {
     } finally {
       this.planning.endPlanTurn();
     }
+  }
+
+  /** The plan request through the same context fitting as the loop's requests (its schema takes room, like tools do). */
+  private async fitPlanRequest(model: string, messages: PlanMessage[], responseFormat: unknown, signal: AbortSignal): Promise<PlanMessage[]> {
+    if (!this.hooks?.fitContext) return messages;
+    const fitted = await this.hooks.fitContext(messages, model, {
+      ...(responseFormat ? { tools: [responseFormat] } : {}),
+      maxTokens: this.settings.maxTokens,
+      signal,
+      onUsage: (u) => emitUsage(this.events, this.usage, { ...u, role: 'planner' }),
+    });
+    return fitted as PlanMessage[];
   }
 
   private turn(signal: AbortSignal): Promise<TurnOutcome> {
