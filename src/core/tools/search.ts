@@ -3,6 +3,8 @@
  * PATH), else a pure-JS walk. Both apply the same rules — the ignore policy, the fixed skips
  * (.git, node_modules, dist, build, lock files, minified files), no symlink following, no binary
  * or huge files — and both results are sorted by path and line, so they print the same.
+ * The JS walk matches in a worker thread under a time limit (regexWorker.ts): the JS engine has no
+ * backtracking limit, and a model's regex must never be able to block the event loop.
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
@@ -13,6 +15,7 @@ import { ToolError, type ToolContext } from './tool';
 import { assertNotIgnored, defineTool, displayPath, looksBinary, resolvePath } from './toolSupport';
 import { globMatcher } from './glob';
 import { walk } from './walk';
+import { DEFAULT_MATCH_TIME_LIMIT_MS, RegexTooSlowError, RegexWorker } from './regexWorker';
 
 const DEFAULT_MAX = 100;
 const HARD_MAX = 500;
@@ -51,6 +54,8 @@ export interface SearchQuery {
   regex: string;
   ignoreCase: boolean;
   include?: string;
+  /** The JS engine's time limit without progress (default DEFAULT_MATCH_TIME_LIMIT_MS); ripgrep has its own bounds. */
+  matchTimeLimitMs?: number;
 }
 
 export const searchTool = defineTool<Input>({
@@ -108,11 +113,18 @@ function fileLabel(r: ResolvedPath, abs: string): string {
 }
 
 export async function searchWithJs(ctx: ToolContext, r: ResolvedPath, q: SearchQuery, matcher: IgnoreMatcher): Promise<SearchOutcome> {
-  const re = compile(q);
+  const re = compile(q); // syntax errors are reported here; matching runs in the worker
   const include = q.include ? globMatcher(q.include) : undefined;
   const matches: SearchMatch[] = [];
   let stoppedEarly = false;
+  /** The first error a reader hit (a runaway pattern, a Stop): every reader and the walk stop on it. */
+  let failure: { error: unknown } | undefined;
   const st = await ctx.host.fs.stat(r.real);
+  const regexWorker = new RegexWorker(
+    { source: re.source, flags: re.flags },
+    { keepChars: MAX_LINE_SHOWN * 2, timeLimitMs: q.matchTimeLimitMs ?? DEFAULT_MATCH_TIME_LIMIT_MS },
+    ctx.signal,
+  );
 
   const scanFile = async (abs: string, relToBase: string): Promise<boolean> => {
     if (include && !include(relToBase)) return true;
@@ -125,54 +137,66 @@ export async function searchWithJs(ctx: ToolContext, r: ResolvedPath, q: SearchQ
       return true; // unreadable (permissions, vanished): skipped, as rg does
     }
     if (looksBinary(text)) return true;
-    const lines = text.split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    for (let n = 0; n < lines.length; n++) {
+    if (stoppedEarly || failure) return false;
+    const label = fileLabel(r, abs);
+    const hits = await regexWorker.scan(text, COLLECT_LIMIT - matches.length, label);
+    for (const h of hits) {
       if (stoppedEarly) return false;
-      const line = lines[n]!.endsWith('\r') ? lines[n]!.slice(0, -1) : lines[n]!;
-      if (re.test(line)) {
-        matches.push({ file: fileLabel(r, abs), line: n + 1, text: keepLine(line) });
-        if (matches.length >= COLLECT_LIMIT) return false;
-      }
+      matches.push({ file: label, line: h.line, text: h.text });
+      if (matches.length >= COLLECT_LIMIT) return false;
     }
     return true;
   };
 
-  if (st?.type === 'file') {
-    await scanFile(r.real, path.basename(r.real));
-  } else {
-    // The walk lists files while a pool of readers scans them: file I/O latency, not CPU, is what a
-    // search over thousands of files waits on, so several reads are kept in flight.
-    const root = r.inside && r.root ? r.root : r.real;
-    const queue: { abs: string; relToBase: string }[] = [];
-    let walking = true;
-    const waiting: (() => void)[] = [];
-    const wakeOne = () => waiting.shift()?.();
-    const next = async (): Promise<{ abs: string; relToBase: string } | undefined> => {
-      while (!queue.length && walking) await new Promise<void>((res) => waiting.push(res));
-      return queue.shift();
-    };
-    const worker = async () => {
-      for (let job = await next(); job && !stoppedEarly && !ctx.signal.aborted; job = await next()) {
-        if (!(await scanFile(job.abs, job.relToBase))) stoppedEarly = true;
+  try {
+    if (st?.type === 'file') {
+      await scanFile(r.real, path.basename(r.real));
+    } else {
+      // The walk lists files while a pool of readers scans them: file I/O latency, not CPU, is what a
+      // search over thousands of files waits on, so several reads are kept in flight.
+      const root = r.inside && r.root ? r.root : r.real;
+      const queue: { abs: string; relToBase: string }[] = [];
+      let walking = true;
+      const waiting: (() => void)[] = [];
+      const wakeOne = () => waiting.shift()?.();
+      const next = async (): Promise<{ abs: string; relToBase: string } | undefined> => {
+        while (!queue.length && walking) await new Promise<void>((res) => waiting.push(res));
+        return queue.shift();
+      };
+      const reader = async () => {
+        try {
+          for (let job = await next(); job && !stoppedEarly && !failure && !ctx.signal.aborted; job = await next()) {
+            if (!(await scanFile(job.abs, job.relToBase))) stoppedEarly = true;
+          }
+        } catch (e) {
+          failure ??= { error: e };
+        }
+      };
+      const readers = Array.from({ length: JS_READERS }, reader);
+      try {
+        for await (const e of walk(ctx, root, r.real, { recursive: true, matcher, fixedSkips: true })) {
+          if (stoppedEarly || failure) break;
+          if (e.type !== 'file') continue;
+          queue.push({ abs: e.abs, relToBase: path.relative(r.real, e.abs).split(path.sep).join('/') });
+          wakeOne();
+          // Keep the walk from running far ahead of the readers.
+          while (queue.length > 256 && !stoppedEarly && !failure) await new Promise((res) => setImmediate(res));
+        }
+      } finally {
+        walking = false;
+        while (waiting.length) wakeOne();
+        await Promise.all(readers);
       }
-    };
-    const workers = Array.from({ length: JS_READERS }, worker);
-    try {
-      for await (const e of walk(ctx, root, r.real, { recursive: true, matcher, fixedSkips: true })) {
-        if (stoppedEarly) break;
-        if (e.type !== 'file') continue;
-        queue.push({ abs: e.abs, relToBase: path.relative(r.real, e.abs).split(path.sep).join('/') });
-        wakeOne();
-        // Keep the walk from running far ahead of the readers.
-        while (queue.length > 256 && !stoppedEarly) await new Promise((res) => setImmediate(res));
-      }
-    } finally {
-      walking = false;
-      while (waiting.length) wakeOne();
-      await Promise.all(workers);
     }
-    ctx.signal.throwIfAborted();
+  } catch (e) {
+    failure ??= { error: e };
+  } finally {
+    regexWorker.close();
+  }
+  ctx.signal.throwIfAborted();
+  if (failure) {
+    if (failure.error instanceof RegexTooSlowError) throw new ToolError(failure.error.message);
+    throw failure.error;
   }
   matches.sort(byPathLine);
   if (matches.length > COLLECT_LIMIT) matches.length = COLLECT_LIMIT;
