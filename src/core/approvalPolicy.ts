@@ -3,10 +3,14 @@
  * Approver must ask. The rule that matters most: an action on a path **outside the workspace** is
  * never covered by blanket approval (`--approve all`, auto-approve settings, allow-listed
  * commands); only an interactive approval of that very request can allow it, and headless
- * (mode `never`) it is denied.
+ * (mode `never`) it is denied. The same holds for files that make code run by themselves
+ * (`.vscode/tasks.json`, `.envrc`, git hooks, CI workflows…; the list and its reasons are in
+ * executionSensitivePaths.ts): an auto-approved edit there would be code execution nobody approved.
  */
+import * as path from 'node:path';
 import type { ApprovalInfo } from '../protocol';
 import { analyzeCommand } from './commandSafety';
+import { executionSensitiveReason } from './executionSensitivePaths';
 import type { ApprovalDecision, ApprovalRequest, Approver } from './ports';
 import type { ApprovalSettings } from './settings';
 import { isWithin } from './workspacePaths';
@@ -32,6 +36,20 @@ export function isOutsideWorkspace(info: ApprovalInfo, roots: readonly string[])
   return false;
 }
 
+/** Why changing this file could run code by itself (executionSensitivePaths.ts), judged on its workspace-relative path and its real path. */
+function sensitiveFileReason(info: ApprovalInfo, roots: readonly string[]): string | undefined {
+  const rels: string[] = [];
+  if (info.path && !path.isAbsolute(info.path)) rels.push(info.path);
+  const real = info.real_path ?? (info.path && path.isAbsolute(info.path) ? info.path : undefined);
+  const root = real ? roots.find((r) => isWithin(r, real)) : undefined;
+  if (real && root) rels.push(path.relative(root, real));
+  for (const rel of rels) {
+    const why = executionSensitiveReason(rel);
+    if (why) return why;
+  }
+  return undefined;
+}
+
 export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerdict {
   const interactive = p.approval.mode === 'ask';
   const fallback = (why: string): ApprovalVerdict => (interactive ? { kind: 'ask', why } : { kind: 'deny', why });
@@ -40,6 +58,18 @@ export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerd
     return interactive
       ? { kind: 'ask', why: 'outside the workspace: only an explicit approval of this path can allow it' }
       : { kind: 'deny', why: `${info.real_path ?? info.path ?? 'the path'} is outside the workspace; blanket approval never covers it and nobody can approve it here` };
+  }
+  const sensitive = info.kind === 'edit' || info.kind === 'create' || info.kind === 'delete' ? sensitiveFileReason(info, p.roots) : undefined;
+  if (sensitive) {
+    const shown = info.path ?? 'this file';
+    return interactive
+      ? { kind: 'ask', why: `${shown} can make code run by itself (${sensitive}): only an explicit approval of this change can allow it` }
+      : {
+          kind: 'deny',
+          why:
+            `${shown} can make code run by itself (${sensitive}); blanket approval (--approve edits|all, auto-approve settings) ` +
+            'never covers such files and nobody can approve this change here. Ask the user to make or approve it interactively',
+        };
   }
   const auto = p.approval.autoApprove;
   switch (info.kind) {
