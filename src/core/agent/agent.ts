@@ -25,6 +25,7 @@ import { emitUsage, runTurn } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
 import { defaultToolRegistry } from './defaultTools';
 import { isTurnHalt } from '../context/turnHalt';
+import { answerTokensFor } from '../context/modelWindows';
 
 export class Agent implements AgentApi {
   private _role: RoleId;
@@ -235,7 +236,7 @@ export class Agent implements AgentApi {
       if (outcome === 'done' && opts.requirePlan && !planTurn.done) {
         this.setState('thinking');
         const model = this.settings.models.planner;
-        const complete = llmPlanCompleter(this.llm, model, this.settings.maxTokens, (r) =>
+        const complete = llmPlanCompleter(this.llm, model, answerTokensFor(model, this.settings), (r) =>
           emitUsage(this.events, this.usage, { model: r.model, role: 'planner', tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }),
         );
         let added: PlanMessage[];
@@ -270,7 +271,7 @@ export class Agent implements AgentApi {
     if (!this.hooks?.fitContext) return messages;
     const fitted = await this.hooks.fitContext(messages, model, {
       ...(responseFormat ? { tools: [responseFormat] } : {}),
-      maxTokens: this.settings.maxTokens,
+      maxTokens: answerTokensFor(model, this.settings),
       signal,
       onUsage: (u) => emitUsage(this.events, this.usage, { ...u, role: 'planner' }),
     });

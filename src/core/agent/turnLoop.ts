@@ -14,6 +14,7 @@ import type { TurnOutcome, AgentHooks } from './agentApi';
 import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
 import { chatToolDef, offeredTools } from './offeredTools';
 import { isTurnHalt } from '../context/turnHalt';
+import { answerTokensFor } from '../context/modelWindows';
 
 export interface TurnContext {
   role(): RoleId;
@@ -44,13 +45,15 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     const role = t.role();
     const settings = t.settings();
     const model = settings.models[role];
+    // The answer reserve the fitter keeps free is the max_tokens we send (capped at a quarter of the window).
+    const maxTokens = answerTokensFor(model, settings);
     const tools = offeredTools(t.registry, role, t.dispatchEnv.planning);
     let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(role, t.systemSuffix?.()) }, ...t.messages];
     if (t.hooks?.fitContext) {
       try {
         messages = (await t.hooks.fitContext(messages, model, {
           tools: tools.map(chatToolDef),
-          maxTokens: settings.maxTokens,
+          maxTokens,
           signal: t.signal,
           onUsage: (u) => recordUsage(t, { ...u, role }),
         })) as ChatCompletionMessageParam[];
@@ -70,7 +73,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     let result: ChatResult;
     try {
       result = await t.llm().stream(
-        { model, messages, tools: tools.map(chatToolDef), maxTokens: settings.maxTokens },
+        { model, messages, tools: tools.map(chatToolDef), maxTokens },
         {
           signal: t.signal,
           onText: (delta) => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ChatMessage } from './chatMessage';
 import { contentText } from './chatMessage';
 import { messageTokens, toolsTokens } from './messageTokens';
-import { modelWindow } from './modelWindows';
+import { answerReserve, modelWindow } from './modelWindows';
 import { cutMessage, elideToolCallArgs, elideToolResult } from './elide';
 import { emptyFacts, renderSummaryMessage, type TaskFacts } from './taskFacts';
 import { pathsInToolCalls, renderTranscript } from './transcript';
@@ -113,7 +113,8 @@ export class ContextFitter {
   budgetFor(model: string, opts: FitOptions = {}): { budget: number; window: number } {
     const s = this.opts.settings();
     const w = modelWindow(model, s.contextWindow);
-    const reserve = opts.maxTokens ?? s.maxTokens;
+    // The same cap the loop applies to max_tokens (a quarter of the window), so the two agree.
+    const reserve = answerReserve(w.window, opts.maxTokens ?? s.maxTokens);
     // 1% and a few tokens of slack for per-message framing we cannot see.
     const usable = Math.floor((w.window * 0.99 - 16) / w.tokenFactor);
     return { budget: usable - Math.ceil(reserve / 1) - toolsTokens(opts.tools), window: w.window };
@@ -224,7 +225,7 @@ export class ContextFitter {
         { role: 'user', content: `Conversation to condense:\n\n${renderTranscript(head, maxChars)}` },
       ];
       try {
-        const r = await this.opts.summarizer.summarize(request, summaryModel, SUMMARY_MAX_TOKENS, signal);
+        const r = await this.opts.summarizer.summarize(request, summaryModel, answerReserve(sw.window, SUMMARY_MAX_TOKENS), signal);
         summary = r.text;
         this.opts.onSummaryUsage?.(r);
       } catch (err) {

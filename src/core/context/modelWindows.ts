@@ -74,3 +74,27 @@ export function modelWindow(model: string, override?: number): ModelWindow & { k
   if (override && override > 0) return { window: override, tokenFactor: info.tokenFactor, known: true };
   return { ...info, known: Boolean(hit) };
 }
+
+/**
+ * The answer reserve: how many tokens of the window are kept free for the model's answer, and the
+ * very number sent as `max_tokens` (so the reserve is honest: the answer cannot outgrow it and push
+ * prompt + answer past the window).
+ *
+ * At most a quarter of the window. Why: with the full 4,096-token default on the 8,192-token
+ * window assumed for unknown models, and our tokens scaled by 1.3 for an unknown tokenizer, only
+ * ~6,200 of our tokens are usable; minus 4,096 for the answer and ~1,000–1,250 of tool schemas,
+ * about 900 were left for the system prompt and the whole conversation, so the agent condensed
+ * after the first file it read. A quarter (2,048 tokens on 8,192) is still more than a coding
+ * answer or a tool call usually takes, and leaves ~2,700 for the conversation: three times as much.
+ * We keep the 8,192 default itself: a local server's real context is often that small, and a 400
+ * "context length exceeded" is worse than condensing early. Windows of 16k and more are unaffected
+ * with the default max tokens (their quarter is already ≥ 4,096).
+ */
+export function answerReserve(window: number, maxTokens: number): number {
+  return Math.max(1, Math.min(maxTokens, Math.floor(window / 4)));
+}
+
+/** `answerReserve` for a model under the settings' window override: what the loop sends as max_tokens. */
+export function answerTokensFor(model: string, settings: { contextWindow?: number; maxTokens: number }): number {
+  return answerReserve(modelWindow(model, settings.contextWindow).window, settings.maxTokens);
+}

@@ -20,7 +20,7 @@ import type { ChatMessage } from '../context/chatMessage';
 import { LlmSummarizer } from '../context/llmSummarizer';
 import type { TaskFacts } from '../context/taskFacts';
 import { TurnHalt } from '../context/turnHalt';
-import { modelWindow } from '../context/modelWindows';
+import { answerTokensFor, modelWindow } from '../context/modelWindows';
 import { TaskBudget } from '../cost/budget';
 import { costOf, formatUsd } from '../cost/priceTable';
 import type { HistoryStore } from './historyStore';
@@ -240,7 +240,7 @@ export class TaskSession {
       this.unknownWindowSaid.add(model);
       this.emit({
         type: 'card_added',
-        card: { kind: 'text', id: this.noteId('window'), author: 'system', text: `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens and condenses early. Set the context window setting to the size your server is configured for.`, ts: Date.now() },
+        card: { kind: 'text', id: this.noteId('window'), author: 'system', text: `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, this.opts.settings()).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`, ts: Date.now() },
       });
     }
     this.usageSink = o?.onUsage;

@@ -154,7 +154,11 @@ describe('context: fitting a request into the window', () => {
     const tools = [{ type: 'function', function: { name: 'x', description: 'y'.repeat(8000), parameters: {} } }];
     const withTools = f.budgetFor('gpt-4o', { tools }).budget;
     assert.ok(withTools < f.budgetFor('gpt-4o').budget - 1000);
-    assert.ok(f.budgetFor('gpt-4o', { maxTokens: 3000 }).budget < f.budgetFor('gpt-4o').budget - 1900);
+    // The reserve counts in full up to a quarter of the window (20,000 here: 3,000 is under 5,000)…
+    const wide = new ContextFitter({ settings: () => ({ contextWindow: 20_000, maxTokens: 1000 }) });
+    assert.ok(wide.budgetFor('gpt-4o', { maxTokens: 3000 }).budget < wide.budgetFor('gpt-4o').budget - 1900);
+    // …and no further: on 6,000 a reserve of 3,000 is held at 1,500 (what the loop sends as max_tokens).
+    assert.equal(f.budgetFor('gpt-4o').budget - f.budgetFor('gpt-4o', { maxTokens: 3000 }).budget, 500);
   });
 
   it('refuses (throws) rather than send a request that cannot fit', async () => {
@@ -162,7 +166,8 @@ describe('context: fitting a request into the window', () => {
     const msgs: ChatMessage[] = [{ role: 'system', content: 'rule '.repeat(2000) }, { role: 'user', content: 'hi' }];
     await assert.rejects(f.fit(msgs, 'gpt-4o'), ContextOverflowError);
     const f2 = new ContextFitter({ settings: () => ({ contextWindow: 1000, maxTokens: 1000 }) });
-    await assert.rejects(f2.fit([{ role: 'user', content: 'hi' }], 'gpt-4o'), /leave no room/);
+    const bulky = [{ type: 'function', function: { name: 'x', description: 'word '.repeat(900), parameters: {} } }];
+    await assert.rejects(f2.fit([{ role: 'user', content: 'hi' }], 'gpt-4o', { tools: bulky }), /leave no room/);
   });
 
   it('never exceeds the window over many random conversations', async () => {
