@@ -57,6 +57,8 @@ export interface ProtocolMap {
 export const HostUiMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('connection_result'), ok: z.boolean(), models: z.array(z.string()).optional(), error: z.string().optional() }),
   z.object({ type: z.literal('setup_needed'), base_url: z.string().optional() }),
+  /** Setup is no longer needed (an endpoint or key arrived after the card was shown): close it. */
+  z.object({ type: z.literal('setup_done') }),
   z.object({ type: z.literal('focus_input') }),
   z.object({ type: z.literal('prefill'), text: z.string() }),
 ]);

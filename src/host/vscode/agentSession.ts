@@ -6,7 +6,7 @@ import type { AgentSettings } from '../../core/settings';
 import type { Tool } from '../../core/tools/tool';
 import type { ChatSession, PanelOutbound, Unsubscribe } from '../../panel/chatSession';
 import { Listeners } from '../../panel/listeners';
-import { HostMessageHandler, isHostHandled, setupMessage } from './hostMessages';
+import { HostMessageHandler, isHostHandled, setupMessage, setupNeeded } from './hostMessages';
 import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
@@ -52,7 +52,6 @@ export class AgentSession implements ChatSession, AgentApi {
   private agent!: Agent;
   private settings: AgentSettings;
   private tasks = 0;
-  private lastUserText: string | undefined;
 
   /** The settings in force (history resumes a task with them). */
   get currentSettings(): AgentSettings { return this.settings; }
@@ -102,7 +101,6 @@ export class AgentSession implements ChatSession, AgentApi {
   /** Continue a saved task (History → Resume): the chat shows its cards and the agent has its context. */
   resumeTask(binding: TaskBinding): void {
     this.agent.stop();
-    this.lastUserText = undefined;
     this.startAgent('planner', binding);
     this.roleChanged.fire(this.agent.role);
     this.outbound.fire(this.agent.snapshot(this.taskId()));
@@ -119,10 +117,12 @@ export class AgentSession implements ChatSession, AgentApi {
 
   // ---- AgentApi (palette commands) ----
   setRole(role: RoleId, reason?: string): void { this.agent.setRole(role, reason); }
-  send(text: string): Promise<TurnOutcome> {
-    this.lastUserText = text;
-    return this.agent.send(text);
-  }
+  send(text: string): Promise<TurnOutcome> { return this.agent.send(text); }
+  /**
+   * Retry after an error card: the agent re-runs the failed turn on the conversation as it stands,
+   * so the user's message is neither shown nor sent twice (re-sending the last text did both).
+   */
+  retry(): Promise<TurnOutcome> { return this.agent.retry(); }
   executePlan(planCardId: string): Promise<TurnOutcome> { return this.agent.executePlan(planCardId); }
   revisePlan(planCardId: string, feedback: string): Promise<TurnOutcome> { return this.agent.revisePlan(planCardId, feedback); }
   continueAfterLimit(allow: boolean): void { this.agent.continueAfterLimit(allow); }
@@ -131,12 +131,26 @@ export class AgentSession implements ChatSession, AgentApi {
   updateSettings(settings: AgentSettings): void {
     this.settings = settings;
     this.agent.updateSettings(settings);
+    void this.recheckSetup();
+  }
+
+  /** Whether the chat was told to show the setup card and has not been told it is done. */
+  private setupShown = false;
+
+  /**
+   * The setup card asked for at `ready` may be stale: in a remote window (code-server) the user's
+   * machine-scoped settings reach the extension host after activation, and a key can be set from
+   * the palette. When the settings change and setup is no longer needed, the card is closed.
+   */
+  private async recheckSetup(): Promise<void> {
+    if (!this.setupShown || (await setupNeeded(this.deps.keys))) return;
+    this.setupShown = false;
+    this.post({ type: 'setup_done' });
   }
 
   /** New task: stop the old agent (its pending approvals end as rejected) and start clean in the Planner. */
   newTask(): void {
     this.agent.stop();
-    this.lastUserText = undefined;
     this.startAgent('planner');
     this.roleChanged.fire(this.agent.role);
     this.outbound.fire(this.agent.snapshot(this.taskId()));
@@ -149,7 +163,7 @@ export class AgentSession implements ChatSession, AgentApi {
       case 'ready': {
         this.outbound.fire(this.agent.snapshot(this.taskId()));
         const setup = await setupMessage(this.deps.keys);
-        if (setup) this.post(setup);
+        if (setup) { this.setupShown = true; this.post(setup); }
         return;
       }
       case 'send': await this.send(msg.text); return;
@@ -161,10 +175,7 @@ export class AgentSession implements ChatSession, AgentApi {
       case 'new_task': this.newTask(); return;
       case 'revert_call': await this.binding?.revertCall(msg.call_id); return;
       case 'revert_task': await this.binding?.revertTask(); return;
-      case 'retry':
-        // Retry the last message the user sent (after an error card).
-        if (this.lastUserText && !this.agent.busy) await this.send(this.lastUserText);
-        return;
+      case 'retry': await this.retry(); return;
     }
   }
 }

@@ -83,7 +83,11 @@ export function readAgentSettings(apiKey: string, config: vscode.WorkspaceConfig
 /** Whether the user ever chose an endpoint (any scope), as opposed to the built-in default. */
 export function hasExplicitBaseUrl(config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration('tandem')): boolean {
   const i = config.inspect<string>(SETTING.baseUrl);
-  return [i?.globalValue, i?.workspaceValue, i?.workspaceFolderValue].some((v) => typeof v === 'string' && v.trim() !== '');
+  if ([i?.globalValue, i?.workspaceValue, i?.workspaceFolderValue].some((v) => typeof v === 'string' && v.trim() !== '')) return true;
+  // A machine-scoped setting in a remote window (code-server, SSH) is applied from the user's
+  // settings without showing up as globalValue in inspect(): the value in force tells.
+  const v = config.get<string>(SETTING.baseUrl);
+  return typeof v === 'string' && v.trim() !== '' && v !== i?.defaultValue;
 }
 
 /** Writes the endpoint and per-role models chosen in the setup card (user settings: they follow the user, not the repo). */

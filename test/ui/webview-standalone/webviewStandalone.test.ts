@@ -84,7 +84,9 @@ describe('webview in Chromium (standalone page)', function () {
   });
 
   it('turns clicks on cards into the right host messages', async () => {
-    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards().filter((c) => ['p1', 'q1', 't2', 'e1'].includes(String(c.id))) });
+    // p1 as a fresh plan (the demo shows it mid-execution, when Execute is disabled).
+    const fresh = (c: Record<string, unknown>) => (c.id === 'p1' ? { ...c, step_states: {}, executing: false } : c);
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards().filter((c) => ['p1', 'q1', 't2', 'e1'].includes(String(c.id))).map(fresh) });
     await h.page.waitForSelector('[data-card-id="e1"]');
     await clearSent(h.page);
     await h.page.locator('[data-card-id="p1"]').getByRole('button', { name: 'Execute plan' }).click();
@@ -122,6 +124,65 @@ describe('webview in Chromium (standalone page)', function () {
     assert.match(text, /could not be validated/);
     assert.match(text, /RAW PLAN TEXT/);
     assert.match(text, /steps: required/);
+  });
+
+  it('a plan keeps Execute disabled while executing, then shows it executed with a confirmed Run again (no one-click re-run)', async () => {
+    const steps = [1, 2].map((n) => ({ step_number: n, action: `step ${n}`, reason: '', tools_needed: [], estimated_time: '', files: [] }));
+    const plan = { format_version: '1.0', goal: 'G', steps, estimated_total_time: '', risks: [], prerequisites: [] };
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: [{ kind: 'plan', id: 'px', version: 1, plan, errors: [], step_states: { 1: 'running', 2: 'pending' }, executing: true, ts: 1 }] });
+    const card = h.page.locator('[data-card-id="px"]');
+    await card.waitFor();
+    assert.equal(await card.getByRole('button', { name: 'Execute plan' }).isDisabled(), true, 'disabled while executing');
+    await h.post({ type: 'card_patched', seq: 2, id: 'px', patch: { step_states: { 1: 'done', 2: 'done' }, executing: false } });
+    await card.locator('[data-plan-status="executed"]', { hasText: 'Executed ✓' }).waitFor();
+    assert.equal(await card.getByRole('button', { name: 'Execute plan' }).count(), 0, 'no one-click Execute on a finished plan');
+    await clearSent(h.page);
+    await card.getByRole('button', { name: 'Run again…' }).click();
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual(await sent(h.page), [], 'Run again… alone sends nothing');
+    await card.getByRole('button', { name: 'Run again…' }).click();
+    await card.getByRole('button', { name: 'Run again', exact: true }).click();
+    assert.deepEqual(await sent(h.page), [{ type: 'execute_plan', card_id: 'px' }]);
+    await h.post({ type: 'card_patched', seq: 3, id: 'px', patch: { step_states: { 1: 'done', 2: 'failed' } } });
+    await card.locator('[data-plan-status="executed"]', { hasText: 'failed (1 of 2 steps done)' }).waitFor();
+  });
+
+  it('Escape stops from anywhere in the chat, but in the Revise box only closes the box', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards().filter((c) => c.id === 'p1').map((c) => ({ ...c, step_states: {}, executing: false })) });
+    const card = h.page.locator('[data-card-id="p1"]');
+    await card.waitFor();
+    await clearSent(h.page);
+    await card.getByRole('button', { name: 'Revise' }).click();
+    const box = h.page.getByRole('textbox', { name: 'What should change in the plan' });
+    await box.fill('half a thought');
+    await box.press('Escape');
+    await box.waitFor({ state: 'detached' });
+    assert.deepEqual(await sent(h.page), [], 'Escape in the Revise box stops nothing');
+    // Focus on a card's button (not the composer): Escape stops the run.
+    await card.getByRole('button', { name: 'Execute plan' }).focus();
+    await h.page.keyboard.press('Escape');
+    assert.deepEqual(await sent(h.page), [{ type: 'stop' }]);
+  });
+
+  it('offers Revert task in the header only while the task has revertible changes, behind a confirmation', async () => {
+    const tool = (id: string, extra: Record<string, unknown>) => ({ kind: 'tool_call', id, call_id: `c-${id}`, tool: 'edit_file', summary: `edit ${id}.txt`, args: {}, status: 'done', ts: 1, ...extra });
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: [tool('a', {})] });
+    await h.page.locator('[data-card-id="a"]').waitFor();
+    assert.equal(await h.page.getByRole('button', { name: 'Revert task' }).count(), 0, 'nothing to revert: no button');
+    await h.post({ type: 'card_added', seq: 2, card: tool('b', { revertible: true }) });
+    await h.post({ type: 'card_added', seq: 3, card: tool('c', { revertible: true }) });
+    await clearSent(h.page);
+    await h.page.getByRole('button', { name: 'Revert task' }).click();
+    const confirm = h.page.getByRole('group', { name: 'Revert the whole task' });
+    assert.match(await confirm.innerText(), /all 2 changes/);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual(await sent(h.page), []);
+    await h.page.getByRole('button', { name: 'Revert task' }).click();
+    await confirm.getByRole('button', { name: 'Revert all' }).click();
+    assert.deepEqual(await sent(h.page), [{ type: 'revert_task' }]);
+    await h.post({ type: 'card_patched', seq: 4, id: 'b', patch: { reverted: true, revertible: false } });
+    await h.post({ type: 'card_patched', seq: 5, id: 'c', patch: { reverted: true, revertible: false } });
+    await h.page.getByRole('button', { name: 'Revert task' }).waitFor({ state: 'detached' });
   });
 
   it('follows streamed text at the bottom, but not after the user scrolls up', async () => {

@@ -39,6 +39,25 @@ export class ChatStore {
   private streaming = new Set<string>();
 
   get size(): number { return this.cards.length; }
+
+  private revertibleAt = -1;
+  private revertibleN = 0;
+  /**
+   * How many of the agent's changes in this task can still be reverted (tool cards marked
+   * revertible and not yet reverted): the header offers "Revert task" only when there are some.
+   * Read straight from the cards (snapshot cards unvalidated: only two booleans are looked at, and
+   * the host decides what a revert really does); computed once per version.
+   */
+  revertibleCount(): number {
+    if (this.revertibleAt === this.version) return this.revertibleN;
+    let n = 0;
+    for (const c of this.cards) {
+      if (c.kind === 'tool_call' && c.revertible === true && c.reverted !== true) n++;
+    }
+    this.revertibleAt = this.version;
+    this.revertibleN = n;
+    return n;
+  }
   /** The card, validated (snapshot cards are validated lazily, on first use). */
   get(id: string): ChatCard | undefined {
     const i = this.index.get(id);

@@ -98,7 +98,7 @@ function asRecord(x: unknown): Record<string, unknown> | null {
 function decodeOne(data: unknown): Inbound {
   const rec = asRecord(data);
   const type = rec?.type;
-  if (type === 'connection_result' || type === 'setup_needed' || type === 'focus_input' || type === 'prefill') {
+  if (type === 'connection_result' || type === 'setup_needed' || type === 'setup_done' || type === 'focus_input' || type === 'prefill') {
     const r = HostUiMessage.safeParse(data);
     return r.success ? { kind: 'ui', msg: r.data } : { kind: 'invalid', card: rawCard(data, issueText(r.error)) };
   }

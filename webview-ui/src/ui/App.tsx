@@ -20,6 +20,22 @@ export const stats = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0, deco
 
 const RESYNC_RETRY_MS = 2000;
 
+/**
+ * Escape stops the run from anywhere in the chat, not only from the composer (which handles it
+ * itself). In another text box (Revise, a custom answer, the setup fields) Escape means "leave
+ * this box": it blurs it and stops nothing, so a half-typed revision never kills a run.
+ */
+function onEscapeAnywhere(e: KeyboardEvent): void {
+  if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing) return;
+  const t = e.target as HTMLElement | null;
+  if (t && (t.tagName === 'TEXTAREA' || t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.isContentEditable)) {
+    t.blur();
+    return;
+  }
+  e.preventDefault();
+  postToHost({ type: 'stop' });
+}
+
 export function App() {
   const persisted = useState(loadState)[0];
   const [version, setVersion] = useState(0);
@@ -37,6 +53,7 @@ export function App() {
     const onUi = (msg: HostUiMessage): void => {
       switch (msg.type) {
         case 'setup_needed': setSetup({ url: msg.base_url }); break;
+        case 'setup_done': setSetup(null); break;
         case 'connection_result': setConnection((c) => ({ ok: msg.ok, models: msg.models, error: msg.error, tick: (c?.tick ?? 0) + 1 })); break;
         case 'focus_input': setFocusTick((t) => t + 1); break;
         case 'prefill': setDraft(msg.text); setFocusTick((t) => t + 1); break;
@@ -72,10 +89,14 @@ export function App() {
     });
     const onMessage = (e: MessageEvent): void => queue.push(e.data);
     window.addEventListener('message', onMessage);
+    window.addEventListener('keydown', onEscapeAnywhere);
     // Tell the host we are here; it answers with a snapshot (after a reload or being re-shown too).
     postToHost(persisted.last_seq === undefined ? { type: 'ready' } : { type: 'ready', last_seq: persisted.last_seq });
     lastReadyAt = Date.now();
-    return () => window.removeEventListener('message', onMessage);
+    return () => {
+      window.removeEventListener('message', onMessage);
+      window.removeEventListener('keydown', onEscapeAnywhere);
+    };
   }, []);
 
   const onDraft = (text: string): void => {
@@ -89,7 +110,7 @@ export function App() {
 
   return (
     <div class="app">
-      <Header role={store.role} agentState={store.agentState} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} />
+      <Header role={store.role} agentState={store.agentState} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} revertible={store.revertibleCount()} busy={busy} />
       {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
       <VirtualCardList
         cards={store.cards}

@@ -13,6 +13,9 @@ interface Props {
   notice: string | null;
   noticeTick: number;
   lastOutcome: TurnOutcome | null;
+  /** Changes of this task that can still be reverted (0 hides "Revert task"). */
+  revertible: number;
+  busy: boolean;
 }
 
 const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped', error: 'ended with an error', limit: 'stopped at the tool-call limit' };
@@ -21,7 +24,9 @@ const ROLE_LABEL: Record<RoleId, string> = { planner: 'Planner', actor: 'Actor' 
 
 const NOTICE_MS = 12_000;
 
-export function Header({ role, agentState, turn, task, notice, noticeTick, lastOutcome }: Props) {
+export function Header({ role, agentState, turn, task, notice, noticeTick, lastOutcome, revertible, busy }: Props) {
+  const [confirmRevert, setConfirmRevert] = useState(false);
+  useEffect(() => { if (revertible === 0) setConfirmRevert(false); }, [revertible]);
   // Why the role changed matters when it happens; after a while it is just noise.
   const [shownTick, setShownTick] = useState(-1);
   useEffect(() => {
@@ -47,7 +52,37 @@ export function Header({ role, agentState, turn, task, notice, noticeTick, lastO
         <AgentStateChip state={agentState} />
         {agentState === 'idle' && lastOutcome && OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>}
         <span class="spacer" />
+        {revertible > 0 && !confirmRevert && (
+          <button
+            type="button"
+            class="secondary revert-task"
+            disabled={busy}
+            title={busy ? 'Stop or wait for the run to end before reverting' : `Undo every change the agent made in this task (${revertible})`}
+            onClick={() => setConfirmRevert(true)}
+          >
+            <span aria-hidden="true">↶</span> Revert task
+          </button>
+        )}
       </div>
+      {confirmRevert && revertible > 0 && (
+        <div class="confirm" role="group" aria-label="Revert the whole task">
+          <span>Revert {revertible === 1 ? 'the change' : `all ${revertible} changes`} the agent made in this task? Files edited since are left alone and the revert is refused.</span>
+          <div class="actions">
+            <button
+              type="button"
+              class="primary"
+              disabled={busy}
+              onClick={() => {
+                setConfirmRevert(false);
+                postToHost({ type: 'revert_task' });
+              }}
+            >
+              Revert all
+            </button>
+            <button type="button" class="secondary" onClick={() => setConfirmRevert(false)}>Cancel</button>
+          </div>
+        </div>
+      )}
       {(turn || task) && (
         <div class="usage-line muted" aria-label="Usage">
           {turn && <span title="This turn">Turn: {formatUsage(turn)}</span>}

@@ -117,6 +117,19 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, extra
 
   model.layout(cards, GAP);
   const n = cards.length;
+  // The user's own new message brings the view back to the latest, even if they had scrolled up
+  // (reading an old card, or a click that scrolled one into view): they want to see the answer.
+  // The answer's first cards often arrive in the same frame, so every card added since the last
+  // render is looked at, not only the last one.
+  const seen = useRef(0);
+  if (n < seen.current) seen.current = 0;
+  if (seen.current > 0 || restored.current) {
+    for (let i = seen.current; i < n; i++) {
+      const c = cards[i]!;
+      if (c.kind === 'text' && c.author === 'user') { stick.current = true; break; }
+    }
+  }
+  seen.current = n;
   const [first, last] = model.visibleRange(view.top, view.height, OVERSCAN, n);
 
   useLayoutEffect(() => {

@@ -3,14 +3,20 @@ import type { PlanCard, StepState } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { formatTime, isoTime } from '../format';
 import { stepReasonFor } from '../stepReasons';
+import { executedLabel, planStatus } from '../../state/planStatus';
 
 const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', failed: '✗' };
 
 export function PlanCardView({ card }: { card: PlanCard }) {
   const [revising, setRevising] = useState(false);
   const [feedback, setFeedback] = useState('');
+  const [confirmRerun, setConfirmRerun] = useState(false);
   const plan = card.plan;
-  const canExecute = plan !== null && !card.superseded && !card.executing;
+  const status = planStatus(card);
+  const execute = (): void => {
+    setConfirmRerun(false);
+    postToHost({ type: 'execute_plan', card_id: card.id });
+  };
 
   const body = (
     <>
@@ -58,11 +64,27 @@ export function PlanCardView({ card }: { card: PlanCard }) {
       )}
       {!card.superseded && (
         <div class="actions">
-          <button type="button" class="primary" disabled={!canExecute} onClick={() => postToHost({ type: 'execute_plan', card_id: card.id })}>
-            Execute plan
-          </button>
+          {status.kind === 'executed' ? (
+            <>
+              <span class={`chip ${status.failed ? 'status-error' : status.done === status.total ? 'status-done' : ''}`} data-plan-status="executed">{executedLabel(status)}</span>
+              {!confirmRerun && <button type="button" class="secondary" onClick={() => setConfirmRerun(true)}>Run again…</button>}
+            </>
+          ) : (
+            <button type="button" class="primary" disabled={status.kind !== 'ready'} onClick={execute}>
+              Execute plan
+            </button>
+          )}
           <button type="button" class="secondary" aria-expanded={revising} onClick={() => setRevising(!revising)}>Revise</button>
-          {card.executing && <span class="chip chip-running">Executing…</span>}
+          {status.kind === 'executing' && <span class="chip chip-running" data-plan-status="executing">Executing…</span>}
+        </div>
+      )}
+      {confirmRerun && status.kind === 'executed' && (
+        <div class="confirm" role="group" aria-label="Run the plan again">
+          <span>Run every step again? Edits and commands are made a second time.</span>
+          <div class="actions">
+            <button type="button" class="primary" onClick={execute}>Run again</button>
+            <button type="button" class="secondary" onClick={() => setConfirmRerun(false)}>Cancel</button>
+          </div>
         </div>
       )}
       {revising && !card.superseded && (
@@ -83,6 +105,14 @@ export function PlanCardView({ card }: { card: PlanCard }) {
             rows={3}
             value={feedback}
             onInput={(e) => setFeedback((e.currentTarget as HTMLTextAreaElement).value)}
+            onKeyDown={(e) => {
+              // Escape here cancels the revision; it must not reach the chat-wide Escape (Stop).
+              if (e.key === 'Escape') {
+                e.preventDefault();
+                e.stopPropagation();
+                setRevising(false);
+              }
+            }}
           />
           <button type="submit" class="primary" disabled={!feedback.trim()}>Send revision</button>
         </form>

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { loadWebviewModule } from './loadWebviewModule';
+
+type Mod = typeof import('../../../webview-ui/src/state/planStatus');
+type StoreMod = typeof import('./webviewState.entry');
+
+const steps = [1, 2, 3].map((n) => ({ step_number: n, action: `a${n}`, reason: '', tools_needed: [], estimated_time: '', files: [] }));
+const plan = { format_version: '1.0' as const, goal: 'g', estimated_total_time: '', risks: [], prerequisites: [], steps };
+const card = (extra: Record<string, unknown>) => ({ kind: 'plan' as const, id: 'p', version: 1, plan, errors: [], step_states: {}, ts: 1, ...extra });
+
+describe('webview plan status (Execute, executing, executed)', () => {
+  let M: Mod;
+  before(async () => { M = await loadWebviewModule<Mod>('webview-ui/src/state/planStatus.ts'); });
+
+  it('a new plan, or one whose steps are all pending (reset before a run), is ready to execute', () => {
+    assert.equal(M.planStatus(card({}) as never).kind, 'ready');
+    assert.equal(M.planStatus(card({ step_states: { 1: 'pending', 2: 'pending', 3: 'pending' } }) as never).kind, 'ready');
+  });
+
+  it('executing wins over step states; superseded and invalid plans are neither', () => {
+    assert.equal(M.planStatus(card({ executing: true, step_states: { 1: 'done' } }) as never).kind, 'executing');
+    assert.equal(M.planStatus(card({ superseded: true, step_states: { 1: 'done' } }) as never).kind, 'superseded');
+    assert.equal(M.planStatus(card({ plan: null }) as never).kind, 'invalid');
+  });
+
+  it('after a run it is executed, and says how it went', () => {
+    const all = M.planStatus(card({ step_states: { 1: 'done', 2: 'done', 3: 'done' } }) as never);
+    assert.deepEqual(all, { kind: 'executed', done: 3, failed: 0, total: 3 });
+    assert.equal(M.executedLabel(all as never), 'Executed ✓');
+    const failed = M.planStatus(card({ step_states: { 1: 'done', 2: 'failed', 3: 'pending' } }) as never);
+    assert.equal(M.executedLabel(failed as never), 'Execution failed (1 of 3 steps done)');
+    // Stopped mid-run: a step left running (the host resets it) or only some done.
+    const stopped = M.planStatus(card({ step_states: { 1: 'done', 2: 'pending', 3: 'pending' } }) as never);
+    assert.equal(M.executedLabel(stopped as never), 'Execution ended (1 of 3 steps done)');
+  });
+});
+
+describe('webview chat store: revertible changes of the task', () => {
+  let S: StoreMod;
+  before(async () => { S = await loadWebviewModule<StoreMod>('test/unit/webview/webviewState.entry.ts'); });
+  const tool = (id: string, extra: Record<string, unknown>) => ({ kind: 'tool_call', id, call_id: `c-${id}`, tool: 'edit_file', summary: '', args: {}, status: 'done', ts: 1, ...extra });
+
+  it('counts tool cards that can still be reverted, following patches and snapshots', () => {
+    const s = new S.ChatStore();
+    s.apply({ type: 'snapshot', seq: 1, role: 'actor', cards: [tool('a', {}), tool('b', { revertible: true })] } as never);
+    assert.equal(s.revertibleCount(), 1);
+    s.apply({ type: 'card_added', seq: 2, card: tool('c', { revertible: true }) } as never);
+    assert.equal(s.revertibleCount(), 2);
+    s.apply({ type: 'card_patched', seq: 3, id: 'b', patch: { reverted: true, revertible: false } } as never);
+    assert.equal(s.revertibleCount(), 1);
+    s.apply({ type: 'snapshot', seq: 4, role: 'planner', cards: [] } as never);
+    assert.equal(s.revertibleCount(), 0);
+  });
+});
