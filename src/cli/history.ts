@@ -20,6 +20,7 @@ import { formatUsd } from '../core/cost/priceTable';
 import type { AgentSettings } from '../core/settings';
 import type { TaskMeta } from '../core/history/format';
 import { NodeWorkspaceFs } from '../host/node/nodeWorkspaceFs';
+import { visibleControls } from '../host/node/terminalText';
 
 export interface HistoryIo {
   argv: readonly string[];
@@ -132,6 +133,11 @@ function listTable(tasks: TaskMeta[]): string {
 /** `tandem history …`; returns the exit code (0 ok, 1 failure, 2 bad usage). */
 export async function runHistoryCommand(io: HistoryIo): Promise<number> {
   const args = io.argv.slice(1);
+  // Titles, Markdown, revert messages and diffs hold the model's text and files' contents: shown on a
+  // terminal, their control characters are made visible (terminalText.ts), as in `tandem run`'s
+  // readable output. --json and `export --out FILE` stay byte-exact.
+  const shownOut = (s: string) => io.stdout(visibleControls(s));
+  const shownErr = (s: string) => io.stderr(visibleControls(s));
   if (args.includes('-h') || args.includes('--help')) {
     io.stdout(HISTORY_USAGE);
     return 0;
@@ -156,7 +162,7 @@ export async function runHistoryCommand(io: HistoryIo): Promise<number> {
     if (['--workspace', '--history-dir', '--out', '--call'].includes(a)) {
       if (value === undefined) value = args[++i];
       if (!value) {
-        io.stderr(`tandem: ${a} needs a value\n\n${HISTORY_USAGE}`);
+        shownErr(`tandem: ${a} needs a value\n\n${HISTORY_USAGE}`);
         return 2;
       }
       if (a === '--workspace') workspace = value;
@@ -166,7 +172,7 @@ export async function runHistoryCommand(io: HistoryIo): Promise<number> {
       continue;
     }
     if (a.startsWith('--')) {
-      io.stderr(`tandem: unknown option ${a}\n\n${HISTORY_USAGE}`);
+      shownErr(`tandem: unknown option ${a}\n\n${HISTORY_USAGE}`);
       return 2;
     }
     words.push(a);
@@ -176,7 +182,7 @@ export async function runHistoryCommand(io: HistoryIo): Promise<number> {
   const [sub = 'list', id, extra] = words;
   const needId = () => {
     if (!id || extra) {
-      io.stderr(`tandem: history ${sub} needs one task id\n\n${HISTORY_USAGE}`);
+      shownErr(`tandem: history ${sub} needs one task id\n\n${HISTORY_USAGE}`);
       return false;
     }
     return true;
@@ -185,19 +191,19 @@ export async function runHistoryCommand(io: HistoryIo): Promise<number> {
     switch (sub) {
       case 'list': {
         if (id) {
-          io.stderr(`tandem: unknown history command "${id}"\n\n${HISTORY_USAGE}`);
+          shownErr(`tandem: unknown history command "${id}"\n\n${HISTORY_USAGE}`);
           return 2;
         }
         const tasks = await store.list();
         if (json) for (const t of tasks) io.stdout(`${JSON.stringify(t)}\n`);
-        else io.stdout(listTable(tasks));
+        else shownOut(listTable(tasks));
         return 0;
       }
       case 'show': {
         if (!needId()) return 2;
         const t = await store.load(id!);
         if (json) io.stdout(`${JSON.stringify({ type: 'snapshot', seq: 0, cards: t.cards, role: t.meta.role, task_id: t.meta.id })}\n`);
-        else io.stdout(`${exportMarkdown(t.meta, t.cards)}\n`);
+        else shownOut(`${exportMarkdown(t.meta, t.cards)}\n`);
         return 0;
       }
       case 'export': {
@@ -206,14 +212,14 @@ export async function runHistoryCommand(io: HistoryIo): Promise<number> {
         const md = exportMarkdown(t.meta, t.cards);
         if (out) {
           fs.writeFileSync(path.resolve(io.cwd, out), md);
-          io.stderr(`Exported ${t.meta.id} to ${out}\n`);
-        } else io.stdout(`${md}\n`);
+          shownErr(`Exported ${t.meta.id} to ${out}\n`);
+        } else shownOut(`${md}\n`);
         return 0;
       }
       case 'delete': {
         if (!needId()) return 2;
         const gone = await store.delete(id!);
-        io.stdout(`Deleted ${gone}.\n`);
+        shownOut(`Deleted ${gone}.\n`);
         return 0;
       }
       case 'revert': {
@@ -236,19 +242,19 @@ export async function runHistoryCommand(io: HistoryIo): Promise<number> {
         }
         recorder.close();
         if (r.ok) {
-          io.stdout(`${r.message}\n`);
+          shownOut(`${r.message}\n`);
           return 0;
         }
-        io.stderr(`${r.message}\n`);
-        for (const c of r.conflicts) if (c.diff) io.stderr(`${c.diff}\n`);
+        shownErr(`${r.message}\n`);
+        for (const c of r.conflicts) if (c.diff) shownErr(`${c.diff}\n`);
         return 1;
       }
       default:
-        io.stderr(`tandem: unknown history command "${sub}"\n\n${HISTORY_USAGE}`);
+        shownErr(`tandem: unknown history command "${sub}"\n\n${HISTORY_USAGE}`);
         return 2;
     }
   } catch (err) {
-    io.stderr(`tandem: ${err instanceof HistoryError ? err.message : err instanceof Error ? err.message : String(err)}\n`);
+    shownErr(`tandem: ${err instanceof HistoryError ? err.message : err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
 }
