@@ -295,6 +295,7 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     await error.getByRole('button', { name: 'Retry' }).click();
     await textCard('Recovered after the retry.').waitFor({ state: 'visible', timeout: 20_000 });
     assert.equal(await chat.locator('[data-card-kind="text"].author-user', { hasText: ask }).count(), 1, 'one user card');
+    assert.equal(await error.getByRole('button', { name: 'Retry' }).count(), 0, 'the error card no longer offers Retry once the turn succeeded');
     const last = server.chatRequests().at(-1);
     assert.equal(userMessages(last).filter((m) => m.includes(ask)).length, 1, 'the model got the message once');
     await wb.screenshot('tasks-12-retried');

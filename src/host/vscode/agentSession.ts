@@ -158,7 +158,13 @@ export class AgentSession implements ChatSession, AgentApi {
 
   // ---- ChatSession (webview messages, already validated by the bridge) ----
   async handle(msg: WebviewMessage): Promise<void> {
-    if (isHostHandled(msg)) { await this.handler.handle(msg); return; }
+    if (isHostHandled(msg)) {
+      // Saving from the card closes it when everything is written (connection_result); a setup_done
+      // after the first of its settings would close it while the models are still being saved.
+      if (msg.type === 'save_settings') this.setupShown = false;
+      await this.handler.handle(msg);
+      return;
+    }
     switch (msg.type) {
       case 'ready': {
         this.outbound.fire(this.agent.snapshot(this.taskId()));

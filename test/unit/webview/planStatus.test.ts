@@ -51,4 +51,20 @@ describe('webview chat store: revertible changes of the task', () => {
     s.apply({ type: 'snapshot', seq: 4, role: 'planner', cards: [] } as never);
     assert.equal(s.revertibleCount(), 0);
   });
+
+  it('offers Retry only on the latest retryable error, until a turn ends well or the user sends again', () => {
+    const s = new S.ChatStore();
+    const err = (id: string, retryable = true) => ({ kind: 'error', id, message: 'x', retryable, ts: 1 });
+    s.apply({ type: 'snapshot', seq: 1, role: 'planner', cards: [{ kind: 'text', id: 'u', author: 'user', text: 'hi', ts: 1 }, err('e1'), { kind: 'usage', id: 'g', model: 'm', role: 'planner', tokens_in: 0, tokens_out: 0, latency_ms: 1, outcome: 'error', ts: 1 }] } as never);
+    assert.equal(s.retryOfferId, 'e1', 'after a reload the trailing error still offers Retry');
+    s.apply({ type: 'card_added', seq: 2, card: err('e2') } as never);
+    assert.equal(s.retryOfferId, 'e2', 'only the latest');
+    s.apply({ type: 'turn_ended', seq: 3, outcome: 'done' } as never);
+    assert.equal(s.retryOfferId, null, 'a turn that ended well retires it');
+    s.apply({ type: 'card_added', seq: 4, card: err('e3') } as never);
+    s.apply({ type: 'card_added', seq: 5, card: { kind: 'text', id: 'u2', author: 'user', text: 'other', ts: 1 } } as never);
+    assert.equal(s.retryOfferId, null, 'a new message retires it');
+    s.apply({ type: 'snapshot', seq: 6, role: 'planner', cards: [err('e4'), { kind: 'text', id: 'a', author: 'assistant', text: 'later', ts: 1 }] } as never);
+    assert.equal(s.retryOfferId, null, 'not when the conversation went on after it');
+  });
 });

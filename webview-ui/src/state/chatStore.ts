@@ -32,6 +32,11 @@ export class ChatStore {
   roleNoticeTick = 0;
   /** Failure reasons from step_failed, keyed `${plan_id}#${step_number}`. */
   stepReasons = new Map<string, string>();
+  /**
+   * The error card whose Retry still means something: the latest retryable error, until a later
+   * turn ends well or the user sends something else (then Retry would only say "nothing to retry").
+   */
+  retryOfferId: string | null = null;
   /** True from a detected gap until the next snapshot. */
   awaitingSnapshot = false;
   /** Bumped on every change; the view re-renders when it moves. */
@@ -113,6 +118,13 @@ export class ChatStore {
     this.role = role;
     this.taskId = taskId;
     this.roleNotice = null;
+    // After a reload: the last card that is a retryable error, unless the conversation went on after it.
+    this.retryOfferId = null;
+    for (let i = this.cards.length - 1; i >= 0; i--) {
+      const c = this.cards[i]!;
+      if (c.kind === 'error') { if (c.retryable === true) this.retryOfferId = c.id; break; }
+      if (c.kind === 'text' || c.kind === 'plan' || c.kind === 'tool_call' || c.kind === 'question') break;
+    }
   }
 
   private upsert(card: ChatCard): void {
@@ -138,6 +150,8 @@ export class ChatStore {
     switch (ev.type) {
       case 'card_added':
         this.upsert(ev.card);
+        if (ev.card.kind === 'error' && ev.card.retryable) this.retryOfferId = ev.card.id;
+        else if (ev.card.kind === 'text' && ev.card.author === 'user') this.retryOfferId = null;
         return true;
       case 'card_patched': {
         const i = this.index.get(ev.id);
@@ -178,6 +192,7 @@ export class ChatStore {
         return true;
       case 'turn_ended':
         this.lastOutcome = ev.outcome;
+        if (ev.outcome === 'done') this.retryOfferId = null;
         if (ev.outcome !== 'waiting') this.agentState = 'idle';
         // A stopped or failed turn may never send the final `streaming: false` patch.
         for (const id of [...this.streaming]) {

@@ -3,13 +3,14 @@ import { postToHost } from '../../bridge/vscodeApi';
 import type { RawCard } from '../../state/localCards';
 import { formatUsage } from '../format';
 import { AgentStateChip } from '../AgentStateChip';
+import { retryOffered } from '../retryOffer';
 
 export function ErrorCardView({ card }: { card: ErrorCard }) {
   return (
     <div class="error">
       <div class="card-head"><span class="card-title error-text"><span class="title-glyph" aria-hidden="true">⚠</span> {card.message}</span></div>
       {card.detail && <details><summary>Details</summary><pre>{card.detail}</pre></details>}
-      {card.retryable && (
+      {card.retryable && retryOffered(card.id) && (
         <div class="actions"><button type="button" class="primary" onClick={() => postToHost({ type: 'retry' })}>Retry</button></div>
       )}
     </div>
