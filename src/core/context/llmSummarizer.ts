@@ -1,4 +1,4 @@
-import { LlmClient, type LlmClientOptions } from '../llm/llmClient';
+import { LlmClient, type LlmClientOptions, type RetryNotice } from '../llm/llmClient';
 import type { ChatMessage } from './chatMessage';
 import type { SummaryResult, Summarizer } from './contextFitter';
 
@@ -6,12 +6,13 @@ import type { SummaryResult, Summarizer } from './contextFitter';
 export class LlmSummarizer implements Summarizer {
   private readonly client: LlmClient;
 
-  constructor(options: LlmClientOptions) {
+  /** `onRetry`: a retry wait of the summary request, for the chat (condensing otherwise looks like a hang). */
+  constructor(options: LlmClientOptions, private readonly onRetry?: (notice: RetryNotice) => void) {
     this.client = new LlmClient(options);
   }
 
   async summarize(messages: ChatMessage[], model: string, maxTokens: number, signal?: AbortSignal): Promise<SummaryResult> {
-    const r = await this.client.stream({ model, messages, maxTokens }, { signal });
+    const r = await this.client.stream({ model, messages, maxTokens }, { signal, ...(this.onRetry ? { onRetry: this.onRetry } : {}) });
     return { text: r.text, model: r.model || model, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs };
   }
 }

@@ -1,5 +1,7 @@
 import type { Card, ToolCallCard } from '../../protocol';
 import type { ChatMessage } from '../context/chatMessage';
+// Notes before a retry wait ("…; retrying in 8 s") are not conversation either.
+import { RETRY_NOTE_KIND } from '../llm/retryPolicy';
 
 /** Cards that are notes about the context itself (condensing), not conversation. */
 export const CONTEXT_NOTE_PREFIX = 'ctx-';
@@ -62,7 +64,7 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
         else if (c.author === 'assistant') {
           if (calls.length || pendingText !== undefined) flushAssistant();
           pendingText = c.text;
-        } else if (!c.id.startsWith(CONTEXT_NOTE_PREFIX)) user(`[Note from Tandem] ${c.text}`);
+        } else if (!c.id.startsWith(CONTEXT_NOTE_PREFIX) && !c.id.endsWith(`-${RETRY_NOTE_KIND}`)) user(`[Note from Tandem] ${c.text}`);
         break;
       case 'tool_call':
         calls.push(c);

@@ -83,7 +83,9 @@ export class TaskSession {
       ({
         summarize: (messages, model, maxTokens, signal) => {
           const s = opts.settings();
-          return new LlmSummarizer({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, logger: opts.host.logger }).summarize(messages, model, maxTokens, signal);
+          return new LlmSummarizer({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, logger: opts.host.logger }, (notice) =>
+            this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('summary-retry'), author: 'system', text: `Condensing the conversation: ${notice.message}`, ts: Date.now() } }),
+          ).summarize(messages, model, maxTokens, signal);
         },
       } satisfies Summarizer);
     this.fitter = new ContextFitter({

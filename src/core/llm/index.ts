@@ -1,3 +1,4 @@
-export { LlmClient, type ChatRequest, type ChatResult, type ChatUsage, type LlmClientOptions, type StreamHandlers } from './llmClient';
+export { LlmClient, type ChatRequest, type ChatResult, type ChatUsage, type LlmClientOptions, type StreamHandlers, type RetryNotice } from './llmClient';
 export { LlmError, toLlmError, redact, type LlmFailureKind } from './llmError';
 export { ToolCallAccumulator, type AccumulatedToolCall } from './toolCallAccumulator';
+export { RETRY_NOTE_KIND } from './retryPolicy';

@@ -1,16 +1,23 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { LlmClient } from '../llm/llmClient';
+import type { LlmClient, RetryNotice } from '../llm/llmClient';
 import type { PlanCompleter } from './requestPlan';
 
 /** `requestPlan`'s completion through the loop's streamed client: no tools, optional response_format. */
-export function llmPlanCompleter(client: LlmClient, model: string, maxTokens: number, onUsage?: (r: Awaited<ReturnType<LlmClient['stream']>>) => void): PlanCompleter {
+export function llmPlanCompleter(
+  client: LlmClient,
+  model: string,
+  maxTokens: number,
+  onUsage?: (r: Awaited<ReturnType<LlmClient['stream']>>) => void,
+  /** A retry wait, for the chat (as the loop shows it). */
+  onRetry?: (notice: RetryNotice) => void,
+): PlanCompleter {
   return async (messages, responseFormat, signal) => {
     const r = await client.stream({
       model,
       messages: messages as unknown as ChatCompletionMessageParam[],
       maxTokens,
       ...(responseFormat ? { responseFormat } : {}),
-    }, { signal });
+    }, { signal, ...(onRetry ? { onRetry } : {}) });
     onUsage?.(r);
     return { text: r.text };
   };

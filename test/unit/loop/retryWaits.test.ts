@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
+import { rebuildMessages } from '../../../src/core/history/rebuildMessages';
 
 const notes = (h: Harness) => h.cardsOf('text').filter((c) => c.author === 'system').map((c) => c.text);
 
@@ -59,5 +60,25 @@ describe('retries: waits are visible and Stop ends them at once', function () {
     assert.equal(await h.agent.send('hello'), 'done');
     assert.equal(h.server.chatRequests().length, 2);
     assert.match(notes(h)[0]!, /HTTP 503; retrying in \d+ ms, retry 1 of 2/);
+  });
+
+  it('the final plan request shows its retry wait in the chat too', async () => {
+    const plan = { format_version: '1.0', goal: 'Rename', steps: [{ step_number: 1, action: 'Rename hello to greet in a.txt', reason: 'asked', tools_needed: ['edit_file'], estimated_time: '1 min', files: ['a.txt'] }], estimated_total_time: '1 min', risks: [], prerequisites: [] };
+    h = await harness({
+      role: 'planner',
+      files: { 'a.txt': 'hello\n' },
+      steps: [{ type: 'text', text: 'I would rename it.' }, { type: 'fault', fault: 'server_error', status: 502 }, { type: 'json', value: plan }],
+      settings: (s) => ({ ...s, structuredOutputs: 'on', limits: { ...s.limits, maxRetries: 1 } }),
+    });
+    assert.equal(await h.agent.send('plan the rename', { requirePlan: true }), 'done');
+    assert.equal(h.cardsOf('plan')[0]!.plan?.goal, 'Rename');
+    assert.match(notes(h).join('\n'), /HTTP 502; retrying in \d+ ms, retry 1 of 1/);
+  });
+
+  it('a retry note is chat-only: a resumed conversation rebuilt from the cards leaves it out', async () => {
+    h = await harness({ steps: [{ type: 'fault', fault: 'server_error', status: 503 }, { type: 'text', text: 'ok now' }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 1 } }) });
+    assert.equal(await h.agent.send('hello'), 'done');
+    assert.equal(notes(h).length, 1);
+    assert.deepEqual(rebuildMessages(h.agent.cards()), [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'ok now' }]);
   });
 });
