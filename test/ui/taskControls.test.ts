@@ -321,6 +321,15 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     await quickRow('Open (read-only)').click();
     await editorLines().filter({ hasText: 'Noted: the word is ZEBRA.' }).first().waitFor({ state: 'visible', timeout: 15_000 });
     await editorLines().filter({ hasText: `# ${title}` }).first().waitFor({ state: 'visible' });
+    // Read-only: a tab named after the task (not an Untitled buffer), and typing changes nothing.
+    const tab = wb.page.locator('.tab.active');
+    assert.match(await tab.innerText(), /History probe/);
+    assert.doesNotMatch(await tab.innerText(), /Untitled/);
+    await editorLines().filter({ hasText: 'Noted: the word is ZEBRA.' }).first().click();
+    await wb.page.keyboard.type('TYPED');
+    await sleep(500);
+    assert.equal(await editorLines().filter({ hasText: 'TYPED' }).count(), 0, 'the history document cannot be edited');
+    assert.equal(await wb.page.locator('.tab.active.dirty').count(), 0, 'nothing to save');
     await wb.screenshot('tasks-14-history-read-only');
 
     // Resume → the chat shows it again → the next request carries the earlier turns.

@@ -16,6 +16,9 @@ import { formatUsd } from '../../core/cost/priceTable';
 import type { Logger } from '../../core/ports';
 import type { AgentSession, TaskBinding } from './agentSession';
 
+/** Past tasks open as virtual documents: read-only in the editor, nothing to save when closed. */
+const HISTORY_SCHEME = 'tandem-history';
+
 const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
 
 export class VscodeTaskHistory {
@@ -25,6 +28,19 @@ export class VscodeTaskHistory {
     // storageUri is per workspace; with no folder open, tasks go to a shared folder in global storage.
     const dir = context.storageUri?.fsPath ?? path.join(context.globalStorageUri.fsPath, 'no-workspace');
     this.store = new HistoryStore(dir);
+    const store = this.store;
+    context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, {
+      async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+        const t = await store.load(uri.query);
+        return exportMarkdown(t.meta, t.cards);
+      },
+    }));
+  }
+
+  /** The task as a read-only Markdown document, titled by the task (the id rides in the query). */
+  private static docUri(id: string, title: string): vscode.Uri {
+    const name = title.replace(/[\\/:*?"<>|#?%\u0000-\u001f]+/g, ' ').trim().slice(0, 60) || 'task';
+    return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${name}.md`, query: id });
   }
 
   /** For AgentSession: every new task is recorded. */
@@ -59,8 +75,7 @@ export class VscodeTaskHistory {
         await this.resume(pick.id);
       }
       else if (action === 'Open (read-only)') {
-        const t = await this.store.load(pick.id);
-        const doc = await vscode.workspace.openTextDocument({ content: exportMarkdown(t.meta, t.cards), language: 'markdown' });
+        const doc = await vscode.workspace.openTextDocument(VscodeTaskHistory.docUri(pick.id, pick.label));
         await vscode.window.showTextDocument(doc, { preview: true });
       } else if (action === 'Export as Markdown…') {
         const t = await this.store.load(pick.id);
