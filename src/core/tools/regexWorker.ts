@@ -61,6 +61,8 @@ export class RegexWorker {
     private readonly signal: AbortSignal,
   ) {
     signal.addEventListener('abort', this.onAbort, { once: true });
+    // Started now, not at the first file: the thread's ~50-100 ms start-up overlaps the walk and the first reads.
+    if (!signal.aborted) this.start();
   }
 
   /** Matching lines of `text` (at most `limit`). `label` names the file in a time-limit error. */
