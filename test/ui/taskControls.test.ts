@@ -154,6 +154,31 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     await wb.screenshot('tasks-03-revert-task-done');
   });
 
+  it('Revert task is refused, and says so in the chat, when a file was changed since the agent edited it; the file keeps the user\'s text', async () => {
+    server.replace([
+      // The revert changed the file since the agent last read it: it reads it again first.
+      calls(tc('read_file', { path: 'alpha.txt' })),
+      calls(tc('edit_file', { path: 'alpha.txt', edits: [{ old_text: 'alpha original', new_text: 'alpha AGAIN' }] })),
+      text('Edited alpha again.'),
+    ]);
+    await send('Edit alpha once more');
+    const card = toolCard('edit_file', 'alpha.txt').last();
+    await card.getByRole('button', { name: 'Approve' }).click({ timeout: 20_000 });
+    await textCard('Edited alpha again.').waitFor({ state: 'visible', timeout: 20_000 });
+    await waitUntil(() => read('alpha.txt') === 'alpha AGAIN\n', 'the edit on disk');
+    // The user changes the file afterwards.
+    fs.writeFileSync(path.join(ws, 'alpha.txt'), 'alpha edited by the user\n');
+    const errorsBefore = await chat.locator('[data-card-kind="error"]').count();
+    await chat.getByRole('button', { name: 'Revert task' }).click({ timeout: 10_000 });
+    await chat.getByRole('group', { name: 'Revert the whole task' }).getByRole('button', { name: 'Revert all' }).click();
+    await waitUntil(async () => (await chat.locator('[data-card-kind="error"]').count()) > errorsBefore, 'the refusal card', 15_000);
+    const refusal = chat.locator('[data-card-kind="error"]').last();
+    assert.match(await refusal.innerText(), /alpha\.txt|changed|edited/i);
+    await sleep(500);
+    assert.equal(read('alpha.txt'), 'alpha edited by the user\n', 'the user\'s text is kept');
+    await wb.screenshot('tasks-03b-revert-task-refused');
+  });
+
   it('Revise: plan v1 → feedback → plan v2 shown, v1 collapsed as superseded; Execute runs v2, then the card says Executed ✓ and offers no one-click re-run', async () => {
     await switchTo('Planner');
     server.replace([
