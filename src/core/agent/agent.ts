@@ -230,7 +230,12 @@ export class Agent implements AgentApi {
     if (this._role !== 'planner') return this.turn(signal);
     const planTurn = this.planning.beginPlanTurn(this.settings.models.planner, opts.feedback);
     try {
-      let outcome = await this.turn(signal);
+      // A retry after the turn itself had answered (only the plan request after it failed): the model
+      // already spoke, so go straight to the plan request rather than send a conversation ending in its answer.
+      const last = this.messages[this.messages.length - 1];
+      const answered = opts.alreadySent && opts.requirePlan && last?.role === 'assistant' && !last.tool_calls?.length;
+      if (answered) this.usage.startTurn();
+      let outcome: TurnOutcome = answered ? 'done' : await this.turn(signal);
       // Revise needs a new plan version: a model that answered without propose_plan is asked for the plan as JSON.
       // Also after a failed propose_plan the model left unrepaired: the same plan turn goes on, so repairs stay bounded.
       if (outcome === 'done' && opts.requirePlan && !planTurn.done) {

@@ -77,10 +77,8 @@ export interface AgentApi {
    * Re-runs the last turn that ended in an error or was stopped, on the conversation as it stands:
    * no second user card and no second user message (the model sees the message once). When there is
    * nothing to retry (no such turn, or it was a plan execution: execute the plan again) an error card says so.
-   * Optional here only so implementers outside the core (the VS Code AgentSession) keep compiling until they
-   * delegate to it; `Agent` implements it.
    */
-  retry?(): Promise<TurnOutcome>;
+  retry(): Promise<TurnOutcome>;
   /** "Revise": feedback to the Planner, which answers with a new plan version. */
   revisePlan(planCardId: string, feedback: string): Promise<TurnOutcome>;
   /** After the tool-call limit: continue (true) or end the turn (false). */

@@ -51,4 +51,31 @@ describe('retry re-runs the last failed or stopped turn', () => {
     assert.match(h.cardsOf('error').at(-1)!.message, /Nothing to retry/);
     assert.equal(h.server.chatRequests().length, 1);
   });
+
+  it('a Revise whose plan request failed: retry asks only for the plan, with the feedback once', async () => {
+    const plan = (goal: string) => ({ format_version: '1.0', goal, steps: [{ step_number: 1, action: 'Rename hello to greet in a.txt', reason: 'asked', tools_needed: ['edit_file'], estimated_time: '1 min', files: ['a.txt'] }], estimated_total_time: '1 min', risks: [], prerequisites: [] });
+    h = await harness({
+      role: 'planner',
+      files: { 'a.txt': 'hello\n' },
+      settings: (s) => ({ ...s, structuredOutputs: 'on' }),
+      steps: [
+        { type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan('Rename') }] },
+        { type: 'text', text: 'I will be more careful.' },
+        { type: 'fault', fault: 'server_error' },
+        { type: 'json', value: plan('Rename carefully') },
+      ],
+    });
+    assert.equal(await h.agent.send('plan the rename'), 'done');
+    const v1 = h.cardsOf('plan')[0]!;
+    assert.equal(await h.agent.revisePlan(v1.id, 'be careful'), 'error');
+    assert.equal(await h.agent.retry(), 'done');
+    const reqs = h.server.chatRequests();
+    assert.equal(reqs.length, 4);
+    const last = reqs[3];
+    assert.ok(last.response_format, 'the retry went straight to the plan request');
+    assert.equal(userMessages(last).filter((t) => t.includes('be careful')).length, 1);
+    assert.equal(last.messages.filter((m: any) => m.role === 'assistant' && m.content === 'I will be more careful.').length, 1);
+    assert.equal(h.cardsOf('plan').at(-1)!.plan?.goal, 'Rename carefully');
+    assert.equal(h.cardsOf('text').filter((c) => c.author === 'user').length, 2);
+  });
 });
