@@ -212,6 +212,29 @@ describe('VS Code host: agent session end to end (scripted model)', function () 
     assert.ok(out.some((m) => (m as HostUiMessage).type === 'setup_needed'));
   });
 
+  it('Retry after an error card runs the failed turn again: one user card, the message sent to the model once', async () => {
+    const s = session.currentSettings;
+    session.updateSettings({ ...s, limits: { ...s.limits, maxRetries: 0 } });
+    server.replace([{ type: 'fault', fault: 'server_error', status: 500, message: 'scripted outage' }, text('Back after the outage.')]);
+    await session.handle({ type: 'send', text: 'Say something after the outage' });
+    const error = cardOf('error').at(-1);
+    assert.equal(error?.retryable, true, error?.message);
+    await session.handle({ type: 'retry' });
+    assert.ok(cardOf('text').some((c) => c.author === 'assistant' && c.text.includes('Back after the outage.')), 'the retried turn succeeded');
+    assert.equal(cardOf('text').filter((c) => c.author === 'user').length, 1, 'one user card');
+    const msgs = (server.chatRequests().at(-1)?.messages ?? []) as Array<{ role: string; content: unknown }>;
+    assert.equal(msgs.filter((m) => m.role === 'user' && String(m.content).includes('Say something after the outage')).length, 1, 'the message reached the model once');
+  });
+
+  it('closes a setup card that is no longer needed once a key (or endpoint) arrives', async () => {
+    await session.handle({ type: 'ready' });
+    assert.ok(out.some((m) => (m as HostUiMessage).type === 'setup_needed'));
+    assert.ok(!out.some((m) => (m as HostUiMessage).type === 'setup_done'));
+    await session.deps.keys.set('sk-test-0123456789abcdef0123');
+    session.updateSettings(session.currentSettings);
+    await waitFor(() => out.some((m) => (m as HostUiMessage).type === 'setup_done'), 'setup_done');
+  });
+
   it('test_connection lists the endpoint\'s models, or returns its own error', async () => {
     await session.handle({ type: 'test_connection', base_url: server.url });
     const ok = out.find((m): m is Extract<HostUiMessage, { type: 'connection_result' }> => m.type === 'connection_result');
