@@ -31,7 +31,7 @@ Environment:
   TANDEM_MODEL                       default model
   TANDEM_MAX_TOOL_CALLS              tool calls per turn before asking (default 25)
   TANDEM_IDLE_TIMEOUT_MS             abandon a request silent this long (default 60000)
-  TANDEM_MAX_RETRIES                 retries for 429/5xx/timeouts (default 2)
+  TANDEM_MAX_RETRIES                 retries for 429/5xx/connection errors, waits capped at 60 s; a timeout is retried once (default 2)
   TANDEM_LOG                         debug|info|warn|error|off (stderr, default warn)
 
 Exit codes:
