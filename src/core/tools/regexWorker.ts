@@ -15,8 +15,10 @@ import { Worker } from 'node:worker_threads';
 /** Without a reply for this long the pattern is taken to be runaway. Normal scans of a 4 MB file take milliseconds. */
 export const DEFAULT_MATCH_TIME_LIMIT_MS = 5_000;
 
-/** Thrown for a scan that ran over the limit; the message is meant for the model. */
-export class RegexTooSlowError extends Error {}
+/** A failure of the matching thread whose message is meant for the model (a runaway pattern, a crash, no threads). */
+export class RegexWorkerError extends Error {}
+/** Thrown for a scan that ran over the limit. */
+export class RegexTooSlowError extends RegexWorkerError {}
 
 /** Scans one file's text line by line; replies `[line number, line text (cut to `keep` chars)]` per match. */
 const WORKER_SOURCE = `
@@ -70,6 +72,7 @@ export class RegexWorker {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.signal.aborted) return Promise.reject(this.signal.reason);
     const w = this.start();
+    if (!w) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<LineHit[]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, label });
@@ -84,16 +87,24 @@ export class RegexWorker {
     this.fail(new Error('search closed'));
   }
 
-  private start(): Worker {
+  private start(): Worker | undefined {
     if (this.worker) return this.worker;
-    const w = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { source: this.regex.source, flags: this.regex.flags, keep: this.opts.keepChars },
-      // A pattern's backtracking stack and a 4 MB file's lines fit easily; a runaway allocation does not get the host's heap.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-      stdout: false,
-      stderr: false,
-    });
+    if (this.failure !== undefined) return undefined;
+    let w: Worker;
+    try {
+      w = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { source: this.regex.source, flags: this.regex.flags, keep: this.opts.keepChars },
+        // A pattern's backtracking stack and a 4 MB file's lines fit easily; a runaway allocation does not get the host's heap.
+        resourceLimits: { maxOldGenerationSizeMb: 256 },
+        stdout: false,
+        stderr: false,
+      });
+    } catch (e) {
+      // Never fall back to matching on this thread: that is the freeze this class exists to prevent.
+      this.fail(new RegexWorkerError(`The built-in search could not start its worker thread (${(e as Error).message}); install ripgrep (rg).`));
+      return undefined;
+    }
     w.on('message', (m: { id: number; hits: [number, string][] }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
@@ -103,8 +114,8 @@ export class RegexWorker {
       else this.disarm();
       p.resolve(m.hits.map(([line, text]) => ({ line, text })));
     });
-    w.on('error', (e) => this.fail(new Error(`The built-in search failed: ${e.message}`)));
-    w.on('exit', () => this.fail(new Error('The built-in search stopped unexpectedly.')));
+    w.on('error', (e) => this.fail(new RegexWorkerError(`The built-in search failed: ${e.message}`)));
+    w.on('exit', () => this.fail(new RegexWorkerError('The built-in search stopped unexpectedly.')));
     this.worker = w;
     return w;
   }

@@ -15,7 +15,7 @@ import { ToolError, type ToolContext } from './tool';
 import { assertNotIgnored, defineTool, displayPath, looksBinary, resolvePath } from './toolSupport';
 import { globMatcher } from './glob';
 import { walk } from './walk';
-import { DEFAULT_MATCH_TIME_LIMIT_MS, RegexTooSlowError, RegexWorker } from './regexWorker';
+import { DEFAULT_MATCH_TIME_LIMIT_MS, RegexWorker, RegexWorkerError } from './regexWorker';
 
 const DEFAULT_MAX = 100;
 const HARD_MAX = 500;
@@ -195,7 +195,7 @@ export async function searchWithJs(ctx: ToolContext, r: ResolvedPath, q: SearchQ
   }
   ctx.signal.throwIfAborted();
   if (failure) {
-    if (failure.error instanceof RegexTooSlowError) throw new ToolError(failure.error.message);
+    if (failure.error instanceof RegexWorkerError) throw new ToolError(failure.error.message);
     throw failure.error;
   }
   matches.sort(byPathLine);
