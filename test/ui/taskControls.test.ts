@@ -62,6 +62,13 @@ describe('Tandem task controls in the real workbench (UI)', function () {
   const editorLines = (): Locator => wb.page.locator('.editor-group-container .monaco-editor .view-lines');
   const quickRow = (t: string): Locator => wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: t }).first();
 
+  /** Runs a palette command once the previous quick input has fully closed (a closing one is inert). */
+  async function palette(title: string): Promise<void> {
+    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await sleep(300);
+    await wb.runCommand(title);
+  }
+
   async function send(message: string): Promise<void> {
     await input().click();
     await input().fill(message);
@@ -327,7 +334,7 @@ describe('Tandem task controls in the real workbench (UI)', function () {
   });
 
   it('History: a past task listed by its title, opened read-only, resumed (the model gets the earlier turns) and exported as Markdown', async () => {
-    await wb.runCommand('Tandem: New Task');
+    await palette('Tandem: New Task');
     await input().waitFor({ state: 'visible' });
     await waitUntil(async () => (await chat.locator('[data-card-kind="text"]').count()) === 0, 'an empty chat');
     const title = 'History probe: remember the word ZEBRA';
@@ -335,11 +342,11 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     await send(title);
     await textCard('Noted: the word is ZEBRA.').waitFor({ state: 'visible', timeout: 20_000 });
     await idle();
-    await wb.runCommand('Tandem: New Task');
+    await palette('Tandem: New Task');
     await waitUntil(async () => (await chat.locator('[data-card-kind="text"]').count()) === 0, 'the new task to start empty');
 
     // Listed by title; Open (read-only) shows it as a Markdown document.
-    await wb.runCommand('Tandem: Open History');
+    await palette('Tandem: Open History');
     await quickRow(title).waitFor({ state: 'visible', timeout: 15_000 });
     await wb.screenshot('tasks-13-history-list');
     await quickRow(title).click();
@@ -358,7 +365,7 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     await wb.screenshot('tasks-14-history-read-only');
 
     // Resume → the chat shows it again → the next request carries the earlier turns.
-    await wb.runCommand('Tandem: Open History');
+    await palette('Tandem: Open History');
     await quickRow(title).click();
     await quickRow('Resume').click();
     await textCard('Noted: the word is ZEBRA.').waitFor({ state: 'visible', timeout: 15_000 });
@@ -373,7 +380,7 @@ describe('Tandem task controls in the real workbench (UI)', function () {
 
     // Export as Markdown… → the save dialog (VS Code's simple dialog in the browser) → a file with the conversation.
     const target = path.join(ws, 'exported-task.md');
-    await wb.runCommand('Tandem: Open History');
+    await palette('Tandem: Open History');
     await quickRow(title).click();
     await quickRow('Export as Markdown').click();
     const pathBox = wb.page.locator('.quick-input-widget input.input');

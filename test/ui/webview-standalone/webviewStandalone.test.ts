@@ -175,7 +175,10 @@ describe('webview in Chromium (standalone page)', function () {
     await h.page.getByRole('button', { name: 'Revert task' }).click();
     const confirm = h.page.getByRole('group', { name: 'Revert the whole task' });
     assert.match(await confirm.innerText(), /all 2 changes/);
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    // Keyboard: focus lands on Cancel, and Escape cancels the confirmation without stopping anything.
+    assert.equal(await h.page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+    await h.page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
     assert.deepEqual(await sent(h.page), []);
     await h.page.getByRole('button', { name: 'Revert task' }).click();
     await confirm.getByRole('button', { name: 'Revert all' }).click();

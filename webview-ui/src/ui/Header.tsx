@@ -4,6 +4,7 @@ import { postToHost } from '../bridge/vscodeApi';
 import type { Totals, TurnOutcome } from '../state/chatStore';
 import { AgentStateChip } from './AgentStateChip';
 import { formatUsage } from './format';
+import { focusOnMount } from './focusOnMount';
 
 interface Props {
   role: RoleId;
@@ -65,7 +66,13 @@ export function Header({ role, agentState, turn, task, notice, noticeTick, lastO
         )}
       </div>
       {confirmRevert && revertible > 0 && (
-        <div class="confirm" role="group" aria-label="Revert the whole task">
+        <div
+          class="confirm"
+          role="group"
+          aria-label="Revert the whole task"
+          // Escape here cancels the confirmation; it must not reach the chat-wide Escape (Stop).
+          onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setConfirmRevert(false); } }}
+        >
           <span>Revert {revertible === 1 ? 'the change' : `all ${revertible} changes`} the agent made in this task? Files edited since are left alone and the revert is refused.</span>
           <div class="actions">
             <button
@@ -79,7 +86,7 @@ export function Header({ role, agentState, turn, task, notice, noticeTick, lastO
             >
               Revert all
             </button>
-            <button type="button" class="secondary" onClick={() => setConfirmRevert(false)}>Cancel</button>
+            <button type="button" class="secondary" ref={focusOnMount} onClick={() => setConfirmRevert(false)}>Cancel</button>
           </div>
         </div>
       )}

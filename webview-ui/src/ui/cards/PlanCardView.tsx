@@ -3,6 +3,7 @@ import type { PlanCard, StepState } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { formatTime, isoTime } from '../format';
 import { stepReasonFor } from '../stepReasons';
+import { focusOnMount } from '../focusOnMount';
 import { executedLabel, planStatus } from '../../state/planStatus';
 
 const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', failed: '✗' };
@@ -79,11 +80,16 @@ export function PlanCardView({ card }: { card: PlanCard }) {
         </div>
       )}
       {confirmRerun && status.kind === 'executed' && (
-        <div class="confirm" role="group" aria-label="Run the plan again">
+        <div
+          class="confirm"
+          role="group"
+          aria-label="Run the plan again"
+          onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setConfirmRerun(false); } }}
+        >
           <span>Run every step again? Edits and commands are made a second time.</span>
           <div class="actions">
             <button type="button" class="primary" onClick={execute}>Run again</button>
-            <button type="button" class="secondary" onClick={() => setConfirmRerun(false)}>Cancel</button>
+            <button type="button" class="secondary" ref={focusOnMount} onClick={() => setConfirmRerun(false)}>Cancel</button>
           </div>
         </div>
       )}

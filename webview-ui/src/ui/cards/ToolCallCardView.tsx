@@ -55,12 +55,16 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
 }
 
 export function ToolCallCardView({ card }: { card: ToolCallCard }) {
-  const pending = card.status === 'pending';
+  // A call's card starts as `pending` before anything is asked; the question is asked (and the host
+  // waits for the answer) only once the card carries what is asked (`approval`). Approve/Reject
+  // before that would be a click nothing waits for, so they appear with the approval details.
+  const pending = card.status === 'pending' && card.approval !== undefined;
+  const starting = card.status === 'pending' && !pending;
   return (
     <div class="tool">
       <div class="card-head">
         <span class="card-title"><span class="title-glyph" aria-hidden="true">⚙</span> <span class="tool-name">{card.tool}</span> <span class="tool-summary" title={card.summary}>{card.summary}</span></span>
-        <span class={`chip status-${card.status}`}>{STATUS_LABEL[card.status] ?? card.status}</span>
+        <span class={`chip status-${starting ? 'starting' : card.status}`}>{starting ? 'starting' : STATUS_LABEL[card.status] ?? card.status}</span>
       </div>
       {card.approval && (pending || card.approval.kind === 'command') && <ApprovalDetails a={card.approval} callId={card.call_id} />}
       {pending && (
