@@ -10,6 +10,7 @@ import { HostMessageHandler, isHostHandled, setupMessage, setupNeeded } from './
 import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
+import { settleInterruptedCards } from './resumedCards';
 
 export interface AgentSessionDeps {
   host: HostPorts;
@@ -92,7 +93,8 @@ export class AgentSession implements ChatSession, AgentApi {
       hooks: this.binding?.hooks ?? this.deps.hooks,
       tools: this.deps.tools,
       emit: this.binding ? this.binding.tap(sink) : sink,
-      ...(this.binding?.resumeState ? { resume: this.binding.resumeState } : {}),
+      // A task saved mid-run shows its interrupted cards as ended (nothing of that run is alive now).
+      ...(this.binding?.resumeState ? { resume: { ...this.binding.resumeState, cards: settleInterruptedCards(this.binding.resumeState.cards) } } : {}),
     });
     this.binding?.attach(this.agent);
     this.deps.onAgent?.(this.agent, task);

@@ -148,4 +148,41 @@ describe('VS Code host: history, revert and resume (scripted model)', function (
     reopened.stop();
     await reopened.task?.close();
   });
+
+  it('a task saved mid-execution resumes with its interrupted cards ended: plan not executing (Execute usable), the pending approval no longer offered', async () => {
+    const { session, approver } = makeSession();
+    const plan = {
+      format_version: '1.0', goal: 'Greet Tandem',
+      steps: [{ step_number: 1, action: `Edit ${rel}`, reason: 'asked', tools_needed: ['edit_file'], estimated_time: '1 min', files: [rel] }],
+      estimated_total_time: '1 min', risks: [], prerequisites: [],
+    };
+    server.replace([
+      { type: 'tool_calls', calls: [{ id: 'call_plan', name: 'propose_plan', arguments: plan }] },
+      { type: 'tool_calls', calls: [{ id: 'call_mid', name: 'edit_file', arguments: { path: rel, edits: [{ old_text: 'world', new_text: 'Tandem' }] } }] },
+    ]);
+    await session.handle({ type: 'send', text: 'Plan the greeting' });
+    const planCard = session.cards().find((c): c is Extract<Card, { kind: 'plan' }> => c.kind === 'plan')!;
+    const executing = session.handle({ type: 'execute_plan', card_id: planCard.id });
+    await waitFor(() => approver.pendingProposals()[0], 'the edit waiting for approval');
+    // The window goes away while the approval waits: what is on disk is the mid-run state.
+    const id = session.task!.id;
+    await session.task!.close();
+    session.stop();
+    await executing;
+
+    const { session: reopened } = makeSession();
+    const seen: any[] = [];
+    reopened.onOutbound((m) => seen.push(m));
+    reopened.resumeTask(await TaskSession.open({ store, host: reopened.deps.host, settings: () => reopened.currentSettings, workspace: reopened.deps.host.fs.roots[0], resumeId: id }));
+    const cards = seen.find((m) => m.type === 'snapshot').cards as Card[];
+    const p = cards.find((c): c is Extract<Card, { kind: 'plan' }> => c.kind === 'plan')!;
+    assert.notEqual(p.executing, true, 'the plan is not shown executing');
+    assert.notEqual(p.step_states['1'], 'running');
+    const call = cards.find((c): c is Extract<Card, { kind: 'tool_call' }> => c.kind === 'tool_call' && c.call_id === 'call_mid')!;
+    assert.equal(call.status, 'error', 'no Approve for a request nothing waits on');
+    assert.match(call.error ?? '', /Interrupted/);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'Hello, world\n', 'nothing was written');
+    reopened.stop();
+    await reopened.task?.close();
+  });
 });
