@@ -147,6 +147,17 @@ describe('webview in Chromium (standalone page)', function () {
     await card.locator('[data-plan-status="executed"]', { hasText: 'failed (1 of 2 steps done)' }).waitFor();
   });
 
+  it('Execute plan waits while another turn runs (it would only be refused as busy)', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards().filter((c) => c.id === 'p1').map((c) => ({ ...c, step_states: {}, executing: false })) });
+    const exec = h.page.locator('[data-card-id="p1"]').getByRole('button', { name: 'Execute plan' });
+    await exec.waitFor();
+    assert.equal(await exec.isDisabled(), false);
+    await h.post({ type: 'agent_state', seq: 2, state: 'thinking' });
+    await h.page.waitForFunction(() => (document.querySelector('[data-card-id="p1"] button.primary') as any)?.disabled === true);
+    await h.post({ type: 'turn_ended', seq: 3, outcome: 'done' });
+    await h.page.waitForFunction(() => (document.querySelector('[data-card-id="p1"] button.primary') as any)?.disabled === false);
+  });
+
   it('Escape stops from anywhere in the chat, but in the Revise box only closes the box', async () => {
     await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards().filter((c) => c.id === 'p1').map((c) => ({ ...c, step_states: {}, executing: false })) });
     const card = h.page.locator('[data-card-id="p1"]');

@@ -10,11 +10,13 @@ import { Header } from './Header';
 import { SetupCard, type ConnectionResult } from './SetupCard';
 import { setStepReasonLookup } from './stepReasons';
 import { setRetryOfferLookup } from './retryOffer';
+import { setAgentBusyLookup } from './agentBusy';
 import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
 
 export const store = new ChatStore();
 setStepReasonLookup((k) => store.stepReasons.get(k));
 setRetryOfferLookup((id) => store.retryOfferId === id);
+setAgentBusyLookup(() => store.agentState !== 'idle');
 
 /** Figures the standalone bench reads (window.__tandemStats); cheap enough to keep always on. */
 export const stats = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0, decodeMs: 0 };
@@ -108,7 +110,7 @@ export function App() {
   const onScrollMemory = (m: ScrollMemory): void =>
     saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick, anchor_id: m.anchorId, anchor_offset: m.anchorOffset });
   const extraFor = (card: ChatCard): unknown =>
-    card.kind === 'plan' ? store.stepReasons.size : card.kind === 'error' ? store.retryOfferId === card.id : undefined;
+    card.kind === 'plan' ? `${store.stepReasons.size}|${busy}` : card.kind === 'error' ? store.retryOfferId === card.id : undefined;
   const busy = store.agentState !== 'idle';
 
   return (

@@ -4,6 +4,7 @@ import { postToHost } from '../../bridge/vscodeApi';
 import { formatTime, isoTime } from '../format';
 import { stepReasonFor } from '../stepReasons';
 import { focusOnMount } from '../focusOnMount';
+import { agentBusy } from '../agentBusy';
 import { executedLabel, planStatus } from '../../state/planStatus';
 
 const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', failed: '✗' };
@@ -14,6 +15,8 @@ export function PlanCardView({ card }: { card: PlanCard }) {
   const [confirmRerun, setConfirmRerun] = useState(false);
   const plan = card.plan;
   const status = planStatus(card);
+  // Another turn is running (not this plan): Execute would only be refused with "the agent is busy".
+  const busy = agentBusy();
   const execute = (): void => {
     setConfirmRerun(false);
     postToHost({ type: 'execute_plan', card_id: card.id });
@@ -71,7 +74,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
               {!confirmRerun && <button type="button" class="secondary" onClick={() => setConfirmRerun(true)}>Run again…</button>}
             </>
           ) : (
-            <button type="button" class="primary" disabled={status.kind !== 'ready'} onClick={execute}>
+            <button type="button" class="primary" disabled={status.kind !== 'ready' || busy} title={busy && status.kind === 'ready' ? 'Tandem is working: stop it or wait, then execute' : undefined} onClick={execute}>
               Execute plan
             </button>
           )}
@@ -88,7 +91,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
         >
           <span>Run every step again? Edits and commands are made a second time.</span>
           <div class="actions">
-            <button type="button" class="primary" onClick={execute}>Run again</button>
+            <button type="button" class="primary" disabled={busy} onClick={execute}>Run again</button>
             <button type="button" class="secondary" ref={focusOnMount} onClick={() => setConfirmRerun(false)}>Cancel</button>
           </div>
         </div>
