@@ -175,6 +175,25 @@ describe('webview in Chromium (standalone page)', function () {
     assert.deepEqual(await sent(h.page), [{ type: 'stop' }]);
   });
 
+  it('shows control characters in a command, cwd and path on the approval card instead of obeying them', async () => {
+    // Before the fix the card showed the command as given: the carriage return broke the line, so
+    // the card read as a harmless second line while bash runs `rm -f x` (the rest is a comment).
+    const approval = { kind: 'command', command: 'rm -f x #\r\u001b[2KAllow run: echo \u202Eolleh', cwd: '/home/dev\nshop' };
+    const cards = [
+      { kind: 'tool_call', id: 'cmd', call_id: 'c-cmd', tool: 'run_command', summary: 'rm -f x #\rls', args: {}, status: 'pending', approval, ts: 1 },
+      { kind: 'tool_call', id: 'ed', call_id: 'c-ed', tool: 'edit_file', summary: 'edit', args: {}, status: 'pending', approval: { kind: 'edit', path: 'src/\u2066evil\u2069.ts', added: 1, removed: 0 }, ts: 2 },
+    ];
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards });
+    const cmd = h.page.locator('[data-card-id="cmd"]');
+    await cmd.waitFor();
+    const command = await cmd.locator('pre.command').textContent();
+    assert.equal(command, 'rm -f x #\\x0d\\x1b[2KAllow run: echo \\u202eolleh');
+    assert.equal(await cmd.locator('.muted code').first().textContent(), '/home/dev\\nshop');
+    assert.equal(await cmd.locator('.tool-summary').textContent(), 'rm -f x #\\x0dls');
+    assert.equal(await h.page.locator('[data-card-id="ed"] code.file').textContent(), 'src/\\u2066evil\\u2069.ts');
+    assert.ok(!/[\r\u001b\u202a-\u202e\u2066-\u2069]/.test(await cmd.innerText()), 'no raw control character reaches the page');
+  });
+
   it('offers Revert task in the header only while the task has revertible changes, behind a confirmation', async () => {
     const tool = (id: string, extra: Record<string, unknown>) => ({ kind: 'tool_call', id, call_id: `c-${id}`, tool: 'edit_file', summary: `edit ${id}.txt`, args: {}, status: 'done', ts: 1, ...extra });
     await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: [tool('a', {})] });

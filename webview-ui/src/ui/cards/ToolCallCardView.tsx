@@ -1,6 +1,7 @@
 import type { ApprovalInfo, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { LazyDetails } from '../LazyDetails';
+import { visibleBlock, visibleLine } from '../visibleText';
 
 function hasArgs(args: unknown): boolean {
   if (args === undefined || args === null) return false;
@@ -29,13 +30,13 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
       {a.kind === 'command' ? (
         <>
           <div class="label">Command</div>
-          <pre class="command"><code>{a.command ?? ''}</code></pre>
-          {a.cwd && <div class="muted">in <code>{a.cwd}</code></div>}
+          <pre class="command"><code>{visibleBlock(a.command ?? '')}</code></pre>
+          {a.cwd && <div class="muted">in <code>{visibleLine(a.cwd)}</code></div>}
         </>
       ) : (
         <div class="approval-target">
           <span class="label">{a.kind === 'create' ? 'New file' : a.kind === 'delete' ? 'Delete' : a.kind === 'outside_workspace' ? 'Outside the workspace' : 'Edit'}</span>{' '}
-          {a.path && <code class="file">{a.path}</code>}{' '}
+          {a.path && <code class="file">{visibleLine(a.path)}</code>}{' '}
           {(a.added !== undefined || a.removed !== undefined) && (
             <span class="diffstat" aria-label={`${a.added ?? 0} lines added, ${a.removed ?? 0} removed`}>
               <span class="added">+{a.added ?? 0}</span> <span class="removed">−{a.removed ?? 0}</span>
@@ -44,7 +45,7 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
         </div>
       )}
       {a.real_path && (
-        <div class="warn">Real path: <code>{a.real_path}</code></div>
+        <div class="warn">Real path: <code>{visibleLine(a.real_path)}</code></div>
       )}
       {a.reason && <div class="muted">{a.reason}</div>}
       {isEdit && (
@@ -63,7 +64,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   return (
     <div class="tool">
       <div class="card-head">
-        <span class="card-title"><span class="title-glyph" aria-hidden="true">⚙</span> <span class="tool-name">{card.tool}</span> <span class="tool-summary" title={card.summary}>{card.summary}</span></span>
+        <span class="card-title"><span class="title-glyph" aria-hidden="true">⚙</span> <span class="tool-name">{card.tool}</span> <span class="tool-summary" title={visibleLine(card.summary)}>{visibleLine(card.summary)}</span></span>
         <span class={`chip status-${starting ? 'starting' : card.status}`}>{starting ? 'starting' : STATUS_LABEL[card.status] ?? card.status}</span>
       </div>
       {card.approval && (pending || card.approval.kind === 'command') && <ApprovalDetails a={card.approval} callId={card.call_id} />}
