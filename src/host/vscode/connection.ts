@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { toLlmError } from '../../core/llm/llmError';
 
-export type ConnectionResult = { ok: true; models: string[] } | { ok: false; error: string };
+export type ConnectionResult = { ok: true; models: string[] } | { ok: false; error: string; status?: number };
 
 /**
  * "Test connection" in the setup card and the model picker: lists the endpoint's models with the
@@ -23,6 +23,6 @@ export async function listModels(baseURL: string, apiKey: string, timeoutMs = 10
   } catch (e) {
     const err = toLlmError(e, { baseURL: url, maxRetries: 0, idleTimeoutMs: timeoutMs, apiKey });
     const detail = err.detail && err.detail !== err.message ? ` (${err.detail})` : '';
-    return { ok: false, error: `${err.message}${detail}` };
+    return { ok: false, error: `${err.message}${detail}`, status: err.opts.status };
   }
 }

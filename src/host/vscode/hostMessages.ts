@@ -45,9 +45,22 @@ export class HostMessageHandler {
         if (!asker.answer(msg.card_id, msg.value)) logger.warn(`answer for ${msg.card_id}: no such question waits, or the answer is not one of its options`);
         return;
       case 'test_connection': {
-        const key = msg.api_key?.trim() || (await this.deps.keys.get());
+        // The base URL comes from the webview, which is untrusted: the stored key goes only to the
+        // endpoint it is configured for (where every request sends it anyway). Otherwise a forged
+        // `test_connection` naming any URL would receive the key in its Authorization header.
+        const typed = msg.api_key?.trim();
+        const configured = readAgentSettings('').baseURL;
+        const storedKeyAllowed = !typed && sameEndpoint(msg.base_url, configured);
+        const key = typed || (storedKeyAllowed ? await this.deps.keys.get() : '');
         const r = await listModels(msg.base_url, key);
-        this.deps.postUi(r.ok ? { type: 'connection_result', ok: true, models: r.models } : { type: 'connection_result', ok: false, error: r.error });
+        if (r.ok) {
+          this.deps.postUi({ type: 'connection_result', ok: true, models: r.models });
+        } else {
+          const withoutKey = !typed && !storedKeyAllowed && r.status === 401
+            ? ` Tested without an API key: the stored key is only sent to the configured endpoint (${configured}). Enter the key for this endpoint to test it.`
+            : '';
+          this.deps.postUi({ type: 'connection_result', ok: false, error: `${r.error}${withoutKey}` });
+        }
         return;
       }
       case 'save_settings': {
@@ -77,6 +90,12 @@ export async function setupMessage(keys: ApiKeyStore): Promise<HostUiMessage | u
   if (!(await setupNeeded(keys))) return undefined;
   const config = vscode.workspace.getConfiguration('tandem');
   return { type: 'setup_needed', base_url: hasExplicitBaseUrl(config) ? readAgentSettings('', config).baseURL : undefined };
+}
+
+/** Base URLs compared as they are saved (trimmed, without trailing slashes), otherwise exactly. */
+export function sameEndpoint(a: string, b: string): boolean {
+  const norm = (u: string) => u.trim().replace(/\/+$/, '');
+  return norm(a) !== '' && norm(a) === norm(b);
 }
 
 function safeHost(url: string): string {
