@@ -52,7 +52,9 @@ function sensitiveFileReason(info: ApprovalInfo, roots: readonly string[]): stri
 
 export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerdict {
   const interactive = p.approval.mode === 'ask';
-  const fallback = (why: string): ApprovalVerdict => (interactive ? { kind: 'ask', why } : { kind: 'deny', why });
+  // Mode 'never' is `--approve never` or a run with no terminal to ask in: say so, since nobody will be asked.
+  const fallback = (why: string): ApprovalVerdict =>
+    interactive ? { kind: 'ask', why } : { kind: 'deny', why: `${why}, and this run does not allow that without a person (--approve never, or no terminal to ask in)` };
 
   if (isOutsideWorkspace(info, p.roots)) {
     return interactive
@@ -100,7 +102,8 @@ export async function resolveApproval(
 ): Promise<{ decision: ApprovalDecision; verdict: ApprovalVerdict }> {
   const verdict = decideApproval(req.info, p);
   if (verdict.kind === 'auto') return { decision: { approved: true }, verdict };
-  if (verdict.kind === 'deny') return { decision: { approved: false, reason: `Not approved: ${verdict.why}.` }, verdict };
+  // Denied by the policy alone: nobody was asked, and rejectionText.ts must say so rather than "the user rejected".
+  if (verdict.kind === 'deny') return { decision: { approved: false, reason: verdict.why, by: 'policy' }, verdict };
   return { decision: await approver.request(req, signal), verdict };
 }
 

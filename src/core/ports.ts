@@ -50,7 +50,12 @@ export interface ApprovalRequest {
 
 export type ApprovalDecision =
   | { approved: true; /** What the user approved, when they edited the proposal. */ editedText?: string }
-  | { approved: false; reason?: string };
+  | {
+      approved: false;
+      reason?: string;
+      /** Who said no: a person who was asked ('user', the default) or the approval policy without asking anyone ('policy'). Worded by rejectionText.ts. */
+      by?: 'user' | 'policy';
+    };
 
 /** Asks the user. The core decides *whether* approval is needed; the host only asks. */
 export interface Approver {

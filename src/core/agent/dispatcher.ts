@@ -15,6 +15,7 @@ import type { LimitSettings } from '../settings';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool';
 import { ToolError } from '../tools/tool';
 import { capHeadTail } from '../truncate';
+import { rejectionText } from '../rejectionText';
 import { redact } from '../llm/llmError';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { EventStream } from '../events';
@@ -247,7 +248,7 @@ export class Dispatcher {
     const tool = p.tool!;
     const role = env.role();
     let decided: 'approved' | 'rejected' | undefined;
-    let rejectReason: string | undefined;
+    let rejection: Extract<ApprovalDecision, { approved: false }> | undefined;
 
     const ctx = {
       host: env.host,
@@ -279,7 +280,7 @@ export class Dispatcher {
           env.events.patchCard(p.cardId, { status: 'running' });
         } else {
           decided = 'rejected';
-          rejectReason = decision.reason;
+          rejection = decision;
           env.events.patchCard(p.cardId, { status: 'rejected' });
         }
         return decision;
@@ -299,7 +300,7 @@ export class Dispatcher {
       if (tool.readOnly) env.events.patchCard(p.cardId, { status: 'running' });
       const result: ToolResult & { endTurn?: boolean } = await tool.run(p.input, ctx);
       if (decided === 'rejected') {
-        const content = this.clean(result.content || `The user rejected this ${tool.name} call${rejectReason ? `: ${rejectReason}` : ''}.`);
+        const content = this.clean(result.content || rejectionText(rejection ?? {}, `this ${tool.name} call`));
         this.finishRejected(p, content);
         return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected', ...(result.endTurn ? { endTurn: true } : {}) } };
       }
@@ -317,7 +318,7 @@ export class Dispatcher {
       if (env.signal.aborted) return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
       if (decided === 'rejected') {
         // Write tools throw on a rejection; the card still says rejected, not failed.
-        const content = this.clean(err instanceof Error && err.message ? err.message : `The user rejected this ${tool.name} call${rejectReason ? `: ${rejectReason}` : ''}.`);
+        const content = this.clean(err instanceof Error && err.message ? err.message : rejectionText(rejection ?? {}, `this ${tool.name} call`));
         this.finishRejected(p, content);
         return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected' } };
       }

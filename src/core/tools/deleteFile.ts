@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalInfo } from '../../protocol';
+import { rejectionText } from '../rejectionText';
 import { ToolError } from './tool';
 import { assertStillAsApproved, defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
 
@@ -32,7 +33,7 @@ export const deleteFileTool = defineTool<Input>({
     }
     const decision = await ctx.approve({ info, originalText: original });
     if (!decision.approved) {
-      return { content: `The user rejected deleting ${shown}${decision.reason ? `: ${decision.reason}` : ''}. Nothing was changed.`, isError: true };
+      return { content: rejectionText(decision, `deleting ${shown}`, 'Nothing was changed.'), isError: true };
     }
     ctx.signal.throwIfAborted();
     // Only the path is re-checked when the contents were never read (binary or too large).

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rejectionText } from '../rejectionText';
 import { capHeadTail } from '../truncate';
 import { ToolError } from './tool';
 import { defineTool, displayPath, resolvePath } from './toolSupport';
@@ -28,7 +29,7 @@ export const runCommandTool = defineTool<Input>({
     }
     const decision = await ctx.approve({ info: { kind: 'command', command: i.command, cwd } });
     if (!decision.approved) {
-      return { content: `The user rejected running \`${i.command}\`${decision.reason ? `: ${decision.reason}` : ''}. Nothing was run.`, isError: true };
+      return { content: rejectionText(decision, `running \`${i.command}\``, 'Nothing was run.'), isError: true };
     }
     const timeoutMs = i.timeout_seconds ? i.timeout_seconds * 1000 : ctx.settings.commandTimeoutMs;
     const res = await ctx.host.commands.run(i.command, { cwd, timeoutMs, signal: ctx.signal, onOutput: ctx.onOutput?.bind(ctx) });

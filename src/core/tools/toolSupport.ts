@@ -5,6 +5,7 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { ApprovalInfo } from '../../protocol';
 import { IgnoreMatcher } from '../ignorePolicy';
+import { rejectionText } from '../rejectionText';
 import type { ResolvedPath } from '../workspacePaths';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool';
 
@@ -158,7 +159,7 @@ export async function approveChange(ctx: ToolContext, change: ProposedChange): P
   if (!change.r.inside) info.real_path = change.r.real;
   const decision = await ctx.approve({ info, proposedText: change.proposed, originalText: change.original });
   if (!decision.approved) {
-    throw new Rejected(`The user rejected this change to ${label}${decision.reason ? `: ${decision.reason}` : ''}. Nothing was changed.`);
+    throw new Rejected(rejectionText(decision, `this change to ${label}`, 'Nothing was changed.'));
   }
   return { text: decision.editedText ?? change.proposed, summary };
 }

@@ -171,6 +171,20 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     assert.equal((r.stdout.match(/— rejected/g) ?? []).length, 4);
   });
 
+  it('--approve never: the card and the model are told the policy said no and nobody was asked, not that the user rejected', async () => {
+    const r = await run(actorSteps(), ['--role', 'actor', '--approve', 'never', 'do it'], { TANDEM_MAX_TOOL_CALLS: '50' });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(state(), { a: 'alpha\n', b: true, c: false, d: false });
+    assert.doesNotMatch(r.stdout, /user rejected/i);
+    assert.equal((r.stdout.match(/Not approved: .*--approve never.*; nobody was asked\. Nothing was (changed|run)\./g) ?? []).length, 4);
+    const told = (server!.chatRequests().at(-1).messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').slice(1);
+    assert.equal(told.length, 4);
+    for (const m of told) {
+      assert.doesNotMatch(m.content, /user rejected/i);
+      assert.match(m.content, /^Not approved: .*; nobody was asked\. Nothing was (changed|run)\.$/);
+    }
+  });
+
   it('--approve edits writes and creates inside, but does not delete or run commands', async () => {
     const r = await run(actorSteps(), ['--role', 'actor', '--approve', 'edits', 'do it']);
     assert.equal(r.code, 0, r.stderr);
