@@ -16,6 +16,7 @@ import { HistoryStore, HistoryError } from '../core/history/historyStore';
 import { cliHistoryDir } from '../core/history/storageDir';
 import { exportMarkdown } from '../core/history/exportMarkdown';
 import { CheckpointStore } from '../core/checkpoints/checkpointStore';
+import { revertDiffs, revertRefusalText } from '../core/checkpoints/revertRefusalText';
 import { formatUsd } from '../core/cost/priceTable';
 import type { AgentSettings } from '../core/settings';
 import type { TaskMeta } from '../core/history/format';
@@ -238,14 +239,16 @@ export async function runHistoryCommand(io: HistoryIo): Promise<number> {
           }
           recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'text', id: `rv-cli-${now.toString(36)}`, author: 'system', text: r.message, ts: now } });
         } else {
-          recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'error', id: `ctx-revert-cli-${now.toString(36)}`, message: r.message, retryable: false, ts: now } });
+          // Recorded like the panel's refusal: the diffs in the card's details.
+          const diffs = revertDiffs(r.conflicts);
+          recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'error', id: `ctx-revert-cli-${now.toString(36)}`, message: revertRefusalText(r.message, r.conflicts, 'card'), ...(diffs ? { detail: diffs } : {}), retryable: false, ts: now } });
         }
         recorder.close();
         if (r.ok) {
           shownOut(`${r.message}\n`);
           return 0;
         }
-        shownErr(`${r.message}\n`);
+        shownErr(`${revertRefusalText(r.message, r.conflicts, 'below')}\n`);
         for (const c of r.conflicts) if (c.diff) shownErr(`${c.diff}\n`);
         return 1;
       }

@@ -310,9 +310,10 @@ export class CheckpointStore {
     return e.post && !e.post.exists ? 'recreated' : 'restored';
   }
 
+  /** Says nothing about the diffs: where they are depends on who shows them (revertRefusalText.ts). */
   private refusal(conflicts: RevertConflict[], what: string): RevertResult {
     const lines = conflicts.map((c) => `- ${c.reason}`);
-    return { ok: false, conflicts, message: `Nothing was reverted: ${what} cannot be undone safely.\n${lines.join('\n')}${conflicts.some((c) => c.diff) ? '\nShow the diff to see what changed.' : ''}` };
+    return { ok: false, conflicts, message: `Nothing was reverted: ${what} cannot be undone safely.\n${lines.join('\n')}` };
   }
 
   private markReverted(es: CheckpointEntry[]): void {

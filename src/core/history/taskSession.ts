@@ -15,6 +15,7 @@ import type { AgentSettings } from '../settings';
 import type { AgentHooks, FitContextOptions, HookUsage, ResumeState } from '../agent/agentApi';
 import type { PlanRecord } from '../plans/planRecord';
 import { CheckpointStore, DEFAULT_CHECKPOINT_LIMITS, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
+import { revertDiffs, revertRefusalText } from '../checkpoints/revertRefusalText';
 import { ContextFitter, ContextOverflowError, type CondenseInfo, type Summarizer, type SummaryResult } from '../context/contextFitter';
 import type { ChatMessage } from '../context/chatMessage';
 import { LlmSummarizer } from '../context/llmSummarizer';
@@ -229,7 +230,8 @@ export class TaskSession {
       }
       if (c.kind === 'plan' && c.executing) decisions.push(`The user chose to execute plan v${c.version}.`);
       if (c.kind === 'question') questions.push({ question: c.question.question, ...(c.answer !== undefined ? { answer: c.answer } : {}), status: c.status });
-      if (c.kind === 'tool_call' && c.status === 'rejected') decisions.push(`The user rejected ${c.tool} (${c.summary})${c.error ? `: ${c.error.slice(0, 200)}` : ''}.`);
+      if (c.kind === 'tool_call' && c.status === 'rejected') // The error says who said no (a person, or the policy without asking anyone: rejectionText.ts).
+        decisions.push(`${c.tool} (${c.summary}) was not approved${c.error ? `: ${c.error.slice(0, 200)}` : ''}.`);
       if (c.kind === 'tool_call' && c.reverted) decisions.push(`The user reverted ${c.tool} (${c.summary}).`);
     }
     return { ...(plan ? { plan } : {}), ...(planText ? { planText } : {}), touchedFiles: this.checkpoints.touchedFiles(), questions, decisions };
@@ -359,8 +361,8 @@ export class TaskSession {
       }
       this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('revert').replace(CONTEXT_NOTE_PREFIX, 'rv-'), author: 'system', text: r.message, ts: Date.now() } });
     } else {
-      const diffs = r.conflicts.filter((c) => c.diff).map((c) => c.diff).join('\n');
-      this.emit({ type: 'card_added', card: { kind: 'error', id: this.noteId('revert'), message: r.message, ...(diffs ? { detail: diffs } : {}), retryable: false, ts: Date.now() } });
+      const diffs = revertDiffs(r.conflicts);
+      this.emit({ type: 'card_added', card: { kind: 'error', id: this.noteId('revert'), message: revertRefusalText(r.message, r.conflicts, 'card'), ...(diffs ? { detail: diffs } : {}), retryable: false, ts: Date.now() } });
     }
   }
 

@@ -77,6 +77,12 @@ describe('CLI: tandem history and run --resume', function () {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /Nothing was reverted.*\n- b\.txt was edited since the agent's change/);
     assert.match(refused.stderr, /\+mine/);
+    // The terminal prints the diff right after the message, and the message says so (no button to press).
+    assert.match(refused.stderr, /the diff is below\.\n[^]*\+mine/);
+    assert.doesNotMatch(refused.stderr, /Show the diff/);
+    const recorded = JSON.parse((await cliRun(['history', 'show', id!, '--workspace', ws, '--json'])).stdout).cards.filter((c: any) => c.kind === 'error').at(-1);
+    assert.match(recorded.message, /see the diff in this card's details\.$/);
+    assert.match(recorded.detail, /\+mine/, 'the recorded refusal keeps the diff in its details');
     assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'bravo\nmine\n');
     fs.writeFileSync(path.join(ws, 'b.txt'), 'bravo\n');
     const reverted = await cliRun(['history', 'revert', id!, '--workspace', ws, '--call', 'call_w']);

@@ -227,6 +227,9 @@ describe('task session: history, checkpoints, context and budget through the age
     assert.match(err.message, /Nothing was reverted: this change cannot be undone safely/);
     assert.match(err.message, /a\.txt was edited since the agent's change/);
     assert.match(err.detail!, /\+and the user added a line/);
+    // The chat has no "Show diff" button: the message points at the card's details, where the diff is.
+    assert.match(err.message, /see the diff in this card's details\.$/);
+    assert.doesNotMatch(err.message, /Show the diff/);
     assert.equal((await r.session.revertTask()).ok, false);
 
     // The reverts are in history too.
