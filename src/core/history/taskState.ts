@@ -20,6 +20,8 @@ export class TaskState {
   private readonly modelSet = new Set<string>();
   private agg = { tokens_in: 0, tokens_out: 0, cost: 0, priced: 0, unpriced: 0 };
   private firstUserText: string | undefined;
+  /** A task started from a plan file (`tandem run --plan`) has no user text; its first plan card titles it. */
+  private firstPlanId: string | undefined;
 
   private count(c: Card | undefined, sign: 1 | -1): void {
     if (c?.kind !== 'usage') return;
@@ -41,6 +43,7 @@ export class TaskState {
     this.byId.set(card.id, card);
     this.count(card, 1);
     if (this.firstUserText === undefined && card.kind === 'text' && card.author === 'user') this.firstUserText = card.text;
+    if (this.firstPlanId === undefined && card.kind === 'plan') this.firstPlanId = card.id;
   }
 
   /** Folds a HostEvent; returns the id of the card it touched, if any. */
@@ -70,6 +73,7 @@ export class TaskState {
         this.modelSet.clear();
         this.agg = { tokens_in: 0, tokens_out: 0, cost: 0, priced: 0, unpriced: 0 };
         this.firstUserText = undefined;
+        this.firstPlanId = undefined;
         for (const c of e.cards) this.upsert(c);
         this.role = e.role;
         return undefined;
@@ -111,11 +115,18 @@ export class TaskState {
     return this.order.map((id) => this.byId.get(id)!).filter(Boolean);
   }
 
-  /** Title from the first user request; the first line, shortened. */
+  /** Title from the first user request, else from the plan the task started with; the first line, shortened. */
   title(): string {
-    if (this.firstUserText === undefined) return '(no request yet)';
-    const line = this.firstUserText.trim().split('\n')[0] ?? '';
-    return line.length > 80 ? `${line.slice(0, 77)}…` : line || '(empty request)';
+    if (this.firstUserText === undefined) {
+      const c = this.firstPlanId === undefined ? undefined : this.byId.get(this.firstPlanId);
+      if (c?.kind === 'plan' && c.plan) {
+        // `executing` is only true while it runs; step states outlast it (and compaction).
+        const executed = c.executing || Object.values(c.step_states).some((st) => st !== 'pending');
+        return shortLine(`${executed ? 'Execute plan' : 'Plan'}: ${c.plan.goal}`);
+      }
+      return '(no request yet)';
+    }
+    return shortLine(this.firstUserText) || '(empty request)';
   }
 
   models(): string[] {
@@ -173,4 +184,9 @@ export function diffCard(before: Card | undefined, after: Card): LogRecord[] {
   // Fields are never removed from a card (patches add or replace), so removals need no record.
   if (anySet) out.unshift({ k: 'set', id: after.id, f: set });
   return out;
+}
+
+function shortLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
 }

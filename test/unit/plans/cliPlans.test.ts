@@ -108,6 +108,29 @@ describe('tandem plan / run --plan (built CLI, scripted server)', function () {
     assert.ok(!JSON.stringify(reqs[0].messages).includes('(execute the plan in'), 'the placeholder prompt never reaches the model');
   });
 
+  it('a task started by run --role actor --plan FILE is titled from the plan in tandem history', async () => {
+    const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cliplan-data-'));
+    try {
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, JSON.stringify(writingPlan()));
+      const r = await tandem([
+        { type: 'tool_calls', calls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'hello\n' } }] },
+        text('Created notes.txt.'),
+        text('Checked.'),
+      ], ['run', '--role', 'actor', '--plan', out, '--approve', 'edits'], { TANDEM_DATA_DIR: data });
+      assert.equal(r.code, 0, r.stderr);
+      const list = await runCliProcess(cli, ['history', '--workspace', ws, '--json'], { env: { TANDEM_DATA_DIR: data } });
+      assert.equal(list.code, 0, list.stderr);
+      const tasks = list.stdout.trim().split('\n').map((l) => JSON.parse(l) as { title: string });
+      assert.deepEqual(tasks.map((t) => t.title), ['Execute plan: Create notes.txt']);
+      const shown = await runCliProcess(cli, ['history', '--workspace', ws], { env: { TANDEM_DATA_DIR: data } });
+      assert.match(shown.stdout, /Execute plan: Create notes\.txt/);
+      assert.doesNotMatch(shown.stdout, /no request yet/);
+    } finally {
+      fs.rmSync(data, { recursive: true, force: true });
+    }
+  });
+
   it('run --plan with an invalid plan file exits 1 and never calls the model', async () => {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     const bad = writingPlan();
