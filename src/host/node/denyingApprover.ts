@@ -3,6 +3,6 @@ import type { ApprovalDecision, Approver } from '../../core/ports';
 /** Headless: nobody to ask, so anything the policy did not auto-approve is denied. */
 export class DenyingApprover implements Approver {
   async request(): Promise<ApprovalDecision> {
-    return { approved: false, reason: 'nobody can approve actions here (headless; see --approve)' };
+    return { approved: false, by: 'policy', reason: 'nobody can approve actions here (headless; see --approve)' };
   }
 }
