@@ -5,70 +5,13 @@
  * Supports `*`, `**`, `?`, `[abc]`, `[!abc]` and `{a,b}`.
  */
 
-function translate(glob: string): string {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        const slashAfter = glob[i + 2] === '/';
-        const atSegmentStart = i === 0 || glob[i - 1] === '/';
-        if (atSegmentStart && slashAfter) {
-          re += '(?:.*/)?';
-          i += 2;
-        } else {
-          re += '.*';
-          i += 1;
-        }
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const close = glob.indexOf(']', i + 2);
-      if (close === -1) re += '\\[';
-      else {
-        let body = glob.slice(i + 1, close);
-        if (body.startsWith('!')) body = '^' + body.slice(1);
-        re += `[${body.replace(/\\/g, '\\\\')}]`;
-        i = close;
-      }
-    } else if (c === '{') {
-      // Find the matching brace, splitting on top-level commas.
-      let depth = 0;
-      let j = i;
-      const parts: string[] = [];
-      let start = i + 1;
-      for (; j < glob.length; j++) {
-        if (glob[j] === '{') depth++;
-        else if (glob[j] === '}') {
-          depth--;
-          if (depth === 0) break;
-        } else if (glob[j] === ',' && depth === 1) {
-          parts.push(glob.slice(start, j));
-          start = j + 1;
-        }
-      }
-      if (j >= glob.length) re += '\\{';
-      else {
-        parts.push(glob.slice(start, j));
-        re += `(?:${parts.map(translate).join('|')})`;
-        i = j;
-      }
-    } else re += c.replace(/[.+^$()|\\\]]/g, '\\$&');
-  }
-  return re;
-}
-
-/** The glob as a RegExp. Backtracking: use it only on short trusted globs (see `globMatcher`). */
-export function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${translate(glob)}$`);
-}
-
 /**
  * One step of a compiled glob. Matching runs these as an NFA (every live position advanced per
  * character), so it takes time proportional to pattern × path whatever the pattern is. A
  * backtracking RegExp of the same glob can take exponential time: `*a*a*a*a*a*a*a*a*a*a*b` on a
  * 60-character name of a's froze the agent (and the editor's extension host) for minutes.
- * The compiler mirrors `translate` case for case, so both read a glob the same way.
+ * test/unit/security/globReference.ts keeps the backtracking RegExp translation this replaced, as
+ * the oracle the matcher is compared against.
  */
 type Step =
   | { kind: 'char'; test: (c: string) => boolean }

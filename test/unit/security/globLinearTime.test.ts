@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptedServer } from '../../support/scriptedServer';
 import { buildCli } from '../../support/cliRunner';
-import { globMatcher, globToRegExp } from '../../../src/core/tools/glob';
+import { globMatcher } from '../../../src/core/tools/glob';
+import { globToRegExp } from './globReference';
 import { calls, runCliAgainst, tc, tempDir, text } from './securityKit';
 
 /** Deterministic PRNG (mulberry32), so a failure names a reproducible case. */
