@@ -3,33 +3,25 @@
 //   check, JSON parse, zod validation, card events, result capping), in messages of 1 and of 10 calls
 // - the same with the real read_file on a small file
 // - a whole turn through the LLM client against the scripted server on 127.0.0.1: per request
-// Runs on the compiled core: `npm run compile-tests` first (or TANDEM_OUT=<dir with src/>).
+// Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
 // Usage: node bench/loop.bench.mjs
 import { createRequire } from 'node:module';
+import { loadCore } from './compiledCore.mjs';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
-const OUT = path.resolve(process.env.TANDEM_OUT ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'out'));
-const load = (p) => {
-  try {
-    return require(path.join(OUT, p));
-  } catch (e) {
-    console.error(`Cannot load ${p} from ${OUT}: run \`npm run compile-tests\` first (${e.message})`);
-    process.exit(1);
-  }
-};
-const { Dispatcher } = load('src/core/agent/dispatcher.js');
-const { EventStream } = load('src/core/events/index.js');
-const { Agent } = load('src/core/agent/agent.js');
-const { defaultSettings, DEFAULT_LIMITS } = load('src/core/settings.js');
-const { createNodeHost } = load('src/host/node/nodeHost.js');
-const { WorkspacePaths } = load('src/core/workspacePaths.js');
-const { ReadTracker } = load('src/core/readTracker.js');
-const { readFileTool } = load('src/core/tools/readFile.js');
-const { ScriptedServer } = load('test/support/scriptedServer.js');
+const { Dispatcher } = loadCore('src/core/agent/dispatcher.js');
+const { EventStream } = loadCore('src/core/events/index.js');
+const { Agent } = loadCore('src/core/agent/agent.js');
+const { defaultSettings, DEFAULT_LIMITS } = loadCore('src/core/settings.js');
+const { createNodeHost } = loadCore('src/host/node/nodeHost.js');
+const { WorkspacePaths } = loadCore('src/core/workspacePaths.js');
+const { ReadTracker } = loadCore('src/core/readTracker.js');
+const { readFileTool } = loadCore('src/core/tools/readFile.js');
+const { ScriptedServer } = loadCore('test/support/scriptedServer.js');
 const { z } = require('zod');
 
 const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-loop-bench-'));

@@ -1,24 +1,16 @@
 // Prompt size per role (issue 3, DESIGN §9 budget: system prompt + tool schemas ≤ 2,500 tokens per
 // request for either role, the Planner's smaller). Counts exactly what the loop sends: the role's
 // system prompt and the `tools` array (JSON) it offers that role, with gpt-tokenizer (o200k_base).
-// Runs on the compiled core: `npm run compile-tests` first (or TANDEM_OUT=<dir with src/>).
+// Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
 // Usage: node bench/promptTokens.bench.mjs
 import { createRequire } from 'node:module';
+import { loadCore } from './compiledCore.mjs';
 import * as path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const OUT = path.resolve(process.env.TANDEM_OUT ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'out'));
-const load = (p) => {
-  try {
-    return require(path.join(OUT, p));
-  } catch (e) {
-    console.error(`Cannot load ${p} from ${OUT}: run \`npm run compile-tests\` first (${e.message})`);
-    process.exit(1);
-  }
-};
-const { ROLES } = load('src/core/roles.js');
-const { defaultToolRegistry } = load('src/core/agent/defaultTools.js');
-const { offeredTools, chatToolDef } = load('src/core/agent/offeredTools.js');
+const { ROLES } = loadCore('src/core/roles.js');
+const { defaultToolRegistry } = loadCore('src/core/agent/defaultTools.js');
+const { offeredTools, chatToolDef } = loadCore('src/core/agent/offeredTools.js');
 const { encode } = require('gpt-tokenizer');
 
 const BUDGET = 2500;

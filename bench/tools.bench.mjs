@@ -3,37 +3,24 @@
 //   failing block (which searches for the closest lines)
 // - apply_patch on a 10,000-line file: 10 hunks in place, the same patch 50 lines off, a failing patch
 // - search over a generated 10,000-file tree: ripgrep vs the JS fallback, rare and common patterns
-// Runs on the compiled core in out/ (compiled here if missing; or TANDEM_OUT=<dir with src/>).
+// Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
 // Usage: node bench/tools.bench.mjs
 import { createRequire } from 'node:module';
+import { OUT, loadCore } from './compiledCore.mjs';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
-const OUT = path.resolve(process.env.TANDEM_OUT ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'out'));
-// Compile the core first when nothing is compiled yet, so `npm run bench` works from a clean tree.
-if (!process.env.TANDEM_OUT && !fs.existsSync(path.join(OUT, 'src/core/tools/index.js'))) {
-  const { spawnSync } = await import('node:child_process');
-  spawnSync(process.execPath, ['scripts/compile-tests.mjs'], { cwd: path.join(OUT, '..'), stdio: 'inherit' });
-}
-const load = (p) => {
-  try {
-    return require(path.join(OUT, p));
-  } catch (e) {
-    console.error(`Cannot load ${p} from ${OUT}: run \`npm run compile-tests\` first (${e.message})`);
-    process.exit(1);
-  }
-};
-const { NodeWorkspaceFs } = load('src/host/node/nodeWorkspaceFs.js');
-const { NodeCommandRunner } = load('src/host/node/nodeCommandRunner.js');
-const { findRipgrep } = load('src/host/node/findRipgrep.js');
-const { WorkspacePaths } = load('src/core/workspacePaths.js');
-const { ReadTracker } = load('src/core/readTracker.js');
-const { editFileTool } = load('src/core/tools/editFile.js');
-const { applyPatchTool } = load('src/core/tools/applyPatch.js');
-const { searchTool } = load('src/core/tools/search.js');
+const { NodeWorkspaceFs } = loadCore('src/host/node/nodeWorkspaceFs.js');
+const { NodeCommandRunner } = loadCore('src/host/node/nodeCommandRunner.js');
+const { findRipgrep } = loadCore('src/host/node/findRipgrep.js');
+const { WorkspacePaths } = loadCore('src/core/workspacePaths.js');
+const { ReadTracker } = loadCore('src/core/readTracker.js');
+const { editFileTool } = loadCore('src/core/tools/editFile.js');
+const { applyPatchTool } = loadCore('src/core/tools/applyPatch.js');
+const { searchTool } = loadCore('src/core/tools/search.js');
 const { createTwoFilesPatch } = require(require.resolve('diff', { paths: [OUT, process.cwd()] }));
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
