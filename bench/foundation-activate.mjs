@@ -1,5 +1,5 @@
 // `activate()` inside the real extension host (code-server 1.139 on Node 24), against the budget of
-// DESIGN §9 (≤ 50 ms): the time to load dist/extension.js plus the body of activate(). Uses whatever
+// Budget ≤ 50 ms: the time to load dist/extension.js plus the body of activate(). Uses whatever
 // is in dist/ (run-all.mjs runs it after the production build). Prints, asserts nothing.
 import { runTests } from '@vscode/test-electron';
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Sizes against the budgets of DESIGN §9, on a production build: the webview's JS+CSS gzipped
+// Sizes against the budgets, on a production build: the webview's JS+CSS gzipped
 // (≤ 60 KB), dist/extension.js (≤ 1 MB minified) and the VSIX (≤ 2 MB). Prints, asserts nothing.
 // Leaves dist/ as the production build (run-all.mjs restores the development build at the end).
 import { spawnSync } from 'node:child_process';

@@ -1,11 +1,11 @@
-// History benchmarks (issue 6): prints figures, asserts nothing.
+// History benchmarks: prints figures, asserts nothing.
 // For tasks of 1,000 and 10,000 cards (user requests, streamed assistant text, tool calls with
 // their status patches and results, usage cards) as the agent emits them:
 //   - save: recording every event (appends with one fsync per turn end), then close (compaction)
 //   - size on disk vs the text the cards hold (the saved form must not store text twice)
 //   - load: a compacted task (one snapshot) and an uncompacted one (the whole log replayed)
 //   - list: the History list with 50 tasks
-// Budget (DESIGN §9): a 10,000-card task opens in ≤ 1 s.
+// Budget: a 10,000-card task opens in ≤ 1 s.
 // The history modules are bundled into a temp dir first (the shared out/ folder may be rebuilt meanwhile).
 // Usage: node bench/history.bench.mjs
 import * as esbuild from 'esbuild';
@@ -135,7 +135,7 @@ for (const r of rows) {
 }
 console.log(`  list of 50 tasks: ${ms(median(listTimes))}`);
 
-// Context fitting before each request (issue 6): a long conversation on gpt-4o (128k window).
+// Context fitting before each request: a long conversation on gpt-4o (128k window).
 const convo = [{ role: 'system', content: 'You are the Actor. '.repeat(40) }];
 for (let i = 0; i < 300; i++) {
   convo.push({ role: 'user', content: `Request ${i}: ${prose(20)}` });

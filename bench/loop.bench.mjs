@@ -1,4 +1,4 @@
-// Loop overhead (issue 3): prints figures, asserts nothing.
+// Loop overhead: prints figures, asserts nothing.
 // - dispatch overhead per tool call: many no-op read-only calls through the Dispatcher (permission
 //   check, JSON parse, zod validation, card events, result capping), in messages of 1 and of 10 calls
 // - the same with the real read_file on a small file

@@ -1,4 +1,4 @@
-// Prompt size per role (issue 3, DESIGN §9 budget: system prompt + tool schemas ≤ 2,500 tokens per
+// Prompt size per role (budget: system prompt + tool schemas ≤ 2,500 tokens per
 // request for either role, the Planner's smaller). Counts exactly what the loop sends: the role's
 // system prompt and the `tools` array (JSON) it offers that role, with gpt-tokenizer (o200k_base).
 // Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).

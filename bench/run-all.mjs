@@ -1,4 +1,4 @@
-// `npm run bench`: every benchmark, each printing its figures against its budget (DESIGN §9).
+// `npm run bench`: every benchmark, each printing its figures against its budget.
 // First the foundation's (sizes on a production build, then activate() in the real extension host
 // on that same build), then every bench/*.bench.mjs other work added, in name order. A bench that
 // crashes is reported and the rest still run; the exit code says whether any crashed.

@@ -1,4 +1,4 @@
-// Tool benchmarks (issue 3): prints figures, asserts nothing.
+// Tool benchmarks: prints figures, asserts nothing.
 // - edit_file on a 10,000-line file: one exact block, 5 blocks, a whitespace-fallback block, and a
 //   failing block (which searches for the closest lines)
 // - apply_patch on a 10,000-line file: 10 hunks in place, the same patch 50 lines off, a failing patch

@@ -1,4 +1,4 @@
-// Webview benchmarks (issue 5, DESIGN §9): prints figures against budgets, asserts nothing.
+// Webview benchmarks: prints figures against budgets, asserts nothing.
 // - gzipped JS+CSS of the minified bundle (budget 60 KB)
 // - a 10,000-card task: snapshot posted → visible cards painted, and page load → painted when the
 //   snapshot answers `ready` as the host does (budget 1 s)

@@ -1,5 +1,5 @@
 /**
- * History on the command line (issue 6):
+ * History on the command line:
  *   tandem history [--workspace DIR] [--json]                  list saved tasks, newest first
  *   tandem history show ID [--json]                           print one task (read-only): Markdown, or its cards
  *   tandem history export ID [--out FILE.md]                  the task as Markdown
@@ -94,7 +94,7 @@ function num(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-/** Budget, window, summary model and prices from the environment (the CLI's settings for issue 6). */
+/** Budget, window, summary model and prices from the environment (the CLI's history settings). */
 export function withHistoryEnv(s: AgentSettings, env: NodeJS.ProcessEnv): AgentSettings {
   const out = { ...s };
   const budget = num(env, 'TANDEM_BUDGET_USD');

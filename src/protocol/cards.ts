@@ -70,7 +70,7 @@ export const ToolCallCard = z.object({
   approval: ApprovalInfo.optional(),
   result: z.string().optional(),
   error: z.string().optional(),
-  /** Checkpoints (issue 6): set once the call changed files — whether "Revert this change" is offered, and why not. */
+  /** Checkpoints: set once the call changed files — whether "Revert this change" is offered, and why not. */
   revertible: z.boolean().optional(),
   revert_note: z.string().optional(),
   reverted: z.boolean().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The Planner's structured plan (DESIGN §5). `format_version` pins the shape for history and the CLI. */
+/** The Planner's structured plan. `format_version` pins the shape for history and the CLI. */
 export const PlanStep = z.object({
   step_number: z.number().int().min(1),
   action: z.string().min(1).max(2000),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A structured question from either role (DESIGN §5); the turn waits for the answer. */
+/** A structured question from either role; the turn waits for the answer. */
 export const QuestionOption = z.object({
   label: z.string().min(1).max(200),
   value: z.string().min(1).max(200),

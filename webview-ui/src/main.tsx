@@ -1,7 +1,7 @@
 /**
- * Tandem's chat webview (DESIGN §4, issue 5).
+ * Tandem's chat webview.
  *
- * Why Preact: the whole webview (JS + CSS) must stay ≤ 60 KB gzipped (DESIGN §9; peers ship
+ * Why Preact: the whole webview (JS + CSS) must stay ≤ 60 KB gzipped (peers ship
  * 1.6–2.2 MB). Preact's runtime + hooks is ~5 KB gzipped against ~45 KB for React + ReactDOM, and
  * it keeps the component model and JSX. The rest of the budget: marked (~12 KB, a real CommonMark/GFM
  * parser; a hand-rolled one would be smaller but wrong on edge cases, and it is what we sanitise

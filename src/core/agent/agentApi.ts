@@ -16,7 +16,7 @@ export interface AgentOptions {
   /** Receives every event, already stamped with its sequence number. */
   emit: (event: HostEvent) => void;
   role?: RoleId;
-  /** Hooks for history/checkpoints (issue 6); optional so the core runs without them. */
+  /** Hooks for history/checkpoints; optional so the core runs without them. */
   hooks?: AgentHooks;
   /** A task resumed from history: its cards (shown again, not re-emitted), the conversation rebuilt from them, usage so far. */
   resume?: ResumeState;

@@ -1,5 +1,5 @@
 /**
- * Everything issue 6 adds to one task, in one object the hosts wire around the Agent:
+ * Everything history adds to one task, in one object the hosts wire around the Agent:
  * history (the recorder taps the event stream), checkpoints (`beforeChange`, post-images when a
  * tool call finishes, revert), context fitting (`fitContext`: elide, condense, refuse) and the
  * per-task budget (warn at 80%, stop and ask at 100%).

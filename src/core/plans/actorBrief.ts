@@ -30,7 +30,7 @@ export function stepInstruction(plan: Plan, stepNumber: number): string {
     'When it is done, reply with a one-line summary. If it cannot be done, call fail_step with the reason.';
 }
 
-/** The Actor's first message: which plan it is executing (DESIGN §5: the hand-off is visible). */
+/** The Actor's first message: which plan it is executing. */
 export function executionAnnouncement(plan: Plan, version: number): string {
   return `Executing plan v${version}: ${plan.goal} (${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}).`;
 }

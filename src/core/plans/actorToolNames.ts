@@ -1,5 +1,5 @@
 /**
- * The tools a plan step may name in `tools_needed`: the Actor's working tools (DESIGN §2).
+ * The tools a plan step may name in `tools_needed`: the Actor's working tools.
  * `ask_question`/`propose_plan` are conversation tools, not work a step needs, so they are not listed.
  * Also used as the enum in the plan's JSON schema, so a constrained decoder cannot invent a name.
  */

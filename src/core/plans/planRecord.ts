@@ -12,7 +12,7 @@ export interface PlanAttempt {
 }
 
 /**
- * Provenance kept with each plan version (DESIGN §5): the raw model output, the model, every
+ * Provenance kept with each plan version: the raw model output, the model, every
  * validation error and repair attempt, and when. History persists it with the task.
  */
 export interface PlanProvenance {

@@ -23,7 +23,7 @@ export interface AgentSessionDeps {
   tools?: readonly Tool[];
   /** Called with each new agent (a new task), e.g. so history can record it. */
   onAgent?(agent: Agent, taskNumber: number): void;
-  /** History/checkpoints/context/budget for each new task (issue 6: core/history/taskSession). */
+  /** History/checkpoints/context/budget for each new task. */
   newTaskBinding?(ctx: { host: HostPorts; settings: () => AgentSettings }): TaskBinding;
 }
 

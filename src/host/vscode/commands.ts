@@ -26,7 +26,7 @@ export interface CommandDeps {
   revertLastChange?(): unknown;
 }
 
-/** Registers the palette commands of DESIGN §6 (except Approve/Reject Change: see diffApprover). */
+/** Registers the palette commands (except Approve/Reject Change: see diffApprover). */
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {

@@ -1,5 +1,5 @@
 /**
- * History in the editor (issue 6): each task is saved under the workspace's `storageUri` (outside
+ * History in the editor: each task is saved under the workspace's `storageUri` (outside
  * the workspace, per workspace, removed with it), with checkpoints, condensing and the budget.
  * "Tandem: Open History" lists the tasks (title, date, size, cost) and offers Resume, Open
  * (read-only, as Markdown), Export and Delete; "Tandem: Revert Last Change" undoes the agent's

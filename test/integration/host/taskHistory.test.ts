@@ -30,7 +30,7 @@ class MemorySecrets implements vscode.SecretStorage {
 }
 
 /**
- * Issue 6 in the real extension host: tasks recorded by the session the panel drives, revert of an
+ * History in the real extension host: tasks recorded by the session the panel drives, revert of an
  * edit made through WorkspaceEdit (and its refusal when the user has typed in the editor since),
  * and a task resumed by a fresh session as after a window reload.
  */

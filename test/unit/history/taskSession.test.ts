@@ -1,5 +1,5 @@
 /**
- * Issue 6 through the whole Agent: a real temp workspace, the Node host, the scripted server on a
+ * History through the whole Agent: a real temp workspace, the Node host, the scripted server on a
  * real socket, history on disk. Asserts on what the server receives and what is on disk.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The webview's copy of the chat, built only from deltas (DESIGN §4). Pure logic, no DOM, so it is
+ * The webview's copy of the chat, built only from deltas. Pure logic, no DOM, so it is
  * unit-tested in Node. Cards are immutable: every change replaces the card object, so a memoised
  * row re-renders only when its own card changed.
  *

@@ -1,8 +1,8 @@
 import type { Card } from '../../../src/protocol';
 
 /**
- * A payload the webview could not understand, kept as text so the user sees *something*
- * (DESIGN §4: unknown or unparsable payloads render as plain text, never a blank panel).
+ * A payload the webview could not understand, kept as text so the user sees *something*:
+ * unknown or unparsable payloads render as plain text, never a blank panel.
  */
 export interface RawCard {
   kind: 'raw';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
 
-/** First-run setup (issue 5): pick an endpoint, test it, choose a model per role, save. */
+/** First-run setup: pick an endpoint, test it, choose a model per role, save. */
 export const PRESETS = [
   { id: 'openai', label: 'OpenAI', url: 'https://api.openai.com/v1', needsKey: true },
   { id: 'openrouter', label: 'OpenRouter', url: 'https://openrouter.ai/api/v1', needsKey: true },

@@ -1,5 +1,5 @@
 /**
- * The chat log: renders only the cards near the viewport (DESIGN §4, peers lesson 5), measures
+ * The chat log: renders only the cards near the viewport, measures
  * each rendered row with one ResizeObserver, and sticks to the bottom while content streams in
  * unless the user has scrolled up. Rows above the viewport that change height shift the scroll
  * position by the same amount, so what the user is reading does not jump.
