@@ -237,11 +237,11 @@ export async function runHistoryCommand(io: HistoryIo): Promise<number> {
           for (const c of task.cards) {
             if (c.kind === 'tool_call' && calls.includes(c.call_id)) recorder.onEvent({ type: 'card_patched', seq: ++seq, id: c.id, patch: { reverted: true, revertible: false } });
           }
-          recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'text', id: `rv-cli-${now.toString(36)}`, author: 'system', text: r.message, ts: now } });
+          recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'text', id: `note-revert-cli-${now.toString(36)}`, author: 'system', note: 'revert', text: r.message, ts: now } });
         } else {
           // Recorded like the panel's refusal: the diffs in the card's details.
           const diffs = revertDiffs(r.conflicts);
-          recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'error', id: `ctx-revert-cli-${now.toString(36)}`, message: revertRefusalText(r.message, r.conflicts, 'card'), ...(diffs ? { detail: diffs } : {}), retryable: false, ts: now } });
+          recorder.onEvent({ type: 'card_added', seq: ++seq, card: { kind: 'error', id: `note-revert-cli-${now.toString(36)}-refused`, message: revertRefusalText(r.message, r.conflicts, 'card'), ...(diffs ? { detail: diffs } : {}), retryable: false, ts: now } });
         }
         recorder.close();
         if (r.ok) {

@@ -8,6 +8,17 @@ import { RoleId } from './roles';
 export const AgentState = z.enum(['thinking', 'calling_tool', 'waiting_on_user', 'idle']);
 export type AgentState = z.infer<typeof AgentState>;
 
+/**
+ * What a system note is about, when it is not conversation the model should see again:
+ * - `context`: Tandem's own handling of the task (condensing, the context window, a change that
+ *   cannot be reverted) — shown to the user, never replayed to the model;
+ * - `retry`: a wait before a request is retried — likewise never replayed;
+ * - `revert`: files went back to their checkpoints — replayed, so the model re-reads them.
+ * A system note without a kind (e.g. "stopped the Actor's run") is replayed as a note.
+ */
+export const NoteKind = z.enum(['context', 'retry', 'revert']);
+export type NoteKind = z.infer<typeof NoteKind>;
+
 export const TextCard = z.object({
   kind: z.literal('text'),
   id: z.string(),
@@ -15,6 +26,7 @@ export const TextCard = z.object({
   text: z.string(),
   streaming: z.boolean().optional(),
   role: RoleId.optional(),
+  note: NoteKind.optional(),
   ts: z.number(),
 });
 

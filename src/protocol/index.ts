@@ -4,3 +4,4 @@ export * from './question';
 export * from './cards';
 export * from './events';
 export * from './webviewMessages';
+export * from './applyHostEvent';

@@ -6,7 +6,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentState, Card, HostEvent, RoleId } from '../../protocol';
 import { EventStream } from '../events';
-import { LlmClient, LlmError, RETRY_NOTE_KIND } from '../llm';
+import { LlmClient, LlmError } from '../llm';
 import { QuestionUnanswerable } from '../ports';
 import { ReadTracker } from '../readTracker';
 import { ROLES } from '../roles';
@@ -243,7 +243,7 @@ export class Agent implements AgentApi {
         const model = this.settings.models.planner;
         const complete = llmPlanCompleter(this.llm, model, answerTokensFor(model, this.settings), (r) =>
           emitUsage(this.events, this.usage, { model: r.model, role: 'planner', tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }),
-          (notice) => this.events.addCard({ kind: 'text', id: this.events.newId(RETRY_NOTE_KIND), author: 'system', text: notice.message, ts: Date.now() }),
+          (notice) => this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
         );
         let added: PlanMessage[];
         try {

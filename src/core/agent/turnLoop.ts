@@ -5,7 +5,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { AgentState, RoleId } from '../../protocol';
 import type { EventStream } from '../events';
-import { LlmError, RETRY_NOTE_KIND, type LlmClient, type ChatResult } from '../llm';
+import { LlmError, type LlmClient, type ChatResult } from '../llm';
 import { ROLES } from '../roles';
 import type { AgentSettings } from '../settings';
 import type { Tool } from '../tools/tool';
@@ -84,7 +84,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
             t.events.appendText(textCardId, delta);
           },
           // A wait before a retry would otherwise look like a frozen chat: say why and for how long.
-          onRetry: (notice) => t.events.addCard({ kind: 'text', id: t.events.newId(RETRY_NOTE_KIND), author: 'system', text: notice.message, ts: Date.now() }),
+          onRetry: (notice) => t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
         },
       );
     } catch (err) {

@@ -1,41 +1,32 @@
-import type { Card, HostEvent } from '../../protocol';
+import { applyHostEvent, emptyHostView, type Card, type CardTable, type HostEvent, type HostView } from '../../protocol';
 
 /**
- * The cards as the webview would see them, rebuilt from the very deltas that are emitted, so a
- * snapshot can never disagree with the stream a live receiver got.
+ * The cards as the webview would see them, rebuilt from the very deltas that are emitted (folded
+ * by the same `applyHostEvent` as the webview's store), so a snapshot can never disagree with the
+ * stream a live receiver got.
  */
-export class CardStore {
+export class CardStore implements CardTable<Card> {
   private readonly order: string[] = [];
   private readonly byId = new Map<string, Card>();
+  readonly view: HostView<Card> = emptyHostView<Card>(this);
 
   apply(event: HostEvent): void {
-    switch (event.type) {
-      case 'card_added':
-        if (!this.byId.has(event.card.id)) this.order.push(event.card.id);
-        this.byId.set(event.card.id, { ...event.card } as Card);
-        break;
-      case 'card_patched': {
-        const card = this.byId.get(event.id);
-        if (card) this.byId.set(event.id, { ...card, ...event.patch } as Card);
-        break;
-      }
-      case 'text_appended': {
-        const card = this.byId.get(event.id);
-        if (card && card.kind === 'text') this.byId.set(event.id, { ...card, text: card.text + event.text });
-        break;
-      }
-      case 'snapshot':
-        this.order.length = 0;
-        this.byId.clear();
-        for (const c of event.cards) this.apply({ type: 'card_added', seq: event.seq, card: c });
-        break;
-      default:
-        break;
-    }
+    applyHostEvent(this.view, event);
   }
 
   get(id: string): Card | undefined {
     return this.byId.get(id);
+  }
+
+  put(card: Card): void {
+    if (!this.byId.has(card.id)) this.order.push(card.id);
+    this.byId.set(card.id, card);
+  }
+
+  reset(cards: readonly Card[]): void {
+    this.order.length = 0;
+    this.byId.clear();
+    for (const c of cards) this.put(c);
   }
 
   all(): Card[] {

@@ -7,6 +7,7 @@ import { removeStaleTemps } from './atomicWrite';
 import { HISTORY_FORMAT_VERSION, type LogRecord, type TaskMeta, type TaskSnapshot } from './format';
 import { TaskRecorder, type RecorderOptions } from './taskRecorder';
 import { TaskState } from './taskState';
+import { withLegacyNoteKind } from './legacyNotes';
 import { acquireTaskLock, lockHolder } from './taskLock';
 
 export interface LoadedTask {
@@ -109,7 +110,7 @@ export class HistoryStore {
         throw new HistoryError(`Task ${id} was saved by a newer Tandem (format ${snap.format_version}); update Tandem to open it.`);
       }
       gen = snap.gen;
-      for (const c of snap.cards) state.upsert(c);
+      for (const c of snap.cards) state.upsert(withLegacyNoteKind(c));
       for (const [k, v] of Object.entries(snap.provenance ?? {})) state.provenance.set(k, v);
       snapMeta = snap.meta;
       state.role = snap.meta.role;

@@ -1,10 +1,5 @@
 import type { Card, ToolCallCard } from '../../protocol';
 import type { ChatMessage } from '../context/chatMessage';
-// Notes before a retry wait ("…; retrying in 8 s") are not conversation either.
-import { RETRY_NOTE_KIND } from '../llm/retryPolicy';
-
-/** Cards that are notes about the context itself (condensing), not conversation. */
-export const CONTEXT_NOTE_PREFIX = 'ctx-';
 
 function toolContent(c: ToolCallCard): string {
   if (c.status === 'done') return c.result ?? '(no output)';
@@ -23,7 +18,8 @@ function toolContent(c: ToolCallCard): string {
  *   `tool_calls`, then one tool message per call (its result, error or rejection).
  * - a plan card not produced by a `propose_plan` call → the plan as assistant JSON.
  * - a question answered outside a tool call → a user message with the answer.
- * - system notes (reverts, budget) → user messages marked as notes; condensing notes are skipped.
+ * - system notes (reverts, a stopped run) → user messages marked as notes; notes about the context
+ *   itself (condensing, the window) and retry waits are not conversation and are skipped.
  * Adjacent user messages are merged (strict chat templates want alternation).
  */
 export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
@@ -64,7 +60,7 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
         else if (c.author === 'assistant') {
           if (calls.length || pendingText !== undefined) flushAssistant();
           pendingText = c.text;
-        } else if (!c.id.startsWith(CONTEXT_NOTE_PREFIX) && !c.id.endsWith(`-${RETRY_NOTE_KIND}`)) user(`[Note from Tandem] ${c.text}`);
+        } else if (c.note !== 'context' && c.note !== 'retry') user(`[Note from Tandem] ${c.text}`);
         break;
       case 'tool_call':
         calls.push(c);

@@ -87,8 +87,7 @@ export class TaskRecorder {
   /** Feed every HostEvent of the task here (wrap the agent's `emit`). */
   onEvent(e: HostEvent): void {
     if (this.closed) return;
-    const id = this.state.applyEvent(e);
-    if (id) this.dirty.add(id);
+    for (const id of this.state.applyEvent(e)) this.dirty.add(id);
     if (e.type === 'role_changed' || e.type === 'snapshot') this.metaDirty = true;
     // A turn's end is written at once (with the meta the History list reads); anything else within
     // the debounce, so a long turn in flight is mostly kept too, at one fsync per burst of events.

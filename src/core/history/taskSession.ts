@@ -25,7 +25,7 @@ import { answerTokensFor, modelWindow } from '../context/modelWindows';
 import { TaskBudget } from '../cost/budget';
 import { costOf, formatUsd } from '../cost/priceTable';
 import type { HistoryStore } from './historyStore';
-import { rebuildMessages, CONTEXT_NOTE_PREFIX } from './rebuildMessages';
+import { rebuildMessages } from './rebuildMessages';
 import type { TaskRecorder } from './taskRecorder';
 
 /** The slice of the Agent the session needs after construction. */
@@ -85,7 +85,7 @@ export class TaskSession {
         summarize: (messages, model, maxTokens, signal) => {
           const s = opts.settings();
           return new LlmSummarizer({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, logger: opts.host.logger }, (notice) =>
-            this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('summary-retry'), author: 'system', text: `Condensing the conversation: ${notice.message}`, ts: Date.now() } }),
+            this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('summary-retry'), author: 'system', note: 'retry', text: `Condensing the conversation: ${notice.message}`, ts: Date.now() } }),
           ).summarize(messages, model, maxTokens, signal);
         },
       } satisfies Summarizer);
@@ -189,7 +189,7 @@ export class TaskSession {
   }
 
   private noteId(kind: string): string {
-    return `${CONTEXT_NOTE_PREFIX}${kind}-${Date.now().toString(36)}-${++this.noteCount}`;
+    return `note-${kind}-${Date.now().toString(36)}-${++this.noteCount}`;
   }
 
   private async beforeChange(absPath: string, callId: string): Promise<void> {
@@ -197,7 +197,7 @@ export class TaskSession {
     if (note && !this.notRevertible.has(callId)) {
       this.notRevertible.set(callId, note);
       // Said at once, before the change lands: the user learns it cannot be undone from here.
-      this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('not-revertible'), author: 'system', text: note, ts: Date.now() } });
+      this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('not-revertible'), author: 'system', note: 'context', text: note, ts: Date.now() } });
     }
   }
 
@@ -244,7 +244,7 @@ export class TaskSession {
       this.unknownWindowSaid.add(model);
       this.emit({
         type: 'card_added',
-        card: { kind: 'text', id: this.noteId('window'), author: 'system', text: `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, this.opts.settings()).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`, ts: Date.now() },
+        card: { kind: 'text', id: this.noteId('window'), author: 'system', note: 'context', text: `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, this.opts.settings()).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`, ts: Date.now() },
       });
     }
     this.usageSink = o?.onUsage;
@@ -305,7 +305,7 @@ export class TaskSession {
       `to fit ${i.model}'s ${i.window.toLocaleString('en-US')}-token window (about ${i.tokensBefore.toLocaleString('en-US')} → ${i.tokensAfter.toLocaleString('en-US')} tokens). ` +
       `The plan, the files changed and the questions were kept word for word.` +
       (i.summaryFailed ? ` The summary model failed (${i.summaryFailed}); only those facts were kept.` : '');
-    this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('condensed'), author: 'system', text, ts: Date.now() } });
+    this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('condensed'), author: 'system', note: 'context', text, ts: Date.now() } });
   }
 
   private onSummaryUsage(u: SummaryResult): void {
@@ -359,7 +359,7 @@ export class TaskSession {
         const cardId = this.cardOfCall.get(c);
         if (cardId) this.emit({ type: 'card_patched', id: cardId, patch: { reverted: true, revertible: false } });
       }
-      this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('revert').replace(CONTEXT_NOTE_PREFIX, 'rv-'), author: 'system', text: r.message, ts: Date.now() } });
+      this.emit({ type: 'card_added', card: { kind: 'text', id: this.noteId('revert'), author: 'system', note: 'revert', text: r.message, ts: Date.now() } });
     } else {
       const diffs = revertDiffs(r.conflicts);
       this.emit({ type: 'card_added', card: { kind: 'error', id: this.noteId('revert'), message: revertRefusalText(r.message, r.conflicts, 'card'), ...(diffs ? { detail: diffs } : {}), retryable: false, ts: Date.now() } });

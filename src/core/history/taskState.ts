@@ -1,18 +1,20 @@
-import type { Card, HostEvent, RoleId } from '../../protocol';
+import { applyHostEvent, emptyHostView, type Card, type CardTable, type HostEvent, type HostView, type RoleId } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
 import { costOf, type Price } from '../cost/priceTable';
 import type { UsageTotals } from '../cost/usageMeter';
 import type { LogRecord } from './format';
+import { withLegacyNoteKind } from './legacyNotes';
 
 /**
- * A task's cards folded from events (live) or from log records (on load). Cards are never
- * mutated in place, so the recorder can keep the last-written version of each by reference.
+ * A task's cards folded from events (live, by the protocol's `applyHostEvent`, as the chat folds
+ * them) or from log records (on load). Cards are never mutated in place, so the recorder can keep
+ * the last-written version of each by reference.
  */
-export class TaskState {
+export class TaskState implements CardTable<Card> {
   readonly order: string[] = [];
   readonly byId = new Map<string, Card>();
   readonly provenance = new Map<string, PlanProvenance>();
-  role: RoleId = 'planner';
+  private readonly view: HostView<Card> = emptyHostView<Card>(this);
   workspace?: string;
   created?: number;
 
@@ -36,6 +38,33 @@ export class TaskState {
     if (sign > 0) this.modelSet.add(c.model);
   }
 
+  get role(): RoleId {
+    return this.view.role;
+  }
+
+  set role(role: RoleId) {
+    this.view.role = role;
+  }
+
+  get(id: string): Card | undefined {
+    return this.byId.get(id);
+  }
+
+  put(card: Card): void {
+    this.upsert(card);
+    this.touched?.push(card.id);
+  }
+
+  reset(cards: readonly Card[]): void {
+    this.order.length = 0;
+    this.byId.clear();
+    this.modelSet.clear();
+    this.agg = { tokens_in: 0, tokens_out: 0, cost: 0, priced: 0, unpriced: 0 };
+    this.firstUserText = undefined;
+    this.firstPlanId = undefined;
+    for (const c of cards) this.upsert(c);
+  }
+
   upsert(card: Card): void {
     const old = this.byId.get(card.id);
     if (!old) this.order.push(card.id);
@@ -46,47 +75,26 @@ export class TaskState {
     if (this.firstPlanId === undefined && card.kind === 'plan') this.firstPlanId = card.id;
   }
 
-  /** Folds a HostEvent; returns the id of the card it touched, if any. */
-  applyEvent(e: HostEvent): string | undefined {
-    switch (e.type) {
-      case 'card_added':
-        this.upsert(e.card);
-        return e.card.id;
-      case 'card_patched': {
-        const c = this.byId.get(e.id);
-        if (!c) return undefined;
-        this.upsert({ ...c, ...e.patch } as Card);
-        return e.id;
-      }
-      case 'text_appended': {
-        const c = this.byId.get(e.id);
-        if (!c || c.kind !== 'text') return undefined;
-        this.upsert({ ...c, text: c.text + e.text });
-        return e.id;
-      }
-      case 'role_changed':
-        this.role = e.role;
-        return undefined;
-      case 'snapshot':
-        this.order.length = 0;
-        this.byId.clear();
-        this.modelSet.clear();
-        this.agg = { tokens_in: 0, tokens_out: 0, cost: 0, priced: 0, unpriced: 0 };
-        this.firstUserText = undefined;
-        this.firstPlanId = undefined;
-        for (const c of e.cards) this.upsert(c);
-        this.role = e.role;
-        return undefined;
-      default:
-        return undefined;
+  /** Ids of the cards put while one event is folded (a turn's end may settle several). */
+  private touched: string[] | undefined;
+
+  /** Folds a HostEvent; returns the ids of the cards it changed. */
+  applyEvent(e: HostEvent): string[] {
+    const touched: string[] = [];
+    this.touched = touched;
+    try {
+      applyHostEvent(this.view, e);
+    } finally {
+      this.touched = undefined;
     }
+    return touched;
   }
 
   /** Folds a log record; throws on a record that makes no sense (the loader skips it). */
   applyRecord(r: LogRecord): void {
     switch (r.k) {
       case 'add':
-        this.upsert(r.card);
+        this.upsert(withLegacyNoteKind(r.card));
         break;
       case 'set': {
         const c = this.byId.get(r.id);

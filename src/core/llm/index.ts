@@ -1,4 +1,3 @@
 export { LlmClient, type ChatRequest, type ChatResult, type ChatUsage, type LlmClientOptions, type StreamHandlers, type RetryNotice } from './llmClient';
 export { LlmError, toLlmError, redact, type LlmFailureKind } from './llmError';
 export { ToolCallAccumulator, type AccumulatedToolCall } from './toolCallAccumulator';
-export { RETRY_NOTE_KIND } from './retryPolicy';

@@ -6,13 +6,6 @@
 import { APIError } from 'openai';
 import { LlmError } from './llmError';
 
-/**
- * Card-id kind of the chat note shown before a retry wait (`EventStream.newId(RETRY_NOTE_KIND)`):
- * history leaves these out when it rebuilds the conversation for a resumed task, since a past wait
- * tells the model nothing.
- */
-export const RETRY_NOTE_KIND = 'retry-wait';
-
 /** Longest we wait for one retry, whatever `retry-after` asks (a user watching a silent chat). */
 export const MAX_RETRY_WAIT_MS = 60_000;
 

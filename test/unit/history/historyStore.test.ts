@@ -202,8 +202,9 @@ describe('history: task store', () => {
       { kind: 'tool_call', id: 't2', call_id: 'c2', tool: 'edit_file', summary: '', args: { path: 'a.ts' }, status: 'rejected', error: 'The user rejected this edit_file call.', ts: 5 },
       { kind: 'usage', id: 'us2', model: 'm', role: 'actor', tokens_in: 1, tokens_out: 1, latency_ms: 1, outcome: 'ok', ts: 6 },
       { kind: 'tool_call', id: 't3', call_id: 'c3', tool: 'read_file', summary: '', args: { path: 'b.ts' }, status: 'running', ts: 7 },
-      { kind: 'text', id: 'ctx-1', author: 'system', text: 'Context condensed', ts: 8 },
-      { kind: 'text', id: 'n1', author: 'system', text: 'Reverted edit of a.ts', ts: 9 },
+      { kind: 'text', id: 'n0', author: 'system', note: 'context', text: 'Context condensed', ts: 8 },
+      { kind: 'text', id: 'n00', author: 'system', note: 'retry', text: 'Rate limited; retrying in 8 s', ts: 8 },
+      { kind: 'text', id: 'n1', author: 'system', note: 'revert', text: 'Reverted edit of a.ts', ts: 9 },
       { kind: 'text', id: 'u2', author: 'user', text: 'go on', ts: 10 },
     ];
     const m = rebuildMessages(cards);

@@ -8,30 +8,26 @@
  * host answers with a snapshot. Deltas keep being applied best-effort meanwhile, so a host that
  * is slow to answer never freezes the panel; the snapshot then replaces everything.
  */
-import type { AgentState, Card, HostEvent, PlanCard, RoleId, StepState } from '../../../src/protocol';
+import { applyHostEvent, emptyHostView, type AgentState, type CardTable, type HostEvent, type HostView, type RoleId, type TokenTotals, type TurnEndOutcome } from '../../../src/protocol';
 import type { ChatCard, RawCard } from './localCards';
 import { decodeCard, validated } from './decodeInbound';
 
-export interface Totals { tokens_in: number; tokens_out: number; cost_usd?: number }
-export type TurnOutcome = Extract<HostEvent, { type: 'turn_ended' }>['outcome'];
+export type Totals = TokenTotals;
+export type TurnOutcome = TurnEndOutcome;
 export type ApplyResult = 'applied' | 'duplicate' | 'resync';
 
-export class ChatStore {
+/**
+ * Cards in an array (the list renders by index) with an id index. Events are folded by the
+ * protocol's `applyHostEvent`, the same function the host's stores use.
+ */
+export class ChatStore implements CardTable<ChatCard> {
   cards: ChatCard[] = [];
   private index = new Map<string, number>();
+  private readonly view: HostView<ChatCard> = emptyHostView<ChatCard>(this);
   lastSeq: number | null = null;
   taskId: string | undefined;
-  role: RoleId = 'planner';
-  agentState: AgentState = 'idle';
-  turnUsage: Totals | null = null;
-  taskUsage: Totals | null = null;
-  lastOutcome: TurnOutcome | null = null;
-  /** Why the role last changed (e.g. "stopped the run first"), shown under the header. */
-  roleNotice: string | null = null;
   /** Bumped with each role change, so the view can show the same reason again. */
   roleNoticeTick = 0;
-  /** Failure reasons from step_failed, keyed `${plan_id}#${step_number}`. */
-  stepReasons = new Map<string, string>();
   /**
    * The error card whose Retry still means something: the latest retryable error, until a later
    * turn ends well or the user sends something else (then Retry would only say "nothing to retry").
@@ -41,7 +37,16 @@ export class ChatStore {
   awaitingSnapshot = false;
   /** Bumped on every change; the view re-renders when it moves. */
   version = 0;
-  private streaming = new Set<string>();
+
+  get role(): RoleId { return this.view.role; }
+  get agentState(): AgentState { return this.view.agentState; }
+  get turnUsage(): Totals | null { return this.view.turnUsage; }
+  get taskUsage(): Totals | null { return this.view.taskUsage; }
+  get lastOutcome(): TurnOutcome | null { return this.view.lastOutcome; }
+  /** Why the role last changed (e.g. "stopped the run first"), shown under the header. */
+  get roleNotice(): string | null { return this.view.roleNotice; }
+  /** Failure reasons from step_failed, keyed `${plan_id}#${step_number}`. */
+  get stepReasons(): Map<string, string> { return this.view.stepReasons; }
 
   get size(): number { return this.cards.length; }
 
@@ -81,7 +86,9 @@ export class ChatStore {
   /** Applies one host event. */
   apply(ev: HostEvent): ApplyResult {
     if (ev.type === 'snapshot') {
-      this.loadSnapshot(ev.cards as ChatCard[], ev.role, ev.task_id);
+      applyHostEvent(this.view, ev);
+      this.taskId = ev.task_id;
+      this.retryOfferId = retryOfferAfterLoad(this.cards);
       this.lastSeq = ev.seq;
       this.awaitingSnapshot = false;
       this.version++;
@@ -93,7 +100,8 @@ export class ChatStore {
       gap = ev.seq !== this.lastSeq + 1;
     }
     this.lastSeq = ev.seq;
-    const known = this.applyDelta(ev);
+    const known = applyHostEvent(this.view, ev);
+    this.noteOffers(ev);
     this.version++;
     if ((gap || !known) && !this.awaitingSnapshot) {
       this.awaitingSnapshot = true;
@@ -102,32 +110,26 @@ export class ChatStore {
     return 'applied';
   }
 
+  /** What an event changes besides the shared view: the Retry offer and the role notice's tick. */
+  private noteOffers(ev: HostEvent): void {
+    if (ev.type === 'card_added') {
+      if (ev.card.kind === 'error' && ev.card.retryable) this.retryOfferId = ev.card.id;
+      else if (ev.card.kind === 'text' && ev.card.author === 'user') this.retryOfferId = null;
+    } else if (ev.type === 'turn_ended' && ev.outcome === 'done') this.retryOfferId = null;
+    else if (ev.type === 'role_changed') this.roleNoticeTick++;
+  }
+
   /** A payload that did not parse: shown as a plain-text card at the end. */
   addRaw(card: RawCard, seq?: number): void {
     if (seq !== undefined && (this.lastSeq === null || seq > this.lastSeq)) this.lastSeq = seq;
-    this.upsert(card);
+    this.put(card);
+    this.view.streaming.delete(card.id);
     this.version++;
   }
 
-  private loadSnapshot(cards: ChatCard[], role: RoleId, taskId: string | undefined): void {
-    this.cards = [];
-    this.index.clear();
-    this.streaming.clear();
-    this.stepReasons.clear();
-    for (const c of cards) this.upsert(c);
-    this.role = role;
-    this.taskId = taskId;
-    this.roleNotice = null;
-    // After a reload: the last card that is a retryable error, unless the conversation went on after it.
-    this.retryOfferId = null;
-    for (let i = this.cards.length - 1; i >= 0; i--) {
-      const c = this.cards[i]!;
-      if (c.kind === 'error') { if (c.retryable === true) this.retryOfferId = c.id; break; }
-      if (c.kind === 'text' || c.kind === 'plan' || c.kind === 'tool_call' || c.kind === 'question') break;
-    }
-  }
+  // ---- CardTable: how applyHostEvent reads and writes the cards ----
 
-  private upsert(card: ChatCard): void {
+  put(card: ChatCard): void {
     const i = this.index.get(card.id);
     if (i === undefined) {
       this.index.set(card.id, this.cards.length);
@@ -135,84 +137,26 @@ export class ChatStore {
     } else {
       this.cards[i] = card;
     }
-    if (card.kind === 'text' && card.streaming) this.streaming.add(card.id);
-    else this.streaming.delete(card.id);
   }
 
-  private replace(i: number, card: ChatCard): void {
-    this.cards[i] = card;
-    if (card.kind === 'text' && card.streaming) this.streaming.add(card.id);
-    else this.streaming.delete(card.id);
+  reset(cards: readonly ChatCard[]): void {
+    this.cards = [];
+    this.index.clear();
+    for (const c of cards) this.put(c);
   }
 
-  /** Returns false when the delta refers to a card we do not have (we missed its card_added). */
-  private applyDelta(ev: Exclude<HostEvent, { type: 'snapshot' }>): boolean {
-    switch (ev.type) {
-      case 'card_added':
-        this.upsert(ev.card);
-        if (ev.card.kind === 'error' && ev.card.retryable) this.retryOfferId = ev.card.id;
-        else if (ev.card.kind === 'text' && ev.card.author === 'user') this.retryOfferId = null;
-        return true;
-      case 'card_patched': {
-        const i = this.index.get(ev.id);
-        if (i === undefined) return false;
-        const old = this.validAt(i);
-        // `id` and `kind` are identity: a patch may not change them.
-        // The patch is untyped on the wire, so the patched card is validated again.
-        const merged = { ...old, ...ev.patch, id: old.id, kind: old.kind };
-        this.replace(i, old.kind === 'raw' ? (merged as RawCard) : decodeCard(merged));
-        return true;
-      }
-      case 'text_appended': {
-        const i = this.index.get(ev.id);
-        if (i === undefined) return false;
-        const old = this.validAt(i);
-        if (old.kind !== 'text') return false;
-        this.replace(i, { ...old, text: old.text + ev.text });
-        return true;
-      }
-      case 'agent_state':
-        this.agentState = ev.state;
-        return true;
-      case 'role_changed':
-        this.role = ev.role;
-        this.roleNotice = ev.reason ?? null;
-        this.roleNoticeTick++;
-        return true;
-      case 'step_started':
-        return this.setStep(ev.plan_id, ev.step_number, 'running');
-      case 'step_done':
-        return this.setStep(ev.plan_id, ev.step_number, 'done');
-      case 'step_failed':
-        if (ev.reason) this.stepReasons.set(`${ev.plan_id}#${ev.step_number}`, ev.reason);
-        return this.setStep(ev.plan_id, ev.step_number, 'failed');
-      case 'usage_total':
-        this.turnUsage = ev.turn;
-        this.taskUsage = ev.task;
-        return true;
-      case 'turn_ended':
-        this.lastOutcome = ev.outcome;
-        if (ev.outcome === 'done') this.retryOfferId = null;
-        if (ev.outcome !== 'waiting') this.agentState = 'idle';
-        // A stopped or failed turn may never send the final `streaming: false` patch.
-        for (const id of [...this.streaming]) {
-          const i = this.index.get(id)!;
-          const c = this.validAt(i);
-          if (c.kind === 'text') this.replace(i, { ...c, streaming: false });
-        }
-        return true;
-      default:
-        return true;
-    }
+  /** The patch is untyped on the wire, so the patched card is validated again (a raw card stays raw). */
+  checkPatched(card: ChatCard): ChatCard {
+    return card.kind === 'raw' ? card : decodeCard(card);
   }
+}
 
-  private setStep(planId: string, step: number, state: StepState): boolean {
-    const i = this.index.get(planId);
-    if (i === undefined) return false;
-    const old = this.validAt(i);
-    if (old.kind !== 'plan') return false;
-    const next: PlanCard = { ...old, step_states: { ...old.step_states, [String(step)]: state } };
-    this.replace(i, next);
-    return true;
+/** After a reload: the last card that is a retryable error, unless the conversation went on after it. */
+function retryOfferAfterLoad(cards: readonly ChatCard[]): string | null {
+  for (let i = cards.length - 1; i >= 0; i--) {
+    const c = cards[i]!;
+    if (c.kind === 'error') return c.retryable === true ? c.id : null;
+    if (c.kind === 'text' || c.kind === 'plan' || c.kind === 'tool_call' || c.kind === 'question') return null;
   }
+  return null;
 }
