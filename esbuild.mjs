@@ -34,7 +34,7 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
-    // The tokenizer's rank table (issue 6, core/context/tokenCounter.ts): its own file beside the
+    // The tokenizer's rank table (core/context/tokenCounter.ts): its own file beside the
     // bundles, loaded on the first request rather than at activation.
     ...common,
     sourcemap: false,

@@ -1,5 +1,5 @@
 // `npm test`: every stage in order, each ending with its own `N passed, N failed` line:
-//   typecheck (one check per tsconfig), build (one check per bundle), unit, integration, ui.
+//   lint (layers, cycles, comments), typecheck (one check per tsconfig), build (one check per bundle), unit, integration, ui.
 // The integration and UI stages install the test host first when it is missing (setup-test-host),
 // so a fresh machine works. Every stage runs even after a failure; the exit code is non-zero if any failed.
 import { spawnSync } from 'node:child_process';
@@ -28,6 +28,7 @@ function checks(list) {
 }
 
 const stages = [
+  ['lint', () => run(node, ['scripts/lint.mjs'])],
   ['typecheck', () => checks([
     ['tsconfig.json (extension, core, tests)', () => run(node, [tsc, '-p', 'tsconfig.json', '--noEmit']) === 0],
     ['webview-ui/tsconfig.json', () => run(node, [tsc, '-p', 'webview-ui/tsconfig.json', '--noEmit']) === 0],

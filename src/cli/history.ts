@@ -21,7 +21,7 @@ import { formatUsd } from '../core/cost/priceTable';
 import type { AgentSettings } from '../core/settings';
 import type { TaskMeta } from '../core/history/format';
 import { NodeWorkspaceFs } from '../host/node/nodeWorkspaceFs';
-import { visibleControls } from '../host/node/terminalText';
+import { visibleControls } from '../protocol/visibleControls';
 
 export interface HistoryIo {
   argv: readonly string[];
@@ -135,7 +135,7 @@ function listTable(tasks: TaskMeta[]): string {
 export async function runHistoryCommand(io: HistoryIo): Promise<number> {
   const args = io.argv.slice(1);
   // Titles, Markdown, revert messages and diffs hold the model's text and files' contents: shown on a
-  // terminal, their control characters are made visible (terminalText.ts), as in `tandem run`'s
+  // terminal, their control characters are made visible (protocol/visibleControls.ts), as in `tandem run`'s
   // readable output. --json and `export --out FILE` stay byte-exact.
   const shownOut = (s: string) => io.stdout(visibleControls(s));
   const shownErr = (s: string) => io.stderr(visibleControls(s));

@@ -18,7 +18,7 @@ import { TtyApprover } from '../host/node/ttyApprover';
 import { TtyAsker } from '../host/node/ttyAsker';
 import { parseArgs, type RunArgs } from './args';
 import { TextPrinter } from './textPrinter';
-import { visibleControls } from '../host/node/terminalText';
+import { visibleControls } from '../protocol/visibleControls';
 import { USAGE } from './usage';
 import { extractHistoryFlags, historyDirFor, runHistoryCommand, withHistoryEnv } from './history';
 import { HistoryStore } from '../core/history/historyStore';
@@ -110,7 +110,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const settings = withHistoryEnv(settingsFrom(args, io.env, io.isTty), io.env);
   const level = (io.env.TANDEM_LOG as 'debug' | 'info' | 'warn' | 'error' | 'off' | undefined) ?? 'warn';
   // Everything shown to a person passes through visibleControls: the model's text, commands and
-  // paths must not drive the terminal (see terminalText.ts). --json stays raw JSON.
+  // paths must not drive the terminal (see protocol/visibleControls.ts). --json stays raw JSON.
   const shownOut = (s: string) => io.stdout(visibleControls(s));
   const shownErr = (s: string) => io.stderr(visibleControls(s));
   const logger = streamLogger(shownErr, ['debug', 'info', 'warn', 'error', 'off'].includes(level) ? level : 'warn', settings.apiKey);

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
-import type { HostUiMessage, WebviewMessage } from '../protocol';
+import type { ChatSession, HostUiMessage, Unsubscribe, WebviewMessage } from '../protocol';
 import type { Logger } from '../core/ports';
-import type { ChatSession, Unsubscribe } from './chatSession';
 import { chatHtml, makeNonce } from './html';
 import { MessageBridge } from './messageBridge';
 

@@ -1,6 +1,5 @@
-import { WebviewMessage } from '../protocol';
+import { WebviewMessage, type PanelOutbound } from '../protocol';
 import type { Logger } from '../core/ports';
-import type { PanelOutbound } from './chatSession';
 
 /** One animation frame: outbound messages are coalesced so a burst of deltas costs one post. */
 export const FRAME_MS = 16;

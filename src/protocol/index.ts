@@ -5,3 +5,4 @@ export * from './cards';
 export * from './events';
 export * from './webviewMessages';
 export * from './applyHostEvent';
+export * from './chatSession';

@@ -1,11 +1,10 @@
-import type { HostEvent, HostUiMessage, RoleId, WebviewMessage } from '../../protocol';
+import type { ChatSession, HostEvent, HostUiMessage, PanelOutbound, RoleId, Unsubscribe, WebviewMessage } from '../../protocol';
 import type { AgentApi, AgentHooks, ResumeState, TurnOutcome } from '../../core/agent/agentApi';
 import { Agent } from '../../core/agent/agent';
 import type { HostPorts } from '../../core/ports';
 import type { AgentSettings } from '../../core/settings';
 import type { Tool } from '../../core/tools/tool';
-import type { ChatSession, PanelOutbound, Unsubscribe } from '../../panel/chatSession';
-import { Listeners } from '../../panel/listeners';
+import { Listeners } from '../../core/events/listeners';
 import { HostMessageHandler, isHostHandled, setupMessage, setupNeeded } from './hostMessages';
 import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';

@@ -15,8 +15,7 @@ import { defaultSettings } from '../../../src/core/settings';
 import { nullLogger } from '../../../src/core/ports';
 import { ALL_TOOLS } from '../../../src/core/tools';
 import { LOOP_TOOLS } from '../../../src/core/agent/defaultTools';
-import type { Card, HostEvent, HostUiMessage } from '../../../src/protocol';
-import type { PanelOutbound } from '../../../src/panel/chatSession';
+import type { Card, HostEvent, HostUiMessage, PanelOutbound } from '../../../src/protocol';
 import { closeAllEditors, isAlive, removeDir, tempDir, waitFor } from './helpers';
 
 const SCHEMES = { proposed: 'tandem-proposed-story', original: 'tandem-original-story' };

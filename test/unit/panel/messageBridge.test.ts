@@ -1,7 +1,6 @@
 import * as assert from 'node:assert';
 import type { Logger } from '../../../src/core/ports';
-import type { WebviewMessage } from '../../../src/protocol';
-import type { PanelOutbound } from '../../../src/panel/chatSession';
+import type { PanelOutbound, WebviewMessage } from '../../../src/protocol';
 import { FRAME_MS, MessageBridge } from '../../../src/panel/messageBridge';
 
 function recordingLogger() {

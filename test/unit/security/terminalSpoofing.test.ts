@@ -13,7 +13,7 @@ import { PassThrough } from 'node:stream';
 import { runCli } from '../../../src/cli/runCli';
 import { ScriptedServer } from '../../support/scriptedServer';
 import { buildCli } from '../../support/cliRunner';
-import { visibleControls } from '../../../src/host/node/terminalText';
+import { visibleControls } from '../../../src/protocol/visibleControls';
 import { calls, runCliAgainst, tc, tempDir, text } from './securityKit';
 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;

@@ -12,9 +12,8 @@ import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings } from '../../../src/core/settings';
 import { MessageBridge } from '../../../src/panel/messageBridge';
-import type { PanelOutbound } from '../../../src/panel/chatSession';
 import type { Logger } from '../../../src/core/ports';
-import type { Card } from '../../../src/protocol';
+import type { Card, PanelOutbound } from '../../../src/protocol';
 import { goodPlan, planWithUnknownTool } from '../plans/planFixtures';
 import { calls, tc, tempDir, text, treeFingerprint } from './securityKit';
 

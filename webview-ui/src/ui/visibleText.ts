@@ -2,10 +2,10 @@
  * What a tool card shows of a command, its cwd and the paths it touches must be what will run or be
  * written: a carriage return, an escape sequence or a bidi override (U+202A–U+202E, U+2066–U+2069)
  * can make `rm -f x #\recho hello` read as `echo hello` in the approval card. The same rule the CLI
- * uses (src/host/node/terminalText.ts, a pure module with no Node imports) makes them visible as
+ * uses (src/protocol/visibleControls.ts, shared by the CLI and the webview) makes them visible as
  * `\xNN` / `\uNNNN`.
  */
-import { visibleControls } from '../../../src/host/node/terminalText';
+import { visibleControls } from '../../../src/protocol/visibleControls';
 
 /** For a `<pre>`: newlines and tabs are shown as such (they are real line breaks for bash too). */
 export function visibleBlock(text: string): string {

@@ -1,6 +1,6 @@
-import type { Unsubscribe } from './chatSession';
+import type { Unsubscribe } from '../../protocol/chatSession';
 
-/** A minimal typed event without `vscode` (so panel logic stays unit-testable in plain Node). */
+/** A minimal typed event without `vscode` (so host logic stays unit-testable in plain Node). */
 export class Listeners<T> {
   private readonly set = new Set<(value: T) => void>();
 

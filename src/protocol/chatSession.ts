@@ -1,4 +1,6 @@
-import type { HostEvent, HostUiMessage, RoleId, WebviewMessage } from '../protocol';
+import type { HostEvent } from './events';
+import type { RoleId } from './roles';
+import type { HostUiMessage, WebviewMessage } from './webviewMessages';
 
 /** Anything the chat view shows: agent deltas and UI plumbing. */
 export type PanelOutbound = HostEvent | HostUiMessage;

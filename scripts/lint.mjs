@@ -1,0 +1,45 @@
+// The lint stage of `npm test`: one check per layer rule (scripts/lint/layers.mjs, enforced with
+// dependency-cruiser over src/ and webview-ui/), one for import cycles, one for unresolvable
+// imports, and one for comments that point at documents outside the repository. Ends with the
+// stage line `N passed, N failed`; each failed check lists its offending imports or comments.
+// Usage: node scripts/lint.mjs [--root DIR]   (DIR: another tree to lint, e.g. a test's fixture)
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { cruise } from 'dependency-cruiser';
+import { layerRules } from './lint/layers.mjs';
+import { outsideReferences } from './lint/commentRefs.mjs';
+import { ROOT } from './test-host-paths.mjs';
+
+const { values } = parseArgs({ options: { root: { type: 'string' } } });
+const root = values.root ? resolve(values.root) : ROOT;
+process.chdir(root);
+const rules = layerRules();
+const result = await cruise(['src', 'webview-ui/src'], {
+  ruleSet: { forbidden: rules },
+  validate: true,
+  tsPreCompilationDeps: true,
+  doNotFollow: { path: '^node_modules/' },
+  exclude: { path: '^(dist|out)/' },
+  enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'] },
+});
+const cruised = result.output;
+
+const checks = rules.map((rule) => {
+  const hits = cruised.summary.violations.filter((v) => v.rule.name === rule.name);
+  return {
+    name: rule.name,
+    problems: hits.map((v) => (v.cycle ? `${v.from} → ${v.cycle.map((c) => c.name ?? c).join(' → ')}` : `${v.from} → ${v.to}`)),
+  };
+});
+const comments = outsideReferences(root, ['src', 'webview-ui/src', 'webview-ui/build', 'test', 'bench', 'scripts', 'esbuild.mjs']);
+checks.push({ name: `comments say why in place (${comments.files} files)`, problems: comments.problems });
+
+let passed = 0;
+for (const c of checks) {
+  if (c.problems.length === 0) { passed++; console.log(`  ✓ ${c.name}`); continue; }
+  console.log(`  ✗ ${c.name}`);
+  for (const p of [...new Set(c.problems)]) console.log(`      ${p}`);
+}
+console.log(`(${cruised.summary.totalCruised} modules, ${cruised.summary.totalDependenciesCruised} imports checked)`);
+console.log(`${passed} passed, ${checks.length - passed} failed`);
+process.exitCode = passed === checks.length ? 0 : 1;

@@ -1,0 +1,50 @@
+// The layer map: which folder may import which. The README's Layout section shows the same table;
+// scripts/lint.mjs turns it into dependency-cruiser rules. Anything not listed under `mayImport`
+// is forbidden, type-only imports included (a type from src/host in src/core is still a leak).
+// npm packages are allowed everywhere; `vscode` and Node's built-in modules only where it says.
+
+/** @typedef {{ name: string, path: string, mayImport: string[], vscode?: boolean, nodeBuiltins?: boolean }} Layer */
+
+/** @type {Layer[]} */
+export const LAYERS = [
+  // Shared by host, webview and CLI: zod schemas and pure helpers. Bundled into the webview, so no Node.
+  { name: 'src/protocol', path: '^src/protocol/', mayImport: ['src/protocol'] },
+  // The agent: runs in the extension host, the CLI and plain-Node tests alike.
+  { name: 'src/core', path: '^src/core/', mayImport: ['src/core', 'src/protocol'], nodeBuiltins: true },
+  { name: 'src/host/node', path: '^src/host/node/', mayImport: ['src/host/node', 'src/core', 'src/protocol'], nodeBuiltins: true },
+  { name: 'src/host/vscode', path: '^src/host/vscode/', mayImport: ['src/host/vscode', 'src/host/node', 'src/core', 'src/protocol'], vscode: true, nodeBuiltins: true },
+  // The chat view knows the protocol and the core's ports, never the agent session behind it.
+  { name: 'src/panel', path: '^src/panel/', mayImport: ['src/panel', 'src/core', 'src/protocol'], vscode: true, nodeBuiltins: true },
+  { name: 'src/cli', path: '^src/cli/', mayImport: ['src/cli', 'src/host/node', 'src/core', 'src/protocol'], nodeBuiltins: true },
+  { name: 'src/cli.ts', path: '^src/cli\\.ts$', mayImport: ['src/cli'], nodeBuiltins: true },
+  { name: 'src/extension.ts', path: '^src/extension\\.ts$', mayImport: ['src/host/vscode', 'src/host/node', 'src/panel', 'src/core', 'src/protocol'], vscode: true, nodeBuiltins: true },
+  // Runs in the webview (a browser): only the shared protocol; whatever logic it shares with the
+  // host lives in src/protocol, which keeps it pure.
+  { name: 'webview-ui', path: '^webview-ui/', mayImport: ['webview-ui', 'src/protocol'] },
+];
+
+const VSCODE = '^node_modules/@types/vscode/|^vscode$';
+
+/** dependency-cruiser `forbidden` rules for the table, plus no cycles and no unresolvable imports. */
+export function layerRules(layers = LAYERS) {
+  const byName = new Map(layers.map((l) => [l.name, l]));
+  const rules = [];
+  for (const l of layers) {
+    const allowed = l.mayImport.map((n) => {
+      const target = byName.get(n);
+      if (!target) throw new Error(`layers.mjs: ${l.name} may import unknown layer ${n}`);
+      return target.path;
+    });
+    rules.push({
+      name: `${l.name} imports only ${l.mayImport.join(', ')}`,
+      severity: 'error',
+      from: { path: l.path },
+      to: { pathNot: [...allowed, '^node_modules/'], dependencyTypesNot: ['core'] },
+    });
+    if (!l.vscode) rules.push({ name: `${l.name} never imports vscode`, severity: 'error', from: { path: l.path }, to: { path: VSCODE } });
+    if (!l.nodeBuiltins) rules.push({ name: `${l.name} never imports Node built-ins (it runs in a browser)`, severity: 'error', from: { path: l.path }, to: { dependencyTypes: ['core'] } });
+  }
+  rules.push({ name: 'no import cycles', severity: 'error', from: { path: '^(src|webview-ui)/' }, to: { circular: true } });
+  rules.push({ name: 'every import resolves', severity: 'error', from: { path: '^(src|webview-ui)/' }, to: { couldNotResolve: true } });
+  return rules;
+}

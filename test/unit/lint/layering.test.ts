@@ -1,0 +1,97 @@
+/**
+ * The lint stage (scripts/lint.mjs) run as `npm test` runs it, on small trees made here: each layer
+ * leak, an import cycle and a comment pointing outside the repository must fail the stage and be
+ * named; a tree that keeps the layers passes. The repository itself is linted by the stage.
+ */
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const repoRoot = path.resolve(__dirname, __dirname.includes(path.join('out', 'test')) ? '../../../..' : '../../..');
+
+function tree(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-lint-'));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+function lint(dir: string): { status: number | null; out: string } {
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'lint.mjs'), '--root', dir], { encoding: 'utf8' });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+const clean: Record<string, string> = {
+  'src/protocol/cards.ts': 'export const CARD = 1;\n',
+  'src/core/agent.ts': "import { CARD } from '../protocol/cards';\nexport const AGENT = CARD;\n",
+  'src/host/node/nodeHost.ts': "import { AGENT } from '../../core/agent';\nexport const HOST = AGENT;\n",
+  'src/host/vscode/session.ts': "import { HOST } from '../node/nodeHost';\nexport const SESSION = HOST;\n",
+  'src/panel/view.ts': "import { CARD } from '../protocol/cards';\nexport const VIEW = CARD;\n",
+  'webview-ui/src/main.tsx': "import { CARD } from '../../src/protocol/cards';\nexport const UI = CARD;\n",
+};
+
+describe('lint stage: layers, cycles and outside references', () => {
+  const dirs: string[] = [];
+  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+  const make = (files: Record<string, string>) => { const d = tree(files); dirs.push(d); return d; };
+
+  it('passes a tree that keeps the layers, and ends with the stage line', () => {
+    const r = lint(make(clean));
+    assert.equal(r.status, 0, r.out);
+    assert.match(r.out, /^\d+ passed, 0 failed$/m);
+  });
+
+  it('fails and names each leak: core → host, webview → host, host/vscode → panel', () => {
+    const r = lint(make({
+      ...clean,
+      'src/core/agent.ts': "import { HOST } from '../host/node/nodeHost';\nexport const AGENT = HOST;\n",
+      'src/host/node/nodeHost.ts': 'export const HOST = 1;\n',
+      'webview-ui/src/main.tsx': "import { HOST } from '../../src/host/node/nodeHost';\nexport const UI = HOST;\n",
+      'src/host/vscode/session.ts': "import { VIEW } from '../../panel/view';\nexport const SESSION = VIEW;\n",
+    }));
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /✗ src\/core imports only src\/core, src\/protocol\n\s+src\/core\/agent\.ts → src\/host\/node\/nodeHost\.ts/);
+    assert.match(r.out, /✗ webview-ui imports only webview-ui, src\/protocol\n\s+webview-ui\/src\/main\.tsx → src\/host\/node\/nodeHost\.ts/);
+    assert.match(r.out, /✗ src\/host\/vscode imports only [^\n]*\n\s+src\/host\/vscode\/session\.ts → src\/panel\/view\.ts/);
+    assert.match(r.out, /^\d+ passed, 3 failed$/m);
+  });
+
+  it('counts a type-only import and `vscode` in src/core as leaks', () => {
+    const r = lint(make({
+      ...clean,
+      'node_modules/@types/vscode/package.json': '{"name":"@types/vscode","version":"1.0.0","types":"index.d.ts"}\n',
+      'node_modules/@types/vscode/index.d.ts': "declare module 'vscode' { export const version: string; }\n",
+      'src/core/agent.ts': "import type { Thing } from '../panel/thing';\nimport * as vscode from 'vscode';\nexport const AGENT: Thing = vscode.version;\n",
+      'src/panel/thing.ts': 'export type Thing = string;\n',
+    }));
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /src\/core\/agent\.ts → src\/panel\/thing\.ts/);
+    assert.match(r.out, /✗ src\/core never imports vscode/);
+  });
+
+  it('fails on an import cycle', () => {
+    const r = lint(make({
+      ...clean,
+      'src/protocol/cards.ts': "import { EVENT } from './events';\nexport const CARD = EVENT;\n",
+      'src/protocol/events.ts': "import { CARD } from './cards';\nexport const EVENT = 1; export const again = () => CARD;\n",
+    }));
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /✗ no import cycles\n\s+src\/protocol\/(cards|events)\.ts → /);
+  });
+
+  it('fails on a comment pointing at the design document or an issue, not on a string that says so', () => {
+    const r = lint(make({
+      ...clean,
+      'src/core/agent.ts': "import { CARD } from '../protocol/cards';\n// Planner first (see DESIGN §4).\nexport const AGENT = CARD;\n",
+      'test/unit/agent.test.ts': "/**\n * Fixed in\n * issue 12.\n */\nexport const title = 'issue 12: DESIGN §4 as data';\n",
+    }));
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /src\/core\/agent\.ts:2: a comment points at the design document/);
+    assert.match(r.out, /test\/unit\/agent\.test\.ts:3: a comment points at an issue number/);
+    assert.doesNotMatch(r.out, /agent\.test\.ts:5/);
+  });
+});
