@@ -3,11 +3,18 @@
  * (peers lesson 2: diff edits that fail and then silently overwrite).
  *
  * - Each block's old text must occur exactly once (in the text as changed by the blocks before it).
- * - Only when the exact text is nowhere, a whitespace-tolerant match is tried (lines compared with
- *   runs of whitespace collapsed and ends trimmed); it too must be unique, and its use is reported.
- * - If any block fails, the result is an error naming the block and showing the closest lines;
+ * - Only when the exact text is nowhere, lines are compared ignoring indentation and line-end
+ *   whitespace (never whitespace inside a line: inside a string literal that is another value); the
+ *   match must be unique, the model's indentation is mapped onto the file's (editIndentation.ts),
+ *   and the use of the fallback is reported.
+ * - Elision markers (editMarkers.ts): in old_text a marker line stands for any run of lines (the
+ *   match must still be unique); in new_text it keeps the lines it stands for in the matched
+ *   region. A marker-looking line the file really has is code, not a marker.
+ * - If any block fails, the result is an error naming the block and saying what to send instead;
  *   the caller writes nothing (all or nothing).
  */
+import { buildIndentMapping, indentOf, usesTabs } from './editIndentation';
+import { looksLikeElisionMarker } from './editMarkers';
 
 export interface EditBlock {
   old_text: string;
@@ -19,7 +26,7 @@ export type EditOutcome =
   | { ok: false; error: string; block: number };
 
 const norm = (s: string) => s.trim().replace(/\s+/g, ' ');
-const indentOf = (s: string) => /^[ \t]*/.exec(s)![0];
+const stripCr = (l: string) => (l.endsWith('\r') ? l.slice(0, -1) : l);
 
 function lineOfIndex(text: string, index: number): number {
   let n = 1;
@@ -87,21 +94,183 @@ function withEol(s: string, eol: string): string {
   return eol === '\n' ? s.replace(/\r\n/g, '\n') : s.replace(/\r?\n/g, eol);
 }
 
-/**
- * The model's text matched only ignoring whitespace, so its indentation is not the file's. Carry
- * the file's indentation over to the replacement:
- * - same number of lines: line k of the replacement takes the file's indentation of matched line k
- *   wherever the model indented it like its own old line k (the common "same shape, new content");
- * - otherwise, shift every line by the difference on the first line.
- */
-function reindent(newLines: string[], oldLines: string[], fileLines: string[]): string[] {
-  if (newLines.length === oldLines.length) {
-    return newLines.map((l, k) => (l.trim() !== '' && indentOf(l) === indentOf(oldLines[k]!) ? indentOf(fileLines[k]!) + l.trimStart() : l));
+/** Where a block's old text sits in the file: its literal pieces (between elision markers) by line. */
+interface LineMatch {
+  start: number;
+  end: number;
+  /** Each literal piece of old_text and the file line it starts at; the gaps between pieces are what markers matched. */
+  pieces: { at: number; lines: string[] }[];
+}
+
+/** Splits lines at marker lines (consecutive markers count as one; blank lines beside a marker belong to it). */
+function splitAtMarkers(lines: string[], isMarker: (l: string) => boolean): string[][] {
+  const out: string[][] = [[]];
+  for (const l of lines) {
+    if (isMarker(l)) {
+      out[out.length - 1] = trimBlankEdges(out[out.length - 1]!);
+      if (out[out.length - 1]!.length > 0 || out.length === 1) out.push([]);
+    } else out[out.length - 1]!.push(l);
   }
-  const fileIndent = indentOf(fileLines[0]!);
-  const modelIndent = indentOf(oldLines[0]!);
-  if (fileIndent === modelIndent) return newLines;
-  return newLines.map((l) => (l.trim() !== '' && l.startsWith(modelIndent) ? fileIndent + l.slice(modelIndent.length) : l));
+  out[out.length - 1] = trimBlankEdges(out[out.length - 1]!);
+  return out;
+}
+
+/** Every way (up to `limit`) the pieces match consecutive file lines in order, compared without indentation and line-end whitespace. */
+function findLineMatches(fileTrim: string[], pieces: string[][], limit: number): LineMatch[] {
+  const want = pieces.map((p) => p.map((l) => l.trim()));
+  const found: LineMatch[] = [];
+  const fitsAt = (k: number, at: number) => {
+    const w = want[k]!;
+    if (at + w.length > fileTrim.length) return false;
+    for (let j = 0; j < w.length; j++) if (fileTrim[at + j] !== w[j]) return false;
+    return true;
+  };
+  const walk = (k: number, from: number, acc: { at: number; lines: string[] }[], anywhere: boolean) => {
+    if (found.length >= limit) return;
+    if (k === want.length) {
+      found.push({ start: acc[0]!.at, end: from, pieces: [...acc] });
+      return;
+    }
+    const last = anywhere ? fileTrim.length - want[k]!.length : from;
+    for (let at = from; at <= last && found.length < limit; at++) {
+      if (!fitsAt(k, at)) continue;
+      acc.push({ at, lines: pieces[k]! });
+      walk(k + 1, at + want[k]!.length, acc, true);
+      acc.pop();
+    }
+  };
+  walk(0, 0, [], true);
+  return found;
+}
+
+function quote(line: string): string {
+  const t = line.trim();
+  return `"${t.length > 80 ? `${t.slice(0, 80)}…` : t}"`;
+}
+
+const SEND_PLAINLY =
+  'Send the edit without elision markers: old_text only the lines you change (plus one unchanged line of context), new_text their complete replacement.';
+
+type Replacement = { ok: true; lines: string[]; kept: number } | { ok: false; error: string };
+
+/**
+ * The new lines for a matched region: the model's lines with the file's indentation, and for each
+ * elision marker in new_text the file's own lines it stands for.
+ */
+function buildReplacement(
+  m: LineMatch,
+  fileLines: string[],
+  fileBare: string[],
+  newLines: string[],
+  exact: boolean,
+  wholeText: string,
+  crlf: boolean,
+): Replacement {
+  const literalOld = new Set(m.pieces.flatMap((p) => p.lines.map((l) => l.trim())));
+  const isMarker = (l: string) => looksLikeElisionMarker(l) && !literalOld.has(l.trim());
+
+  const pairs = m.pieces.flatMap((p) =>
+    p.lines.flatMap((l, j) => (l.trim() === '' ? [] : [{ model: indentOf(l), file: indentOf(fileBare[p.at + j]!) }])),
+  );
+  const mapping = exact ? { ok: true as const, identity: true, map: (x: string) => x } : buildIndentMapping(pairs, usesTabs(fileBare.slice(m.start, m.end), wholeText));
+  if (!mapping.ok) return { ok: false, error: `${mapping.reason}. Copy old_text from the file as it is (read it again) and retry.` };
+
+  const eolMark = crlf ? '\r' : '';
+  const modelLine = (l: string): string | { bad: string } => {
+    if (l.trim() === '') return mapping.identity ? l + eolMark : eolMark;
+    if (mapping.identity) return l + eolMark;
+    const ind = indentOf(l);
+    const to = mapping.map(ind);
+    if (to === undefined) return { bad: l };
+    return to + l.slice(ind.length) + eolMark;
+  };
+
+  const segs = splitAtMarkers(newLines, isMarker);
+  const runs: [number, number][] = [];
+  if (segs.length > 1) {
+    const leading = segs[0]!.length === 0;
+    const trailing = segs[segs.length - 1]!.length === 0;
+    const markers = segs.length - 1;
+    const oldGaps = m.pieces.length - 1;
+    if (!leading && !trailing && markers === oldGaps) {
+      // The markers of new_text stand where those of old_text stood.
+      for (let g = 0; g < oldGaps; g++) runs.push([m.pieces[g]!.at + m.pieces[g]!.lines.length, m.pieces[g + 1]!.at]);
+    } else {
+      // Each marker keeps the file's lines between the line written just before it and the one just after it.
+      const regionTrim = fileBare.slice(m.start, m.end).map((l) => l.trim());
+      const n = regionTrim.length;
+      let pos = 0;
+      for (let g = 0; g < markers; g++) {
+        const before = segs[g]!;
+        const after = segs[g + 1]!;
+        const starts: number[] = [];
+        if (before.length === 0) starts.push(pos);
+        else for (let j = pos; j < n; j++) if (regionTrim[j] === before[before.length - 1]!.trim()) starts.push(j + 1);
+        if (starts.length === 0) {
+          return { ok: false, error: `new_text has an elision marker after ${quote(before[before.length - 1]!)}, which is not a line of the matched old text, so it is unclear which lines the marker keeps. ${SEND_PLAINLY}` };
+        }
+        let best: { run: [number, number]; score: number }[] = [];
+        for (const s of starts) {
+          const ends: number[] = [];
+          if (after.length === 0) ends.push(n);
+          else for (let j = s; j < n; j++) if (regionTrim[j] === after[0]!.trim()) ends.push(j);
+          for (const e of ends) {
+            // Agreement of the lines around the marker with the file's lines around the run.
+            let score = 0;
+            for (let j = 1; j < before.length && s - 1 - j >= 0 && regionTrim[s - 1 - j] === before[before.length - 1 - j]!.trim(); j++) score++;
+            for (let j = 1; j < after.length && e + j < n && regionTrim[e + j] === after[j]!.trim(); j++) score++;
+            if (!best.length || score > best[0]!.score) best = [{ run: [s, e], score }];
+            else if (score === best[0]!.score) best.push({ run: [s, e], score });
+          }
+        }
+        if (best.length === 0) {
+          return { ok: false, error: `new_text has an elision marker before ${quote(after[0]!)}, which is not a line of the matched old text after the marker's start, so it is unclear which lines the marker keeps. ${SEND_PLAINLY}` };
+        }
+        if (best.length > 1) {
+          return { ok: false, error: `new_text has an elision marker that could stand for ${best.length} different runs of lines (the lines beside it occur more than once). ${SEND_PLAINLY}` };
+        }
+        const [s, e] = best[0]!.run;
+        runs.push([m.start + s, m.start + e]);
+        pos = e;
+      }
+    }
+  }
+
+  const out: string[] = [];
+  let kept = 0;
+  for (let g = 0; g < segs.length; g++) {
+    for (const l of segs.length > 1 ? segs[g]! : newLines) {
+      const r = modelLine(l);
+      if (typeof r !== 'string') {
+        return {
+          ok: false,
+          error:
+            `cannot tell how to indent the new_text line ${quote(r.bad)}: old_text matched only ignoring indentation, and its indentation ` +
+            'corresponds to no line of old_text (nor follows from them). Copy old_text from the file with its exact indentation and retry.',
+        };
+      }
+      out.push(r);
+    }
+    const run = runs[g];
+    if (run) {
+      out.push(...fileLines.slice(run[0], run[1]));
+      kept += run[1] - run[0];
+    }
+  }
+  // The region's last line keeps its own ending (a file without a final newline has no \r there either).
+  if (out.length && m.end === fileLines.length && !fileLines[m.end - 1]!.endsWith('\r')) out[out.length - 1] = stripCr(out[out.length - 1]!);
+  return { ok: true, lines: out, kept };
+}
+
+/** The line range an exact occurrence covers, when it covers whole lines. */
+function wholeLinesOf(text: string, at: number, length: number): { start: number; end: number } | undefined {
+  const endAt = at + length;
+  if (at > 0 && text[at - 1] !== '\n') return undefined;
+  const endsWithNl = text[endAt - 1] === '\n';
+  if (!endsWithNl && endAt < text.length && text[endAt] !== '\n' && !(text[endAt] === '\r' && text[endAt + 1] === '\n')) return undefined;
+  const start = lineOfIndex(text, at) - 1;
+  const end = lineOfIndex(text, endsWithNl ? endAt - 1 : endAt);
+  return { start, end };
 }
 
 export function applyEditBlocks(original: string, blocks: readonly EditBlock[], eol: '\n' | '\r\n' = '\n'): EditOutcome {
@@ -123,13 +292,31 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
     if (oldText === '') return fail('old_text is empty. To create a file use write_file; to add text, include a neighbouring line in old_text.');
     if (oldText === newText) return fail('old_text and new_text are identical.');
 
+    const lines = text.split('\n');
+    const bare = lines.map(stripCr);
+    const oldLines = trimBlankEdges(oldText.split('\n').map(stripCr));
+    const newLines = trimBlankEdges(newText.split('\n').map(stripCr));
+    const oldTrim = new Set(oldLines.map((l) => l.trim()));
+    const newHasMarkers = newLines.some((l) => looksLikeElisionMarker(l) && !oldTrim.has(l.trim()));
+
+    let match: LineMatch | undefined;
+    let exactMatch = false;
     const exact = occurrences(text, oldText, 50);
     if (exact.length === 1) {
       const at = exact[0]!;
-      text = text.slice(0, at) + newText + text.slice(at + oldText.length);
-      continue;
-    }
-    if (exact.length > 1) {
+      const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+      // Several lines copied from the first line's text on: the first line's indentation is missing
+      // from old_text (and so, likely, from new_text); map it like any indentation difference.
+      const afterIndent = at > lineStart && /^[ \t]*$/.test(text.slice(lineStart, at)) && /^\S/.test(oldText) && oldLines.length > 1;
+      const whole = newHasMarkers || afterIndent ? wholeLinesOf(text, afterIndent ? lineStart : at, oldText.length + (afterIndent ? at - lineStart : 0)) : undefined;
+      if (!whole) {
+        if (newHasMarkers) return fail(`new_text has an elision marker, but old_text does not cover whole lines. ${SEND_PLAINLY}`);
+        text = text.slice(0, at) + newText + text.slice(at + oldText.length);
+        continue;
+      }
+      match = { start: whole.start, end: whole.end, pieces: [{ at: whole.start, lines: afterIndent ? oldLines : bare.slice(whole.start, whole.end) }] };
+      exactMatch = !afterIndent;
+    } else if (exact.length > 1) {
       const where = exact.slice(0, 10).map((i) => lineOfIndex(text, i));
       return fail(
         `old_text matches ${exact.length >= 50 ? 'at least 50' : exact.length} places (lines ${where.join(', ')}${exact.length > 10 ? ', …' : ''}); ` +
@@ -137,51 +324,61 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
       );
     }
 
-    // Fallback: the same lines apart from whitespace.
-    const lines = text.split('\n');
-    const oldLines = trimBlankEdges(oldText.split('\n').map((l) => l.replace(/\r$/, '')));
-    if (oldLines.length === 0) return fail('old_text is only whitespace.');
-    const oldNorm = oldLines.map(norm);
-    const fileNorm = lines.map(norm);
-    const starts: number[] = [];
-    for (let s = 0; s + oldLines.length <= lines.length && starts.length < 50; s++) {
-      let j = 0;
-      while (j < oldLines.length && fileNorm[s + j] === oldNorm[j]) j++;
-      if (j === oldLines.length) starts.push(s);
-    }
-    if (starts.length > 1) {
-      return fail(
-        `old_text was not found exactly, and ignoring whitespace it matches ${starts.length} places ` +
-          `(lines ${starts.slice(0, 10).map((s) => s + 1).join(', ')}); include more surrounding lines to make it unique.`,
-      );
-    }
-    if (starts.length === 0) {
-      const best = closestWindow(lines, oldLines);
-      let hint = '';
-      if (best && best.score > 0.2) {
-        hint =
-          `\nThe closest text is at lines ${best.start + 1}-${Math.min(lines.length, best.start + oldLines.length)} ` +
-          `(${Math.round(best.score * 100)}% similar):\n${showLines(lines, best.start, oldLines.length)}\n` +
-          'Copy the exact text from the file (or read it again) and retry.';
-      } else hint = '\nNothing in the file resembles it; read the file again.';
-      return fail(`old_text was not found (not even ignoring whitespace).${hint}`);
+    if (!match) {
+      if (oldLines.length === 0) return fail('old_text is only whitespace.');
+      const fileTrim = bare.map((l) => l.trim());
+      const literal = findLineMatches(fileTrim, [oldLines], 50);
+      if (literal.length > 1) {
+        return fail(
+          `old_text was not found exactly, and ignoring indentation it matches ${literal.length} places ` +
+            `(lines ${literal.slice(0, 10).map((x) => x.start + 1).join(', ')}); include more surrounding lines to make it unique.`,
+        );
+      }
+      match = literal[0];
+      if (!match) {
+        const pieces = splitAtMarkers(oldLines, looksLikeElisionMarker).filter((p, i, all) => p.length > 0 || (i > 0 && i < all.length - 1));
+        if (pieces.length > 1 || (pieces.length === 1 && pieces[0]!.length < oldLines.length)) {
+          if (pieces.some((p) => p.length === 0) || pieces.length === 0) return fail(`old_text has two elision markers with nothing between them. ${SEND_PLAINLY}`);
+          const elided = findLineMatches(fileTrim, pieces, 2);
+          if (elided.length > 1) {
+            return fail(
+              `old_text has an elision marker standing for any run of lines, and so it matches more than one region ` +
+                `(lines ${elided.map((x) => `${x.start + 1}-${x.end}`).join(' and ')}). Include more lines before and after the marker to make it unique, or ${SEND_PLAINLY[0]!.toLowerCase()}${SEND_PLAINLY.slice(1)}`,
+            );
+          }
+          match = elided[0];
+        }
+      }
+      if (!match) {
+        const best = closestWindow(lines, oldLines);
+        let hint = '';
+        if (best && best.score > 0.2) {
+          hint =
+            `\nThe closest text is at lines ${best.start + 1}-${Math.min(lines.length, best.start + oldLines.length)} ` +
+            `(${Math.round(best.score * 100)}% similar):\n${showLines(lines, best.start, oldLines.length)}\n` +
+            'Copy the exact text from the file (or read it again) and retry.';
+        } else hint = '\nNothing in the file resembles it; read the file again.';
+        return fail(`old_text was not found (not even ignoring indentation and line-end whitespace).${hint}`);
+      }
     }
 
-    const s = starts[0]!;
-    const k = oldLines.length;
-    const newLines = reindent(
-      trimBlankEdges(newText.split('\n').map((l) => l.replace(/\r$/, ''))),
-      oldLines,
-      lines.slice(s, s + k).map((l) => l.replace(/\r$/, '')),
-    );
-    const lastHadCr = lines[s + k - 1]!.endsWith('\r');
-    const replacement = newLines.length ? newLines.join(eol) + (lastHadCr ? '\r' : '') : undefined;
-    const rebuilt = [...lines.slice(0, s), ...(replacement === undefined ? [] : [replacement]), ...lines.slice(s + k)];
-    text = rebuilt.join('\n');
-    fuzzyBlocks.push(n);
-    notes.push(
-      `${name} did not match exactly; it was applied at lines ${s + 1}-${s + k} by ignoring whitespace differences. Check the result.`,
-    );
+    const built = buildReplacement(match, lines, bare, newLines, exactMatch, text, eol === '\r\n');
+    if (!built.ok) return fail(built.error);
+    text = [...lines.slice(0, match.start), ...built.lines, ...lines.slice(match.end)].join('\n');
+    const span = `lines ${match.start + 1}-${match.end}`;
+    if (!exactMatch && exact.length === 0) {
+      fuzzyBlocks.push(n);
+      notes.push(
+        match.pieces.length > 1
+          ? `${name}: old_text's elision marker was matched to ${span} as a whole. Check the result.`
+          : `${name} did not match exactly; it was applied at ${span} by ignoring indentation and line-end whitespace${'' }. Check the result.`,
+      );
+    }
+    if (built.kept > 0) notes.push(`${name}: the elision marker${segsPlural(newLines, oldTrim)} in new_text kept ${built.kept} existing line${built.kept === 1 ? '' : 's'} of the file unchanged.`);
   }
   return { ok: true, text, notes, fuzzyBlocks };
+}
+
+function segsPlural(newLines: string[], oldTrim: Set<string>): string {
+  return newLines.filter((l) => looksLikeElisionMarker(l) && !oldTrim.has(l.trim())).length > 1 ? 's' : '';
 }

@@ -58,28 +58,35 @@ describe('edit_file', () => {
       edits: [{ old_text: 'function mul(a, b) {\n  const prod = a * b;\n  return prod;\n}', new_text: 'x' }],
     });
     assert.equal(r.isError, true);
-    assert.match(r.content, /not found \(not even ignoring whitespace\)/);
+    assert.match(r.content, /not found \(not even ignoring indentation and line-end whitespace\)/);
     assert.match(r.content, /closest text is at lines 9-12/);
     assert.match(r.content, /^10\t  const product = a \* b;$/m);
     assert.equal(h.read('math.js'), SRC);
   });
 
   it('falls back to whitespace-tolerant matching only when exact fails, says so, and keeps the file\'s indentation', async () => {
-    // The model lost the indentation and added trailing spaces.
+    // The model indented the body one level too deep and added trailing spaces.
     const r = await h.call(editFileTool, {
       path: 'math.js',
-      edits: [{ old_text: 'function sub(a, b) {  \nreturn a - b;\n}', new_text: 'function sub(a, b) {\nreturn b - a;\n}' }],
+      edits: [{ old_text: 'function sub(a, b) {  \n    return a - b;\n}', new_text: 'function sub(a, b) {\n    return b - a;\n}' }],
     });
     assert.equal(r.isError, undefined, r.content);
-    assert.match(r.content, /did not match exactly; it was applied at lines 5-7 by ignoring whitespace differences/);
+    assert.match(r.content, /did not match exactly; it was applied at lines 5-7 by ignoring indentation and line-end whitespace/);
     // The replacement keeps the file's indentation, line for line.
     assert.equal(h.read('math.js'), SRC.replace('  return a - b;', '  return b - a;'));
+    // Lines of different depth flattened to one level: nothing says where new lines belong, so it is refused.
+    const flat = await h.call(editFileTool, {
+      path: 'math.js',
+      edits: [{ old_text: 'function add(a, b) {\nreturn a + b;\n}', new_text: 'function add(a, b) {\nreturn b + a;\n}' }],
+    });
+    assert.equal(flat.isError, true);
+    assert.match(flat.content, /indentation of old_text does not correspond to the file's/);
     // A block shifted as a whole (and of a different length) is shifted back:
     const r2 = await h.call(editFileTool, {
       path: 'math.js',
       edits: [{ old_text: '    const product = a * b;\n    return product;', new_text: '    const product = b * a;\n    // swapped\n    return product;' }],
     });
-    assert.match(r2.content, /ignoring whitespace/);
+    assert.match(r2.content, /ignoring indentation/);
     assert.match(h.read('math.js'), /^  const product = b \* a;\n  \/\/ swapped\n  return product;$/m);
   });
 
