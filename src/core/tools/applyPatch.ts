@@ -6,9 +6,10 @@
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
 import { ToolError, type ToolContext } from './tool';
-import { closestWindow } from './editMatching';
+import { applyEditBlocks, closestWindow, type EditBlock } from './editMatching';
+import type { ResolvedPath } from '../workspacePaths';
 import {
-  approveChange, assertFresh, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary,
+  approveChange, assertFresh, assertStillAsApproved, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary,
   MAX_READ_BYTES, resolvePath, userEditNote, writeApproved, type AppliedChange, type DiffSummary, type ProposedChange,
 } from './toolSupport';
 
@@ -102,21 +103,67 @@ function explainFailure(source: string, fp: StructuredPatch, shown: string): str
 interface Planned {
   change: ProposedChange;
   shown: string;
+  notes: string[];
 }
 
-async function planFile(ctx: ToolContext, fp: StructuredPatch, explicitPath: string | undefined, multi: boolean): Promise<Planned> {
+/** A section's hunks as edit_file blocks (context and removed lines → context and added lines), for the tolerant matcher. */
+function hunksAsBlocks(fp: StructuredPatch): EditBlock[] {
+  return fp.hunks.map((h) => {
+    const old: string[] = [];
+    const neu: string[] = [];
+    for (const l of h.lines) {
+      if (l[0] === ' ' || l[0] === '-') old.push(l.slice(1));
+      if (l[0] === ' ' || l[0] === '+') neu.push(l.slice(1));
+    }
+    return { old_text: old.join('\n'), new_text: neu.join('\n') };
+  });
+}
+
+/** One section applied to the text so far: the diff package first (line numbers, bounded fuzz), then the edit matcher (indentation, elision markers). */
+function applySection(source: string, fp: StructuredPatch, shown: string, creating: boolean): { text: string; note?: string } {
+  const result = applyPatch(source, fp, { fuzzFactor: PATCH_FUZZ, autoConvertLineEndings: true });
+  if (result !== false) return { text: result };
+  if (!creating && fp.hunks.every((h) => h.lines.some((l) => l[0] === ' ' || l[0] === '-'))) {
+    const outcome = applyEditBlocks(source, hunksAsBlocks(fp), lineEnding(source));
+    if (outcome.ok) {
+      const endsNl = source.endsWith('\n');
+      const text = endsNl || !outcome.text.endsWith('\n') ? outcome.text : outcome.text.slice(0, -1);
+      return { text, note: `The patch for ${shown} did not apply as a diff; its hunks were applied as search/replace blocks. ${outcome.notes.join(' ')}`.trim() };
+    }
+  }
+  throw new ToolError(`${explainFailure(source, fp, shown)}\nNothing was changed. Read the file again and make a patch against its current text.`);
+}
+
+interface Section {
+  fp: StructuredPatch;
+  target: string;
+  creating: boolean;
+}
+
+function sectionOf(fp: StructuredPatch, explicitPath: string | undefined, multi: boolean): Section {
   const oldName = stripPrefix(fp.oldFileName);
   const newName = stripPrefix(fp.newFileName);
   if (newName === '/dev/null') throw new ToolError(`The patch deletes ${oldName}; use delete_file for deletions.`);
   const creating = oldName === '/dev/null';
-  if (!creating && oldName && newName && oldName !== newName && !explicitPath) {
+  if (!creating && oldName && newName && normalizeName(oldName) !== normalizeName(newName) && !explicitPath) {
     throw new ToolError(`The patch renames ${oldName} to ${newName}; renames are not supported. Create the new file and delete the old one.`);
   }
   const target = (!multi && explicitPath) || newName || oldName;
   if (!target || target === '/dev/null') throw new ToolError('The patch names no file; pass path.');
-  const r = await resolvePath(ctx, target, 'write');
+  return { fp, target, creating };
+}
+
+/** `./a.txt`, `a//a.txt` and `a.txt` are one file. */
+function normalizeName(name: string): string {
+  return name.replace(/\\/g, '/').split('/').filter((seg, i) => seg !== '.' && !(seg === '' && i > 0)).join('/');
+}
+
+/** All sections naming one file, applied in order to its text: one proposed change per file. */
+async function planFile(ctx: ToolContext, r: ResolvedPath, sections: Section[]): Promise<Planned> {
   const shown = displayPath(ctx, r);
   const st = await ctx.host.fs.stat(r.real);
+  const creating = sections[0]!.creating;
+  if (sections.slice(1).some((x) => x.creating)) throw new ToolError(`The patch creates ${shown} after changing it; send one section per file.`);
   let source = '';
   if (creating) {
     if (st) throw new ToolError(`The patch creates ${shown}, but it already exists.`);
@@ -129,13 +176,21 @@ async function planFile(ctx: ToolContext, fp: StructuredPatch, explicitPath: str
     if (looksBinary(source)) throw new ToolError(`${shown} looks like a binary file.`);
     assertFresh(ctx, r, source, false);
   }
-  const result = applyPatch(source, fp, { fuzzFactor: PATCH_FUZZ, autoConvertLineEndings: true });
-  if (result === false) throw new ToolError(`${explainFailure(source, fp, shown)}\nNothing was changed. Read the file again and make a patch against its current text.`);
-  if (!creating && lineEnding(source) === '\r\n' && lineEnding(result) !== '\r\n') {
-    // Keep a CRLF file CRLF even where added lines came in with LF.
-    return { change: { r, kind: 'edit', original: source, proposed: result.replace(/\r?\n/g, '\r\n') }, shown };
+  let text = source;
+  const notes: string[] = [];
+  for (const [k, sec] of sections.entries()) {
+    const label = sections.length > 1 ? `${shown} (section ${k + 1} of ${sections.length} for this file)` : shown;
+    const applied = applySection(text, sec.fp, label, k === 0 && creating);
+    text = applied.text;
+    if (applied.note) notes.push(applied.note);
   }
-  return { change: { r, kind: creating ? 'create' : 'edit', original: creating ? undefined : source, proposed: result }, shown };
+  if (sections.length > 1) notes.push(`${sections.length} sections of the patch name ${shown}; they were applied one after another to it.`);
+  if (!creating && text === source) throw new ToolError(`The patch leaves ${shown} unchanged. Nothing was changed.`);
+  if (!creating && lineEnding(source) === '\r\n' && lineEnding(text) !== '\r\n') {
+    // Keep a CRLF file CRLF even where added lines came in with LF.
+    return { change: { r, kind: 'edit', original: source, proposed: text.replace(/\r?\n/g, '\r\n') }, shown, notes };
+  }
+  return { change: { r, kind: creating ? 'create' : 'edit', original: creating ? undefined : source, proposed: text }, shown, notes };
 }
 
 export const applyPatchTool = defineTool<Input>({
@@ -158,21 +213,41 @@ export const applyPatchTool = defineTool<Input>({
     patches = patches.filter((p) => p.hunks.length > 0);
     if (patches.length === 0) throw new ToolError('The patch has no hunks (@@ … @@ sections).');
     const multi = patches.length > 1;
-    if (multi && new Set(patches.map((p) => stripPrefix(p.newFileName))).size !== patches.length) {
-      throw new ToolError('The patch changes the same file in two sections; merge them into one.');
-    }
+    const sections = patches.map((fp) => sectionOf(fp, i.path, multi));
 
-    // Everything is computed before anything is asked or written: one bad file fails the lot.
+    // Sections are grouped by the file they resolve to (a.txt, ./a.txt and a link to it are one
+    // file), so each file gets one change built from all its sections. Everything is computed before
+    // anything is asked or written: one bad file fails the lot.
+    const byFile = new Map<string, { r: ResolvedPath; sections: Section[] }>();
+    for (const sec of sections) {
+      const r = await resolvePath(ctx, sec.target, 'write');
+      const group = byFile.get(r.real);
+      if (group) group.sections.push(sec);
+      else byFile.set(r.real, { r, sections: [sec] });
+    }
     const planned: Planned[] = [];
-    for (const fp of patches) planned.push(await planFile(ctx, fp, i.path, multi));
+    for (const g of byFile.values()) planned.push(await planFile(ctx, g.r, g.sections));
     const approved: { p: Planned; text: string; summary: DiffSummary }[] = [];
     for (const p of planned) approved.push({ p, ...(await approveChange(ctx, p.change)) });
+    // Every file is checked again before the first is written, so a file changed while waiting for
+    // approval fails the patch with nothing written; the result says exactly which files changed.
+    for (const a of approved) await assertStillAsApproved(ctx, a.p.change.r, a.p.change.original);
     const results: { p: Planned; applied: AppliedChange }[] = [];
-    for (const a of approved) results.push({ p: a.p, applied: await writeApproved(ctx, a.p.change, a.text, a.summary) });
+    for (const a of approved) {
+      try {
+        results.push({ p: a.p, applied: await writeApproved(ctx, a.p.change, a.text, a.summary) });
+      } catch (e) {
+        if (results.length === 0) throw e;
+        const done = results.map((x) => x.p.shown).join(', ');
+        const notDone = approved.slice(results.length).map((x) => x.p.shown).join(', ');
+        throw new ToolError(`${(e as Error).message}\nThe patch was applied only in part: ${done} ${results.length === 1 ? 'was' : 'were'} changed; ${notDone} ${approved.length - results.length === 1 ? 'was' : 'were'} not.`);
+      }
+    }
 
     const lines = results.map(
       ({ p, applied }) => `${p.change.kind === 'create' ? 'Created' : 'Patched'} ${p.shown} (+${applied.summary.added} -${applied.summary.removed}).`,
     );
+    for (const { p } of results) lines.push(...p.notes);
     for (const { p, applied } of results) if (applied.userEdited) lines.push(userEditNote(p.change.r.rel ?? p.change.r.real, p.change.proposed, applied.written));
     return { content: lines.join('\n') };
   },

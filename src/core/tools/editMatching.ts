@@ -215,10 +215,11 @@ function buildReplacement(
           if (after.length === 0) ends.push(n);
           else for (let j = s; j < n; j++) if (regionTrim[j] === after[0]!.trim()) ends.push(j);
           for (const e of ends) {
-            // Agreement of the lines around the marker with the file's lines around the run.
+            // Agreement, line by line, of the model's lines around the marker with the file's lines
+            // around the run (a changed line in between does not end the comparison).
             let score = 0;
-            for (let j = 1; j < before.length && s - 1 - j >= 0 && regionTrim[s - 1 - j] === before[before.length - 1 - j]!.trim(); j++) score++;
-            for (let j = 1; j < after.length && e + j < n && regionTrim[e + j] === after[j]!.trim(); j++) score++;
+            for (let j = 1; j < before.length && s - 1 - j >= 0; j++) if (regionTrim[s - 1 - j] === before[before.length - 1 - j]!.trim()) score++;
+            for (let j = 1; j < after.length && e + j < n; j++) if (regionTrim[e + j] === after[j]!.trim()) score++;
             if (!best.length || score > best[0]!.score) best = [{ run: [s, e], score }];
             else if (score === best[0]!.score) best.push({ run: [s, e], score });
           }

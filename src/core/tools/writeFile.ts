@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Permission } from '../../protocol';
 import { ToolError, type ToolContext } from './tool';
-import { assertFresh, defineTool, displayPath, proposeAndWrite, resolvePath, userEditNote } from './toolSupport';
+import { applyEditBlocks } from './editMatching';
+import { looksLikeElisionMarker } from './editMarkers';
+import { assertFresh, defineTool, displayPath, lineEnding, proposeAndWrite, resolvePath, userEditNote } from './toolSupport';
 
 const input = z.object({
   path: z.string().min(1),
@@ -12,6 +14,11 @@ type Input = z.infer<typeof input>;
 async function exists(i: Input, ctx: ToolContext): Promise<boolean> {
   const r = await ctx.paths.resolve(i.path);
   return (await ctx.host.fs.stat(r.real)) !== undefined;
+}
+
+function hasNewElisionMarkers(original: string, content: string): boolean {
+  const had = new Set(original.split('\n').map((l) => l.trim()));
+  return content.split('\n').some((l) => looksLikeElisionMarker(l) && !had.has(l.trim()));
 }
 
 export const writeFileTool = defineTool<Input>({
@@ -40,10 +47,26 @@ export const writeFileTool = defineTool<Input>({
       assertFresh(ctx, r, original, true);
       if (original === i.content) return { content: `${shown} already has exactly this content; nothing to do.` };
     }
-    const applied = await proposeAndWrite(ctx, { r, kind: original === undefined ? 'create' : 'edit', original, proposed: i.content });
+    // A rewrite that says "# ... existing code ..." for parts it keeps is a lazy edit of the whole
+    // file: the markers keep the file's lines, they are never written.
+    let proposed = i.content;
+    const notes: string[] = [];
+    if (original !== undefined && hasNewElisionMarkers(original, i.content)) {
+      const outcome = applyEditBlocks(original, [{ old_text: original, new_text: i.content }], lineEnding(original));
+      if (!outcome.ok) {
+        throw new ToolError(
+          `${outcome.error.replace(/^The edit: /, '').replace(/\nNothing was changed\.$/, '')}\n` +
+            `(content has elision markers such as "# ... existing code ..." that are not lines of ${shown}; a marker is never written into a file.) Nothing was changed.`,
+        );
+      }
+      proposed = outcome.text;
+      notes.push(...outcome.notes.map((n) => n.replace(/^The edit: /, '')));
+    }
+    const applied = await proposeAndWrite(ctx, { r, kind: original === undefined ? 'create' : 'edit', original, proposed });
     const verb = original === undefined ? 'Created' : 'Rewrote';
     const lines = [`${verb} ${shown} (+${applied.summary.added} -${applied.summary.removed}).`];
-    if (applied.userEdited) lines.push(userEditNote(r.rel ?? r.real, i.content, applied.written));
+    lines.push(...notes);
+    if (applied.userEdited) lines.push(userEditNote(r.rel ?? r.real, proposed, applied.written));
     return { content: lines.join('\n') };
   },
 });

@@ -115,6 +115,14 @@ describe('edit matching: indentation mapped from every matched line', () => {
     );
   });
 
+  it('Python: a dedented block of the same length whose last line moves one level deeper keeps that step at the file\'s scale', () => {
+    // Same number of lines as old_text; line 3 is nested under line 2 in the new text.
+    const old_text = 'if key in self.items:\n    value = self.items[key]\n    logging.debug("hit %s", key)';
+    const new_text = 'if key in self.items:\n    with self.lock:\n        value = self.items[key]';
+    const out = ok(applyEditBlocks(PY, [{ old_text, new_text }]));
+    assert.ok(out.includes('        if key in self.items:\n            with self.lock:\n                value = self.items[key]\n            return value'), out);
+  });
+
   it('Python: refuses when the model flattened lines of different depth to one level (nothing explains the mapping)', () => {
     const e = refused(applyEditBlocks(PY, [{ old_text: 'if key in self.items:\nvalue = self.items[key]', new_text: 'if key in self.items:\nvalue = self.items.get(key)' }]));
     assert.match(e, /indentation of old_text does not correspond/);
