@@ -27,7 +27,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   // session takes every validated webview message. Approvals and questions bring the chat into view.
   // History, checkpoints, condensing and the budget for every task, kept under the workspace's storageUri.
   const history = new VscodeTaskHistory(context, logger, () => host.session);
-  const host = createVscodeHost(context, { logger, keys, revealChat: () => chatView.reveal(true), newTaskBinding: (ctx) => history.binding(ctx) });
+  const host = createVscodeHost(context, { logger, keys, revealChat: () => chatView.reveal(true), history: history.store });
   const session = host.session;
   const chatView = new ChatViewProvider(context.extensionUri, session, logger);
   const statusBar = new RoleStatusBar(session.role);

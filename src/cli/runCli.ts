@@ -5,7 +5,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Agent } from '../core/agent/agent';
 import type { TurnOutcome } from '../core/agent/agentApi';
 import { approvalFromFlag } from '../core/approvalPolicy';
 import { HeadlessAsker, formatQuestion } from '../core/questions/headlessAsker';
@@ -22,7 +21,7 @@ import { visibleControls } from '../protocol/visibleControls';
 import { USAGE } from './usage';
 import { extractHistoryFlags, historyDirFor, runHistoryCommand, withHistoryEnv } from './history';
 import { HistoryStore } from '../core/history/historyStore';
-import { TaskSession } from '../core/history/taskSession';
+import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../core/runtime/runningTask';
 import { extractPlanFlags, runPlanCommand, runPlanFile } from './planCommand';
 
 export interface CliIo {
@@ -128,18 +127,23 @@ export async function runCli(io: CliIo): Promise<number> {
 
   const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
-  let session: TaskSession | undefined;
+  // A resumed task keeps its role unless --role says otherwise.
+  const roleGiven = hist.argv.some((a) => a === '--role' || a.startsWith('--role='));
+  let task: RunningTask;
   try {
-    session = hist.noHistory ? undefined : await TaskSession.open({ store: new HistoryStore(historyDirFor(ws, io.env, hist.historyDir && path.resolve(io.cwd, hist.historyDir))), host, settings: () => settings, workspace: ws, resumeId: hist.resume });
+    const ports: TaskPorts = {
+      host,
+      settings: () => settings,
+      workspace: ws,
+      ...(hist.noHistory ? {} : { history: new HistoryStore(historyDirFor(ws, io.env, hist.historyDir && path.resolve(io.cwd, hist.historyDir))) }),
+    };
+    const start = { sink: emit, role: args.role, keepRole: roleGiven };
+    task = hist.resume ? await resumeTask(ports, hist.resume, start) : startTask(ports, start);
   } catch (err) {
     io.stderr(`tandem: ${err instanceof Error ? err.message : String(err)}\n`);
     return hist.resume ? EXIT.usage : EXIT.error;
   }
-  // A resumed task keeps its role unless --role says otherwise.
-  const roleGiven = hist.argv.some((a) => a === '--role' || a.startsWith('--role='));
-  const role = session?.resumedRole && !roleGiven ? session.resumedRole : args.role;
-  const agent = new Agent({ host, settings, emit: session ? session.tap(emit) : emit, role, hooks: session?.hooks, resume: session?.resumeState });
-  session?.attach(agent);
+  const agent = task.agent;
 
   let interrupted = false;
   const unregister = io.onInterrupt?.(() => {
@@ -156,9 +160,9 @@ export async function runCli(io: CliIo): Promise<number> {
   } finally {
     unregister?.();
     terminal?.close();
-    await session?.close();
+    await task.close();
   }
-  if (session && !args.json) io.stderr(`\n[task ${session.id} saved: tandem run --resume ${session.id} "…"]\n`);
+  if (task.recorder && !args.json) io.stderr(`\n[task ${task.id} saved: tandem run --resume ${task.id} "…"]\n`);
   if (outcome === 'waiting' && headlessAsker.unanswered.length) {
     shownErr(`\n${formatQuestion(headlessAsker.unanswered[headlessAsker.unanswered.length - 1]!)}\n`);
   } else if (outcome === 'waiting' || outcome === 'limit') {

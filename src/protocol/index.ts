@@ -6,3 +6,4 @@ export * from './events';
 export * from './webviewMessages';
 export * from './applyHostEvent';
 export * from './chatSession';
+export * from './protocolMap';

@@ -29,30 +29,6 @@ export const WebviewMessage = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
-/**
- * Request ↔ response pairs, side by side (Continue's protocol map style). Fire-and-forget
- * messages map to `void`; their effect arrives as `HostEvent`s.
- */
-export interface ProtocolMap {
-  ready: [Extract<WebviewMessage, { type: 'ready' }>, 'snapshot'];
-  send: [Extract<WebviewMessage, { type: 'send' }>, 'card_added'];
-  approve: [Extract<WebviewMessage, { type: 'approve' }>, 'card_patched'];
-  reject: [Extract<WebviewMessage, { type: 'reject' }>, 'card_patched'];
-  open_diff: [Extract<WebviewMessage, { type: 'open_diff' }>, void];
-  answer: [Extract<WebviewMessage, { type: 'answer' }>, 'card_patched'];
-  execute_plan: [Extract<WebviewMessage, { type: 'execute_plan' }>, 'role_changed'];
-  revise_plan: [Extract<WebviewMessage, { type: 'revise_plan' }>, 'card_added'];
-  set_role: [Extract<WebviewMessage, { type: 'set_role' }>, 'role_changed'];
-  stop: [Extract<WebviewMessage, { type: 'stop' }>, 'turn_ended'];
-  retry: [Extract<WebviewMessage, { type: 'retry' }>, 'card_added'];
-  new_task: [Extract<WebviewMessage, { type: 'new_task' }>, 'snapshot'];
-  revert_call: [Extract<WebviewMessage, { type: 'revert_call' }>, 'card_added'];
-  revert_task: [Extract<WebviewMessage, { type: 'revert_task' }>, 'card_added'];
-  continue: [Extract<WebviewMessage, { type: 'continue' }>, void];
-  save_settings: [Extract<WebviewMessage, { type: 'save_settings' }>, 'connection_result'];
-  test_connection: [Extract<WebviewMessage, { type: 'test_connection' }>, 'connection_result'];
-}
-
 /** Host → webview messages that are not agent events (UI plumbing). */
 export const HostUiMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('connection_result'), ok: z.boolean(), models: z.array(z.string()).optional(), error: z.string().optional() }),

@@ -50,7 +50,8 @@ export class Agent implements AgentApi {
     this._role = opts.role ?? 'planner';
     this.settings = opts.settings;
     this.hooks = opts.hooks;
-    this.events = new EventStream(opts.emit, opts.resume?.idPrefix ?? 'c');
+    const onEvent = opts.hooks?.onEvent;
+    this.events = new EventStream(onEvent ? (e) => { opts.emit(e); onEvent(e); } : opts.emit, opts.resume?.idPrefix ?? 'c');
     this.registry = opts.tools ?? defaultToolRegistry();
     this.paths = new WorkspacePaths(opts.host.fs);
     this.usage = new UsageMeter(opts.settings.prices, opts.resume?.usage);
@@ -222,6 +223,7 @@ export class Agent implements AgentApi {
     }
     this.setState('idle');
     this.events.emit({ type: 'turn_ended', outcome });
+    this.hooks?.onTurnEnded?.(outcome);
     return outcome;
   }
 
@@ -242,7 +244,7 @@ export class Agent implements AgentApi {
         this.setState('thinking');
         const model = this.settings.models.planner;
         const complete = llmPlanCompleter(this.llm, model, answerTokensFor(model, this.settings), (r) =>
-          emitUsage(this.events, this.usage, { model: r.model, role: 'planner', tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }),
+          emitUsage(this.events, this.usage, { model: r.model, role: 'planner', tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }, this.hooks?.onUsage),
           (notice) => this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
         );
         let added: PlanMessage[];
@@ -279,7 +281,7 @@ export class Agent implements AgentApi {
       ...(responseFormat ? { tools: [responseFormat] } : {}),
       maxTokens: answerTokensFor(model, this.settings),
       signal,
-      onUsage: (u) => emitUsage(this.events, this.usage, { ...u, role: 'planner' }),
+      onUsage: (u) => emitUsage(this.events, this.usage, { ...u, role: 'planner' }, this.hooks?.onUsage),
     });
     return fitted as PlanMessage[];
   }
@@ -305,6 +307,7 @@ export class Agent implements AgentApi {
         policy: () => ({ approval: this.settings.approval, commandAllowList: this.settings.commandAllowList, roots: this.opts.host.fs.roots }),
         secret: () => this.settings.apiKey,
         beforeChange: this.hooks?.beforeChange ? (abs, callId) => this.hooks!.beforeChange!(abs, callId) : undefined,
+        onSettled: this.hooks?.onToolCallSettled ? (call) => this.hooks!.onToolCallSettled!(call) : undefined,
         askToContinue: (count) => this.askToContinue(count, signal),
       },
     });

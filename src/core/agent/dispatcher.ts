@@ -22,6 +22,7 @@ import type { EventStream } from '../events';
 import type { AccumulatedToolCall } from '../llm';
 import { refusalFor } from './offeredTools';
 import { decideApproval, resolveApproval, type PolicyInput } from '../approvalPolicy';
+import type { SettledToolCall } from './agentApi';
 
 export interface DispatchEnv {
   /** The role in force right now (checked per call, at dispatch). */
@@ -39,6 +40,8 @@ export interface DispatchEnv {
   /** Handed to tools that show cards of their own or work with plans (see ToolContext). */
   planning?: unknown;
   beforeChange?(absPath: string, callId: string): Promise<void>;
+  /** Told once per call, when its card has its final status. */
+  onSettled?(call: SettledToolCall): void;
   setState(state: 'thinking' | 'calling_tool' | 'waiting_on_user' | 'idle'): void;
   /** At the tool-call limit: true = go on, false = end the turn, 'unanswerable' = nobody can say. */
   askToContinue(count: number): Promise<boolean | 'unanswerable'>;
@@ -118,6 +121,7 @@ export class Dispatcher {
       for (const p of prepared.slice(from)) {
         if (outcomes.has(p.call.id)) continue;
         env.events.patchCard(p.cardId, { status: 'error', error: why });
+        this.settled(p, 'error');
         outcomes.set(p.call.id, { callId: p.call.id, content: why, status: 'error' });
       }
     };
@@ -239,7 +243,12 @@ export class Dispatcher {
     if (status === 'done') patch.result = shown;
     else patch.error = shown;
     this.env.events.patchCard(p.cardId, patch);
+    if (status === 'done' || status === 'error' || status === 'refused' || status === 'rejected') this.settled(p, status);
     return { callId: p.call.id, content: capped, status, ...(endTurn ? { endTurn } : {}) };
+  }
+
+  private settled(p: Prepared, status: SettledToolCall['status']): void {
+    this.env.onSettled?.({ callId: p.call.id, cardId: p.cardId, tool: p.call.name, status });
   }
 
   private async execute(p: Prepared): Promise<{ outcome: CallOutcome; unanswerable?: QuestionUnanswerable }> {
@@ -330,5 +339,6 @@ export class Dispatcher {
 
   private finishRejected(p: Prepared, content: string): void {
     this.env.events.patchCard(p.cardId, { status: 'rejected', error: capHeadTail(content, this.env.limits.maxToolResultChars) });
+    this.settled(p, 'rejected');
   }
 }

@@ -10,7 +10,7 @@ import { ROLES } from '../roles';
 import type { AgentSettings } from '../settings';
 import type { Tool } from '../tools/tool';
 import type { UsageMeter } from '../cost/usageMeter';
-import type { TurnOutcome, AgentHooks } from './agentApi';
+import type { TurnOutcome, AgentHooks, CountedUsage } from './agentApi';
 import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
 import { chatToolDef, offeredTools } from './offeredTools';
 import { isTurnHalt } from '../context/turnHalt';
@@ -162,13 +162,13 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
 }
 
 function recordUsage(t: TurnContext, u: UsageRecord): void {
-  emitUsage(t.events, t.usage, u);
+  emitUsage(t.events, t.usage, u, t.hooks?.onUsage);
 }
 
 export interface UsageRecord { model: string; role: RoleId; tokensIn: number; tokensOut: number; latencyMs: number; outcome: string }
 
-/** One `usage` card per LLM request plus the running totals (turn and task). */
-export function emitUsage(events: EventStream, meter: UsageMeter, u: UsageRecord): void {
+/** One `usage` card per LLM request plus the running totals (turn and task); then `onUsage` is told. */
+export function emitUsage(events: EventStream, meter: UsageMeter, u: UsageRecord, onUsage?: (usage: CountedUsage) => void): void {
   const r = meter.record(u.model, u.tokensIn, u.tokensOut);
   events.addCard({
     kind: 'usage',
@@ -184,4 +184,5 @@ export function emitUsage(events: EventStream, meter: UsageMeter, u: UsageRecord
   });
   const strip = (x: { tokens_in: number; tokens_out: number; cost_usd?: number }) => ({ tokens_in: x.tokens_in, tokens_out: x.tokens_out, ...(x.cost_usd !== undefined ? { cost_usd: x.cost_usd } : {}) });
   events.emit({ type: 'usage_total', turn: strip(r.turn), task: strip(r.task) });
+  onUsage?.({ model: u.model, role: u.role, tokensIn: u.tokensIn, tokensOut: u.tokensOut, ...(r.cost_usd !== undefined ? { costUsd: r.cost_usd } : {}), outcome: u.outcome });
 }

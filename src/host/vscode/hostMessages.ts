@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HostUiMessage, WebviewMessage } from '../../protocol';
+import type { HostUiMessage, WebviewHandlers } from '../../protocol';
 import type { Logger } from '../../core/ports';
 import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
@@ -7,71 +7,55 @@ import type { ApiKeyStore } from './secrets';
 import { listModels } from './connection';
 import { hasExplicitBaseUrl, readAgentSettings, saveEndpointSettings } from './settings';
 
-/** The webview messages this half of the host answers; the panel hands them over already validated. */
-export type HostHandledMessage = Extract<WebviewMessage, { type: 'approve' | 'reject' | 'open_diff' | 'answer' | 'test_connection' | 'save_settings' }>;
-
-const HANDLED = new Set<WebviewMessage['type']>(['approve', 'reject', 'open_diff', 'answer', 'test_connection', 'save_settings']);
-
-export function isHostHandled(msg: WebviewMessage): msg is HostHandledMessage {
-  return HANDLED.has(msg.type);
-}
+/** The webview messages the editor answers itself: approvals, answers and the first-run setup card. */
+export type HostMessageType = 'approve' | 'reject' | 'open_diff' | 'answer' | 'test_connection' | 'save_settings';
 
 /**
- * Approvals, answers and the first-run setup card. A click for a call or card that is not waiting
+ * Handlers for the messages the editor answers. A click for a call or card that is not waiting
  * (stale, duplicated or forged) is logged and ignored.
  */
-export class HostMessageHandler {
-  constructor(private readonly deps: {
-    approver: DiffApprover;
-    asker: PanelQuestionAsker;
-    keys: ApiKeyStore;
-    logger: Logger;
-    postUi(msg: HostUiMessage): void;
-  }) {}
-
-  async handle(msg: HostHandledMessage): Promise<void> {
-    const { approver, asker, logger } = this.deps;
-    switch (msg.type) {
-      case 'approve':
-        if (!approver.approve(msg.call_id)) logger.warn(`approve for ${msg.call_id}: nothing is waiting on it`);
-        return;
-      case 'reject':
-        if (!approver.reject(msg.call_id, msg.reason)) logger.warn(`reject for ${msg.call_id}: nothing is waiting on it`);
-        return;
-      case 'open_diff':
-        if (!(await approver.openDiff(msg.call_id))) logger.warn(`open_diff for ${msg.call_id}: no proposal is open`);
-        return;
-      case 'answer':
-        if (!asker.answer(msg.card_id, msg.value)) logger.warn(`answer for ${msg.card_id}: no such question waits, or the answer is not one of its options`);
-        return;
-      case 'test_connection': {
-        // The base URL comes from the webview, which is untrusted: the stored key goes only to the
-        // endpoint it is configured for (where every request sends it anyway). Otherwise a forged
-        // `test_connection` naming any URL would receive the key in its Authorization header.
-        const typed = msg.api_key?.trim();
-        const configured = readAgentSettings('').baseURL;
-        const storedKeyAllowed = !typed && sameEndpoint(msg.base_url, configured);
-        const key = typed || (storedKeyAllowed ? await this.deps.keys.get() : '');
-        const r = await listModels(msg.base_url, key);
-        if (r.ok) {
-          this.deps.postUi({ type: 'connection_result', ok: true, models: r.models });
-        } else {
-          const withoutKey = !typed && !storedKeyAllowed && r.status === 401
-            ? ` Tested without an API key: the stored key is only sent to the configured endpoint (${configured}). Enter the key for this endpoint to test it.`
-            : '';
-          this.deps.postUi({ type: 'connection_result', ok: false, error: `${r.error}${withoutKey}` });
-        }
-        return;
-      }
-      case 'save_settings': {
-        if (msg.api_key?.trim()) await this.deps.keys.set(msg.api_key);
-        await saveEndpointSettings(msg.base_url, { planner: msg.planner_model, actor: msg.actor_model });
-        logger.info(`endpoint saved: ${msg.base_url} (planner ${msg.planner_model}, actor ${msg.actor_model})`);
-        this.deps.postUi({ type: 'connection_result', ok: true });
-        return;
-      }
-    }
-  }
+export function hostMessageHandlers(deps: {
+  approver: DiffApprover;
+  asker: PanelQuestionAsker;
+  keys: ApiKeyStore;
+  logger: Logger;
+}): Pick<WebviewHandlers, HostMessageType> {
+  const { approver, asker, logger, keys } = deps;
+  return {
+    approve: (msg) => {
+      if (!approver.approve(msg.call_id)) logger.warn(`approve for ${msg.call_id}: nothing is waiting on it`);
+    },
+    reject: (msg) => {
+      if (!approver.reject(msg.call_id, msg.reason)) logger.warn(`reject for ${msg.call_id}: nothing is waiting on it`);
+    },
+    open_diff: async (msg) => {
+      if (!(await approver.openDiff(msg.call_id))) logger.warn(`open_diff for ${msg.call_id}: no proposal is open`);
+    },
+    answer: (msg) => {
+      if (!asker.answer(msg.card_id, msg.value)) logger.warn(`answer for ${msg.card_id}: no such question waits, or the answer is not one of its options`);
+    },
+    test_connection: async (msg) => {
+      // The base URL comes from the webview, which is untrusted: the stored key goes only to the
+      // endpoint it is configured for (where every request sends it anyway). Otherwise a forged
+      // `test_connection` naming any URL would receive the key in its Authorization header.
+      const typed = msg.api_key?.trim();
+      const configured = readAgentSettings('').baseURL;
+      const storedKeyAllowed = !typed && sameEndpoint(msg.base_url, configured);
+      const key = typed || (storedKeyAllowed ? await keys.get() : '');
+      const r = await listModels(msg.base_url, key);
+      if (r.ok) return { type: 'connection_result', ok: true, models: r.models };
+      const withoutKey = !typed && !storedKeyAllowed && r.status === 401
+        ? ` Tested without an API key: the stored key is only sent to the configured endpoint (${configured}). Enter the key for this endpoint to test it.`
+        : '';
+      return { type: 'connection_result', ok: false, error: `${r.error}${withoutKey}` };
+    },
+    save_settings: async (msg) => {
+      if (msg.api_key?.trim()) await keys.set(msg.api_key);
+      await saveEndpointSettings(msg.base_url, { planner: msg.planner_model, actor: msg.actor_model });
+      logger.info(`endpoint saved: ${msg.base_url} (planner ${msg.planner_model}, actor ${msg.actor_model})`);
+      return { type: 'connection_result', ok: true };
+    },
+  };
 }
 
 /**
@@ -86,7 +70,7 @@ export async function setupNeeded(keys: ApiKeyStore): Promise<boolean> {
 }
 
 /** The `setup_needed` message for the panel, when setup is needed. */
-export async function setupMessage(keys: ApiKeyStore): Promise<HostUiMessage | undefined> {
+export async function setupMessage(keys: ApiKeyStore): Promise<Extract<HostUiMessage, { type: 'setup_needed' }> | undefined> {
   if (!(await setupNeeded(keys))) return undefined;
   const config = vscode.workspace.getConfiguration('tandem');
   return { type: 'setup_needed', base_url: hasExplicitBaseUrl(config) ? readAgentSettings('', config).baseURL : undefined };

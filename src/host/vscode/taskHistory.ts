@@ -7,14 +7,12 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { HostPorts } from '../../core/ports';
-import type { AgentSettings } from '../../core/settings';
 import { HistoryStore } from '../../core/history/historyStore';
-import { TaskSession } from '../../core/history/taskSession';
+import type { RevertResult } from '../../core/checkpoints/checkpointStore';
 import { exportMarkdown } from '../../core/history/exportMarkdown';
 import { formatUsd } from '../../core/cost/priceTable';
 import type { Logger } from '../../core/ports';
-import type { AgentSession, TaskBinding } from './agentSession';
+import type { AgentSession } from './agentSession';
 
 /** Past tasks open as virtual documents: read-only in the editor, nothing to save when closed. */
 const HISTORY_SCHEME = 'tandem-history';
@@ -41,11 +39,6 @@ export class VscodeTaskHistory {
   private static docUri(id: string, title: string): vscode.Uri {
     const name = title.replace(/[\\/:*?"<>|#?%\u0000-\u001f]+/g, ' ').trim().slice(0, 60) || 'task';
     return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${name}.md`, query: id });
-  }
-
-  /** For AgentSession: every new task is recorded. */
-  binding(ctx: { host: HostPorts; settings: () => AgentSettings }): TaskBinding {
-    return TaskSession.create({ store: this.store, host: ctx.host, settings: ctx.settings, workspace: ctx.host.fs.roots[0] });
   }
 
   async openHistory(): Promise<void> {
@@ -97,9 +90,7 @@ export class VscodeTaskHistory {
   }
 
   private async resume(id: string): Promise<void> {
-    const s = this.session();
-    const binding = await TaskSession.open({ store: this.store, host: s.deps.host, settings: () => s.currentSettings, workspace: s.deps.host.fs.roots[0], resumeId: id });
-    s.resumeTask(binding);
+    await this.session().resumeTask(id);
   }
 
   /** On deactivate: what the current task has not flushed yet is written. */
@@ -109,7 +100,7 @@ export class VscodeTaskHistory {
 
   /** "Revert Whole Task": every change of the current task, newest first, or nothing if any file was edited since. */
   async revertTask(): Promise<void> {
-    const task = this.session().task as TaskSession | undefined;
+    const task = this.session().task;
     if (!task || !task.lastChangeCallId()) {
       void vscode.window.showInformationMessage('Tandem: the agent has made no change in this task that could be reverted.');
       return;
@@ -119,7 +110,7 @@ export class VscodeTaskHistory {
     await this.show(await task.revertTask());
   }
 
-  private async show(r: Awaited<ReturnType<TaskSession['revertTask']>>): Promise<void> {
+  private async show(r: RevertResult): Promise<void> {
     if (r.ok) {
       void vscode.window.showInformationMessage(`Tandem: ${r.message}`);
       return;
@@ -133,7 +124,7 @@ export class VscodeTaskHistory {
   }
 
   async revertLastChange(): Promise<void> {
-    const task = this.session().task as TaskSession | undefined;
+    const task = this.session().task;
     const callId = task?.lastChangeCallId();
     if (!task || !callId) {
       void vscode.window.showInformationMessage('Tandem: the agent has made no change in this task that could be reverted.');

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import type { AgentHooks } from '../../core/agent/agentApi';
-import type { Agent } from '../../core/agent/agent';
 import type { HostPorts } from '../../core/ports';
 import { NodeCommandRunner } from '../node/nodeCommandRunner';
-import { AgentSession, type AgentSessionDeps } from './agentSession';
+import { AgentSession } from './agentSession';
+import type { HistoryStore } from '../../core/history/historyStore';
 import { DiffApprover, registerDiffTitleCommands } from './diffApprover';
 import { VscodeDiagnostics } from './diagnostics';
 import type { ChannelLogger } from './logChannel';
@@ -32,7 +31,7 @@ export interface VscodeHost {
  */
 export function createVscodeHost(
   context: vscode.ExtensionContext,
-  deps: { logger: ChannelLogger; keys: ApiKeyStore; revealChat(): unknown; hooks?: AgentHooks; onAgent?(agent: Agent, taskNumber: number): void; newTaskBinding?: AgentSessionDeps['newTaskBinding'] },
+  deps: { logger: ChannelLogger; keys: ApiKeyStore; revealChat(): unknown; history?: HistoryStore },
 ): VscodeHost {
   const { logger, keys } = deps;
   const fs = new VscodeWorkspaceFs();
@@ -50,7 +49,7 @@ export function createVscodeHost(
     logger,
   };
   // The key arrives asynchronously (SecretStorage); the agent gets it before the first request can be typed.
-  const session = new AgentSession({ host: ports, approver, asker, keys, settings: readAgentSettings(''), hooks: deps.hooks, onAgent: deps.onAgent, newTaskBinding: deps.newTaskBinding });
+  const session = new AgentSession({ host: ports, approver, asker, keys, settings: readAgentSettings(''), ...(deps.history ? { history: deps.history } : {}) });
   const apply = async () => {
     const key = await keys.get();
     logger.setSecrets([key]);

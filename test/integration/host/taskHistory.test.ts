@@ -15,7 +15,6 @@ import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { defaultSettings } from '../../../src/core/settings';
 import { nullLogger, type HostPorts } from '../../../src/core/ports';
 import { HistoryStore } from '../../../src/core/history/historyStore';
-import { TaskSession } from '../../../src/core/history/taskSession';
 import type { Card } from '../../../src/protocol';
 import { closeAllEditors, removeDir, tempDir, waitFor } from './helpers';
 
@@ -58,7 +57,7 @@ describe('VS Code host: history, revert and resume (scripted model)', function (
       host: ports, approver, asker,
       keys: new ApiKeyStore(new MemorySecrets()),
       settings: defaultSettings({ baseURL: server.url, apiKey: 'k', models: { planner: 'gpt-4o', actor: 'gpt-4o' } }),
-      newTaskBinding: (ctx) => TaskSession.create({ store, host: ctx.host, settings: ctx.settings, workspace: ctx.host.fs.roots[0] }),
+      history: store,
     });
     return { session, approver, ports };
   }
@@ -135,7 +134,7 @@ describe('VS Code host: history, revert and resume (scripted model)', function (
     const { session: reopened } = makeSession();
     const seen: unknown[] = [];
     reopened.onOutbound((m) => seen.push(m));
-    reopened.resumeTask(await TaskSession.open({ store, host: reopened.deps.host, settings: () => reopened.currentSettings, workspace: reopened.deps.host.fs.roots[0], resumeId: id }));
+    await reopened.resumeTask(id);
     const snapshot = seen.find((m: any) => m.type === 'snapshot') as any;
     assert.equal(snapshot?.task_id, id);
     assert.ok(snapshot.cards.some((c: Card) => c.kind === 'tool_call' && c.call_id === 'call_edit' && c.reverted === true));
@@ -173,7 +172,7 @@ describe('VS Code host: history, revert and resume (scripted model)', function (
     const { session: reopened } = makeSession();
     const seen: any[] = [];
     reopened.onOutbound((m) => seen.push(m));
-    reopened.resumeTask(await TaskSession.open({ store, host: reopened.deps.host, settings: () => reopened.currentSettings, workspace: reopened.deps.host.fs.roots[0], resumeId: id }));
+    await reopened.resumeTask(id);
     const cards = seen.find((m) => m.type === 'snapshot').cards as Card[];
     const p = cards.find((c): c is Extract<Card, { kind: 'plan' }> => c.kind === 'plan')!;
     assert.notEqual(p.executing, true, 'the plan is not shown executing');

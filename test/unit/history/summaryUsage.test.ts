@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent } from '../../../src/core/agent/agent';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings } from '../../../src/core/settings';
 import { HistoryStore } from '../../../src/core/history/historyStore';
-import { TaskSession } from '../../../src/core/history/taskSession';
+import { startTask, type RunningTask } from '../../../src/core/runtime/runningTask';
 import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
 import { ScriptedServer } from '../../support/scriptedServer';
 import type { HostEvent, UsageCard } from '../../../src/protocol';
@@ -21,7 +20,7 @@ describe('the condensing summary request is counted in the turn and task totals'
   this.timeout(30_000);
   let tmp: string;
   let server: ScriptedServer | undefined;
-  let session: TaskSession | undefined;
+  let session: RunningTask | undefined;
   afterEach(async () => {
     await session?.close();
     await server?.close();
@@ -41,10 +40,9 @@ describe('the condensing summary request is counted in the turn and task totals'
     settings.maxTokens = 300;
     settings.summaryModel = 'gpt-4o-mini';
     const host = createNodeHost({ roots: [ws], asker: new HeadlessAsker('none') });
-    session = await TaskSession.open({ store: new HistoryStore(path.join(tmp, 'history')), host, settings: () => settings, workspace: ws });
     const events: HostEvent[] = [];
-    const agent = new Agent({ host, settings, role: 'planner', hooks: session.hooks, emit: session.tap((e) => events.push(e)) });
-    session.attach(agent);
+    session = startTask({ host, history: new HistoryStore(path.join(tmp, 'history')), settings: () => settings, workspace: ws }, { role: 'planner', sink: (e) => events.push(e) });
+    const agent = session.agent;
 
     const summaries = () => agent.cards().filter((c): c is UsageCard => c.kind === 'usage' && c.outcome === 'summary');
     for (let i = 0; i < 30 && summaries().length === 0; i++) assert.equal(await agent.send(`Tell me more, part ${i}`), 'done');

@@ -3,18 +3,18 @@
  * field empty. The webview is untrusted, so the stored API key may only go to the configured
  * `tandem.baseUrl`; a forged `test_connection` naming another endpoint must not receive it.
  * Real HTTP servers on 127.0.0.1 record the Authorization header each one was sent; the message
- * goes through the real HostMessageHandler with `vscode` stubbed.
+ * goes through the real host message handlers with `vscode` stubbed.
  */
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { installVscodeStub, vscodeStub } from './vscodeStub';
-import type { HostUiMessage } from '../../../src/protocol';
+import type { HostUiMessage, WebviewMessage } from '../../../src/protocol';
 
 installVscodeStub();
 // Loaded after the stub: this file imports 'vscode'.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { HostMessageHandler } = require('../../../src/host/vscode/hostMessages') as typeof import('../../../src/host/vscode/hostMessages');
+const { hostMessageHandlers } = require('../../../src/host/vscode/hostMessages') as typeof import('../../../src/host/vscode/hostMessages');
 
 const STORED_KEY = 'sk-stored-0123456789abcdef0123456789';
 
@@ -44,7 +44,7 @@ describe('security: Test connection never sends the stored API key to an endpoin
   let configured: Endpoint;
   let other: Endpoint;
   let posted: HostUiMessage[];
-  let handler: InstanceType<typeof HostMessageHandler>;
+  let handler: { handle(msg: Extract<WebviewMessage, { type: 'test_connection' }>): Promise<void> };
   const originalGetConfiguration = vscodeStub.workspace.getConfiguration;
 
   beforeEach(async () => {
@@ -59,7 +59,8 @@ describe('security: Test connection never sends the stored API key to an endpoin
     posted = [];
     const logger = { info() {}, warn() {}, error() {}, debug() {} };
     const keys = { get: async () => STORED_KEY, set: async () => {}, delete: async () => {} };
-    handler = new HostMessageHandler({ approver: {} as never, asker: {} as never, keys: keys as never, logger, postUi: (m) => void posted.push(m) });
+    const handlers = hostMessageHandlers({ approver: {} as never, asker: {} as never, keys: keys as never, logger });
+    handler = { handle: async (msg) => void posted.push(await handlers.test_connection(msg)) };
   });
   afterEach(async () => {
     vscodeStub.workspace.getConfiguration = originalGetConfiguration;

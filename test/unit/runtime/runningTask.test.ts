@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent } from '../../../src/core/agent/agent';
+import type { Agent } from '../../../src/core/agent/agent';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings, type AgentSettings } from '../../../src/core/settings';
 import { HistoryStore } from '../../../src/core/history/historyStore';
-import { TaskSession } from '../../../src/core/history/taskSession';
+import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../../../src/core/runtime/runningTask';
 import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
 import { messagesTokens, toolsTokens } from '../../../src/core/context/messageTokens';
 import { SUMMARY_MARKER } from '../../../src/core/context/taskFacts';
@@ -34,13 +34,13 @@ const plan = {
 interface Rig {
   server: ScriptedServer;
   agent: Agent;
-  session: TaskSession;
+  session: RunningTask;
   events: HostEvent[];
   cards<K extends Card['kind']>(kind: K): Extract<Card, { kind: K }>[];
   close(): Promise<void>;
 }
 
-describe('task session: history, checkpoints, context and budget through the agent', function () {
+describe('task runtime: history, checkpoints, context and budget through the agent', function () {
   this.timeout(30_000);
   let tmp: string;
   let ws: string;
@@ -72,21 +72,20 @@ describe('task session: history, checkpoints, context and budget through the age
     });
     settings.limits = { ...settings.limits, maxRetries: 0, requestIdleTimeoutMs: 5000 };
     if (o.settings) settings = o.settings(settings);
-    const session = await TaskSession.open({ store, host, settings: () => settings, workspace: ws, resumeId: o.resumeId, ...(o.checkpointLimits ? { checkpointLimits: o.checkpointLimits } : {}) });
     const events: HostEvent[] = [];
-    const agent = new Agent({
-      host,
-      settings,
-      role: o.role ?? session.resumedRole ?? 'actor',
-      hooks: session.hooks,
-      resume: session.resumeState,
-      emit: session.tap((e) => {
+    const ports: TaskPorts = { host, history: store, settings: () => settings, workspace: ws, ...(o.checkpointLimits ? { checkpointLimits: o.checkpointLimits } : {}) };
+    const start = {
+      // A new task here starts in the Actor; a resumed one keeps its role unless the test names one.
+      role: o.role ?? 'actor',
+      keepRole: o.role !== undefined,
+      sink: (e: HostEvent) => {
         const p = HostEvent.safeParse(e);
         if (!p.success) throw new Error(`invalid event ${JSON.stringify(e)}`);
         events.push(e);
-      }),
-    });
-    session.attach(agent);
+      },
+    };
+    const session = o.resumeId ? await resumeTask(ports, o.resumeId, start) : startTask(ports, start);
+    const agent = session.agent;
     const r: Rig = {
       server,
       agent,

@@ -1,0 +1,198 @@
+/**
+ * One task runtime for every host. A host (the VS Code extension, the CLI, a test) gives its ports
+ * and a sink for events; the runtime starts a new task or resumes a saved one and returns the
+ * agent wired to the parts around it:
+ *
+ *   history      the recorder, fed every event (`onEvent`), when the host keeps history
+ *   checkpoints  pre-images (`beforeChange`), post-images (`onToolCallSettled`), revert, notes to the model (`onTurnEnded`)
+ *   budget       spending (`onUsage`), the stop-and-ask before a request
+ *   context      fitting each request to the window (`fitContext`), condensing
+ *
+ *   const task = startTask({ host, settings: () => s, history }, { sink });   // or await resumeTask(ports, id, { sink })
+ *   await task.agent.send('…');
+ *   await task.close();
+ *
+ * `TaskRuntime` (taskRuntime.ts) keeps one current task for a host that starts new tasks and
+ * resumes old ones while it runs, and routes the chat's task messages to it.
+ */
+import type { Card, HostEvent, RoleId } from '../../protocol';
+import type { HostPorts } from '../ports';
+import type { AgentSettings } from '../settings';
+import type { Tool } from '../tools/tool';
+import { Agent } from '../agent/agent';
+import type { AgentHooks, ResumeState } from '../agent/agentApi';
+import { DEFAULT_CHECKPOINT_LIMITS, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
+import type { Summarizer } from '../context/contextFitter';
+import { HistoryStore } from '../history/historyStore';
+import type { TaskRecorder } from '../history/taskRecorder';
+import { rebuildMessages } from '../history/rebuildMessages';
+import { combineHooks } from './combineHooks';
+import { settleInterruptedCards } from './settleInterruptedCards';
+import { TaskBudgetGuard } from './taskBudgetGuard';
+import { TaskCheckpoints } from './taskCheckpoints';
+import { TaskContextFitting } from './taskContextFitting';
+import type { TaskOutput } from './taskOutput';
+
+/** What a host gives the runtime. */
+export interface TaskPorts {
+  host: HostPorts;
+  /** The settings in force (read at each request; a new agent starts with them). */
+  settings: () => AgentSettings;
+  /** Where tasks are saved. Without it nothing is saved and no checkpoints are kept. */
+  history?: HistoryStore;
+  /** The workspace folder a task is recorded under (default: the first root). */
+  workspace?: string;
+  /** The tools (default: the core's). */
+  tools?: readonly Tool[];
+  checkpointLimits?: CheckpointLimits;
+  /** Defaults to the endpoint's summary model. */
+  summarizer?: Summarizer;
+}
+
+export interface TaskStart {
+  /** Every event of the task, stamped (the webview bridge, the CLI printer, a test's list). */
+  sink: (event: HostEvent) => void;
+  /** A new task's role (default the Planner); a resumed task keeps the role it was saved in unless `keepRole`. */
+  role?: RoleId;
+  keepRole?: boolean;
+}
+
+/** A started task: its agent, and what the host may ask of the parts around it. */
+export class RunningTask {
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly agent: Agent,
+    readonly resumed: boolean,
+    private readonly parts: {
+      recorder?: TaskRecorder;
+      checkpoints?: TaskCheckpoints;
+      budget: TaskBudgetGuard;
+      context: TaskContextFitting;
+    },
+  ) {}
+
+  get recorder(): TaskRecorder | undefined { return this.parts.recorder; }
+  get checkpoints(): TaskCheckpoints | undefined { return this.parts.checkpoints; }
+  get budget(): TaskBudgetGuard { return this.parts.budget; }
+  get context(): TaskContextFitting { return this.parts.context; }
+
+  /** The whole visible state, for a (re)loading view. */
+  snapshot(): HostEvent {
+    return this.agent.snapshot(this.id);
+  }
+
+  /** "Revert this change" on a tool card; the outcome is said in the chat either way. */
+  revertCall(callId: string): Promise<RevertResult> {
+    return this.parts.checkpoints?.revertCall(callId) ?? Promise.resolve(NO_CHECKPOINTS);
+  }
+
+  /** "Revert the whole task". */
+  revertTask(): Promise<RevertResult> {
+    return this.parts.checkpoints?.revertTask() ?? Promise.resolve(NO_CHECKPOINTS);
+  }
+
+  /** The agent's latest change that is not reverted yet ("Revert Last Change"). */
+  lastChangeCallId(): string | undefined {
+    return this.parts.checkpoints?.lastChangeCallId();
+  }
+
+  /** Waits for post-images still being taken. */
+  async settled(): Promise<void> {
+    await this.parts.checkpoints?.settled();
+  }
+
+  /** Waits for post-images (they are what makes a revert safe), then saves and compacts. Once. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.settled();
+      this.parts.recorder?.close();
+    })();
+    return this.closing;
+  }
+}
+
+const NO_CHECKPOINTS: RevertResult = { ok: false, message: 'This task keeps no checkpoints (history is off), so nothing can be reverted.', conflicts: [] };
+
+/** A new task. Synchronous: nothing is read, and nothing is written before its first card. */
+export function startTask(ports: TaskPorts, start: TaskStart): RunningTask {
+  let agentRef: Agent | undefined;
+  const provenance = () => (agentRef?.planning.book.all() ?? []).map((r) => ({ cardId: r.cardId, provenance: r.provenance }));
+  const recorder = ports.history?.create({ workspace: workspaceOf(ports), planProvenance: provenance, prices: () => ports.settings().prices });
+  return wire(ports, start, { id: recorder?.id ?? HistoryStore.newId(), recorder, role: start.role ?? 'planner', bind: (a) => (agentRef = a) });
+}
+
+/** The saved task `idOrPrefix`, continued: the chat shows its cards and the model gets its earlier turns. */
+export async function resumeTask(ports: TaskPorts, idOrPrefix: string, start: TaskStart): Promise<RunningTask> {
+  if (!ports.history) throw new Error('This host keeps no history: there is no task to resume.');
+  let agentRef: Agent | undefined;
+  const provenance = () => (agentRef?.planning.book.all() ?? []).map((r) => ({ cardId: r.cardId, provenance: r.provenance }));
+  const { recorder, task } = await ports.history.resume(idOrPrefix, { workspace: workspaceOf(ports), planProvenance: provenance, prices: () => ports.settings().prices });
+  const u = task.meta.usage;
+  const resume: ResumeState = {
+    // A task saved mid-run shows its interrupted cards as ended (nothing of that run is alive now);
+    // the model gets the conversation as it was.
+    cards: settleInterruptedCards(task.cards),
+    messages: rebuildMessages(task.cards),
+    usage: { tokens_in: u.tokens_in, tokens_out: u.tokens_out, ...(u.cost_usd !== undefined ? { cost_usd: u.cost_usd } : {}) },
+    idPrefix: `r${Date.now().toString(36)}-`,
+    planProvenance: task.provenance,
+  };
+  const role = start.keepRole && start.role ? start.role : recorder.state.role;
+  return wire(ports, start, {
+    id: recorder.id,
+    recorder,
+    role,
+    resume,
+    spentUsd: recorder.state.usage(ports.settings().prices).cost_usd ?? 0,
+    calls: task.cards.flatMap((c) => (c.kind === 'tool_call' ? [{ callId: c.call_id, cardId: c.id }] : [])),
+    bind: (a) => (agentRef = a),
+  });
+}
+
+function workspaceOf(ports: TaskPorts): string | undefined {
+  return ports.workspace ?? ports.host.fs.roots[0];
+}
+
+function wire(
+  ports: TaskPorts,
+  start: TaskStart,
+  t: { id: string; recorder?: TaskRecorder; role: RoleId; resume?: ResumeState; spentUsd?: number; calls?: { callId: string; cardId: string }[]; bind(agent: Agent): void },
+): RunningTask {
+  let agent: Agent | undefined;
+  const out: TaskOutput = {
+    emit: (e) => {
+      if (agent) agent.events.emit(e);
+      else ports.host.logger.warn(`task ${t.id}: an event before the agent started was dropped (${e.type})`);
+    },
+    cards: (): readonly Card[] => agent?.cards() ?? [],
+  };
+  const checkpoints = t.recorder
+    ? new TaskCheckpoints(t.recorder.dir, ports.checkpointLimits ?? DEFAULT_CHECKPOINT_LIMITS, { fs: ports.host.fs, logger: ports.host.logger, out, model: () => agent }, t.calls)
+    : undefined;
+  const budget = new TaskBudgetGuard({ settings: ports.settings, asker: ports.host.asker, out }, t.spentUsd ?? 0);
+  const context = new TaskContextFitting({
+    settings: ports.settings,
+    logger: ports.host.logger,
+    out,
+    beforeRequest: (signal) => budget.beforeRequest(signal),
+    countUsage: (u) => budget.count(u),
+    checkpoints,
+    role: () => agent?.role ?? t.role,
+    ...(ports.summarizer ? { summarizer: ports.summarizer } : {}),
+  });
+  const recorder = t.recorder;
+  const history: AgentHooks | undefined = recorder ? { onEvent: (e) => recorder.onEvent(e) } : undefined;
+  agent = new Agent({
+    host: ports.host,
+    settings: ports.settings(),
+    role: t.role,
+    emit: start.sink,
+    hooks: combineHooks(history, checkpoints?.hooks, budget.hooks, context.hooks),
+    ...(ports.tools ? { tools: ports.tools } : {}),
+    ...(t.resume ? { resume: t.resume } : {}),
+  });
+  t.bind(agent);
+  return new RunningTask(t.id, agent, t.resume !== undefined, { recorder, checkpoints, budget, context });
+}

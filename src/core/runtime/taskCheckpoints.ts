@@ -1,0 +1,119 @@
+import * as path from 'node:path';
+import type { HostPorts } from '../ports';
+import type { AgentHooks, SettledToolCall } from '../agent/agentApi';
+import { CheckpointStore, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
+import { revertDiffs, revertRefusalText } from '../checkpoints/revertRefusalText';
+import { partCardIds, type TaskOutput } from './taskOutput';
+
+/** The conversation the model is sent (the agent's own array) and whether a turn is in flight. */
+export interface ModelConversation {
+  readonly conversation: readonly unknown[];
+  readonly busy: boolean;
+}
+
+/**
+ * Checkpoints of one task: the pre-image of every file before the agent changes it, the
+ * post-image once the tool call settled, and reverting a call or the whole task. The model is
+ * told of a revert before its next turn (it must re-read the files), never in the middle of one.
+ */
+export class TaskCheckpoints {
+  readonly store: CheckpointStore;
+  private readonly cardOfCall = new Map<string, string>();
+  private readonly notRevertible = new Set<string>();
+  /** Notes for the model (reverts) waiting for the turn in flight to end. */
+  private readonly modelNotes: string[] = [];
+  private readonly newId = partCardIds('checkpoint');
+
+  constructor(
+    taskDir: string,
+    limits: CheckpointLimits,
+    private readonly deps: { fs: HostPorts['fs']; logger: HostPorts['logger']; out: TaskOutput; model: () => ModelConversation | undefined },
+    /** Tool calls of a resumed task, so their cards are marked when they are reverted. */
+    resumedCalls: readonly { callId: string; cardId: string }[] = [],
+  ) {
+    this.store = new CheckpointStore(path.join(taskDir, 'checkpoints'), deps.fs, limits);
+    for (const c of resumedCalls) this.cardOfCall.set(c.callId, c.cardId);
+  }
+
+  readonly hooks: Pick<AgentHooks, 'beforeChange' | 'onToolCallSettled' | 'onTurnEnded'> = {
+    beforeChange: (abs, callId) => this.beforeChange(abs, callId),
+    onToolCallSettled: (call) => void this.afterCall(call),
+    onTurnEnded: () => this.flushModelNotes(),
+  };
+
+  private async beforeChange(absPath: string, callId: string): Promise<void> {
+    const note = await this.store.beforeChange(absPath, callId);
+    if (note && !this.notRevertible.has(callId)) {
+      this.notRevertible.add(callId);
+      // Said at once, before the change lands: the user learns it cannot be undone from here.
+      this.deps.out.emit({ type: 'card_added', card: { kind: 'text', id: this.newId('not-revertible'), author: 'system', note: 'context', text: note, ts: Date.now() } });
+    }
+  }
+
+  private async afterCall(call: SettledToolCall): Promise<void> {
+    this.cardOfCall.set(call.callId, call.cardId);
+    try {
+      await this.store.afterCall(call.callId);
+      const st = this.store.callState(call.callId);
+      if (!st.changed) return;
+      this.deps.out.emit({ type: 'card_patched', id: call.cardId, patch: { revertible: st.revertible, ...(st.note ? { revert_note: st.note } : {}) } });
+    } catch (err) {
+      this.deps.logger.warn(`checkpoint after ${call.callId}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Waits for post-images still being taken (they are what makes a revert safe). */
+  async settled(): Promise<void> {
+    await this.store.afterCall('\u0000none');
+  }
+
+  touchedFiles(): ReturnType<CheckpointStore['touchedFiles']> {
+    return this.store.touchedFiles();
+  }
+
+  /** "Revert this change" on a tool card. The outcome is recorded in the chat either way. */
+  async revertCall(callId: string): Promise<RevertResult> {
+    await this.settled();
+    const r = await this.store.revertCall(callId);
+    this.report(r, [callId]);
+    return r;
+  }
+
+  /** The agent's latest change that is not reverted yet ("Revert Last Change"). */
+  lastChangeCallId(): string | undefined {
+    const live = this.store.entries().filter((e) => !e.reverted);
+    return live[live.length - 1]?.callId;
+  }
+
+  /** "Revert the whole task". */
+  async revertTask(): Promise<RevertResult> {
+    await this.settled();
+    const calls = [...new Set(this.store.entries().filter((e) => !e.reverted).map((e) => e.callId))];
+    const r = await this.store.revertTask();
+    this.report(r, calls);
+    return r;
+  }
+
+  /** The model must know files went back, or it would build on changes that are gone. */
+  private flushModelNotes(): void {
+    const model = this.deps.model();
+    if (!model || model.busy || this.modelNotes.length === 0) return;
+    (model.conversation as unknown[]).push({ role: 'user', content: this.modelNotes.splice(0).map((n) => `[Note from Tandem] ${n}`).join('\n') });
+  }
+
+  private report(r: RevertResult, calls: string[]): void {
+    const out = this.deps.out;
+    if (r.ok) {
+      this.modelNotes.push(`The user reverted changes: ${r.message} Re-read these files before changing them again.`);
+      this.flushModelNotes();
+      for (const c of calls) {
+        const cardId = this.cardOfCall.get(c);
+        if (cardId) out.emit({ type: 'card_patched', id: cardId, patch: { reverted: true, revertible: false } });
+      }
+      out.emit({ type: 'card_added', card: { kind: 'text', id: this.newId('revert'), author: 'system', note: 'revert', text: r.message, ts: Date.now() } });
+    } else {
+      const diffs = revertDiffs(r.conflicts);
+      out.emit({ type: 'card_added', card: { kind: 'error', id: this.newId('revert-refused'), message: revertRefusalText(r.message, r.conflicts, 'card'), ...(diffs ? { detail: diffs } : {}), retryable: false, ts: Date.now() } });
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import type { Logger } from '../ports';
+import type { AgentSettings } from '../settings';
+import type { AgentHooks, CountedUsage, FitContextOptions, HookUsage } from '../agent/agentApi';
+import { ContextFitter, ContextOverflowError, type CondenseInfo, type Summarizer, type SummaryResult } from '../context/contextFitter';
+import type { ChatMessage } from '../context/chatMessage';
+import { LlmSummarizer } from '../context/llmSummarizer';
+import type { TaskFacts } from '../context/taskFacts';
+import { TurnHalt } from '../context/turnHalt';
+import { answerTokensFor, modelWindow } from '../context/modelWindows';
+import { costOf } from '../cost/priceTable';
+import type { TaskCheckpoints } from './taskCheckpoints';
+import { partCardIds, type TaskOutput } from './taskOutput';
+
+/**
+ * Context fitting for one task, the agent's `fitContext` hook: before each request the
+ * conversation is elided and, past the window, condensed by the summary model, keeping the task's
+ * facts (the plan, the files changed, the questions) word for word. A conversation that cannot fit
+ * ends the turn with a clear error; an unknown window is said once per model.
+ */
+export class TaskContextFitting {
+  readonly fitter: ContextFitter;
+  private readonly unknownWindowSaid = new Set<string>();
+  /** The agent's meter for the fit in progress (its summary request is counted there, with the turn's requests). */
+  private usageSink?: (u: HookUsage) => void;
+  private readonly newId = partCardIds('context');
+
+  constructor(private readonly deps: {
+    settings: () => AgentSettings;
+    logger: Logger;
+    out: TaskOutput;
+    /** Runs before every request (the budget's stop-and-ask). */
+    beforeRequest?(signal?: AbortSignal): Promise<void>;
+    /** A summary request made outside an agent's fit (none is asking) is counted here. */
+    countUsage?(usage: CountedUsage): void;
+    checkpoints?: TaskCheckpoints;
+    /** The role the task is in, for a summary's usage card. */
+    role: () => CountedUsage['role'];
+    /** Defaults to the agent's endpoint with the summary model. */
+    summarizer?: Summarizer;
+  }) {
+    const summarizer =
+      deps.summarizer ??
+      ({
+        summarize: (messages, model, maxTokens, signal) => {
+          const s = deps.settings();
+          return new LlmSummarizer({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, logger: deps.logger }, (notice) =>
+            this.note('retry', `Condensing the conversation: ${notice.message}`),
+          ).summarize(messages, model, maxTokens, signal);
+        },
+      } satisfies Summarizer);
+    this.fitter = new ContextFitter({
+      settings: () => deps.settings(),
+      summarizer,
+      facts: () => this.facts(),
+      onCondensed: (i) => this.onCondensed(i),
+      onSummaryUsage: (u) => this.onSummaryUsage(u),
+    });
+  }
+
+  readonly hooks: Pick<AgentHooks, 'fitContext'> = {
+    fitContext: (messages, model, o) => this.fitContext(messages as ChatMessage[], model, o),
+  };
+
+  /** What condensing must keep word for word, read from the cards as the chat shows them. */
+  facts(): TaskFacts {
+    let plan: TaskFacts['plan'];
+    let planText: string | undefined;
+    const questions: TaskFacts['questions'] = [];
+    const decisions: string[] = [];
+    for (const c of this.deps.out.cards()) {
+      if (c.kind === 'plan' && !c.superseded) {
+        plan = c.plan ?? undefined;
+        planText = c.plan ? undefined : c.raw_text;
+      }
+      if (c.kind === 'plan' && c.executing) decisions.push(`The user chose to execute plan v${c.version}.`);
+      if (c.kind === 'question') questions.push({ question: c.question.question, ...(c.answer !== undefined ? { answer: c.answer } : {}), status: c.status });
+      if (c.kind === 'tool_call' && c.status === 'rejected') // The error says who said no (a person, or the policy without asking anyone: rejectionText.ts).
+        decisions.push(`${c.tool} (${c.summary}) was not approved${c.error ? `: ${c.error.slice(0, 200)}` : ''}.`);
+      if (c.kind === 'tool_call' && c.reverted) decisions.push(`The user reverted ${c.tool} (${c.summary}).`);
+    }
+    return { ...(plan ? { plan } : {}), ...(planText ? { planText } : {}), touchedFiles: this.deps.checkpoints?.touchedFiles() ?? [], questions, decisions };
+  }
+
+  private async fitContext(messages: ChatMessage[], model: string, o?: FitContextOptions): Promise<ChatMessage[]> {
+    await this.deps.beforeRequest?.(o?.signal);
+    const settings = this.deps.settings();
+    const w = modelWindow(model, settings.contextWindow);
+    if (!w.known && !this.unknownWindowSaid.has(model)) {
+      this.unknownWindowSaid.add(model);
+      this.note('context', `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, settings).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`);
+    }
+    this.usageSink = o?.onUsage;
+    try {
+      return await this.fitter.fit(messages, model, { ...(o?.tools ? { tools: o.tools } : {}), ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o?.signal ? { signal: o.signal } : {}) });
+    } catch (err) {
+      if (err instanceof ContextOverflowError) {
+        this.deps.out.emit({ type: 'card_added', card: { kind: 'error', id: this.newId('overflow'), message: err.message, retryable: false, ts: Date.now() } });
+        throw new TurnHalt('error', err.message);
+      }
+      throw err;
+    } finally {
+      this.usageSink = undefined;
+    }
+  }
+
+  private onCondensed(i: CondenseInfo): void {
+    this.note('context',
+      `Context condensed: the ${i.turns} earliest turn${i.turns === 1 ? '' : 's'} (${i.messages} messages) were summarised by ${i.summaryModel} ` +
+      `to fit ${i.model}'s ${i.window.toLocaleString('en-US')}-token window (about ${i.tokensBefore.toLocaleString('en-US')} → ${i.tokensAfter.toLocaleString('en-US')} tokens). ` +
+      `The plan, the files changed and the questions were kept word for word.` +
+      (i.summaryFailed ? ` The summary model failed (${i.summaryFailed}); only those facts were kept.` : ''));
+  }
+
+  private onSummaryUsage(u: SummaryResult): void {
+    // The agent counts it (usage card, turn and task totals, the budget) when it asked for this fit.
+    if (this.usageSink) {
+      this.usageSink({ model: u.model, tokensIn: u.tokensIn, tokensOut: u.tokensOut, latencyMs: u.latencyMs, outcome: 'summary' });
+      return;
+    }
+    const cost = costOf(u.model, u.tokensIn, u.tokensOut, this.deps.settings().prices);
+    const role = this.deps.role();
+    this.deps.out.emit({
+      type: 'card_added',
+      card: { kind: 'usage', id: this.newId('usage'), model: u.model, role, tokens_in: u.tokensIn, tokens_out: u.tokensOut, latency_ms: u.latencyMs, ...(cost !== undefined ? { cost_usd: cost } : {}), outcome: 'summary', ts: Date.now() },
+    });
+    this.deps.countUsage?.({ model: u.model, role, tokensIn: u.tokensIn, tokensOut: u.tokensOut, ...(cost !== undefined ? { costUsd: cost } : {}), outcome: 'summary' });
+  }
+
+  private note(note: 'context' | 'retry', text: string): void {
+    this.deps.out.emit({ type: 'card_added', card: { kind: 'text', id: this.newId(note), author: 'system', note, text, ts: Date.now() } });
+  }
+}

@@ -1,0 +1,52 @@
+import type { HostEvent } from './events';
+import type { HostUiMessage, WebviewMessage } from './webviewMessages';
+
+type Request<K extends WebviewMessage['type']> = Extract<WebviewMessage, { type: K }>;
+type Ui<K extends HostUiMessage['type']> = Extract<HostUiMessage, { type: K }>;
+type Snapshot = Extract<HostEvent, { type: 'snapshot' }>;
+
+/**
+ * Every webview → host message beside what its handler answers with (Continue's protocol map
+ * style). The answer is posted straight back to the webview; `void` means the effect arrives as
+ * the task's `HostEvent`s instead (a sent message becomes cards, a stop ends the turn).
+ */
+export interface ProtocolMap {
+  /** The webview (re)loaded: the whole visible state, then the setup card when setup is needed. */
+  ready: [Request<'ready'>, readonly [Snapshot, ...Ui<'setup_needed'>[]]];
+  send: [Request<'send'>, void];
+  approve: [Request<'approve'>, void];
+  reject: [Request<'reject'>, void];
+  open_diff: [Request<'open_diff'>, void];
+  answer: [Request<'answer'>, void];
+  execute_plan: [Request<'execute_plan'>, void];
+  revise_plan: [Request<'revise_plan'>, void];
+  set_role: [Request<'set_role'>, void];
+  stop: [Request<'stop'>, void];
+  retry: [Request<'retry'>, void];
+  new_task: [Request<'new_task'>, void];
+  revert_call: [Request<'revert_call'>, void];
+  revert_task: [Request<'revert_task'>, void];
+  continue: [Request<'continue'>, void];
+  save_settings: [Request<'save_settings'>, Ui<'connection_result'>];
+  test_connection: [Request<'test_connection'>, Ui<'connection_result'>];
+}
+
+/** One handler per message type, typed by the map: a missing or misspelt entry does not compile. */
+export type WebviewHandlers = {
+  [K in keyof ProtocolMap]: (msg: ProtocolMap[K][0]) => ProtocolMap[K][1] | Promise<ProtocolMap[K][1]>;
+};
+
+export type WebviewReply = HostEvent | HostUiMessage;
+
+/** The map names each webview message exactly once: these fail to compile when the two drift apart. */
+type Assert<T extends true> = T;
+export type ProtocolMapCoversEveryMessage = Assert<WebviewMessage['type'] extends keyof ProtocolMap ? true : false>;
+export type ProtocolMapHasNoStrayEntry = Assert<keyof ProtocolMap extends WebviewMessage['type'] ? true : false>;
+
+/** Runs the message's handler and posts its answer, in order. */
+export async function dispatchWebviewMessage(handlers: WebviewHandlers, msg: WebviewMessage, post: (reply: WebviewReply) => void): Promise<void> {
+  const handler = handlers[msg.type] as (m: WebviewMessage) => unknown;
+  const answer = (await handler(msg)) as WebviewReply | readonly WebviewReply[] | undefined;
+  if (Array.isArray(answer)) for (const a of answer as readonly WebviewReply[]) post(a);
+  else if (answer) post(answer as WebviewReply);
+}
