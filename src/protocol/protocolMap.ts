@@ -11,8 +11,8 @@ type Snapshot = Extract<HostEvent, { type: 'snapshot' }>;
  * the task's `HostEvent`s instead (a sent message becomes cards, a stop ends the turn).
  */
 export interface ProtocolMap {
-  /** The webview (re)loaded: the whole visible state, then the setup card when setup is needed. */
-  ready: [Request<'ready'>, readonly [Snapshot, ...Ui<'setup_needed'>[]]];
+  /** The webview (re)loaded: the whole visible state (the setup card, when needed, follows as its own message). */
+  ready: [Request<'ready'>, Snapshot];
   send: [Request<'send'>, void];
   approve: [Request<'approve'>, void];
   reject: [Request<'reject'>, void];
@@ -43,10 +43,17 @@ type Assert<T extends true> = T;
 export type ProtocolMapCoversEveryMessage = Assert<WebviewMessage['type'] extends keyof ProtocolMap ? true : false>;
 export type ProtocolMapHasNoStrayEntry = Assert<keyof ProtocolMap extends WebviewMessage['type'] ? true : false>;
 
-/** Runs the message's handler and posts its answer, in order. */
+/**
+ * Runs the message's handler and posts its answer. A handler that answers at once is posted at
+ * once, in the same tick: a snapshot must leave before any event stamped after it.
+ */
 export async function dispatchWebviewMessage(handlers: WebviewHandlers, msg: WebviewMessage, post: (reply: WebviewReply) => void): Promise<void> {
-  const handler = handlers[msg.type] as (m: WebviewMessage) => unknown;
-  const answer = (await handler(msg)) as WebviewReply | readonly WebviewReply[] | undefined;
-  if (Array.isArray(answer)) for (const a of answer as readonly WebviewReply[]) post(a);
-  else if (answer) post(answer as WebviewReply);
+  const handler = handlers[msg.type] as (m: WebviewMessage) => WebviewReply | void | PromiseLike<WebviewReply | void>;
+  const result = handler(msg);
+  const answer = isThenable(result) ? await result : result;
+  if (answer) post(answer);
+}
+
+function isThenable<T>(x: T | PromiseLike<T>): x is PromiseLike<T> {
+  return typeof (x as { then?: unknown } | null | undefined)?.then === 'function';
 }

@@ -59,12 +59,7 @@ export class AgentSession implements ChatSession, AgentApi {
     this.handlers = {
       ...this.runtime.handlers,
       ...host,
-      ready: async () => {
-        const snapshot = this.runtime.task.snapshot() as Extract<HostEvent, { type: 'snapshot' }>;
-        const setup = await setupMessage(this.deps.keys);
-        if (setup) this.setupShown = true;
-        return setup ? [snapshot, setup] as const : [snapshot] as const;
-      },
+      ready: () => this.runtime.task.snapshot() as Extract<HostEvent, { type: 'snapshot' }>,
       // Saving from the card closes it when everything is written (connection_result); a setup_done
       // after the first of its settings would close it while the models are still being saved.
       save_settings: (msg) => {
@@ -99,6 +94,14 @@ export class AgentSession implements ChatSession, AgentApi {
 
   private post(msg: HostUiMessage): void { this.outbound.fire(msg); }
 
+  /** The setup card, when nothing is configured yet. */
+  private async offerSetup(): Promise<void> {
+    const setup = await setupMessage(this.deps.keys);
+    if (!setup) return;
+    this.setupShown = true;
+    this.post(setup);
+  }
+
   // ---- AgentApi (palette commands) ----
   setRole(role: RoleId, reason?: string): void { this.runtime.setRole(role, reason); }
   send(text: string): Promise<TurnOutcome> { return this.current.send(text); }
@@ -130,7 +133,9 @@ export class AgentSession implements ChatSession, AgentApi {
   }
 
   // ---- ChatSession (webview messages, already validated by the bridge) ----
-  handle(msg: WebviewMessage): Promise<void> {
-    return dispatchWebviewMessage(this.handlers, msg, (reply) => this.outbound.fire(reply));
+  async handle(msg: WebviewMessage): Promise<void> {
+    await dispatchWebviewMessage(this.handlers, msg, (reply) => this.outbound.fire(reply));
+    // A (re)loaded chat that has nothing configured yet gets the setup card, after its snapshot.
+    if (msg.type === 'ready') await this.offerSetup();
   }
 }

@@ -67,7 +67,7 @@ describe('task runtime: start, resume and routing for a host', function () {
     const hostSide: string[] = [];
     const handlers: WebviewHandlers = {
       ...runtime.handlers,
-      ready: () => [runtime.task.snapshot() as Extract<HostEvent, { type: 'snapshot' }>] as const,
+      ready: () => runtime.task.snapshot() as Extract<HostEvent, { type: 'snapshot' }>,
       approve: (m) => void hostSide.push(m.type), reject: (m) => void hostSide.push(m.type), open_diff: (m) => void hostSide.push(m.type), answer: (m) => void hostSide.push(m.type),
       test_connection: () => ({ type: 'connection_result', ok: true }), save_settings: () => ({ type: 'connection_result', ok: true }),
     };
