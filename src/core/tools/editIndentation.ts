@@ -31,7 +31,7 @@ export interface IndentPair {
 }
 
 export type IndentMapping =
-  | { ok: true; identity: boolean; map(modelIndent: string): string | undefined }
+  | { ok: true; identity: boolean; map(modelIndent: string, firstLine: boolean): string | undefined }
   | { ok: false; reason: string };
 
 function fitOffset(pairs: [number, number][]): Rule | undefined {
@@ -53,15 +53,19 @@ function fitScale(pairs: [number, number][]): Rule | undefined {
   return pairs.every(([m, f]) => Math.abs(a * m + b - f) < 1e-9) ? { at: (w) => a * w + b } : undefined;
 }
 
-export function buildIndentMapping(pairs: readonly IndentPair[], fileUsesTabs: boolean): IndentMapping {
-  if (pairs.every((p) => p.model === p.file)) return { ok: true, identity: true, map: (m) => m };
+interface Explanation {
+  table: Map<string, string>;
+  known: [number, number][];
+  rules: Rule[];
+}
 
+/** The table of pairs (one file indent per model indent, in the same order) and the rules that explain all of them. */
+function explain(pairs: readonly IndentPair[]): Explanation | { reason: string } {
   const table = new Map<string, string>();
   for (const p of pairs) {
     const had = table.get(p.model);
     if (had !== undefined && had !== p.file) {
       return {
-        ok: false,
         reason: `the indentation of old_text does not correspond to the file's: lines the model indented alike ("${show(p.model)}") are indented differently in the file ("${show(had)}" and "${show(p.file)}")`,
       };
     }
@@ -70,22 +74,42 @@ export function buildIndentMapping(pairs: readonly IndentPair[], fileUsesTabs: b
   const known = [...table.entries()].map(([m, f]) => [width(m), width(f)] as [number, number]).sort((x, y) => x[0] - y[0]);
   for (let i = 1; i < known.length; i++) {
     if (known[i]![1] < known[i - 1]![1]) {
-      return { ok: false, reason: 'the indentation of old_text is ordered differently from the file\'s (a deeper line in old_text is shallower in the file)' };
+      return { reason: "the indentation of old_text is ordered differently from the file's (a deeper line in old_text is shallower in the file)" };
     }
   }
+  const ws = pairs.map((p) => [width(p.model), width(p.file)] as [number, number]);
+  return { table, known, rules: [fitOffset(ws), fitScale(ws)].filter((r): r is Rule => r !== undefined) };
+}
 
-  const all = pairs.map((p) => [width(p.model), width(p.file)] as [number, number]);
-  let rules = [fitOffset(all), fitScale(all)].filter((r): r is Rule => r !== undefined);
-  if (rules.length === 0 && all.length > 1) {
-    const rest = all.slice(1);
-    rules = [fitOffset(rest), fitScale(rest)].filter((r): r is Rule => r !== undefined);
+export function buildIndentMapping(pairs: readonly IndentPair[], fileUsesTabs: boolean): IndentMapping {
+  if (pairs.every((p) => p.model === p.file)) return { ok: true, identity: true, map: (m) => m };
+
+  let e = explain(pairs);
+  let first: IndentPair | undefined;
+  // The first line alone off (the model copied from its first character on): the other lines
+  // explain the mapping, and the first line of the replacement takes the first matched line's place.
+  // Only when that story holds: the other lines are the file's own, or the first line's indent is
+  // one the others do not use (lines flattened to one level are not explained this way).
+  if ((!('table' in e) || e.rules.length === 0) && pairs.length > 1) {
+    const restPairs = pairs.slice(1);
+    const rest = explain(restPairs);
+    const plausible = restPairs.every((p) => p.model === p.file) || !restPairs.some((p) => p.model === pairs[0]!.model);
+    if ('table' in rest && plausible && (rest.rules.length > 0 || !('table' in e))) {
+      e = rest;
+      first = pairs[0];
+    }
   }
+  if (!('table' in e)) return { ok: false, reason: e.reason };
+  const { table, rules } = e;
+  // The first line bounds new levels too, unless its model indent means something else in the table.
+  const known = first && !table.has(first.model) ? [...e.known, [width(first.model), width(first.file)] as [number, number]] : e.known;
 
   const render = (w: number) => (fileUsesTabs ? '\t'.repeat(Math.floor(w / TAB)) + ' '.repeat(w % TAB) : ' '.repeat(w));
   return {
     ok: true,
     identity: false,
-    map(modelIndent) {
+    map(modelIndent, firstLine) {
+      if (first && firstLine && modelIndent === first.model) return first.file;
       const direct = table.get(modelIndent);
       if (direct !== undefined) return direct;
       const w = width(modelIndent);

@@ -172,19 +172,25 @@ function buildReplacement(
   const pairs = m.pieces.flatMap((p) =>
     p.lines.flatMap((l, j) => (l.trim() === '' ? [] : [{ model: indentOf(l), file: indentOf(fileBare[p.at + j]!) }])),
   );
-  const mapping = exact ? { ok: true as const, identity: true, map: (x: string) => x } : buildIndentMapping(pairs, usesTabs(fileBare.slice(m.start, m.end), wholeText));
+  const mapping = exact ? { ok: true as const, identity: true, map: (x: string, _first: boolean) => x } : buildIndentMapping(pairs, usesTabs(fileBare.slice(m.start, m.end), wholeText));
   if (!mapping.ok) return { ok: false, error: `${mapping.reason}. Copy old_text from the file as it is (read it again) and retry.` };
 
   const eolMark = crlf ? '\r' : '';
+  let seenFirst = false;
   const modelLine = (l: string): string | { bad: string } => {
     if (l.trim() === '') return mapping.identity ? l + eolMark : eolMark;
     if (mapping.identity) return l + eolMark;
     const ind = indentOf(l);
-    const to = mapping.map(ind);
+    const to = mapping.map(ind, !seenFirst);
+    seenFirst = true;
     if (to === undefined) return { bad: l };
     return to + l.slice(ind.length) + eolMark;
   };
 
+  const sameIndent = (model: string, file: string) => {
+    const ind = indentOf(model);
+    return (mapping.identity ? ind : mapping.map(ind, false)) === indentOf(file);
+  };
   const segs = splitAtMarkers(newLines, isMarker);
   const runs: [number, number][] = [];
   if (segs.length > 1) {
@@ -218,6 +224,9 @@ function buildReplacement(
             // Agreement, line by line, of the model's lines around the marker with the file's lines
             // around the run (a changed line in between does not end the comparison).
             let score = 0;
+            // The line right beside the marker at the file's indentation (after mapping) is stronger evidence than its text alone.
+            if (before.length && sameIndent(before[before.length - 1]!, fileBare[m.start + s - 1]!)) score += 0.5;
+            if (after.length && e < n && sameIndent(after[0]!, fileBare[m.start + e]!)) score += 0.5;
             for (let j = 1; j < before.length && s - 1 - j >= 0; j++) if (regionTrim[s - 1 - j] === before[before.length - 1 - j]!.trim()) score++;
             for (let j = 1; j < after.length && e + j < n; j++) if (regionTrim[e + j] === after[j]!.trim()) score++;
             if (!best.length || score > best[0]!.score) best = [{ run: [s, e], score }];
@@ -261,6 +270,19 @@ function buildReplacement(
   // The region's last line keeps its own ending (a file without a final newline has no \r there either).
   if (out.length && m.end === fileLines.length && !fileLines[m.end - 1]!.endsWith('\r')) out[out.length - 1] = stripCr(out[out.length - 1]!);
   return { ok: true, lines: out, kept };
+}
+
+/** How many matched lines sit at the file's indentation under the most common constant offset. */
+function indentAgreement(m: LineMatch, fileBare: string[]): number {
+  const counts = new Map<number, number>();
+  for (const p of m.pieces) {
+    p.lines.forEach((l, j) => {
+      if (l.trim() === '') return;
+      const d = indentOf(fileBare[p.at + j]!).length - indentOf(l).length;
+      counts.set(d, (counts.get(d) ?? 0) + 1);
+    });
+  }
+  return Math.max(0, ...counts.values());
 }
 
 /** The line range an exact occurrence covers, when it covers whole lines. */
@@ -315,6 +337,9 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
         text = text.slice(0, at) + newText + text.slice(at + oldText.length);
         continue;
       }
+      // Blank lines at the edges of old_text are left alone, as they are dropped from new_text.
+      while (whole.start < whole.end && bare[whole.start]!.trim() === '') whole.start++;
+      while (whole.end > whole.start && bare[whole.end - 1]!.trim() === '') whole.end--;
       match = { start: whole.start, end: whole.end, pieces: [{ at: whole.start, lines: afterIndent ? oldLines : bare.slice(whole.start, whole.end) }] };
       exactMatch = !afterIndent;
     } else if (exact.length > 1) {
@@ -340,7 +365,24 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
         const pieces = splitAtMarkers(oldLines, looksLikeElisionMarker).filter((p, i, all) => p.length > 0 || (i > 0 && i < all.length - 1));
         if (pieces.length > 1 || (pieces.length === 1 && pieces[0]!.length < oldLines.length)) {
           if (pieces.some((p) => p.length === 0) || pieces.length === 0) return fail(`old_text has two elision markers with nothing between them. ${SEND_PLAINLY}`);
-          const elided = findLineMatches(fileTrim, pieces, 2);
+          // A marker at an end of old_text leaves that end of the region unknown; only a new_text that
+          // elides the same end (and so keeps whatever is there) can be applied.
+          const endsWithMarker = (ls: string[], atStart: boolean) => ls.length > 0 && looksLikeElisionMarker(ls[atStart ? 0 : ls.length - 1]!);
+          for (const atStart of [true, false]) {
+            if (endsWithMarker(oldLines, atStart) && !endsWithMarker(newLines, atStart)) {
+              return fail(
+                `old_text ${atStart ? 'begins' : 'ends'} with an elision marker, so where the region ${atStart ? 'starts' : 'ends'} is unknown, ` +
+                  `and new_text does not elide that end too. Put the real ${atStart ? 'first' : 'last'} line(s) of the region in old_text, or ${SEND_PLAINLY[0]!.toLowerCase()}${SEND_PLAINLY.slice(1)}`,
+              );
+            }
+          }
+          // Several ways to match differ in which repeated lines (a closing brace, a blank) they use;
+          // the one whose indentation agrees with old_text's on the most lines is taken when it is alone.
+          let elided = findLineMatches(fileTrim, pieces, 20);
+          if (elided.length > 1) {
+            const scored = elided.map((x) => ({ x, score: indentAgreement(x, bare) })).sort((a, b) => b.score - a.score);
+            if (scored[0]!.score > scored[1]!.score) elided = [scored[0]!.x];
+          }
           if (elided.length > 1) {
             return fail(
               `old_text has an elision marker standing for any run of lines, and so it matches more than one region ` +

@@ -1,0 +1,239 @@
+// Edits that land right, measured on real commits: each hunk of each commit in
+// bench/fixtures/edits/ (real single-file commits: this repository's history and public
+// repositories', frozen by bench/support/extractEditCorpus.mjs) is replayed as the tool call a model
+// would make, with each kind of damage models really do, through the real edit_file / apply_patch /
+// write_file on real files. An outcome is correct (the file is exactly the commit's change), refused
+// (an error result, the file untouched) or wrong (anything else). Budget: wrong = 0, and ≥ 95 % of
+// the damaged edits that can be repaired land correctly. Whitespace inside a line is damage that
+// must be refused (inside a string literal it is another value), so it is counted apart.
+// Usage: node bench/edits.bench.mjs [--verbose]
+import { createRequire } from 'node:module';
+import { OUT, loadCore } from './compiledCore.mjs';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const { NodeWorkspaceFs } = loadCore('src/host/node/nodeWorkspaceFs.js');
+const { WorkspacePaths } = loadCore('src/core/workspacePaths.js');
+const { ReadTracker } = loadCore('src/core/readTracker.js');
+const { editFileTool } = loadCore('src/core/tools/editFile.js');
+const { applyPatchTool } = loadCore('src/core/tools/applyPatch.js');
+const { writeFileTool } = loadCore('src/core/tools/writeFile.js');
+const { structuredPatch } = require(require.resolve('diff', { paths: [OUT, process.cwd()] }));
+const verbose = process.argv.includes('--verbose');
+
+const fixturesDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures', 'edits');
+const corpus = fs.readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(fs.readFileSync(path.join(fixturesDir, f), 'utf8')));
+
+const WORDINGS = ['... existing code ...', '...', '... rest unchanged ...', 'existing code here', '... keep existing code ...'];
+function marker(file, indent, k) {
+  const w = WORDINGS[k % WORDINGS.length];
+  if (/\.(py|ya?ml|sh)$/.test(file)) return `${indent}# ${w}`;
+  if (k % 3 === 2) return `${indent}/* ${w} */`;
+  return `${indent}// ${w}`;
+}
+const indentOf = (l) => /^[ \t]*/.exec(l)[0];
+
+/** Hunks as regions: old lines, new lines, where they start, and which lines are unchanged context. */
+function regions(pre, post, context) {
+  const p = structuredPatch('a', 'b', pre, post, '', '', { context });
+  return p.hunks
+    .filter((h) => !h.lines.some((l) => l.startsWith('\\')))
+    .map((h) => {
+      const oldL = [];
+      const newL = [];
+      const body = [];
+      for (const l of h.lines) {
+        if (l[0] === ' ' || l[0] === '-') oldL.push(l.slice(1));
+        if (l[0] === ' ' || l[0] === '+') newL.push(l.slice(1));
+        body.push(l);
+      }
+      return { oldStart: h.oldStart, oldL, newL, body };
+    });
+}
+
+function expectedAfter(pre, r) {
+  const lines = pre.split('\n');
+  lines.splice(r.oldStart - 1, r.oldL.length, ...r.newL);
+  return lines.join('\n');
+}
+
+const edit = (file, o, n) => ({ tool: editFileTool, args: { path: file, edits: [{ old_text: o.join('\n'), new_text: n.join('\n') }] } });
+const patchOf = (file, header, body) => ({ tool: applyPatchTool, args: { patch: [`--- a/${file}`, `+++ b/${file}`, header, ...body, ''].join('\n') } });
+
+function commonIndent(lines) {
+  let p;
+  for (const l of lines) {
+    if (l.trim() === '') continue;
+    const i = indentOf(l);
+    if (p === undefined) p = i;
+    else while (!i.startsWith(p)) p = p.slice(0, -1);
+  }
+  return p ?? '';
+}
+function dedent(lines, prefix) {
+  if (lines.some((l) => l.trim() !== '' && !l.startsWith(prefix))) return undefined;
+  return lines.map((l) => (l.trim() === '' ? '' : l.slice(prefix.length)));
+}
+
+/** Re-indents with another unit: tabs become 4 spaces; a 4-space file becomes 2-space, a 2-space one 4-space. */
+function reunit(lines, pre) {
+  const tabs = /^\t/m.test(pre) && !/^ {2,}\S/m.test(pre.replace(/^\t.*$/gm, ''));
+  if (tabs) return lines.map((l) => l.replace(/^\t+/, (t) => '    '.repeat(t.length)));
+  const widths = pre.split('\n').filter((l) => /^ +\S/.test(l)).map((l) => indentOf(l).length);
+  if (widths.length === 0) return undefined;
+  const unit = widths.every((w) => w % 4 === 0) ? 4 : widths.every((w) => w % 2 === 0) ? 2 : 0;
+  if (!unit) return undefined;
+  const to = unit === 4 ? 2 : 4;
+  return lines.map((l) => l.replace(/^ +/, (s) => ' '.repeat((s.length / unit) * to)));
+}
+
+/** Unchanged runs of ≥ 4 lines (by position in the new lines) collapsed to first line, marker, last line. */
+function collapse(r, file, side) {
+  const lines = side === 'old' ? r.oldL : r.newL;
+  const out = [];
+  let run = [];
+  let k = 0;
+  let collapsed = 0;
+  // The lines kept around a marker are real lines (a model keeps a line it can point at, not a blank one).
+  const flush = () => {
+    let a = 0;
+    let b = run.length;
+    while (a < b && run[a].trim() === '') a++;
+    while (b > a && run[b - 1].trim() === '') b--;
+    if (b - a >= 4) {
+      out.push(...run.slice(0, a + 1), marker(file, indentOf(run[b - 1]), k++), ...run.slice(b - 1));
+      collapsed++;
+    } else out.push(...run);
+    run = [];
+  };
+  for (const l of r.body) {
+    if (l[0] === ' ') run.push(l.slice(1));
+    else {
+      flush();
+      if ((side === 'old' && l[0] === '-') || (side === 'new' && l[0] === '+')) out.push(l.slice(1));
+    }
+  }
+  flush();
+  void lines;
+  return collapsed ? out : undefined;
+}
+
+const KINDS = {
+  // Kinds that already landed before: they must keep landing.
+  'exact blocks': (f, r) => edit(f, r.oldL, r.newL),
+  'whole-file rewrite': (f, r, pre, post) => ({ tool: writeFileTool, args: { path: f, content: post }, expect: post }),
+  'patch, stale line numbers': (f, r) => patchOf(f, `@@ -${r.oldStart + 7},${r.oldL.length} +${r.oldStart + 7},${r.newL.length} @@`, r.body),
+  'patch, wrong hunk counts': (f, r) => patchOf(f, `@@ -${r.oldStart},${r.oldL.length + 2} +${r.oldStart},${Math.max(1, r.newL.length - 1)} @@`, r.body),
+  'patch, bare @@ @@ header': (f, r) => patchOf(f, '@@ @@', r.body),
+  // Damage that needs repair.
+  'indentation dropped': (f, r) => {
+    const p = commonIndent(r.oldL);
+    const o = p && dedent(r.oldL, p);
+    const n = o && dedent(r.newL, p);
+    return n && edit(f, o, n);
+  },
+  'first line unindented': (f, r) => {
+    if (r.oldL.length < 2 || indentOf(r.oldL[0]) === '' || r.oldL[0] !== r.newL[0]) return undefined;
+    return edit(f, [r.oldL[0].trimStart(), ...r.oldL.slice(1)], [r.newL[0].trimStart(), ...r.newL.slice(1)]);
+  },
+  'indentation unit changed': (f, r, pre) => {
+    const o = reunit(r.oldL, pre);
+    const n = o && reunit(r.newL, pre);
+    return n && o.join('\n') !== r.oldL.join('\n') ? edit(f, o, n) : undefined;
+  },
+  'patch, indentation dropped': (f, r) => {
+    const p = commonIndent(r.oldL.concat(r.newL));
+    if (!p) return undefined;
+    return patchOf(f, `@@ -${r.oldStart},${r.oldL.length} +${r.oldStart},${r.newL.length} @@`, r.body.map((l) => l[0] + (l.slice(1).trim() === '' ? '' : l.slice(1 + p.length))));
+  },
+  'lazy new_text markers': (f, r) => {
+    const n = collapse(r, f, 'new');
+    return n && edit(f, r.oldL, n);
+  },
+  'elided old_text': (f, r) => {
+    const o = collapse(r, f, 'old');
+    return o && edit(f, o, r.newL);
+  },
+  'elided old_text and new_text': (f, r) => {
+    const o = collapse(r, f, 'old');
+    const n = o && collapse(r, f, 'new');
+    return n && edit(f, o, n);
+  },
+  // Must be refused.
+  'whitespace inside a line (refuse)': (f, r) => {
+    const i = r.oldL.findIndex((l) => /\S \S/.test(l.trim()));
+    if (i < 0) return undefined;
+    const o = [...r.oldL];
+    o[i] = o[i].replace(/(\S) (\S)/, '$1  $2');
+    return edit(f, o, r.newL);
+  },
+};
+const MUST_REFUSE = new Set(['whitespace inside a line (refuse)']);
+const ALREADY = new Set(['exact blocks', 'whole-file rewrite', 'patch, stale line numbers', 'patch, wrong hunk counts', 'patch, bare @@ @@ header']);
+
+function makeCtx(root) {
+  const nfs = new NodeWorkspaceFs([root]);
+  return {
+    host: { fs: nfs, commands: null, approver: null, asker: null, logger: { info() {}, warn() {}, error() {}, debug() {} } },
+    paths: new WorkspacePaths(nfs),
+    reads: new ReadTracker(),
+    role: 'actor',
+    callId: 'bench',
+    signal: new AbortController().signal,
+    settings: { commandTimeoutMs: 60_000, maxOutputChars: 30_000 },
+    approve: async () => ({ approved: true }),
+  };
+}
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-edits-bench-')));
+const table = new Map(Object.keys(KINDS).map((k) => [k, { correct: 0, refused: 0, wrong: 0 }]));
+const wrongCases = [];
+try {
+  let n = 0;
+  for (const c of corpus) {
+    const file = c.path.split('/').pop();
+    // Context 3 for ordinary edits; 6 for the marker kinds, so unchanged runs exist to elide.
+    const byContext = { 3: regions(c.pre, c.post, 3), 6: regions(c.pre, c.post, 6) };
+    for (const [kind, make] of Object.entries(KINDS)) {
+      const rs = /marker|elided/.test(kind) ? byContext[6] : byContext[3];
+      for (const r of kind === 'whole-file rewrite' ? rs.slice(0, 1) : rs.slice(0, 6)) {
+        const call = make(file, r, c.pre, c.post);
+        if (!call) continue;
+        const ws = path.join(base, String(n++));
+        fs.mkdirSync(ws);
+        const abs = path.join(ws, file);
+        fs.writeFileSync(abs, c.pre);
+        const expect = call.expect ?? expectedAfter(c.pre, r);
+        const ctx = makeCtx(ws);
+        ctx.reads.record(abs, c.pre); // the model read the file before changing it
+        const res = await call.tool.run(call.tool.input.parse(call.args), ctx);
+        const after = fs.readFileSync(abs, 'utf8');
+        const row = table.get(kind);
+        if (!res.isError && after === expect) row.correct++;
+        else if (res.isError && after === c.pre) row.refused++;
+        else {
+          row.wrong++;
+          wrongCases.push({ kind, source: `${c.source} ${c.commit.slice(0, 8)} ${c.path}`, result: res.content.slice(0, 300) });
+        }
+        if (verbose && (res.isError || after !== expect)) console.log(`[${kind}] ${c.source} ${c.path} @${r.oldStart}: ${res.isError ? 'refused' : 'WRONG'}: ${res.content.slice(0, 400)}`);
+      }
+    }
+  }
+} finally {
+  fs.rmSync(base, { recursive: true, force: true });
+}
+
+const rows = [...table.entries()].map(([kind, t]) => ({ kind, ...t, total: t.correct + t.refused + t.wrong }));
+console.log(`Edits replayed from ${corpus.length} real single-file commits (${[...new Set(corpus.map((c) => c.source))].join(', ')}):`);
+console.table(rows);
+const sum = (pred) => rows.filter((r) => pred(r.kind)).reduce((a, r) => ({ correct: a.correct + r.correct, total: a.total + r.total, wrong: a.wrong + r.wrong }), { correct: 0, total: 0, wrong: 0 });
+const damaged = sum((k) => !ALREADY.has(k) && !MUST_REFUSE.has(k));
+const refuse = sum((k) => MUST_REFUSE.has(k));
+const wrong = rows.reduce((a, r) => a + r.wrong, 0);
+const pct = damaged.total ? (100 * damaged.correct) / damaged.total : 0;
+console.log(`damaged edits landed correctly: ${damaged.correct} of ${damaged.total} (${pct.toFixed(1)} %; budget ≥ 95 %) ${pct >= 95 ? 'OK' : 'OVER BUDGET'}`);
+console.log(`whitespace-inside-a-line edits refused: ${table.get('whitespace inside a line (refuse)').refused} of ${refuse.total}`);
+console.log(`wrong writes: ${wrong} (budget 0) ${wrong === 0 ? 'OK' : 'OVER BUDGET'}`);
+for (const w of wrongCases.slice(0, 20)) console.log(`  WRONG [${w.kind}] ${w.source}: ${w.result}`);
