@@ -8,26 +8,29 @@ import { loadCore } from './compiledCore.mjs';
 import * as path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { ROLES } = loadCore('src/core/roles.js');
-const { defaultToolRegistry } = loadCore('src/core/agent/defaultTools.js');
-const { offeredTools, chatToolDef } = loadCore('src/core/agent/offeredTools.js');
+const { PRODUCT_ROLES } = loadCore('src/core/roles.js');
+const { productToolRegistry } = loadCore('src/core/tools/index.js');
+const { chatToolDef } = loadCore('src/core/tools/chatToolDef.js');
 const { encode } = require('gpt-tokenizer');
 
 const BUDGET = 2500;
-const registry = defaultToolRegistry();
+const registry = productToolRegistry();
+const catalog = { stepTools: registry.stepTools(PRODUCT_ROLES) };
 const count = (s) => encode(s).length;
 const results = {};
 
-for (const role of Object.keys(ROLES)) {
-  // The Actor executing a plan is also offered fail_step: measure the largest set each role can get.
-  const planning = role === 'actor' ? { execution: {} } : undefined;
-  const tools = offeredTools(registry, role, planning).map(chatToolDef);
-  const system = count(ROLES[role].systemPrompt);
+for (const def of PRODUCT_ROLES.list) {
+  const role = def.id;
+  // A role executing a plan is also offered fail_step: measure the largest set each role can get.
+  const planning = def.executesPlans ? { execution: {} } : undefined;
+  const tools = registry.offeredTo(def, planning).map((t) => chatToolDef(t, catalog));
+  const system = count(def.systemPrompt(catalog));
   const schemas = count(JSON.stringify(tools));
   const total = system + schemas;
   results[role] = total;
-  console.log(`\n${ROLES[role].label}: ${total} tokens (system prompt ${system} + ${tools.length} tool schemas ${schemas}) — budget ${BUDGET}: ${total <= BUDGET ? 'OK' : 'OVER'}`);
+  console.log(`\n${def.label}: ${total} tokens (system prompt ${system} + ${tools.length} tool schemas ${schemas}) — budget ${BUDGET}: ${total <= BUDGET ? 'OK' : 'OVER'}`);
   const rows = tools.map((t) => ({ tool: t.function.name, tokens: count(JSON.stringify(t)) })).sort((a, b) => b.tokens - a.tokens);
   console.table(rows);
 }
-console.log(`\nPlanner smaller than Actor: ${results.planner < results.actor ? 'yes' : 'NO'} (${results.planner} vs ${results.actor})`);
+const [first, second] = PRODUCT_ROLES.list;
+console.log(`\n${first.label} smaller than ${second.label}: ${results[first.id] < results[second.id] ? 'yes' : 'NO'} (${results[first.id]} vs ${results[second.id]})`);

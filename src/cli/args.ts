@@ -1,4 +1,4 @@
-import type { RoleId } from '../protocol';
+import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../protocol';
 
 export interface RunArgs {
   kind: 'run';
@@ -20,13 +20,16 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return (allowed as readonly string[]).includes(value) ? (value as T) : `${flag} must be one of ${allowed.join(', ')} (got "${value}")`;
 }
 
-/** `tandem run [options] "<prompt>"`; flags may come before or after the prompt, `--flag=value` works too. */
-export function parseArgs(argv: readonly string[]): ParsedArgs {
+/**
+ * `tandem run [options] "<prompt>"`; flags may come before or after the prompt, `--flag=value` works too.
+ * `--role` takes any id of `roles` (default: the first role).
+ */
+export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): ParsedArgs {
   if (argv.length === 0) return { kind: 'error', message: 'missing command' };
   if (argv.includes('-h') || argv.includes('--help') || argv[0] === 'help') return { kind: 'help' };
   const [command, ...rest] = argv;
   if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (expected "run")` };
-  const out: RunArgs = { kind: 'run', role: 'planner', answerDefault: false, json: false, prompt: '' };
+  const out: RunArgs = { kind: 'run', role: roles.initial.id, answerDefault: false, json: false, prompt: '' };
   const words: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     let a = rest[i]!;
@@ -61,9 +64,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           out.baseURL = value;
           break;
         case '--role': {
-          const r = oneOf(a, value, ['planner', 'actor'] as const);
-          if (r !== 'planner' && r !== 'actor') return { kind: 'error', message: r };
-          out.role = r;
+          if (!roles.has(value)) return { kind: 'error', message: oneOf(a, value, roles.ids) };
+          out.role = value;
           break;
         }
         case '--approve': {

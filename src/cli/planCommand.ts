@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Agent } from '../core/agent/agent';
 import type { TurnOutcome } from '../core/agent/agentApi';
 import { writePlanFile } from './planFile';
+import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../protocol';
 
 export type PlanMode =
   | { mode: 'none'; argv: string[] }
@@ -17,7 +18,7 @@ export type PlanMode =
   | { mode: 'execute'; argv: string[]; file: string };
 
 /** Takes `--out`/`--plan` (and `plan` as a command) out of argv; the rest goes to the `run` parser. */
-export function extractPlanFlags(argv: readonly string[]): PlanMode | { error: string } {
+export function extractPlanFlags(argv: readonly string[], roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): PlanMode | { error: string } {
   const [command, ...rest] = argv;
   const take = (flag: string): { value?: string; rest: string[]; error?: string } => {
     const out: string[] = [];
@@ -40,15 +41,20 @@ export function extractPlanFlags(argv: readonly string[]): PlanMode | { error: s
     const t = take('--out');
     if (t.error) return { error: t.error };
     if (!t.value) return { error: 'tandem plan needs --out FILE.json (where the validated plan is written)' };
-    if (rolesOf(t.rest).some((r) => r !== 'planner')) return { error: 'tandem plan runs the Planner; --role actor is not allowed' };
-    return { mode: 'plan', argv: ['run', ...withRole(t.rest, 'planner')], out: t.value };
+    const planner = roles.planner;
+    if (!planner) return { error: 'tandem plan needs a role that plans; none is registered' };
+    const other = rolesOf(t.rest).find((r) => r !== planner.id);
+    if (other !== undefined) return { error: `tandem plan runs the ${planner.label}; --role ${other} is not allowed` };
+    return { mode: 'plan', argv: ['run', ...withRole(t.rest, planner.id)], out: t.value };
   }
   if (command === 'run' && rest.some((a) => a === '--plan' || a.startsWith('--plan='))) {
     const t = take('--plan');
     if (t.error) return { error: t.error };
-    if (rolesOf(t.rest).some((r) => r !== 'actor')) return { error: '--plan executes a plan: it needs --role actor' };
+    const executor = roles.executor;
+    if (!executor) return { error: '--plan needs a role that executes plans; none is registered' };
+    if (rolesOf(t.rest).some((r) => r !== executor.id)) return { error: `--plan executes a plan: it needs --role ${executor.id}` };
     // The shared parser wants a prompt; the plan is the brief, so a placeholder stands in for it.
-    return { mode: 'execute', argv: ['run', ...withRole(t.rest, 'actor'), '--', `(execute the plan in ${t.value})`], file: t.value! };
+    return { mode: 'execute', argv: ['run', ...withRole(t.rest, executor.id), '--', `(execute the plan in ${t.value})`], file: t.value! };
   }
   return { mode: 'none', argv: [...argv] };
 }
@@ -67,7 +73,7 @@ function rolesOf(args: readonly string[]): string[] {
   return roles;
 }
 
-function withRole(args: string[], role: 'planner' | 'actor'): string[] {
+function withRole(args: string[], role: string): string[] {
   return rolesOf(args).length ? args : ['--role', role, ...args];
 }
 

@@ -18,7 +18,8 @@ import { TtyAsker } from '../host/node/ttyAsker';
 import { parseArgs, type RunArgs } from './args';
 import { TextPrinter } from './textPrinter';
 import { visibleControls } from '../protocol/visibleControls';
-import { USAGE } from './usage';
+import { usage } from './usage';
+import { PRODUCT_REGISTRIES, type Registries } from '../core/registries';
 import { extractHistoryFlags, historyDirFor, runHistoryCommand, withHistoryEnv } from './history';
 import { HistoryStore } from '../core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../core/runtime/runningTask';
@@ -51,7 +52,8 @@ export function settingsFrom(args: RunArgs, env: NodeJS.ProcessEnv, isTty: boole
   return defaultSettings({
     baseURL: args.baseURL ?? env.TANDEM_BASE_URL ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
     apiKey: env.TANDEM_API_KEY ?? env.OPENAI_API_KEY ?? '',
-    models: { planner: model, actor: model },
+    // --model/$TANDEM_MODEL is every role's model (a role without its own uses the first one's).
+    models: { [PRODUCT_REGISTRIES.roles.initial.id]: model },
     approval: approvalFromFlag(args.approve, isTty),
     limits: {
       ...DEFAULT_LIMITS,
@@ -77,7 +79,9 @@ function exitFor(outcome: TurnOutcome, interrupted: boolean): number {
   }
 }
 
-export async function runCli(io: CliIo): Promise<number> {
+/** `registries`: the roles and tools to run with (the product's; a test may pass a role of its own). */
+export async function runCli(io: CliIo, registries: Registries = PRODUCT_REGISTRIES): Promise<number> {
+  const USAGE = usage(registries.roles);
   // `tandem history …`, and `run --resume/--history-dir/--no-history` (src/cli/history.ts).
   if (io.argv[0] === 'history') return runHistoryCommand(io);
   const hist = extractHistoryFlags(io.argv);
@@ -86,12 +90,12 @@ export async function runCli(io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   // `tandem plan … --out FILE` and `run --plan FILE` (src/cli/planCommand.ts) become plain `run` arguments.
-  const planMode = extractPlanFlags(hist.argv);
+  const planMode = extractPlanFlags(hist.argv, registries.roles);
   if ('error' in planMode) {
     io.stderr(`tandem: ${planMode.error}\n\n${USAGE}`);
     return EXIT.usage;
   }
-  const parsed = parseArgs(planMode.argv);
+  const parsed = parseArgs(planMode.argv, registries.roles);
   if (parsed.kind === 'help') {
     io.stdout(USAGE);
     return EXIT.done;
@@ -135,6 +139,7 @@ export async function runCli(io: CliIo): Promise<number> {
       host,
       settings: () => settings,
       workspace: ws,
+      registries,
       ...(hist.noHistory ? {} : { history: new HistoryStore(historyDirFor(ws, io.env, hist.historyDir && path.resolve(io.cwd, hist.historyDir))) }),
     };
     const start = { sink: emit, role: args.role, keepRole: roleGiven };

@@ -1,6 +1,24 @@
-export const USAGE = `Usage: tandem run [options] "<prompt>"
-       tandem plan [options] "<prompt>" --out FILE.json   write the Planner's validated plan
-       tandem run --role actor --plan FILE.json [options] execute a plan file step by step
+import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../protocol';
+
+/** `--role`'s lines, from the role table: one per role, what it may do. */
+function roleLines(roles: RoleRegistry<RoleInfo>): string {
+  const head = `  --role ${roles.ids.join('|')}`;
+  const lines = roles.list.map((r, i) => {
+    const what = [r.access, r.mayPlan ? 'proposes a plan' : '', r.executesPlans ? 'executes plans' : ''].filter(Boolean).join(', ');
+    return `${r.id}: ${what}${i === 0 ? ' (default)' : ''}`;
+  });
+  const pad = ' '.repeat(28);
+  const first = head.length < 28 ? head.padEnd(28) + lines[0] : `${head}\n${pad}${lines[0]}`;
+  return [first, ...lines.slice(1).map((l) => pad + l)].join('\n');
+}
+
+/** The `tandem run` help; the role lines come from the registry the CLI runs with. */
+export function usage(roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): string {
+  const planner = roles.planner?.label ?? 'planning role';
+  const executor = roles.executor?.id ?? 'ROLE';
+  return `Usage: tandem run [options] "<prompt>"
+       tandem plan [options] "<prompt>" --out FILE.json   write the ${planner}'s validated plan
+       tandem run --role ${executor} --plan FILE.json [options] execute a plan file step by step
        tandem run --resume ID [options] "<prompt>"        continue a saved task
        tandem history [--workspace DIR] [--json]          saved tasks (tandem history --help)
 
@@ -9,8 +27,7 @@ OpenAI-compatible endpoint, and exits when the turn ends.
 
 Options:
   --workspace DIR           workspace folder (default: the current directory)
-  --role planner|actor      planner: read-only, proposes a plan (default)
-                            actor: may edit, create, delete files and run commands
+${roleLines(roles)}
   --model M                 model for the role (default: $TANDEM_MODEL or gpt-4o-mini)
   --base-url URL            endpoint, e.g. http://127.0.0.1:8080/v1
   --approve never|edits|all what may happen without asking:
@@ -41,3 +58,6 @@ Exit codes:
   3  stopped on a question it may not answer, or at the tool-call limit
   130 stopped by Ctrl-C
 `;
+}
+
+export const USAGE = usage();

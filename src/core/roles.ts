@@ -1,22 +1,27 @@
-import type { Permission, RoleId } from '../protocol';
+import { ROLE_TABLE, RoleRegistry, type Permission, type ProductRoleId, type RoleInfo } from '../protocol';
 import { plannerPrompt } from './prompts/planner';
 import { actorPrompt } from './prompts/actor';
 
-/** Roles are data: a new read-only role (e.g. Reviewer) is one more row. */
-export interface RoleDef {
-  id: RoleId;
-  label: string;
-  permissions: readonly Permission[];
-  /** Whether the role may be offered `run_command` at all (the Planner gets no shell). */
-  shell: boolean;
-  systemPrompt: string;
+/** What a system prompt may say that comes from other registries (tools can change at run time). */
+export interface PromptContext {
+  /** The tool names a plan step may name, from the tool registry. */
+  stepTools: readonly string[];
 }
 
-export const ROLES: Record<RoleId, RoleDef> = {
-  planner: { id: 'planner', label: 'Planner', permissions: ['read'], shell: false, systemPrompt: plannerPrompt },
-  actor: { id: 'actor', label: 'Actor', permissions: ['read', 'write', 'create', 'delete', 'execute'], shell: true, systemPrompt: actorPrompt },
+/** A role as the core runs it: the shared row plus its system prompt. */
+export interface RoleDef extends RoleInfo {
+  systemPrompt(ctx: PromptContext): string;
+}
+
+/** Each product role's prompt, keyed by the table's ids (a missing or extra key does not compile). */
+const PROMPTS: Record<ProductRoleId, RoleDef['systemPrompt']> = {
+  planner: plannerPrompt,
+  actor: actorPrompt,
 };
 
-export function roleAllows(role: RoleDef, needs: readonly Permission[]): boolean {
+/** The product's roles with their prompts: the registry every host uses unless told otherwise. */
+export const PRODUCT_ROLES = new RoleRegistry<RoleDef>(ROLE_TABLE.map((r) => ({ ...r, systemPrompt: PROMPTS[r.id] })));
+
+export function roleAllows(role: RoleInfo, needs: readonly Permission[]): boolean {
   return needs.every((p) => role.permissions.includes(p));
 }

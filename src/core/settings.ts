@@ -1,11 +1,14 @@
-import type { RoleId } from '../protocol';
+import { ROLE_TABLE, type RoleId } from '../protocol';
 
 /** Everything the agent reads from settings (VS Code `tandem.*`) or CLI flags. One shape for both hosts. */
 export interface AgentSettings {
   baseURL: string;
   apiKey: string;
-  /** Model per role; a role may have its own (e.g. a stronger planner). */
-  models: Record<RoleId, string>;
+  /**
+   * Model per role id; a role may have its own (e.g. a stronger planner). A role with none uses the
+   * first one given (see `modelFor`), so a registry with a role of its own needs no new setting.
+   */
+  models: Partial<Record<RoleId, string>>;
   /** Cheaper model for condensing old turns; falls back to the role's model. */
   summaryModel?: string;
   maxTokens: number;
@@ -54,7 +57,7 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
   return {
     baseURL: 'https://api.openai.com/v1',
     apiKey: '',
-    models: { planner: 'gpt-4o-mini', actor: 'gpt-4o-mini' },
+    models: Object.fromEntries(ROLE_TABLE.map((r) => [r.id, 'gpt-4o-mini'])),
     maxTokens: 4096,
     structuredOutputs: 'auto',
     approval: { mode: 'ask', autoApprove: { edit: false, create: false, delete: false, command: false } },
@@ -63,4 +66,9 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
     taskBudgetUsd: 0,
     ...overrides,
   };
+}
+
+/** The model a role's requests use: its own, else the first role's that has one. */
+export function modelFor(settings: Pick<AgentSettings, 'models'>, role: RoleId): string {
+  return settings.models[role] || Object.values(settings.models).find((m) => !!m) || '';
 }

@@ -1,6 +1,6 @@
 import type { AgentState, PlanCard, TextCard } from './cards';
 import type { HostEvent } from './events';
-import type { RoleId } from './roles';
+import { ROLE_TABLE, type RoleId } from './roles';
 
 /**
  * What a stream of `HostEvent`s means, in one place: the host's card store, the history recorder
@@ -54,11 +54,11 @@ export interface HostView<C extends CardLike> {
   readonly streaming: Set<string>;
 }
 
-/** A view with no cards, in the Planner, idle. */
-export function emptyHostView<C extends CardLike>(cards: CardTable<C>): HostView<C> {
+/** A view with no cards, idle, in `role` (default: where a task starts, the role table's first). */
+export function emptyHostView<C extends CardLike>(cards: CardTable<C>, role: RoleId = ROLE_TABLE[0].id): HostView<C> {
   return {
     cards,
-    role: 'planner',
+    role,
     agentState: 'idle',
     roleNotice: null,
     turnUsage: null,

@@ -7,3 +7,4 @@ export * from './webviewMessages';
 export * from './applyHostEvent';
 export * from './chatSession';
 export * from './protocolMap';
+export * from './roleRegistry';

@@ -1,7 +1,58 @@
 import { z } from 'zod';
 
-export const RoleId = z.enum(['planner', 'actor']);
-export type RoleId = z.infer<typeof RoleId>;
-
 export const Permission = z.enum(['read', 'write', 'create', 'delete', 'execute']);
 export type Permission = z.infer<typeof Permission>;
+
+/**
+ * What every layer may know about a role (the webview, the status bar, the CLI, history): its
+ * capabilities and how it looks. Code asks a role what it may do (`mayPlan`, `executesPlans`,
+ * `shell`, `permissions`), never which role it is. The system prompt is attached in the core.
+ */
+export interface RoleInfo {
+  /** Lower-case id: on the wire, in history, in `--role`, in the model setting `tandem.model.<id>`. */
+  readonly id: string;
+  readonly label: string;
+  /** One character shown before the label in the chat's role control. */
+  readonly glyph: string;
+  /** `warning` roles (they can change things) are coloured as such in the status bar and the role control. */
+  readonly tone: 'calm' | 'warning';
+  /** A codicon for the status bar. */
+  readonly icon: string;
+  /** How its access reads in tooltips ("read-only"). */
+  readonly access: string;
+  readonly permissions: readonly Permission[];
+  /** Whether `run_command` (a shell) may be offered at all; a read-only role never gets one. */
+  readonly shell: boolean;
+  /** Answers with plans: offered `propose_plan`; `tandem plan`, Revise and "Plan from selection" use it. */
+  readonly mayPlan: boolean;
+  /** Carries out approved plans: Execute plan switches to it; offered `fail_step`; runs the step sub-turns. */
+  readonly executesPlans: boolean;
+  /** Its model's setting under `tandem.` (unset: the first role's model). */
+  readonly modelSetting: string;
+}
+
+/**
+ * The product's roles, in order: the first is where a task starts. A new role is one more row here
+ * (and its prompt in src/core/prompts).
+ */
+export const ROLE_TABLE = [
+  {
+    id: 'planner', label: 'Planner', glyph: '◇', tone: 'calm', icon: 'telescope', access: 'read-only',
+    permissions: ['read'], shell: false, mayPlan: true, executesPlans: false, modelSetting: 'model.planner',
+  },
+  {
+    id: 'actor', label: 'Actor', glyph: '◆', tone: 'warning', icon: 'tools', access: 'full access',
+    permissions: ['read', 'write', 'create', 'delete', 'execute'], shell: true, mayPlan: false, executesPlans: true, modelSetting: 'model.actor',
+  },
+] as const satisfies readonly RoleInfo[];
+
+/** The product's role ids, derived from the table. */
+export type ProductRoleId = (typeof ROLE_TABLE)[number]['id'];
+
+/**
+ * A role id as it travels (events, messages, history, flags). Which ids exist is data — the role
+ * registry in force (the product table, or a test's) — so the wire checks the shape and the host
+ * checks the id against its registry.
+ */
+export const RoleId = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/);
+export type RoleId = string;

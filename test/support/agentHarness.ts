@@ -12,14 +12,21 @@ import type { Approver, QuestionAsker, ApprovalRequest } from '../../src/core/po
 import type { Tool } from '../../src/core/tools/tool';
 import type { Card, HostEvent, RoleId, ToolCallCard } from '../../src/protocol';
 import { HostEvent as HostEventSchema } from '../../src/protocol';
-import { LOOP_TOOLS } from '../../src/core/agent/defaultTools';
+import { LOOP_TOOLS } from '../../src/core/tools';
+import { ToolRegistry, fixedProvider, type ToolProvider } from '../../src/core/tools/toolRegistry';
+import type { RoleDef } from '../../src/core/roles';
+import type { RoleRegistry } from '../../src/protocol';
 import { createNodeHost } from '../../src/host/node/nodeHost';
 import { ScriptedServer, type ScriptStep } from './scriptedServer';
 
 export interface HarnessOptions {
   steps: ScriptStep[];
   role?: RoleId;
+  /** The workspace tools (the loop's own are always added), or whole providers (e.g. one that changes at run time). */
   tools?: readonly Tool[];
+  providers?: readonly ToolProvider[];
+  /** A role registry of the test's own (default: the product's). */
+  roles?: RoleRegistry<RoleDef>;
   files?: Record<string, string>;
   settings?: (s: AgentSettings) => AgentSettings;
   approver?: Approver;
@@ -62,7 +69,8 @@ export async function harness(o: HarnessOptions): Promise<Harness> {
     host,
     settings,
     role: o.role ?? 'actor',
-    tools: o.tools ? [...o.tools, ...LOOP_TOOLS] : undefined,
+    tools: o.providers ? new ToolRegistry([...o.providers, LOOP_TOOLS]) : o.tools ? new ToolRegistry([fixedProvider('test', o.tools), LOOP_TOOLS]) : undefined,
+    roles: o.roles,
     hooks: o.hooks,
     emit: (e) => {
       // Every event must be a valid protocol object: what the webview and --json receive.

@@ -9,9 +9,12 @@ import { EventStream } from '../events';
 import { LlmClient, LlmError } from '../llm';
 import { QuestionUnanswerable } from '../ports';
 import { ReadTracker } from '../readTracker';
-import { ROLES } from '../roles';
-import type { AgentSettings } from '../settings';
-import type { Tool } from '../tools/tool';
+import { PRODUCT_ROLES, type RoleDef } from '../roles';
+import { modelFor, type AgentSettings } from '../settings';
+import type { ToolCatalog } from '../tools/tool';
+import type { ToolRegistry } from '../tools/toolRegistry';
+import { productToolRegistry } from '../tools';
+import type { RoleRegistry } from '../../protocol';
 import { WorkspacePaths } from '../workspacePaths';
 import { UsageMeter } from '../cost/usageMeter';
 import { Planning } from '../plans/planning';
@@ -23,7 +26,6 @@ import { recordsFromCards } from '../plans/recordsFromCards';
 import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi';
 import { emitUsage, runTurn } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
-import { defaultToolRegistry } from './defaultTools';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
 
@@ -33,7 +35,10 @@ export class Agent implements AgentApi {
   private llm: LlmClient;
   readonly events: EventStream;
   readonly planning: Planning;
-  private readonly registry: readonly Tool[];
+  /** The roles this agent knows (the product's unless the caller passes its own). */
+  readonly roles: RoleRegistry<RoleDef>;
+  /** The tools in force; providers may be added or change their tools while the task runs. */
+  readonly tools: ToolRegistry;
   private readonly paths: WorkspacePaths;
   private readonly reads = new ReadTracker();
   private readonly usage: UsageMeter;
@@ -47,12 +52,14 @@ export class Agent implements AgentApi {
   private lastOutcome: TurnOutcome | undefined;
 
   constructor(private readonly opts: AgentOptions) {
-    this._role = opts.role ?? 'planner';
+    this.roles = opts.roles ?? PRODUCT_ROLES;
+    // A role that is not (or no longer) in the registry — e.g. from an old history file — starts where a new task does.
+    this._role = opts.role && this.roles.has(opts.role) ? opts.role : this.roles.initial.id;
     this.settings = opts.settings;
     this.hooks = opts.hooks;
     const onEvent = opts.hooks?.onEvent;
     this.events = new EventStream(onEvent ? (e) => { opts.emit(e); onEvent(e); } : opts.emit, opts.resume?.idPrefix ?? 'c');
-    this.registry = opts.tools ?? defaultToolRegistry();
+    this.tools = opts.tools ?? productToolRegistry();
     this.paths = new WorkspacePaths(opts.host.fs);
     this.usage = new UsageMeter(opts.settings.prices, opts.resume?.usage);
     if (opts.resume) {
@@ -66,6 +73,7 @@ export class Agent implements AgentApi {
       structuredOutputs: opts.settings.structuredOutputs,
       planRepairTries: opts.settings.limits.planRepairTries,
       isInside: insideWorkspace(this.paths),
+      stepTools: () => this.catalog().stepTools,
     });
     // A resumed task's plans stay executable and revisable (their cards came back with the snapshot).
     if (opts.resume) this.planning.book.restore(recordsFromCards(opts.resume.cards, opts.resume.planProvenance));
@@ -73,6 +81,15 @@ export class Agent implements AgentApi {
 
   get role(): RoleId {
     return this._role;
+  }
+
+  private get roleDef(): RoleDef {
+    return this.roles.get(this._role);
+  }
+
+  /** What prompts and schemas take from the tool registry, as it stands now. */
+  private catalog(): ToolCatalog {
+    return { stepTools: this.tools.stepTools(this.roles) };
   }
 
   get busy(): boolean {
@@ -98,11 +115,16 @@ export class Agent implements AgentApi {
 
   setRole(role: RoleId, reason?: string): void {
     if (role === this._role) return;
+    const to = this.roles.find(role);
+    if (!to) {
+      this.errorCard(`There is no role "${role}" here (roles: ${this.roles.ids.join(', ')}).`);
+      return;
+    }
     // The turn in flight was started under the old role; never let it continue under the new one.
     if (this.running) {
-      const from = ROLES[this._role].label;
+      const from = this.roleDef.label;
       this.stop();
-      this.systemNote(`Stopped the ${from}'s run: switched to the ${ROLES[role].label}.`);
+      this.systemNote(`Stopped the ${from}'s run: switched to the ${to.label}.`);
     }
     this._role = role;
     this.events.emit({ type: 'role_changed', role, ...(reason ? { reason } : {}) });
@@ -161,15 +183,20 @@ export class Agent implements AgentApi {
       this.errorCard('The agent is busy; stop it before executing a plan.');
       return 'error';
     }
+    const executor = this.roles.executor;
+    if (!executor) {
+      this.errorCard('No role here executes plans.');
+      return 'error';
+    }
     const begun = this.planning.beginExecution(planCardId);
     if (!begun.ok) {
       this.errorCard(begun.error);
       return 'error';
     }
-    this.setRole('actor', 'Execute plan');
+    this.setRole(executor.id, 'Execute plan');
     this.lastTurn = { kind: 'plan' };
-    // The Actor's first message says which plan it executes (the hand-off is visible in the chat).
-    this.events.addCard({ kind: 'text', id: this.events.newId('text'), author: 'assistant', text: begun.announcement, role: 'actor', ts: Date.now() });
+    // The executing role's first message says which plan it executes (the hand-off is visible in the chat).
+    this.events.addCard({ kind: 'text', id: this.events.newId('text'), author: 'assistant', text: begun.announcement, role: executor.id, ts: Date.now() });
     return this.exclusive(async (signal) =>
       executePlanSteps(this.planning, begun.brief, async (message) => {
         if (signal.aborted) return 'stopped';
@@ -189,10 +216,15 @@ export class Agent implements AgentApi {
       this.errorCard(`No plan with id ${planCardId} in this task.`);
       return 'error';
     }
-    this.setRole('planner', 'Revise plan');
+    const planner = this.roles.planner;
+    if (!planner) {
+      this.errorCard('No role here answers with plans.');
+      return 'error';
+    }
+    this.setRole(planner.id, 'Revise plan');
     const text = `Revise plan v${record.version}: ${feedback}`;
-    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: 'planner', ts: Date.now() });
-    this.lastTurn = { kind: 'message', text, role: 'planner', feedback, requirePlan: true };
+    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: planner.id, ts: Date.now() });
+    this.lastTurn = { kind: 'message', text, role: planner.id, feedback, requirePlan: true };
     return this.exclusive(async (signal) => this.turnWithPlanning(text, signal, { feedback, requirePlan: true }));
   }
 
@@ -229,8 +261,9 @@ export class Agent implements AgentApi {
 
   private async turnWithPlanning(text: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean; alreadySent?: boolean } = {}): Promise<TurnOutcome> {
     if (!opts.alreadySent) this.messages.push({ role: 'user', content: text });
-    if (this._role !== 'planner') return this.turn(signal);
-    const planTurn = this.planning.beginPlanTurn(this.settings.models.planner, opts.feedback);
+    if (!this.roleDef.mayPlan) return this.turn(signal);
+    const planRole = this._role;
+    const planTurn = this.planning.beginPlanTurn(modelFor(this.settings, planRole), opts.feedback);
     try {
       // A retry after the turn itself had answered (only the plan request after it failed): the model
       // already spoke, so go straight to the plan request rather than send a conversation ending in its answer.
@@ -242,9 +275,9 @@ export class Agent implements AgentApi {
       // Also after a failed propose_plan the model left unrepaired: the same plan turn goes on, so repairs stay bounded.
       if (outcome === 'done' && opts.requirePlan && !planTurn.done) {
         this.setState('thinking');
-        const model = this.settings.models.planner;
+        const model = modelFor(this.settings, planRole);
         const complete = llmPlanCompleter(this.llm, model, answerTokensFor(model, this.settings), (r) =>
-          emitUsage(this.events, this.usage, { model: r.model, role: 'planner', tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }, this.hooks?.onUsage),
+          emitUsage(this.events, this.usage, { model: r.model, role: planRole, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }, this.hooks?.onUsage),
           (notice) => this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
         );
         let added: PlanMessage[];
@@ -252,7 +285,7 @@ export class Agent implements AgentApi {
           added = await requestPlan(
             {
               // Fitted like every loop request: this one carries the whole conversation plus the answer that had no plan.
-              complete: async (messages, responseFormat, sig) => complete(await this.fitPlanRequest(model, messages, responseFormat, sig), responseFormat, sig),
+              complete: async (messages, responseFormat, sig) => complete(await this.fitPlanRequest(model, planRole, messages, responseFormat, sig), responseFormat, sig),
               structured: this.planning.structured,
               logger: this.opts.host.logger,
               signal,
@@ -275,25 +308,26 @@ export class Agent implements AgentApi {
   }
 
   /** The plan request through the same context fitting as the loop's requests (its schema takes room, like tools do). */
-  private async fitPlanRequest(model: string, messages: PlanMessage[], responseFormat: unknown, signal: AbortSignal): Promise<PlanMessage[]> {
+  private async fitPlanRequest(model: string, role: RoleId, messages: PlanMessage[], responseFormat: unknown, signal: AbortSignal): Promise<PlanMessage[]> {
     if (!this.hooks?.fitContext) return messages;
     const fitted = await this.hooks.fitContext(messages, model, {
       ...(responseFormat ? { tools: [responseFormat] } : {}),
       maxTokens: answerTokensFor(model, this.settings),
       signal,
-      onUsage: (u) => emitUsage(this.events, this.usage, { ...u, role: 'planner' }, this.hooks?.onUsage),
+      onUsage: (u) => emitUsage(this.events, this.usage, { ...u, role }, this.hooks?.onUsage),
     });
     return fitted as PlanMessage[];
   }
 
   private turn(signal: AbortSignal): Promise<TurnOutcome> {
     return runTurn({
-      role: () => this._role,
+      role: () => this.roleDef,
       settings: () => this.settings,
       llm: () => this.llm,
       events: this.events,
       messages: this.messages,
-      registry: this.registry,
+      tools: this.tools,
+      catalog: () => this.catalog(),
       usage: this.usage,
       hooks: this.hooks,
       signal,

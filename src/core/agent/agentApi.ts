@@ -5,7 +5,9 @@
 import type { Card, HostEvent, RoleId } from '../../protocol';
 import type { HostPorts } from '../ports';
 import type { AgentSettings } from '../settings';
-import type { Tool } from '../tools/tool';
+import type { ToolRegistry } from '../tools/toolRegistry';
+import type { RoleDef } from '../roles';
+import type { RoleRegistry } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
 
 export type TurnOutcome = 'done' | 'stopped' | 'error' | 'waiting' | 'limit';
@@ -20,8 +22,10 @@ export interface AgentOptions {
   hooks?: AgentHooks;
   /** A task resumed from history: its cards (shown again, not re-emitted), the conversation rebuilt from them, usage so far. */
   resume?: ResumeState;
-  /** The tool registry (default: every workspace tool plus ask_question/propose_plan/fail_step). Tests pass their own. */
-  tools?: readonly Tool[];
+  /** The roles (default: the product's). A test may pass a registry with a role of its own. */
+  roles?: RoleRegistry<RoleDef>;
+  /** The tool registry (default: the built-in providers — workspace tools and ask_question/propose_plan/fail_step). */
+  tools?: ToolRegistry;
 }
 
 export interface ResumeState {
@@ -99,7 +103,7 @@ export interface HookUsage {
 
 export interface AgentApi {
   readonly role: RoleId;
-  /** User action only. Actor → Planner during a run stops the run first and says so. */
+  /** User action only. Switching during a run stops the run first and says so; an unknown role is refused with an error card. */
   setRole(role: RoleId, reason?: string): void;
   /** A user message: runs one turn to completion (tools and all). */
   send(text: string, opts?: { /** Planner only: end with a plan (a final structured request if it did not call propose_plan); `tandem plan`. */ requirePlan?: boolean }): Promise<TurnOutcome>;

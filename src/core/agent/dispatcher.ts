@@ -6,10 +6,10 @@
  *
  * Read-only calls next to each other run concurrently; any other call runs alone, in order.
  */
-import type { Permission, RoleId, ToolCallStatus } from '../../protocol';
+import type { Permission, ToolCallStatus } from '../../protocol';
 import type { ApprovalInfo } from '../../protocol';
 import { QuestionUnanswerable, type ApprovalDecision, type ApprovalRequest, type HostPorts } from '../ports';
-import { ROLES } from '../roles';
+import type { RoleDef } from '../roles';
 import type { ReadTracker } from '../readTracker';
 import type { LimitSettings } from '../settings';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool';
@@ -20,14 +20,15 @@ import { redact } from '../llm/llmError';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { EventStream } from '../events';
 import type { AccumulatedToolCall } from '../llm';
-import { refusalFor } from './offeredTools';
+import type { ToolRegistry } from '../tools/toolRegistry';
+import type { Planning } from '../plans/planning';
 import { decideApproval, resolveApproval, type PolicyInput } from '../approvalPolicy';
 import type { SettledToolCall } from './agentApi';
 
 export interface DispatchEnv {
   /** The role in force right now (checked per call, at dispatch). */
-  role(): RoleId;
-  registry: readonly Tool[];
+  role(): RoleDef;
+  tools: ToolRegistry;
   events: EventStream;
   host: HostPorts;
   paths: WorkspacePaths;
@@ -38,7 +39,7 @@ export interface DispatchEnv {
   /** The API key in force (optional): masked in tool output before the model, the chat or history see it. */
   secret?(): string | undefined;
   /** Handed to tools that show cards of their own or work with plans (see ToolContext). */
-  planning?: unknown;
+  planning?: Planning;
   beforeChange?(absPath: string, callId: string): Promise<void>;
   /** Told once per call, when its card has its final status. */
   onSettled?(call: SettledToolCall): void;
@@ -195,15 +196,15 @@ export class Dispatcher {
     const env = this.env;
     const role = env.role();
     const cardId = env.events.newId('tool');
-    const tool = env.registry.find((t) => t.name === call.name);
+    const tool = env.tools.find(call.name);
     const parsed = parseArgs(call.arguments);
     let input: unknown;
     let early: Prepared['early'];
     if (!tool) {
-      const names = env.registry.filter((t) => refusalFor(t, role, env.planning) === undefined).map((t) => t.name);
+      const names = env.tools.offeredTo(role, env.planning).map((t) => t.name);
       early = { status: 'refused', message: `unknown tool "${call.name}". Available tools: ${names.join(', ')}.` };
     } else {
-      const refusal = refusalFor(tool, role, env.planning);
+      const refusal = env.tools.refusalFor(tool, role, env.planning);
       if (refusal) early = { status: 'refused', message: refusal };
       else if (!parsed.ok) early = { status: 'error', message: `Invalid arguments for ${tool.name}: ${parsed.error}.` };
       else {
@@ -300,10 +301,9 @@ export class Dispatcher {
       // Per-call permissions (write_file on an existing file needs `write`, on a new one `create`).
       if (tool.permissionsFor) {
         const needs: readonly Permission[] = await tool.permissionsFor(p.input, ctx);
-        const def = ROLES[role];
-        const missing = needs.filter((x) => !def.permissions.includes(x));
+        const missing = needs.filter((x) => !role.permissions.includes(x));
         if (missing.length) {
-          return { outcome: this.finish(p, 'refused', `${tool.name} is not permitted for the ${def.label} role (this call needs ${missing.join(', ')} permission). Nothing was changed.`) };
+          return { outcome: this.finish(p, 'refused', `${tool.name} is not permitted for the ${role.label} role (this call needs ${missing.join(', ')} permission). Nothing was changed.`) };
         }
       }
       if (tool.readOnly) env.events.patchCard(p.cardId, { status: 'running' });

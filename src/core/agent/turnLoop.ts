@@ -6,35 +6,40 @@ import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '
 import type { AgentState, RoleId } from '../../protocol';
 import type { EventStream } from '../events';
 import { LlmError, type LlmClient, type ChatResult } from '../llm';
-import { ROLES } from '../roles';
-import type { AgentSettings } from '../settings';
-import type { Tool } from '../tools/tool';
+import type { RoleDef } from '../roles';
+import { modelFor, type AgentSettings } from '../settings';
+import type { ToolCatalog } from '../tools/tool';
+import type { ToolRegistry } from '../tools/toolRegistry';
+import { chatToolDef } from '../tools/chatToolDef';
 import type { UsageMeter } from '../cost/usageMeter';
 import type { TurnOutcome, AgentHooks, CountedUsage } from './agentApi';
 import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
-import { chatToolDef, offeredTools } from './offeredTools';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
 
 export interface TurnContext {
-  role(): RoleId;
+  /** The role in force (asked again before each request: the user may switch mid-turn). */
+  role(): RoleDef;
   settings(): AgentSettings;
   llm(): LlmClient;
   events: EventStream;
   /** The conversation (without the system prompt); the turn appends to it. */
   messages: ChatCompletionMessageParam[];
-  registry: readonly Tool[];
+  tools: ToolRegistry;
+  /** What registry-dependent schemas and prompts need (the plan step tools), as of this request. */
+  catalog(): ToolCatalog;
   usage: UsageMeter;
   hooks?: AgentHooks;
   signal: AbortSignal;
   setState(state: AgentState): void;
-  dispatchEnv: Omit<DispatchEnv, 'signal' | 'registry' | 'events' | 'role' | 'setState'>;
+  dispatchEnv: Omit<DispatchEnv, 'signal' | 'tools' | 'events' | 'role' | 'setState'>;
   /** Extra system text for this turn (e.g. the plan being executed). */
   systemSuffix?(): string | undefined;
 }
 
-export function systemPromptFor(role: RoleId, suffix?: string): string {
-  return suffix ? `${ROLES[role].systemPrompt}\n\n${suffix}` : ROLES[role].systemPrompt;
+export function systemPromptFor(role: RoleDef, catalog: ToolCatalog, suffix?: string): string {
+  const prompt = role.systemPrompt(catalog);
+  return suffix ? `${prompt}\n\n${suffix}` : prompt;
 }
 
 export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
@@ -42,17 +47,20 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
   t.usage.startTurn();
   for (;;) {
     if (t.signal.aborted) return 'stopped';
-    const role = t.role();
+    const roleDef = t.role();
+    const role = roleDef.id;
     const settings = t.settings();
-    const model = settings.models[role];
+    const model = modelFor(settings, role);
     // The answer reserve the fitter keeps free is the max_tokens we send (capped at a quarter of the window).
     const maxTokens = answerTokensFor(model, settings);
-    const tools = offeredTools(t.registry, role, t.dispatchEnv.planning);
-    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(role, t.systemSuffix?.()) }, ...t.messages];
+    // Read from the registry for every request: a provider's tools may have changed since the last one.
+    const catalog = t.catalog();
+    const tools = t.tools.offeredTo(roleDef, t.dispatchEnv.planning).map((tool) => chatToolDef(tool, catalog));
+    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(roleDef, catalog, t.systemSuffix?.()) }, ...t.messages];
     if (t.hooks?.fitContext) {
       try {
         messages = (await t.hooks.fitContext(messages, model, {
-          tools: tools.map(chatToolDef),
+          tools,
           maxTokens,
           signal: t.signal,
           onUsage: (u) => recordUsage(t, { ...u, role }),
@@ -73,7 +81,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     let result: ChatResult;
     try {
       result = await t.llm().stream(
-        { model, messages, tools: tools.map(chatToolDef), maxTokens },
+        { model, messages, tools, maxTokens },
         {
           signal: t.signal,
           onText: (delta) => {
@@ -132,7 +140,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     }));
     t.messages.push({ role: 'assistant', content: result.text || null, tool_calls: toolCalls });
 
-    const dispatcher = new Dispatcher({ ...t.dispatchEnv, signal: t.signal, registry: t.registry, events: t.events, role: t.role, setState: t.setState });
+    const dispatcher = new Dispatcher({ ...t.dispatchEnv, signal: t.signal, tools: t.tools, events: t.events, role: t.role, setState: t.setState });
     const { outcomes, end } = await dispatcher.dispatch(calls, counters);
     for (const o of outcomes) t.messages.push({ role: 'tool', tool_call_id: o.callId, content: o.content });
 

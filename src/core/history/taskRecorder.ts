@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HostEvent } from '../../protocol';
+import type { HostEvent, RoleId } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
 import type { Price } from '../cost/priceTable';
 import { appendDurable, writeFileAtomic } from './atomicWrite';
@@ -82,6 +82,14 @@ export class TaskRecorder {
 
   private snapshotPath(): string {
     return path.join(this.opts.dir, 'snapshot.json');
+  }
+
+  /** The role the agent starts in, before any role event says so (a resumed task, or a role other than the first). */
+  setRole(role: RoleId): void {
+    if (this.closed || role === this.state.role) return;
+    this.state.role = role;
+    this.metaDirty = true;
+    this.schedule();
   }
 
   /** Feed every HostEvent of the task here (wrap the agent's `emit`). */

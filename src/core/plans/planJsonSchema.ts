@@ -1,25 +1,25 @@
 import { Plan } from '../../protocol';
-import { ACTOR_TOOL_NAMES } from './actorToolNames';
 import { toStrictJsonSchema } from './strictJsonSchema';
 
 /**
  * The plan's strict JSON schema: from the zod `Plan`, with `tools_needed` narrowed to an enum of
- * the Actor's tools (a bounded name list is what reliably constrains local models' decoders).
- * Used both as `response_format.json_schema.schema` and as `propose_plan`'s parameters.
+ * `stepTools` — the tool registry's step tools — (a bounded name list is what reliably constrains
+ * local models' decoders). Used both as `response_format.json_schema.schema` and as
+ * `propose_plan`'s parameters.
  */
-export function planJsonSchema(): Record<string, unknown> {
+export function planJsonSchema(stepTools: readonly string[]): Record<string, unknown> {
   const schema = toStrictJsonSchema(Plan) as any;
   const step = schema.properties.steps.items;
-  step.properties.tools_needed.items = { type: 'string', enum: [...ACTOR_TOOL_NAMES] };
+  step.properties.tools_needed.items = { type: 'string', enum: [...stepTools] };
   return schema;
 }
 
 export const PLAN_SCHEMA_NAME = 'tandem_plan';
 
 /** The `response_format` for a plan request on endpoints with structured outputs. */
-export function planResponseFormat() {
+export function planResponseFormat(stepTools: readonly string[]) {
   return {
     type: 'json_schema' as const,
-    json_schema: { name: PLAN_SCHEMA_NAME, strict: true, schema: planJsonSchema() },
+    json_schema: { name: PLAN_SCHEMA_NAME, strict: true, schema: planJsonSchema(stepTools) },
   };
 }

@@ -38,6 +38,11 @@ export class PlanTurn {
     return this.published;
   }
 
+  /** The tool names this turn's plan steps may use (for the plan request's schema). */
+  get stepTools(): readonly string[] {
+    return this.opts.stepTools;
+  }
+
   get done(): boolean {
     return this.published !== undefined;
   }
@@ -72,7 +77,7 @@ export class PlanTurn {
     }
     this.opts.logger.warn(`plan: attempt ${this.attempts.length} via ${path} failed validation: ${v.errors.join(' | ')}`);
     if (repairs < this.opts.maxRepairs) {
-      return { status: 'repair', errors: v.errors, prompt: planRepairPrompt(v.errors, path === 'tool' ? 'tool' : 'json') };
+      return { status: 'repair', errors: v.errors, prompt: planRepairPrompt(v.errors, path === 'tool' ? 'tool' : 'json', this.opts.stepTools) };
     }
     this.opts.logger.warn(`plan: could not be validated after ${repairs} repair(s); shown as text, Execute disabled`);
     this.published = this.book.publish({ plan: null, errors: v.errors, provenance: provenance() });

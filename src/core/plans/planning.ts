@@ -17,6 +17,8 @@ export interface PlanningOptions {
   structuredOutputs: StructuredOutputsSetting;
   /** Repairs allowed after a failed plan (setting `planRepairTries`). */
   planRepairTries: number;
+  /** The tool names a plan step may use, as the tool registry has them now. */
+  stepTools: () => readonly string[];
   /** Whether a file named in a plan is inside the workspace (see `insideWorkspace`). */
   isInside?: (file: string) => Promise<boolean>;
   now?: () => number;
@@ -51,7 +53,7 @@ export class Planning {
   beginPlanTurn(model: string, feedback?: string): PlanTurn {
     this.turn = new PlanTurn(this.book, {
       model, feedback, maxRepairs: this.opts.planRepairTries, logger: this.opts.logger,
-      isInside: this.opts.isInside, now: this.opts.now,
+      isInside: this.opts.isInside, now: this.opts.now, stepTools: this.opts.stepTools(),
     });
     return this.turn;
   }
@@ -62,7 +64,7 @@ export class Planning {
    */
   async importPlan(raw: string, source: string): Promise<PlanRecord> {
     const turn = new PlanTurn(this.book, {
-      model: `file:${source}`, maxRepairs: 0, logger: this.opts.logger, isInside: this.opts.isInside, now: this.opts.now,
+      model: `file:${source}`, maxRepairs: 0, logger: this.opts.logger, isInside: this.opts.isInside, now: this.opts.now, stepTools: this.opts.stepTools(),
     });
     const found = extractJson(raw);
     const res = found.ok ? await turn.submit(raw, found.value, 'file') : await turn.submit(raw, undefined, 'file', found.error);

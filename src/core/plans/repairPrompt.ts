@@ -1,18 +1,16 @@
-import { ACTOR_TOOL_NAMES } from './actorToolNames';
-
 /**
  * What goes back to the model when its plan failed validation: the error lines verbatim (one per
  * problem, naming the step), the legal tool names, and what to do next. Short on purpose: it is
  * sent inside the same conversation, whose prefix the server has cached.
  */
-export function planRepairPrompt(errors: readonly string[], via: 'tool' | 'json'): string {
+export function planRepairPrompt(errors: readonly string[], via: 'tool' | 'json', stepTools: readonly string[]): string {
   const next = via === 'tool'
     ? 'Call propose_plan again with the whole corrected plan.'
     : 'Answer again with only the whole corrected plan as JSON.';
   return [
     'The plan was rejected:',
     ...errors.map((e) => `- ${e}`),
-    `tools_needed may only name: ${ACTOR_TOOL_NAMES.join(', ')}. Paths in files are relative to the workspace.`,
+    `tools_needed may only name: ${stepTools.join(', ')}. Paths in files are relative to the workspace.`,
     next,
   ].join('\n');
 }

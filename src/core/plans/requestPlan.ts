@@ -42,7 +42,7 @@ export async function requestPlan(deps: RequestPlanDeps, history: PlanMessage[],
     let text: string;
     try {
       deps.logger.info(`plan: requesting the plan via ${useSchema ? 'response_format json_schema' : 'JSON extraction from text'}`);
-      text = (await deps.complete([...history, ...added], useSchema ? planResponseFormat() : undefined, deps.signal)).text;
+      text = (await deps.complete([...history, ...added], useSchema ? planResponseFormat(turn.stepTools) : undefined, deps.signal)).text;
     } catch (err) {
       if (useSchema && deps.structured.fallBackAfter(err)) {
         useSchema = false;

@@ -1,27 +1,27 @@
 /**
  * Parses and checks a plan: the zod shape first, then the rules zod cannot express (at least one
- * step, steps numbered 1..n in order, only real Actor tools, files inside the workspace).
+ * step, steps numbered 1..n in order, only tools a step may use, files inside the workspace).
  * Every problem is one line that names the step ("step 3: tools_needed names unknown tool 'sed'"),
  * because those lines go back to the model verbatim for a repair, and to the user on the card.
  */
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { Plan } from '../../protocol';
-import { ACTOR_TOOL_NAMES } from './actorToolNames';
 import { dropNulls } from './strictJsonSchema';
 import type { WorkspacePaths } from '../workspacePaths';
 
 export type PlanValidation = { ok: true; plan: Plan; errors: [] } | { ok: false; plan: null; errors: string[] };
 
 export interface PlanCheckOptions {
+  /** The tool names a step may name in `tools_needed` (the tool registry's step tools). */
+  stepTools: readonly string[];
   /** Decides whether a path named in `files` is inside the workspace (after resolving symlinks). */
   isInside?: (file: string) => Promise<boolean>;
 }
 
-const KNOWN_TOOLS = new Set<string>(ACTOR_TOOL_NAMES);
 const MAX_ERROR_LINES = 30;
 
-export async function validatePlan(raw: unknown, opts: PlanCheckOptions = {}): Promise<PlanValidation> {
+export async function validatePlan(raw: unknown, opts: PlanCheckOptions): Promise<PlanValidation> {
   const data = dropNulls(unwrapEnvelope(raw));
   const errors: string[] = [];
   const parsed = Plan.safeParse(data);
@@ -82,6 +82,7 @@ async function semanticErrors(data: unknown, opts: PlanCheckOptions): Promise<st
   if (!data || typeof data !== 'object' || Array.isArray(data)) return ['the plan must be a JSON object'];
   const steps = (data as { steps?: unknown }).steps;
   if (!Array.isArray(steps)) return errors;
+  const known = new Set(opts.stepTools);
   if (steps.length === 0) errors.push('steps: the plan has no steps; at least one is needed');
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i] as Record<string, unknown> | null;
@@ -92,7 +93,7 @@ async function semanticErrors(data: unknown, opts: PlanCheckOptions): Promise<st
     }
     if (Array.isArray(s.tools_needed)) {
       for (const t of s.tools_needed) {
-        if (typeof t === 'string' && !KNOWN_TOOLS.has(t)) errors.push(`${label}: tools_needed names unknown tool '${t}'`);
+        if (typeof t === 'string' && !known.has(t)) errors.push(`${label}: tools_needed names unknown tool '${t}'`);
       }
     }
     if (Array.isArray(s.files) && opts.isInside) {

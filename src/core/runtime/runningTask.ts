@@ -18,7 +18,7 @@
 import type { Card, HostEvent, RoleId } from '../../protocol';
 import type { HostPorts } from '../ports';
 import type { AgentSettings } from '../settings';
-import type { Tool } from '../tools/tool';
+import { PRODUCT_REGISTRIES, type Registries } from '../registries';
 import { Agent } from '../agent/agent';
 import type { AgentHooks, ResumeState } from '../agent/agentApi';
 import { DEFAULT_CHECKPOINT_LIMITS, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
@@ -42,8 +42,8 @@ export interface TaskPorts {
   history?: HistoryStore;
   /** The workspace folder a task is recorded under (default: the first root). */
   workspace?: string;
-  /** The tools (default: the core's). */
-  tools?: readonly Tool[];
+  /** The roles and tools (default: the product's). */
+  registries?: Registries;
   checkpointLimits?: CheckpointLimits;
   /** Defaults to the endpoint's summary model. */
   summarizer?: Summarizer;
@@ -52,7 +52,7 @@ export interface TaskPorts {
 export interface TaskStart {
   /** Every event of the task, stamped (the webview bridge, the CLI printer, a test's list). */
   sink: (event: HostEvent) => void;
-  /** A new task's role (default the Planner); a resumed task keeps the role it was saved in unless `keepRole`. */
+  /** A new task's role (default: the registry's first); a resumed task keeps the role it was saved in unless `keepRole`. */
   role?: RoleId;
   keepRole?: boolean;
 }
@@ -120,7 +120,7 @@ export function startTask(ports: TaskPorts, start: TaskStart): RunningTask {
   let agentRef: Agent | undefined;
   const provenance = () => (agentRef?.planning.book.all() ?? []).map((r) => ({ cardId: r.cardId, provenance: r.provenance }));
   const recorder = ports.history?.create({ workspace: workspaceOf(ports), planProvenance: provenance, prices: () => ports.settings().prices });
-  return wire(ports, start, { id: recorder?.id ?? HistoryStore.newId(), recorder, role: start.role ?? 'planner', bind: (a) => (agentRef = a) });
+  return wire(ports, start, { id: recorder?.id ?? HistoryStore.newId(), recorder, role: start.role ?? (ports.registries ?? PRODUCT_REGISTRIES).roles.initial.id, bind: (a) => (agentRef = a) });
 }
 
 /** The saved task `idOrPrefix`, continued: the chat shows its cards and the model gets its earlier turns. */
@@ -190,9 +190,12 @@ function wire(
     role: t.role,
     emit: start.sink,
     hooks: combineHooks(history, checkpoints?.hooks, budget.hooks, context.hooks),
-    ...(ports.tools ? { tools: ports.tools } : {}),
+    roles: (ports.registries ?? PRODUCT_REGISTRIES).roles,
+    tools: (ports.registries ?? PRODUCT_REGISTRIES).tools(),
     ...(t.resume ? { resume: t.resume } : {}),
   });
+  // History records the role the agent starts in (any role of the registry; a stale one fell back to the first).
+  recorder?.setRole(agent.role);
   t.bind(agent);
   return new RunningTask(t.id, agent, t.resume !== undefined, { recorder, checkpoints, budget, context });
 }

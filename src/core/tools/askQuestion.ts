@@ -19,6 +19,7 @@ export const askQuestionTool: Tool<Question> = {
   input,
   parameters: toStrictJsonSchema(Question),
   permissions: [],
+  conversational: true,
   readOnly: true,
   summarize: (q) => `ask: ${q.question.slice(0, 100)}`,
   async run(q, ctx) {

@@ -1,5 +1,5 @@
 /**
- * `fail_step`: offered to the Actor only while it executes a plan. The loop drives the steps and
+ * `fail_step`: offered to the role that executes plans, only while it executes one. The loop drives the steps and
  * marks each done when its sub-turn ends normally; this is how the Actor says a step could not be
  * done, so the card shows it failed (with the reason) and execution stops for the user to decide.
  */
@@ -12,8 +12,9 @@ export const failStepTool: Tool<z.infer<typeof input>> = {
   name: 'fail_step',
   description: 'Report that the current plan step cannot be done, and why. Ends the run.',
   input,
-  available: ({ role, planning }) => role === 'actor' && !!planning?.execution,
+  available: ({ role, planning }) => role.executesPlans && !!planning?.execution,
   permissions: [],
+  conversational: true,
   readOnly: true,
   summarize: (i) => `step failed: ${i.reason.slice(0, 100)}`,
   async run(i, ctx) {

@@ -1,18 +1,24 @@
-/** The tool table. The loop offers each role `toolsForRole(role)` and checks every call again at dispatch. */
-import { roleAllows, type RoleDef } from '../roles';
-import type { Tool } from './tool';
+/**
+ * The built-in tool providers: the workspace tools, and the loop's own conversation tools (they show
+ * cards of their own or feed the plan machinery, and may end the turn). Together they are the
+ * product's registry; a host adds providers of its own to it.
+ */
+import { ToolRegistry, fixedProvider, type ToolProvider } from './toolRegistry';
 import { applyPatchTool } from './applyPatch';
+import { askQuestionTool } from './askQuestion';
 import { deleteFileTool } from './deleteFile';
 import { diagnosticsTool } from './diagnostics';
 import { editFileTool } from './editFile';
+import { failStepTool } from './failStep';
 import { findFilesTool } from './findFiles';
 import { listFilesTool } from './listFiles';
+import { proposePlanTool } from './proposePlan';
 import { readFileTool } from './readFile';
 import { runCommandTool } from './runCommand';
 import { searchTool } from './search';
 import { writeFileTool } from './writeFile';
 
-export const ALL_TOOLS: Tool[] = [
+export const WORKSPACE_TOOLS: ToolProvider = fixedProvider('workspace', [
   readFileTool,
   listFilesTool,
   findFilesTool,
@@ -23,13 +29,11 @@ export const ALL_TOOLS: Tool[] = [
   writeFileTool,
   deleteFileTool,
   runCommandTool,
-];
+]);
 
-export function toolByName(name: string, tools: readonly Tool[] = ALL_TOOLS): Tool | undefined {
-  return tools.find((t) => t.name === name);
-}
+export const LOOP_TOOLS: ToolProvider = fixedProvider('loop', [askQuestionTool, proposePlanTool, failStepTool]);
 
-/** Tools the role may be offered: all their static permissions granted, and no shell unless the role has one. */
-export function toolsForRole(role: RoleDef, tools: readonly Tool[] = ALL_TOOLS): Tool[] {
-  return tools.filter((t) => roleAllows(role, t.permissions) && (t.name !== 'run_command' || role.shell));
+/** A fresh registry of the built-in providers (each agent gets its own, so providers added to one stay there). */
+export function productToolRegistry(): ToolRegistry {
+  return new ToolRegistry([WORKSPACE_TOOLS, LOOP_TOOLS]);
 }

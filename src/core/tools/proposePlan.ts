@@ -11,16 +11,16 @@ import { z } from 'zod';
 import { planJsonSchema } from '../plans/planJsonSchema';
 import type { Tool } from './tool';
 
-const schema = planJsonSchema();
-
 export const proposePlanTool: Tool<unknown> = {
   name: 'propose_plan',
   description: 'Submit the finished plan for the user to review. Each step must be self-contained: the Actor sees only the plan.',
   // Anything: validation (with per-step error lines for a repair) happens in `run`, not in the generic parser.
   input: z.unknown(),
-  parameters: schema,
-  available: ({ role }) => role === 'planner',
+  // The plan schema's tools_needed enum is the registry's step tools as they stand for this request.
+  parameters: ({ stepTools }) => planJsonSchema(stepTools),
+  available: ({ role }) => role.mayPlan,
   permissions: [],
+  conversational: true,
   readOnly: true,
   summarize(input) {
     const i = input as { goal?: unknown; steps?: unknown } | null;
@@ -29,8 +29,8 @@ export const proposePlanTool: Tool<unknown> = {
   },
   async run(input, ctx) {
     const turn = ctx.planning?.currentTurn;
-    if (ctx.role !== 'planner' || !turn) {
-      return { content: 'propose_plan is only available to the Planner while it is planning.', isError: true };
+    if (!ctx.role.mayPlan || !turn) {
+      return { content: 'propose_plan is only available to a role that plans, during its turn.', isError: true };
     }
     if (turn.done) {
       return { content: 'A plan was already submitted in this turn; end your turn.', isError: true, endTurn: true };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Permission, RoleId } from '../../protocol';
+import type { Permission, RoleInfo } from '../../protocol';
 import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../ports';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { ReadTracker } from '../readTracker';
@@ -13,7 +13,8 @@ export interface ToolContext {
   host: HostPorts;
   paths: WorkspacePaths;
   reads: ReadTracker;
-  role: RoleId;
+  /** The role in force for this call: tools ask it what it may do, never which role it is. */
+  role: RoleInfo;
   callId: string;
   signal: AbortSignal;
   settings: ToolSettings;
@@ -49,10 +50,19 @@ export interface Tool<I = any> {
   name: string;
   description: string;
   input: z.ZodType<I>;
-  /** JSON schema offered to the model when it is not simply `input`'s (propose_plan offers the strict plan schema but checks the arguments itself). */
-  parameters?: Record<string, unknown>;
-  /** Whether the tool is offered right now (propose_plan: Planner only; fail_step: while a plan executes). Default: yes. */
-  available?(state: { role: RoleId; planning?: Planning }): boolean;
+  /**
+   * JSON schema offered to the model when it is not simply `input`'s (propose_plan offers the strict
+   * plan schema but checks the arguments itself). A function when it depends on the other tools in
+   * the registry (the plan's `tools_needed` enum).
+   */
+  parameters?: Record<string, unknown> | ((catalog: ToolCatalog) => Record<string, unknown>);
+  /** Whether the tool is offered right now (propose_plan: to a role that plans; fail_step: while a plan executes). Default: yes. */
+  available?(state: { role: RoleInfo; planning?: Planning }): boolean;
+  /**
+   * A conversation tool (ask_question, propose_plan, fail_step): it steers the turn rather than work
+   * on the workspace, so a plan step never names it.
+   */
+  conversational?: boolean;
   /** Static permissions, used to decide what each role is offered. */
   permissions: readonly Permission[];
   /** Permissions for this very call (write_file: `create` for a new file, `write` for an existing one). */
@@ -62,6 +72,12 @@ export interface Tool<I = any> {
   /** One-line summary for the card. */
   summarize(input: I): string;
   run(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** What a tool's schema may depend on: the registry as it stands for this request. */
+export interface ToolCatalog {
+  /** Tool names a plan step may name in `tools_needed`. */
+  stepTools: readonly string[];
 }
 
 export class ToolError extends Error {}

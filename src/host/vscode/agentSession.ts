@@ -3,7 +3,7 @@ import type { AgentApi, TurnOutcome } from '../../core/agent/agentApi';
 import type { Agent } from '../../core/agent/agent';
 import type { HostPorts } from '../../core/ports';
 import type { AgentSettings } from '../../core/settings';
-import type { Tool } from '../../core/tools/tool';
+import type { Registries } from '../../core/registries';
 import type { HistoryStore } from '../../core/history/historyStore';
 import type { RunningTask } from '../../core/runtime/runningTask';
 import { TaskRuntime } from '../../core/runtime/taskRuntime';
@@ -20,7 +20,8 @@ export interface AgentSessionDeps {
   keys: ApiKeyStore;
   settings: AgentSettings;
   /** The tool registry (default: the core's). */
-  tools?: readonly Tool[];
+  /** The roles and tools (default: the product's). */
+  registries?: Registries;
   /** Where tasks are saved (with their checkpoints); without it nothing is saved. */
   history?: HistoryStore;
 }
@@ -46,7 +47,7 @@ export class AgentSession implements ChatSession, AgentApi {
   constructor(readonly deps: AgentSessionDeps) {
     this.settings = deps.settings;
     this.runtime = new TaskRuntime(
-      { host: deps.host, settings: () => this.settings, ...(deps.history ? { history: deps.history } : {}), ...(deps.tools ? { tools: deps.tools } : {}) },
+      { host: deps.host, settings: () => this.settings, ...(deps.history ? { history: deps.history } : {}), ...(deps.registries ? { registries: deps.registries } : {}) },
       {
         onEvent: (e) => this.onEvent(e),
         onTaskChanged: (task) => {

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import type { HostUiMessage, RoleId } from '../../protocol';
+import { PRODUCT_ROLE_INFO, type HostUiMessage, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
 import type { AgentApi } from '../../core/agent/agentApi';
 import type { Logger } from '../../core/ports';
 import type { ApiKeyStore } from './secrets';
 import { listModels } from './connection';
-import { readAgentSettings, SETTING } from './settings';
+import { readAgentSettings } from './settings';
+import { modelFor } from '../../core/settings';
 import { selectionContext, selectionPrompt } from './selectionPrompt';
 
 /** What the command bodies need from the composition root. */
@@ -21,6 +22,8 @@ export interface CommandDeps {
   postUi(msg: HostUiMessage): void;
   keys: ApiKeyStore;
   logger: Logger;
+  /** The roles (default: the product's): one switch command each, and the model picker's choices. */
+  roles?: RoleRegistry<RoleInfo>;
   /** Registered here only when given; otherwise the history work registers them itself. */
   openHistory?(): unknown;
   revertLastChange?(): unknown;
@@ -43,11 +46,15 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     await deps.revealChat();
     deps.postUi({ type: 'focus_input' });
   });
-  reg('tandem.switchToPlanner', () => switchRole(deps, 'planner'));
-  reg('tandem.switchToActor', () => switchRole(deps, 'actor'));
+  const roles = deps.roles ?? PRODUCT_ROLE_INFO;
+  // One palette command per role (tandem.switchToPlanner, …), and one taking the role id (the status bar's click).
+  for (const r of roles.list) reg(`tandem.switchTo${r.label}`, () => switchRole(deps, r.id));
+  reg('tandem.switchRole', (role) => {
+    if (typeof role === 'string' && roles.has(role)) switchRole(deps, role);
+  });
   reg('tandem.stop', () => deps.agent()?.stop());
   reg('tandem.setApiKey', () => deps.keys.prompt());
-  reg('tandem.selectModel', () => selectModel(deps));
+  reg('tandem.selectModel', () => selectModel(deps, roles));
 
   reg('tandem.explainSelection', async () => {
     const sel = activeSelection();
@@ -66,8 +73,9 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     });
     if (goal === undefined) return;
     const agent = deps.agent();
-    // Planning is the Planner's job; switching is a user action, and this command is one.
-    if (agent && agent.role !== 'planner') agent.setRole('planner', 'Plan from selection');
+    // Planning is the planning role's job; switching is a user action, and this command is one.
+    const planner = roles.planner;
+    if (agent && planner && agent.role !== planner.id) agent.setRole(planner.id, 'Plan from selection');
     await deps.revealChat();
     deps.sendPrompt(selectionPrompt('plan', sel, goal));
   });
@@ -91,12 +99,12 @@ function activeSelection() {
 }
 
 /** Quick pick of the endpoint's models (from `/models`), per role; an input box when the list fails. */
-async function selectModel(deps: CommandDeps): Promise<void> {
-  const settings = readAgentSettings(await deps.keys.get());
+async function selectModel(deps: CommandDeps, roles: RoleRegistry<RoleInfo>): Promise<void> {
+  const settings = readAgentSettings(await deps.keys.get(), undefined, roles);
+  const now = (r: RoleInfo) => modelFor(settings, r.id);
   const which = await vscode.window.showQuickPick([
-    { label: 'Both roles', value: 'both' as const, description: `now: ${settings.models.planner} / ${settings.models.actor}` },
-    { label: 'Planner', value: 'planner' as const, description: `now: ${settings.models.planner}` },
-    { label: 'Actor', value: 'actor' as const, description: `now: ${settings.models.actor}` },
+    { label: roles.list.length === 2 ? 'Both roles' : 'All roles', roles: roles.list, description: `now: ${roles.list.map(now).join(' / ')}` },
+    ...roles.list.map((r) => ({ label: r.label, roles: [r], description: `now: ${now(r)}` })),
   ], { title: 'Tandem: Select model — for which role?' });
   if (!which) return;
 
@@ -104,7 +112,7 @@ async function selectModel(deps: CommandDeps): Promise<void> {
     { location: vscode.ProgressLocation.Notification, title: `Tandem: listing models at ${settings.baseURL}…` },
     () => listModels(settings.baseURL, settings.apiKey),
   );
-  const current = which.value === 'actor' ? settings.models.actor : settings.models.planner;
+  const current = now(which.roles[0]!);
   let model: string | undefined;
   if (listed.ok && listed.models.length) {
     const picked = await vscode.window.showQuickPick(
@@ -122,7 +130,6 @@ async function selectModel(deps: CommandDeps): Promise<void> {
   }
   if (!model?.trim()) return;
   const config = vscode.workspace.getConfiguration('tandem');
-  if (which.value !== 'actor') await config.update(SETTING.plannerModel, model.trim(), vscode.ConfigurationTarget.Global);
-  if (which.value !== 'planner') await config.update(SETTING.actorModel, model.trim(), vscode.ConfigurationTarget.Global);
-  deps.logger.info(`model for ${which.value}: ${model.trim()}`);
+  for (const r of which.roles) await config.update(r.modelSetting, model.trim(), vscode.ConfigurationTarget.Global);
+  deps.logger.info(`model for ${which.roles.map((r) => r.id).join(', ')}: ${model.trim()}`);
 }

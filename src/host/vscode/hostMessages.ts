@@ -51,8 +51,8 @@ export function hostMessageHandlers(deps: {
     },
     save_settings: async (msg) => {
       if (msg.api_key?.trim()) await keys.set(msg.api_key);
-      await saveEndpointSettings(msg.base_url, { planner: msg.planner_model, actor: msg.actor_model });
-      logger.info(`endpoint saved: ${msg.base_url} (planner ${msg.planner_model}, actor ${msg.actor_model})`);
+      await saveEndpointSettings(msg.base_url, msg.models);
+      logger.info(`endpoint saved: ${msg.base_url} (${Object.entries(msg.models).map(([role, model]) => `${role} ${model}`).join(', ')})`);
       return { type: 'connection_result', ok: true };
     },
   };

@@ -1,27 +1,24 @@
 import * as vscode from 'vscode';
-import type { RoleId } from '../../protocol';
+import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
 
-const LOOK: Record<RoleId, { text: string; tooltip: string; next: string }> = {
-  planner: { text: '$(telescope) Tandem: Planner', tooltip: 'Tandem is planning (read-only). Click to switch to the Actor.', next: 'tandem.switchToActor' },
-  actor: { text: '$(tools) Tandem: Actor', tooltip: 'Tandem can act (edits and commands, each approved). Click to switch to the Planner.', next: 'tandem.switchToPlanner' },
-};
-
-/** The role in force, always visible; a click switches to the other role (a user action). */
+/** The role in force, always visible; a click switches to the next role of the table (a user action). */
 export class RoleStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('tandem.role', vscode.StatusBarAlignment.Left, 50);
 
-  constructor(role: RoleId) {
+  constructor(role: RoleId, private readonly roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO) {
     this.item.name = 'Tandem Role';
     this.show(role);
     this.item.show();
   }
 
   show(role: RoleId): void {
-    const look = LOOK[role];
-    this.item.text = look.text;
-    this.item.tooltip = look.tooltip;
-    this.item.command = look.next;
-    this.item.backgroundColor = role === 'actor' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const r = this.roles.find(role) ?? this.roles.initial;
+    const next = this.roles.next(r.id);
+    this.item.text = `$(${r.icon}) Tandem: ${r.label}`;
+    this.item.tooltip = `Tandem: ${r.label} (${r.access}). Click to switch to the ${next.label}.`;
+    this.item.command = { command: 'tandem.switchRole', title: `Switch to the ${next.label}`, arguments: [next.id] };
+    // A role that can change things is coloured as a warning, like the chat's role control.
+    this.item.backgroundColor = r.tone === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 
   dispose(): void { this.item.dispose(); }

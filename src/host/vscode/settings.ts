@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
-import type { RoleId } from '../../protocol';
+import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
 import { DEFAULT_LIMITS, defaultSettings, type AgentSettings, type LimitSettings } from '../../core/settings';
 
 /** The `tandem.*` keys this reads, in one place, so the package.json contribution and this agree. */
 export const SETTING = {
   baseUrl: 'baseUrl',
-  plannerModel: 'model.planner',
-  actorModel: 'model.actor',
   summaryModel: 'model.summary',
   maxTokens: 'maxTokens',
   structuredOutputs: 'structuredOutputs',
@@ -24,7 +22,11 @@ export const SETTING = {
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof LimitSettings)[];
 
 /** Reads `tandem.*` into the core's AgentSettings; anything missing or malformed takes the default. */
-export function readAgentSettings(apiKey: string, config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration('tandem')): AgentSettings {
+export function readAgentSettings(
+  apiKey: string,
+  config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration('tandem'),
+  roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO,
+): AgentSettings {
   const d = defaultSettings();
   const str = (key: string, fallback: string) => {
     const v = config.get<unknown>(key);
@@ -48,7 +50,13 @@ export function readAgentSettings(apiKey: string, config: vscode.WorkspaceConfig
     limits[k] = num(`${SETTING.limits}.${k}`, limits[k]);
   }
 
-  const plannerModel = str(SETTING.plannerModel, d.models.planner);
+  // Each role's own model (`tandem.model.<role>`); a role without one uses the first role's.
+  const models: Record<RoleId, string> = {};
+  let first: string | undefined;
+  for (const r of roles.list) {
+    models[r.id] = str(r.modelSetting, first ?? d.models[r.id] ?? 'gpt-4o-mini');
+    first ??= models[r.id];
+  }
   const structured = config.get<unknown>(SETTING.structuredOutputs);
   const allow = config.get<unknown>(SETTING.commandAllowList);
   const prices = config.get<unknown>(SETTING.prices);
@@ -59,7 +67,7 @@ export function readAgentSettings(apiKey: string, config: vscode.WorkspaceConfig
     ...d,
     baseURL: str(SETTING.baseUrl, d.baseURL).replace(/\/+$/, ''),
     apiKey,
-    models: { planner: plannerModel, actor: str(SETTING.actorModel, plannerModel) },
+    models,
     summaryModel: summary || undefined,
     maxTokens: num(SETTING.maxTokens, d.maxTokens, 1),
     structuredOutputs: structured === 'on' || structured === 'off' || structured === 'auto' ? structured : d.structuredOutputs,
@@ -91,11 +99,19 @@ export function hasExplicitBaseUrl(config: vscode.WorkspaceConfiguration = vscod
 }
 
 /** Writes the endpoint and per-role models chosen in the setup card (user settings: they follow the user, not the repo). */
-export async function saveEndpointSettings(baseUrl: string, models: Partial<Record<RoleId, string>>, target = vscode.ConfigurationTarget.Global): Promise<void> {
+export async function saveEndpointSettings(
+  baseUrl: string,
+  models: Partial<Record<RoleId, string>>,
+  target = vscode.ConfigurationTarget.Global,
+  roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO,
+): Promise<void> {
   const config = vscode.workspace.getConfiguration('tandem');
   await config.update(SETTING.baseUrl, baseUrl.trim().replace(/\/+$/, ''), target);
-  if (models.planner?.trim()) await config.update(SETTING.plannerModel, models.planner.trim(), target);
-  if (models.actor?.trim()) await config.update(SETTING.actorModel, models.actor.trim(), target);
+  // Only the registry's roles: the webview is untrusted and must not pick arbitrary setting keys.
+  for (const r of roles.list) {
+    const model = models[r.id]?.trim();
+    if (model) await config.update(r.modelSetting, model, target);
+  }
 }
 
 /**

@@ -63,7 +63,7 @@ export function createVscodeHost(
     watchAgentSettings(() => keys.get(), keys.onDidChange, (s) => {
       logger.setSecrets([s.apiKey]);
       session.updateSettings(s);
-      logger.info(`settings: ${s.baseURL}, planner ${s.models.planner}, actor ${s.models.actor}`);
+      logger.info(`settings: ${s.baseURL}, ${Object.entries(s.models).map(([role, model]) => `${role} ${model}`).join(', ')}`);
     }),
     panelApprover.onDidRequest(() => deps.revealChat()),
     asker.onDidAsk(() => deps.revealChat()),

@@ -13,8 +13,6 @@ import { ApiKeyStore } from '../../../src/host/vscode/secrets';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { defaultSettings } from '../../../src/core/settings';
 import { nullLogger } from '../../../src/core/ports';
-import { ALL_TOOLS } from '../../../src/core/tools';
-import { LOOP_TOOLS } from '../../../src/core/agent/defaultTools';
 import type { Card, HostEvent, HostUiMessage, PanelOutbound } from '../../../src/protocol';
 import { closeAllEditors, isAlive, removeDir, tempDir, waitFor } from './helpers';
 
@@ -84,7 +82,6 @@ describe('VS Code host: agent session end to end (scripted model)', function () 
     session = new AgentSession({
       host: { fs: wfs, commands: runner, approver, asker, logger: nullLogger },
       approver, asker,
-      tools: [...LOOP_TOOLS, ...ALL_TOOLS.filter((t) => !LOOP_TOOLS.some((l) => l.name === t.name))],
       keys: new ApiKeyStore(new MemorySecrets()),
       settings: defaultSettings({ baseURL: `${server.url}`, apiKey: 'k', models: { planner: 'm', actor: 'm' } }),
     });

@@ -78,15 +78,15 @@ describe('VS Code host: settings', () => {
   const G = vscode.ConfigurationTarget.Global;
 
   afterEach(async () => {
-    for (const k of [SETTING.baseUrl, SETTING.plannerModel, SETTING.actorModel, 'limits.maxToolCallsPerTurn', SETTING.commandAllowList, SETTING.autoApproveEdit]) {
+    for (const k of [SETTING.baseUrl, 'model.planner', 'model.actor', 'limits.maxToolCallsPerTurn', SETTING.commandAllowList, SETTING.autoApproveEdit]) {
       await config().update(k, undefined, G);
     }
   });
 
   it('reads tandem.* into the agent settings', async () => {
     await config().update(SETTING.baseUrl, 'http://127.0.0.1:9/v1/', G);
-    await config().update(SETTING.plannerModel, 'big-planner', G);
-    await config().update(SETTING.actorModel, 'fast-actor', G);
+    await config().update('model.planner', 'big-planner', G);
+    await config().update('model.actor', 'fast-actor', G);
     await config().update('limits.maxToolCallsPerTurn', 7, G);
     await config().update(SETTING.commandAllowList, ['npm test', 'git status'], G);
     await config().update(SETTING.autoApproveEdit, true, G);
@@ -103,9 +103,9 @@ describe('VS Code host: settings', () => {
   it('delivers a changed setting to the agent without a reload', async () => {
     const seen: string[] = [];
     const changed = new vscode.EventEmitter<void>();
-    const sub = watchAgentSettings(async () => 'k', changed.event, (s) => seen.push(s.models.actor));
+    const sub = watchAgentSettings(async () => 'k', changed.event, (s) => seen.push(s.models.actor ?? ''));
     try {
-      await config().update(SETTING.actorModel, 'model-after-change', G);
+      await config().update('model.actor', 'model-after-change', G);
       await waitFor(() => seen.includes('model-after-change'), 'the settings callback');
       changed.fire();
       await waitFor(() => seen.length >= 2, 'the key-change callback');

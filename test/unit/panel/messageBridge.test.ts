@@ -36,7 +36,7 @@ describe('panel message bridge', () => {
     const bridge = new MessageBridge({ post: () => {} }, () => {}, logger);
     const secret = 'sk-live-0123456789abcdefSECRET';
     // Invalid on purpose (base_url is not a string), with a key in it.
-    bridge.receive({ type: 'save_settings', base_url: 42, api_key: secret, planner_model: 'm', actor_model: 'm' });
+    bridge.receive({ type: 'save_settings', base_url: 42, api_key: secret, models: { planner: 'm', actor: 'm' } });
     await tick(5);
     assert.strictEqual(lines.length, 1);
     assert.ok(!lines[0].includes(secret), lines[0]);

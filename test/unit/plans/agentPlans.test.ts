@@ -8,7 +8,8 @@ import { FAKE_WORKSPACE_TOOLS } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
 import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
 import { Agent } from '../../../src/core/agent/agent';
-import { LOOP_TOOLS } from '../../../src/core/agent/defaultTools';
+import { LOOP_TOOLS } from '../../../src/core/tools';
+import { ToolRegistry, fixedProvider } from '../../../src/core/tools/toolRegistry';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings } from '../../../src/core/settings';
 import type { HostEvent } from '../../../src/protocol';
@@ -153,7 +154,7 @@ describe('plans through the agent', () => {
       settings: defaultSettings({ baseURL: h.server.url, apiKey: 'k', models: { planner: 'p', actor: 'a' } }),
       emit: (e) => events.push(e),
       role: 'planner',
-      tools: [...FAKE_WORKSPACE_TOOLS, ...LOOP_TOOLS],
+      tools: new ToolRegistry([fixedProvider('fake', FAKE_WORKSPACE_TOOLS), LOOP_TOOLS]),
       resume: { cards, messages: [], idPrefix: 'r1-', planProvenance: prov },
     });
     assert.equal(resumed.planning.book.get(planId)!.provenance.model, 'planner-model');

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { Plan, Question } from '../../../src/protocol';
 import { planJsonSchema, planResponseFormat } from '../../../src/core/plans/planJsonSchema';
 import { toStrictJsonSchema, dropNulls } from '../../../src/core/plans/strictJsonSchema';
-import { ACTOR_TOOL_NAMES } from '../../../src/core/plans/actorToolNames';
+import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { productToolRegistry } from '../../../src/core/tools';
+
+/** The names plan steps may use with the product's registries. */
+const STEP_TOOLS = productToolRegistry().stepTools(PRODUCT_ROLES);
 
 /** Walks every object node of a JSON schema. */
 function objects(node: any, out: any[] = []): any[] {
@@ -17,7 +21,7 @@ function objects(node: any, out: any[] = []): any[] {
 
 describe('plan JSON schema (strict structured outputs)', () => {
   it('lists every property as required and forbids extra properties on every object', () => {
-    const schema = planJsonSchema();
+    const schema = planJsonSchema(STEP_TOOLS);
     const objs = objects(schema);
     assert.ok(objs.length >= 2, 'the plan and its step are objects');
     for (const o of objs) {
@@ -29,12 +33,13 @@ describe('plan JSON schema (strict structured outputs)', () => {
   });
 
   it('drops keywords strict mode rejects and pins tools_needed to the Actor tools', () => {
-    const text = JSON.stringify(planJsonSchema());
+    const text = JSON.stringify(planJsonSchema(STEP_TOOLS));
     for (const k of ['"$schema"', '"maxLength"', '"minLength"', '"const"']) assert.ok(!text.includes(k), `${k} left in the schema`);
-    const step = (planJsonSchema() as any).properties.steps.items;
-    assert.deepEqual(step.properties.tools_needed.items.enum, [...ACTOR_TOOL_NAMES]);
-    assert.deepEqual((planJsonSchema() as any).properties.format_version.enum, ['1.0']);
-    const rf = planResponseFormat();
+    const step = (planJsonSchema(STEP_TOOLS) as any).properties.steps.items;
+    assert.deepEqual([...step.properties.tools_needed.items.enum].sort(),
+      ['apply_patch', 'delete_file', 'diagnostics', 'edit_file', 'find_files', 'list_files', 'read_file', 'run_command', 'search', 'write_file']);
+    assert.deepEqual((planJsonSchema(STEP_TOOLS) as any).properties.format_version.enum, ['1.0']);
+    const rf = planResponseFormat(STEP_TOOLS);
     assert.equal(rf.type, 'json_schema');
     assert.equal(rf.json_schema.strict, true);
   });

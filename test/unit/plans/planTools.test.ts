@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
 import { Planning } from '../../../src/core/plans/planning';
+import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { productToolRegistry } from '../../../src/core/tools';
+
+/** The names plan steps may use with the product's registries. */
+const STEP_TOOLS = productToolRegistry().stepTools(PRODUCT_ROLES);
 import { proposePlanTool } from '../../../src/core/tools/proposePlan';
 import { failStepTool } from '../../../src/core/tools/failStep';
 import { executePlanSteps } from '../../../src/core/plans/executePlanSteps';
@@ -8,19 +13,20 @@ import type { PlanCard } from '../../../src/protocol';
 import { goodPlan, planWithUnknownTool, recorder } from './planFixtures';
 
 function ctxFor(planning: Planning, role: 'planner' | 'actor'): ToolContext {
-  return { role, planning, ui: planning.ui, callId: 'call1', signal: new AbortController().signal } as unknown as ToolContext;
+  return { role: PRODUCT_ROLES.get(role), planning, ui: planning.ui, callId: 'call1', signal: new AbortController().signal } as unknown as ToolContext;
 }
 
 describe('propose_plan tool', () => {
   it('is offered to the Planner only, with the strict plan schema as parameters', () => {
-    assert.equal(proposePlanTool.available!({ role: 'planner' }), true);
-    assert.equal(proposePlanTool.available!({ role: 'actor' }), false);
-    assert.equal((proposePlanTool.parameters as any).additionalProperties, false);
+    assert.equal(proposePlanTool.available!({ role: PRODUCT_ROLES.get('planner') }), true);
+    assert.equal(proposePlanTool.available!({ role: PRODUCT_ROLES.get('actor') }), false);
+    assert.equal(typeof proposePlanTool.parameters, 'function', 'the schema is derived from the registry');
+    assert.equal((proposePlanTool.parameters as (c: { stepTools: string[] }) => any)({ stepTools: STEP_TOOLS }).additionalProperties, false);
   });
 
   it('returns the error lines for a repair, then accepts the corrected plan and ends the turn', async () => {
     const r = recorder();
-    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2, stepTools: () => STEP_TOOLS });
     planning.beginPlanTurn('m');
     const bad = await proposePlanTool.run(planWithUnknownTool(), ctxFor(planning, 'planner'));
     assert.equal(bad.isError, true);
@@ -41,7 +47,7 @@ describe('propose_plan tool', () => {
 
   it('after the last repair, shows the plan as unvalidated text and ends the turn', async () => {
     const r = recorder();
-    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 1 });
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 1, stepTools: () => STEP_TOOLS });
     planning.beginPlanTurn('m');
     await proposePlanTool.run(planWithUnknownTool(), ctxFor(planning, 'planner'));
     const res = await proposePlanTool.run(planWithUnknownTool(), ctxFor(planning, 'planner'));
@@ -54,7 +60,7 @@ describe('propose_plan tool', () => {
 
   it('shows an abandoned failed attempt when the turn ends (never silently dropped)', async () => {
     const r = recorder();
-    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2, stepTools: () => STEP_TOOLS });
     planning.beginPlanTurn('m');
     await proposePlanTool.run(planWithUnknownTool(), ctxFor(planning, 'planner'));
     const rec = planning.endPlanTurn();
@@ -64,7 +70,7 @@ describe('propose_plan tool', () => {
 
   it('refuses outside a Planner plan turn', async () => {
     const r = recorder();
-    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 2, stepTools: () => STEP_TOOLS });
     const res = await proposePlanTool.run(goodPlan(), ctxFor(planning, 'actor'));
     assert.equal(res.isError, true);
     assert.equal(r.stream.cards().length, 0);
@@ -74,7 +80,7 @@ describe('propose_plan tool', () => {
 describe('plan execution, step by step', () => {
   async function validated(tries = 2) {
     const r = recorder();
-    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: tries });
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: tries, stepTools: () => STEP_TOOLS });
     const turn = planning.beginPlanTurn('m');
     await turn.submit('{}', goodPlan(), 'tool');
     planning.endPlanTurn();
@@ -101,7 +107,7 @@ describe('plan execution, step by step', () => {
   it('stops at a step the Actor reports failed with fail_step; later steps stay pending', async () => {
     const t = await validated();
     const b = t.planning.beginExecution(t.cardId);
-    assert.equal(failStepTool.available!({ role: 'actor', planning: t.planning }), true);
+    assert.equal(failStepTool.available!({ role: PRODUCT_ROLES.get('actor'), planning: t.planning }), true);
     let calls = 0;
     const outcome = await executePlanSteps(t.planning, b.ok ? b.brief : '', async () => {
       calls++;
@@ -114,7 +120,7 @@ describe('plan execution, step by step', () => {
     assert.deepEqual(stepEvents(t.events), ['step_started:1', 'step_failed:1']);
     assert.equal((t.events.find((e) => e.type === 'step_failed') as any).reason, 'src/args.ts does not exist');
     assert.deepEqual((t.stream.card(t.cardId) as PlanCard).step_states, { 1: 'failed', 2: 'pending' });
-    assert.equal(failStepTool.available!({ role: 'actor', planning: t.planning }), false, 'only while executing');
+    assert.equal(failStepTool.available!({ role: PRODUCT_ROLES.get('actor'), planning: t.planning }), false, 'only while executing');
   });
 
   it('marks the step failed when its turn is stopped, and refuses a second concurrent execution', async () => {
@@ -130,13 +136,13 @@ describe('plan execution, step by step', () => {
 describe('plan records on resume', () => {
   it('restored records can be executed again and the next version numbers on from them', async () => {
     const a = recorder();
-    const first = new Planning(a.stream, { logger: a.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    const first = new Planning(a.stream, { logger: a.logger, structuredOutputs: 'auto', planRepairTries: 2, stepTools: () => STEP_TOOLS });
     const turn = first.beginPlanTurn('m');
     await turn.submit('{}', goodPlan(), 'tool');
     const saved = JSON.parse(JSON.stringify(first.book.all()));
 
     const b = recorder();
-    const resumed = new Planning(b.stream, { logger: b.logger, structuredOutputs: 'auto', planRepairTries: 2 });
+    const resumed = new Planning(b.stream, { logger: b.logger, structuredOutputs: 'auto', planRepairTries: 2, stepTools: () => STEP_TOOLS });
     resumed.book.restore(saved);
     assert.equal(b.events.length, 0, 'restoring emits nothing');
     assert.equal(resumed.beginExecution(saved[0].cardId).ok, true);

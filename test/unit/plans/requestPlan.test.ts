@@ -2,6 +2,11 @@ import assert from 'node:assert/strict';
 import { ScriptedServer } from '../../support/scriptedServer';
 import { LlmClient } from '../../../src/core/llm';
 import { Planning } from '../../../src/core/plans/planning';
+import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { productToolRegistry } from '../../../src/core/tools';
+
+/** The names plan steps may use with the product's registries. */
+const STEP_TOOLS = productToolRegistry().stepTools(PRODUCT_ROLES);
 import { requestPlan, type PlanMessage } from '../../../src/core/plans/requestPlan';
 import { llmPlanCompleter } from '../../../src/core/plans/llmPlanCompleter';
 import type { PlanCard } from '../../../src/protocol';
@@ -13,7 +18,7 @@ describe('requestPlan against the scripted server', () => {
 
   function setup(setting: 'auto' | 'on' | 'off', tries = 2) {
     const r = recorder();
-    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: setting, planRepairTries: tries });
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: setting, planRepairTries: tries, stepTools: () => STEP_TOOLS });
     const client = new LlmClient({ baseURL: server.url, apiKey: 'k', maxRetries: 0, idleTimeoutMs: 5000 });
     const deps = { complete: llmPlanCompleter(client, 'scripted-model', 1000), structured: planning.structured, logger: r.logger, signal: new AbortController().signal };
     const history: PlanMessage[] = [{ role: 'system', content: 'planner' }, { role: 'user', content: 'add a verbose flag' }];

@@ -3,6 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { validatePlan, lexicallyInside } from '../../../src/core/plans/validatePlan';
+import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { productToolRegistry } from '../../../src/core/tools';
+
+/** The names plan steps may use with the product's registries. */
+const STEP_TOOLS = productToolRegistry().stepTools(PRODUCT_ROLES);
 
 export function samplePlan(overrides: Record<string, unknown> = {}) {
   return {
@@ -25,7 +30,7 @@ describe('validatePlan', () => {
   after(() => fs.rmSync(ws, { recursive: true, force: true }));
 
   it('accepts a good plan', async () => {
-    const v = await validatePlan(samplePlan(), { isInside: lexicallyInside([ws]) });
+    const v = await validatePlan(samplePlan(), { isInside: lexicallyInside([ws]), stepTools: STEP_TOOLS });
     assert.equal(v.ok, true);
     assert.equal(v.plan?.steps.length, 2);
   });
@@ -35,7 +40,7 @@ describe('validatePlan', () => {
     p.steps[1].tools_needed = ['sed'];
     p.steps[1].step_number = 3;
     p.steps[0].files = ['../../etc/passwd'];
-    const v = await validatePlan(p, { isInside: lexicallyInside([ws]) });
+    const v = await validatePlan(p, { isInside: lexicallyInside([ws]), stepTools: STEP_TOOLS });
     assert.equal(v.ok, false);
     assert.ok(v.errors.includes("step 2: tools_needed names unknown tool 'sed'"), v.errors.join('\n'));
     assert.ok(v.errors.includes('step 2: step_number is 3, expected 2 (steps are numbered 1..n in order)'), v.errors.join('\n'));
@@ -44,11 +49,11 @@ describe('validatePlan', () => {
   });
 
   it('rejects a plan without steps, and a sibling folder that only shares the prefix', async () => {
-    const v = await validatePlan(samplePlan({ steps: [] }));
+    const v = await validatePlan(samplePlan({ steps: [] }), { stepTools: STEP_TOOLS });
     assert.deepEqual(v.errors, ['steps: the plan has no steps; at least one is needed']);
     const p = samplePlan();
     p.steps[0].files = [`${ws}-evil/x.ts`, `${ws}/inside.ts`];
-    const w = await validatePlan(p, { isInside: lexicallyInside([ws]) });
+    const w = await validatePlan(p, { isInside: lexicallyInside([ws]), stepTools: STEP_TOOLS });
     assert.deepEqual(w.errors, [`step 1: file '${ws}-evil/x.ts' is outside the workspace`]);
   });
 
@@ -56,7 +61,7 @@ describe('validatePlan', () => {
     const p: any = samplePlan({ format_version: '2' });
     delete p.steps[0].action;
     p.steps[1].files = 'src/a.ts';
-    const v = await validatePlan(p);
+    const v = await validatePlan(p, { stepTools: STEP_TOOLS });
     assert.equal(v.ok, false);
     assert.ok(v.errors.some((e) => e.startsWith('format_version:')), v.errors.join('\n'));
     assert.ok(v.errors.some((e) => e.startsWith('step 1: action:')), v.errors.join('\n'));
@@ -65,19 +70,19 @@ describe('validatePlan', () => {
   });
 
   it('treats nulls from a strict-schema answer as absent and refuses non-objects', async () => {
-    assert.equal((await validatePlan({ ...samplePlan(), extra: null })).ok, true);
-    const v = await validatePlan('just text');
+    assert.equal((await validatePlan({ ...samplePlan(), extra: null }, { stepTools: STEP_TOOLS })).ok, true);
+    const v = await validatePlan('just text', { stepTools: STEP_TOOLS });
     assert.equal(v.ok, false);
     assert.ok(v.errors.includes('the plan must be a JSON object'));
   });
 
   it('undoes a wrapping envelope ({"plan": …} or a JSON string) but still checks the plan', async () => {
-    assert.equal((await validatePlan({ plan: samplePlan() })).ok, true);
-    assert.equal((await validatePlan(JSON.stringify(samplePlan()))).ok, true);
-    assert.equal((await validatePlan({ plan: JSON.stringify(samplePlan()) })).ok, true);
+    assert.equal((await validatePlan({ plan: samplePlan() }, { stepTools: STEP_TOOLS })).ok, true);
+    assert.equal((await validatePlan(JSON.stringify(samplePlan()), { stepTools: STEP_TOOLS })).ok, true);
+    assert.equal((await validatePlan({ plan: JSON.stringify(samplePlan()) }, { stepTools: STEP_TOOLS })).ok, true);
     const bad = samplePlan();
     bad.steps[0].tools_needed = ['sed'];
-    assert.deepEqual((await validatePlan({ plan: bad })).errors, ["step 1: tools_needed names unknown tool 'sed'"]);
-    assert.equal((await validatePlan({ other: 1 })).ok, false);
+    assert.deepEqual((await validatePlan({ plan: bad }, { stepTools: STEP_TOOLS })).errors, ["step 1: tools_needed names unknown tool 'sed'"]);
+    assert.equal((await validatePlan({ other: 1 }, { stepTools: STEP_TOOLS })).ok, false);
   });
 });

@@ -111,7 +111,7 @@ describe('security: hostile webview messages through the real panel path', funct
       '{"type":"execute_plan","card_id":"__proto__"}',
       '{"type":"execute_plan","card_id":"toString"}',
       '{"type":"revise_plan","card_id":"hasOwnProperty","feedback":"x"}',
-      '{"type":"save_settings","base_url":"http://x","planner_model":"m","actor_model":"m","__proto__":{"api_key":"sk-injected"}}',
+      '{"type":"save_settings","base_url":"http://x","models":{"planner":"m","actor":"m"},"__proto__":{"api_key":"sk-injected"}}',
       '{"type":"set_role","role":"actor","__proto__":{"role":"planner"}}',
     ].map((s) => JSON.parse(s));
     const accepted = await p.receive(...raw);
@@ -145,7 +145,7 @@ describe('security: hostile webview messages through the real panel path', funct
       { type: 'x'.repeat(1_000_000) }, { type: 'exec', command: 'rm -rf /' }, { type: 'run_command', command: 'touch pwned' }, { type: 'write_file', path: 'a', content: 'b' },
       { type: 'ready', last_seq: NaN }, { type: 'ready', last_seq: 1.5 }, { type: 'continue', allow: 'true' }, { type: 'set_role', role: 'root' }, { type: 'set_role', role: 'Actor' },
       { type: 'approve', call_id: '' }, { type: 'approve', call_id: 'x'.repeat(201) }, { type: 'answer', card_id: 'q', value: '' }, { type: 'reject', call_id: 'c', reason: 'x'.repeat(2001) },
-      { type: 'save_settings', base_url: 'http://x', api_key: 'sk-should-not-be-logged-123456', planner_model: 7, actor_model: 'm' },
+      { type: 'save_settings', base_url: 'http://x', api_key: 'sk-should-not-be-logged-123456', models: { planner: 7, actor: 'm' } },
     ];
     const accepted = await p.receive(...junk);
     assert.deepEqual(accepted.map((a, i) => (a ? i : -1)).filter((i) => i >= 0), [], 'nothing was accepted');

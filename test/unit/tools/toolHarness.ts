@@ -11,6 +11,7 @@ import { nullLogger } from '../../../src/core/ports';
 import { ReadTracker } from '../../../src/core/readTracker';
 import { WorkspacePaths } from '../../../src/core/workspacePaths';
 import type { Tool, ToolContext, ToolResult } from '../../../src/core/tools/tool';
+import { PRODUCT_ROLES } from '../../../src/core/roles';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 
@@ -61,7 +62,7 @@ export function makeHarness(opts: { rg?: string; wsName?: string; maxOutputChars
     host,
     paths: new WorkspacePaths(fsPort),
     reads,
-    role: 'actor',
+    role: PRODUCT_ROLES.get('actor'),
     callId: 'call-1',
     signal: abort.signal,
     settings: { commandTimeoutMs: opts.commandTimeoutMs ?? 30_000, maxOutputChars: opts.maxOutputChars ?? 30_000 },

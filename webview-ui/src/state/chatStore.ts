@@ -8,7 +8,7 @@
  * host answers with a snapshot. Deltas keep being applied best-effort meanwhile, so a host that
  * is slow to answer never freezes the panel; the snapshot then replaces everything.
  */
-import { applyHostEvent, emptyHostView, type AgentState, type CardTable, type HostEvent, type HostView, type RoleId, type TokenTotals, type TurnEndOutcome } from '../../../src/protocol';
+import { applyHostEvent, emptyHostView, PRODUCT_ROLE_INFO, type AgentState, type CardTable, type HostEvent, type HostView, type RoleId, type RoleInfo, type RoleRegistry, type TokenTotals, type TurnEndOutcome } from '../../../src/protocol';
 import type { ChatCard, RawCard } from './localCards';
 import { decodeCard, validated } from './decodeInbound';
 
@@ -47,6 +47,21 @@ export class ChatStore implements CardTable<ChatCard> {
   get roleNotice(): string | null { return this.view.roleNotice; }
   /** Failure reasons from step_failed, keyed `${plan_id}#${step_number}`. */
   get stepReasons(): Map<string, string> { return this.view.stepReasons; }
+
+  /** `roles`: the role table the host runs with (the product's unless a test gives its own). */
+  constructor(readonly roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO) {
+    this.view.role = roles.initial.id;
+  }
+
+  /** The role in force as the header shows it; an id the table does not know shows as itself (read-only look). */
+  get roleInfo(): RoleInfo {
+    return this.roles.find(this.role) ?? { ...this.roles.initial, id: this.role, label: this.role, glyph: '•', tone: 'calm', access: 'unknown role' };
+  }
+
+  /** The role the role control switches to: the next one in the table. */
+  get nextRole(): RoleInfo {
+    return this.roles.next(this.role);
+  }
 
   get size(): number { return this.cards.length; }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AgentState, RoleId } from '../../../src/protocol';
+import type { AgentState, RoleInfo } from '../../../src/protocol';
 import { postToHost } from '../bridge/vscodeApi';
 import type { Totals, TurnOutcome } from '../state/chatStore';
 import { AgentStateChip } from './AgentStateChip';
@@ -7,7 +7,9 @@ import { formatUsage } from './format';
 import { focusOnMount } from './focusOnMount';
 
 interface Props {
-  role: RoleId;
+  /** The role in force, and the one a click switches to (the next in the role table). */
+  role: RoleInfo;
+  next: RoleInfo;
   agentState: AgentState;
   turn: Totals | null;
   task: Totals | null;
@@ -21,11 +23,9 @@ interface Props {
 
 const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped', error: 'ended with an error', limit: 'stopped at the tool-call limit' };
 
-const ROLE_LABEL: Record<RoleId, string> = { planner: 'Planner', actor: 'Actor' };
-
 const NOTICE_MS = 12_000;
 
-export function Header({ role, agentState, turn, task, notice, noticeTick, lastOutcome, revertible, busy }: Props) {
+export function Header({ role, next, agentState, turn, task, notice, noticeTick, lastOutcome, revertible, busy }: Props) {
   const [confirmRevert, setConfirmRevert] = useState(false);
   useEffect(() => { if (revertible === 0) setConfirmRevert(false); }, [revertible]);
   // Why the role changed matters when it happens; after a while it is just noise.
@@ -36,19 +36,18 @@ export function Header({ role, agentState, turn, task, notice, noticeTick, lastO
     const t = setTimeout(() => setShownTick(-1), NOTICE_MS);
     return () => clearTimeout(t);
   }, [noticeTick]);
-  const other: RoleId = role === 'planner' ? 'actor' : 'planner';
   return (
     <header class="header">
       <div class="header-row">
         <button
           type="button"
-          class={`role role-${role}`}
+          class={`role role-${role.tone}`}
           aria-label="Role"
-          title={`Role: ${ROLE_LABEL[role]} (${role === 'planner' ? 'read-only' : 'full access'}). Click to switch to ${ROLE_LABEL[other]}.`}
-          data-role={role}
-          onClick={() => postToHost({ type: 'set_role', role: other })}
+          title={`Role: ${role.label} (${role.access}). Click to switch to ${next.label}.`}
+          data-role={role.id}
+          onClick={() => postToHost({ type: 'set_role', role: next.id })}
         >
-          <span aria-hidden="true">{role === 'planner' ? '◇' : '◆'}</span> {ROLE_LABEL[role]}
+          <span aria-hidden="true">{role.glyph}</span> {role.label}
         </button>
         <AgentStateChip state={agentState} />
         {agentState === 'idle' && lastOutcome && OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>}
@@ -96,7 +95,7 @@ export function Header({ role, agentState, turn, task, notice, noticeTick, lastO
           {task && <span title="This task">Task: {formatUsage(task)}</span>}
         </div>
       )}
-      {notice && shownTick === noticeTick && <div class="notice" role="status">Switched to the {ROLE_LABEL[role]}: {notice}</div>}
+      {notice && shownTick === noticeTick && <div class="notice" role="status">Switched to the {role.label}: {notice}</div>}
     </header>
   );
 }

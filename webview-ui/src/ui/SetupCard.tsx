@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../../../src/protocol';
 import { postToHost } from '../bridge/vscodeApi';
 
 /** First-run setup: pick an endpoint, test it, choose a model per role, save. */
@@ -17,20 +18,22 @@ interface Props {
   initialUrl?: string;
   result: ConnectionResult | null;
   onClose(): void;
+  /** One model field per role of the table. */
+  roles?: RoleRegistry<RoleInfo>;
 }
 
 function presetFor(url: string | undefined): string {
   return PRESETS.find((p) => p.url && p.url === url)?.id ?? (url ? 'custom' : 'openai');
 }
 
-export function SetupCard({ initialUrl, result, onClose }: Props) {
+export function SetupCard({ initialUrl, result, onClose, roles = PRODUCT_ROLE_INFO }: Props) {
   const [preset, setPreset] = useState(presetFor(initialUrl));
   const [url, setUrl] = useState(initialUrl ?? PRESETS[0].url);
   const [key, setKey] = useState('');
   const [phase, setPhase] = useState<'idle' | 'testing' | 'saving'>('idle');
   const [models, setModels] = useState<string[]>([]);
-  const [planner, setPlanner] = useState('');
-  const [actor, setActor] = useState('');
+  /** The model chosen per role id. */
+  const [chosen, setChosen] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [tested, setTested] = useState(false);
 
@@ -49,8 +52,7 @@ export function SetupCard({ initialUrl, result, onClose }: Props) {
       setModels(list);
       setError(null);
       if (list.length > 0) {
-        setPlanner((p) => (p && list.includes(p) ? p : list[0]!));
-        setActor((a) => (a && list.includes(a) ? a : list[0]!));
+        setChosen((c) => Object.fromEntries(roles.list.map((r) => [r.id, c[r.id] && list.includes(c[r.id]!) ? c[r.id]! : list[0]!])));
       }
     } else {
       setModels([]);
@@ -80,10 +82,11 @@ export function SetupCard({ initialUrl, result, onClose }: Props) {
   };
   const needsKey = PRESETS.find((p) => p.id === preset)?.needsKey ?? false;
   const apiKey = key.trim() || undefined;
-  const canSave = url.trim() !== '' && planner.trim() !== '' && actor.trim() !== '' && phase === 'idle';
+  const modelOf = (r: RoleInfo): string => (chosen[r.id] ?? '').trim();
+  const canSave = url.trim() !== '' && roles.list.every((r) => modelOf(r) !== '') && phase === 'idle';
 
   const modelField = (label: string, value: string, set: (v: string) => void) => (
-    <label class="field">
+    <label class="field" key={label}>
       <span>{label}</span>
       {models.length > 0 ? (
         <select aria-label={label} value={value} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
@@ -133,8 +136,7 @@ export function SetupCard({ initialUrl, result, onClose }: Props) {
         {tested && !error && <span class="ok-text">Connected · {models.length} model{models.length === 1 ? '' : 's'}</span>}
       </div>
       {error && <p class="error-text" role="alert">{error}</p>}
-      {modelField('Planner model', planner, setPlanner)}
-      {modelField('Actor model', actor, setActor)}
+      {roles.list.map((r) => modelField(`${r.label} model`, chosen[r.id] ?? '', (v) => setChosen((c) => ({ ...c, [r.id]: v }))))}
       <div class="actions">
         <button
           type="button"
@@ -142,7 +144,7 @@ export function SetupCard({ initialUrl, result, onClose }: Props) {
           disabled={!canSave}
           onClick={() => {
             setPhase('saving');
-            postToHost({ type: 'save_settings', base_url: url.trim(), api_key: apiKey, planner_model: planner.trim(), actor_model: actor.trim() });
+            postToHost({ type: 'save_settings', base_url: url.trim(), api_key: apiKey, models: Object.fromEntries(roles.list.map((r) => [r.id, modelOf(r)])) });
           }}
         >
           {phase === 'saving' ? 'Saving…' : 'Save'}
