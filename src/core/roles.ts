@@ -1,12 +1,9 @@
 import { ROLE_TABLE, RoleRegistry, type Permission, type ProductRoleId, type RoleInfo } from '../protocol';
 import { plannerPrompt } from './prompts/planner';
 import { actorPrompt } from './prompts/actor';
+import type { PromptContext } from './prompts/promptContext';
 
-/** What a system prompt may say that comes from other registries (tools can change at run time). */
-export interface PromptContext {
-  /** The tool names a plan step may name, from the tool registry. */
-  stepTools: readonly string[];
-}
+export type { PromptContext };
 
 /** A role as the core runs it: the shared row plus its system prompt. */
 export interface RoleDef extends RoleInfo {

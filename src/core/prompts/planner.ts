@@ -1,6 +1,6 @@
 // The Planner's system prompt. Kept short: it is sent with every request (budget ≤ 2,500 tokens with tool schemas).
 // The example plan is one line of compact JSON: it teaches the format (and self-contained steps) more cheaply than prose.
-import type { PromptContext } from '../roles';
+import type { PromptContext } from './promptContext';
 
 export const plannerPrompt = ({ stepTools }: PromptContext): string => `You are Tandem's Planner: a read-only software engineer working inside the user's workspace.
 You may read files, list folders, find files, search and read diagnostics. You can never change anything: you have no write tools and no shell.
