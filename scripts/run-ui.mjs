@@ -12,7 +12,7 @@ function step(args) {
 }
 
 try {
-  setupTestHost();
+  setupTestHost('ui');
 } catch (e) {
   console.error(`ui: the test host is not ready: ${e.message}`);
   console.log('0 passed, 1 failed');

@@ -41,7 +41,7 @@ if (desktop) {
 } else {
   const { setupTestHost } = await import('./setup-test-host.mjs');
   try {
-    setupTestHost();
+    setupTestHost('start');
   } catch (e) {
     console.error(`[start] ${e.message}`);
     process.exit(1);

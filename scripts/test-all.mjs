@@ -1,7 +1,9 @@
-// `npm test`: every stage in order, each ending with its own `N passed, N failed` line:
-//   lint (layers, cycles, comments), typecheck (one check per tsconfig), build (one check per bundle), unit, integration, ui.
-// The integration and UI stages install the test host first when it is missing (setup-test-host),
-// so a fresh machine works. Every stage runs even after a failure; the exit code is non-zero if any failed.
+// `npm test`: every stage in order, each ending with its own `N passed, N failed` line. The list
+// below is the whole pipeline: a stage is a name and a function returning an exit code; setup
+// stages install what the stages after them need (idempotent, nothing when all is there), placed
+// before the first stage that needs it, so a fresh machine works and nothing is skipped for lack
+// of a tool. Every stage runs even after a failure; the exit code is non-zero if any failed.
+// Usage: node scripts/test-all.mjs
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +29,9 @@ function checks(list) {
   return failed === 0 ? 0 : 1;
 }
 
+/** Installs what `stage` needs (scripts/setup-test-host.mjs lists it); prints its own stage line. */
+const setupFor = (stage) => () => run(node, ['scripts/setup-test-host.mjs', '--for', stage]);
+
 const stages = [
   ['lint', () => run(node, ['scripts/lint.mjs'])],
   ['typecheck', () => checks([
@@ -39,10 +44,12 @@ const stages = [
     const fresh = (f) => status === 0 && existsSync(join(ROOT, 'dist', f)) && statSync(join(ROOT, 'dist', f)).mtimeMs >= t - 1000;
     return checks(['extension.js', 'cli.js', 'webview.js', 'webview.css'].map((f) => [`dist/${f}`, () => fresh(f)]));
   }],
+  ['setup for unit (Chromium, ripgrep)', setupFor('unit')],
   ['unit', () => {
     if (run(node, ['scripts/compile-tests.mjs']) !== 0) { console.log('0 passed, 1 failed'); return 1; }
     return run(node, ['scripts/run-mocha.mjs', 'unit']);
   }],
+  ['setup for integration and ui (Node 24, code-server)', setupFor('integration')],
   ['integration', () => run(node, ['scripts/run-integration.mjs'])],
   ['ui', () => run(node, ['scripts/run-ui.mjs'])],
 ];

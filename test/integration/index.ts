@@ -30,11 +30,16 @@ export async function run(): Promise<void> {
     throw new Error(`no integration test files under ${__dirname}${filters.length ? ` matching ${filters.join(', ')}` : ''}`);
   }
   await new Promise<void>((resolve, reject) => {
+    // A pending test (this.skip(), it() without a body) did not run, so it proves nothing: it
+    // counts as failed, like in scripts/run-mocha.mjs.
+    const pending: string[] = [];
     const runner = mocha.run((failures) => {
       const s = runner.stats;
-      console.log(`${STATS_MARKER}${JSON.stringify({ passes: s?.passes ?? 0, failures, pending: s?.pending ?? 0, files: files.length })}`);
-      if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+      for (const title of pending) console.error(`  ✗ did not run (pending counts as failed): ${title}`);
+      console.log(`${STATS_MARKER}${JSON.stringify({ passes: s?.passes ?? 0, failures, pending: pending.length, files: files.length })}`);
+      if (failures + pending.length > 0) reject(new Error(`${failures + pending.length} integration test(s) failed or did not run`));
       else resolve();
     });
+    runner.on('pending', (test) => pending.push(test.fullTitle()));
   });
 }

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptedServer } from '../../support/scriptedServer';
 import { buildCli } from '../../support/cliRunner';
-import { findRipgrep } from '../../../src/host/node/findRipgrep';
+import { requireRipgrep } from '../../support/prerequisites';
 import { calls, runCliAgainst, tc, tempDir, text } from './securityKit';
 
 describe('security: a catastrophic regex from the model cannot freeze the agent (ripgrep present)', function () {
@@ -18,7 +18,7 @@ describe('security: a catastrophic regex from the model cannot freeze the agent 
   let ws: string;
   let server: ScriptedServer | undefined;
   before(async function () {
-    if (!findRipgrep()) this.skip();
+    requireRipgrep();
     cli = await buildCli();
   });
   beforeEach(() => {
@@ -101,7 +101,7 @@ describe('security: a catastrophic regex cannot freeze the agent (ripgrep withou
   let binDir: string;
   let server: ScriptedServer | undefined;
   before(async function () {
-    if (process.platform === 'win32' || !findRipgrep()) this.skip();
+    requireRipgrep();
     cli = await buildCli();
   });
   beforeEach(() => {
@@ -112,7 +112,7 @@ describe('security: a catastrophic regex cannot freeze the agent (ripgrep withou
     const rg = path.join(binDir, 'rg');
     fs.writeFileSync(
       rg,
-      `#!/bin/sh\nfor a in "$@"; do if [ "$a" = "--pcre2" ]; then echo "PCRE2 is not available in this build of ripgrep." >&2; exit 2; fi; done\nexec '${findRipgrep()}' "$@"\n`,
+      `#!/bin/sh\nfor a in "$@"; do if [ "$a" = "--pcre2" ]; then echo "PCRE2 is not available in this build of ripgrep." >&2; exit 2; fi; done\nexec '${requireRipgrep()}' "$@"\n`,
     );
     fs.chmodSync(rg, 0o755);
   });

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { chatCsp, chatHtml, makeNonce } from '../../../src/panel/html';
+import { requireChromium } from '../../support/prerequisites';
 import { tempDir } from './securityKit';
 import { installVscodeStub, vscodeStub } from './vscodeStub';
 
@@ -26,7 +27,6 @@ const { ChatViewProvider } = require('../../../src/panel/chatViewProvider') as t
 declare const window: any;
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
 const repoRoot = path.resolve(__dirname, __dirname.includes(path.join('out', 'test')) ? '../../../..' : '../../..');
 const importRepo = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(path.join(repoRoot, rel)).href)) as T;
 
@@ -76,7 +76,7 @@ describe('security: the webview CSP holds in real Chromium (the panel\'s own HTM
   };
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) this.skip();
+    requireChromium();
     dir = tempDir('tandem-sec-csp-');
     const { buildWebview } = await importRepo<{ buildWebview(out: string): Promise<{ js: string; css: string }> }>('test/ui/webview-standalone/harness.mjs');
     const files = await buildWebview(path.join(dir, 'dist'));

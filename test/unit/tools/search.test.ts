@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { searchTool } from '../../../src/core/tools/search';
-import { findRipgrep } from '../../../src/host/node/findRipgrep';
+import { requireRipgrep } from '../../support/prerequisites';
 import { makeHarness, type Harness } from './toolHarness';
 
 /** A tree with one real match of each kind and a decoy behind each exclusion rule. */
@@ -49,12 +49,6 @@ const EXPECTED = [
   '  1: a needle here',
   '[6 matches in 5 files]',
 ].join('\n');
-
-function requireRipgrep(): string {
-  const rg = findRipgrep();
-  if (!rg) assert.fail('ripgrep (rg) is not on PATH. Install it (scripts/setup does: apt-get install ripgrep); the rg search path must be tested, not skipped.');
-  return rg;
-}
 
 for (const engine of ['ripgrep', 'js'] as const) {
   describe(`search (${engine})`, () => {
