@@ -1,90 +1,180 @@
+/**
+ * The `tandem` argv, parsed with `node:util` parseArgs (strict) against the command table
+ * (commands.ts). Flags may come before or after the prompt, `--flag=value` works, `--` ends the
+ * options. What the table cannot say (which role a command allows, what goes together) is checked
+ * here, with the messages the usage errors show.
+ */
+import { parseArgs as parseArgv } from 'node:util';
 import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../protocol';
+import { OPTIONS, optionsOf, type ApproveMode, type CliContext, type CommandName, type OptionDef, type OptionName } from './commands';
 
 export interface RunArgs {
   kind: 'run';
+  /** `turn`: one turn on the prompt; `plan`: a Planner turn whose plan goes to `out`; `execute`: run `planFile`. */
+  mode: 'turn' | 'plan' | 'execute';
   workspace?: string;
   role: RoleId;
+  /** Whether --role was given (a resumed task otherwise keeps its own role). */
+  roleGiven: boolean;
   model?: string;
   baseURL?: string;
-  approve?: 'never' | 'edits' | 'all';
+  approve?: ApproveMode;
   answerDefault: boolean;
   json: boolean;
   prompt: string;
+  out?: string;
+  planFile?: string;
+  resume?: string;
+  historyDir?: string;
+  noHistory: boolean;
 }
 
-export type ParsedArgs = RunArgs | { kind: 'help' } | { kind: 'error'; message: string };
-
-const VALUE_FLAGS = new Set(['--workspace', '--role', '--model', '--base-url', '--approve', '--answer']);
-
-function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T | string {
-  return (allowed as readonly string[]).includes(value) ? (value as T) : `${flag} must be one of ${allowed.join(', ')} (got "${value}")`;
+export interface HistoryArgs {
+  kind: 'history';
+  /** The sub-command and what follows it, unchecked: history.ts says what each needs. */
+  words: string[];
+  workspace?: string;
+  historyDir?: string;
+  out?: string;
+  call?: string;
+  json: boolean;
 }
 
-/**
- * `tandem run [options] "<prompt>"`; flags may come before or after the prompt, `--flag=value` works too.
- * `--role` takes any id of `roles` (default: the first role).
- */
-export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): ParsedArgs {
-  if (argv.length === 0) return { kind: 'error', message: 'missing command' };
-  if (argv.includes('-h') || argv.includes('--help') || argv[0] === 'help') return { kind: 'help' };
-  const [command, ...rest] = argv;
-  if (command !== 'run') return { kind: 'error', message: `unknown command "${command}" (expected "run")` };
-  const out: RunArgs = { kind: 'run', role: roles.initial.id, answerDefault: false, json: false, prompt: '' };
-  const words: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    let a = rest[i]!;
-    let value: string | undefined;
-    if (a === '--') {
-      words.push(...rest.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('--') && a.includes('=')) {
-      value = a.slice(a.indexOf('=') + 1);
-      a = a.slice(0, a.indexOf('='));
-    }
-    if (a === '--json') {
-      if (value !== undefined) return { kind: 'error', message: '--json takes no value' };
-      out.json = true;
-      continue;
-    }
-    if (VALUE_FLAGS.has(a)) {
-      if (value === undefined) {
-        value = rest[++i];
-        if (value === undefined || (value.startsWith('--') && VALUE_FLAGS.has(value))) return { kind: 'error', message: `${a} needs a value` };
-      }
-      switch (a) {
-        case '--workspace':
-          out.workspace = value;
-          break;
-        case '--model':
-          if (!value.trim()) return { kind: 'error', message: '--model needs a value' };
-          out.model = value;
-          break;
-        case '--base-url':
-          out.baseURL = value;
-          break;
-        case '--role': {
-          if (!roles.has(value)) return { kind: 'error', message: oneOf(a, value, roles.ids) };
-          out.role = value;
-          break;
-        }
-        case '--approve': {
-          const r = oneOf(a, value, ['never', 'edits', 'all'] as const);
-          if (r !== 'never' && r !== 'edits' && r !== 'all') return { kind: 'error', message: r };
-          out.approve = r;
-          break;
-        }
-        case '--answer':
-          if (value !== 'default') return { kind: 'error', message: `--answer must be "default" (got "${value}")` };
-          out.answerDefault = true;
-          break;
-      }
-      continue;
-    }
-    if (a.startsWith('-') && a !== '-') return { kind: 'error', message: `unknown option ${a}` };
-    words.push(a);
+export type ParsedArgs =
+  | RunArgs
+  | HistoryArgs
+  | { kind: 'help'; command: CommandName }
+  | { kind: 'error'; command: CommandName; message: string };
+
+type Values = Partial<Record<OptionName, string | boolean | string[]>>;
+
+const COMMAND_NAMES: readonly CommandName[] = ['run', 'plan', 'history'];
+
+/** parseArgs' own errors, said the way the rest of the CLI says them. */
+function usageError(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  const flag = /'(--?[^'\s=<]+)/.exec(err.message ?? '')?.[1];
+  const def = flag?.startsWith('--') ? (OPTIONS as Record<string, OptionDef>)[flag.slice(2)] : undefined;
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) return `unknown option ${flag}`;
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
+    if (/does not take an argument/.test(err.message ?? '')) return `${flag} takes no value`;
+    const ambiguous = /ambiguous/.test(err.message ?? '') ? ` (a value starting with "-" is written ${flag}=-…)` : '';
+    return `${flag} ${def?.missing ?? 'needs a value'}${ambiguous}`;
   }
-  out.prompt = words.join(' ').trim();
-  if (!out.prompt) return { kind: 'error', message: 'missing the prompt' };
-  return out;
+  return err.message ?? String(e);
+}
+
+function parse(command: CommandName, args: string[], ctx: CliContext): { values: Values; positionals: string[] } | { error: string } {
+  // Every string option is collected as a list, so "given twice" can be told from "given once".
+  const options = Object.fromEntries(
+    optionsOf(command).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.type === 'string' ? { multiple: true } : {}) }]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgv({ args, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    return { error: usageError(e) };
+  }
+  const raw = parsed.values as Record<string, string[] | boolean | undefined>;
+  const values: Values = {};
+  for (const [name, o] of optionsOf(command)) {
+    const v = raw[name];
+    if (v === undefined || typeof v === 'boolean') {
+      if (v !== undefined) values[name] = v;
+      continue;
+    }
+    if (o.once && v.length > 1) return { error: `--${name} given twice` };
+    for (const one of v) {
+      if (one === '') return { error: `--${name} ${o.missing ?? 'needs a value'}` };
+      const problem = o.check?.(one, ctx);
+      if (problem) return { error: problem };
+    }
+    values[name] = o.multiple ? v : v[v.length - 1];
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+const str = (v: Values[OptionName]): string | undefined => (typeof v === 'string' ? v : undefined);
+const list = (v: Values[OptionName]): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []);
+
+/** Where help is asked for: `-h`/`--help` before a `--`, or `tandem help`. */
+function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  return argv[0] === 'help' || options.includes('-h') || options.includes('--help');
+}
+
+/** `roles`: the roles `--role` may name (the product's; a test may pass its own). */
+export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): ParsedArgs {
+  const [command, ...rest] = argv;
+  const known = COMMAND_NAMES.find((c) => c === command);
+  if (wantsHelp(argv)) return { kind: 'help', command: known === 'history' ? 'history' : 'run' };
+  if (command === undefined) return { kind: 'error', command: 'run', message: 'missing command' };
+  if (!known) return { kind: 'error', command: 'run', message: `unknown command "${command}" (expected ${COMMAND_NAMES.join(', ')})` };
+  const parsed = parse(known, rest, { roles });
+  if ('error' in parsed) return { kind: 'error', command: known, message: parsed.error };
+  const { values, positionals } = parsed;
+  if (known === 'history') {
+    return {
+      kind: 'history',
+      words: positionals,
+      workspace: str(values.workspace),
+      historyDir: str(values['history-dir']),
+      out: str(values.out),
+      call: str(values.call),
+      json: values.json === true,
+    };
+  }
+  const run = runArgs(known, values, positionals, roles);
+  return typeof run === 'string' ? { kind: 'error', command: known, message: run } : run;
+}
+
+/** `run` and `plan`: the flags that go together, the role each mode needs. Returns the message on bad usage. */
+function runArgs(command: 'run' | 'plan', values: Values, positionals: string[], roles: RoleRegistry<RoleInfo>): RunArgs | string {
+  const given = list(values.role);
+  const resume = str(values.resume);
+  const noHistory = values['no-history'] === true;
+  if (resume && noHistory) return '--resume and --no-history cannot be combined';
+  let mode: RunArgs['mode'] = 'turn';
+  let role: RoleId = given.at(-1) ?? roles.initial.id;
+  const planFile = str(values.plan);
+  const out = str(values.out);
+  // Every --role counts, not the last: `plan --role planner --role actor` must not run the Actor.
+  if (command === 'plan') {
+    if (!out) return 'tandem plan needs --out FILE.json (where the validated plan is written)';
+    const planner = roles.planner;
+    if (!planner) return 'tandem plan needs a role that plans; none is registered';
+    const other = given.find((r) => r !== planner.id);
+    if (other !== undefined) return `tandem plan runs the ${planner.label}; --role ${other} is not allowed`;
+    mode = 'plan';
+    role = planner.id;
+  } else if (planFile !== undefined) {
+    const executor = roles.executor;
+    if (!executor) return '--plan needs a role that executes plans; none is registered';
+    if (given.some((r) => r !== executor.id)) return `--plan executes a plan: it needs --role ${executor.id}`;
+    mode = 'execute';
+    role = executor.id;
+  }
+  // The plan is the brief of an execution, so no prompt is needed; a placeholder names it.
+  const prompt = mode === 'execute' ? `(execute the plan in ${planFile})` : positionals.join(' ').trim();
+  if (!prompt) return 'missing the prompt';
+  if (mode === 'execute' && positionals.length) return `--plan executes the plan file; it takes no prompt (got "${positionals.join(' ')}")`;
+  return {
+    kind: 'run',
+    mode,
+    workspace: str(values.workspace),
+    role,
+    roleGiven: given.length > 0,
+    model: str(values.model),
+    baseURL: str(values['base-url']),
+    approve: str(values.approve) as ApproveMode | undefined,
+    answerDefault: values.answer === 'default',
+    json: values.json === true,
+    prompt,
+    ...(out ? { out } : {}),
+    ...(planFile !== undefined ? { planFile } : {}),
+    ...(resume ? { resume } : {}),
+    ...(str(values['history-dir']) ? { historyDir: str(values['history-dir']) } : {}),
+    noHistory,
+  };
 }

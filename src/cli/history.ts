@@ -8,7 +8,7 @@
  *   tandem run --resume ID [run flags] "<prompt>"             continue a saved task
  * IDs may be shortened to a unique prefix. History lives outside the workspace (see
  * core/history/storageDir.ts); `--history-dir DIR` or TANDEM_DATA_DIR moves it, `--no-history`
- * (run) saves nothing.
+ * (run) saves nothing. The arguments arrive parsed (args.ts); the usage text is usage.ts's.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,100 +18,21 @@ import { exportMarkdown } from '../core/history/exportMarkdown';
 import { CheckpointStore } from '../core/checkpoints/checkpointStore';
 import { revertDiffs, revertRefusalText } from '../core/checkpoints/revertRefusalText';
 import { formatUsd } from '../core/cost/priceTable';
-import type { AgentSettings } from '../core/settings';
 import type { TaskMeta } from '../core/history/format';
 import { NodeWorkspaceFs } from '../host/node/nodeWorkspaceFs';
+import type { HistoryArgs } from './args';
+import { HISTORY_USAGE } from './usage';
 import { visibleControls } from '../protocol/visibleControls';
 
 export interface HistoryIo {
-  argv: readonly string[];
   env: NodeJS.ProcessEnv;
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   cwd: string;
 }
 
-export const HISTORY_USAGE = `Usage: tandem history [--workspace DIR] [--json]          list saved tasks, newest first
-       tandem history show ID [--json]                    print a task (read-only)
-       tandem history export ID [--out FILE.md]           the task as Markdown
-       tandem history delete ID                           delete a task and its checkpoints
-       tandem history revert ID [--call CALL_ID]          undo one tool call, or the whole task
-       tandem run --resume ID [options] "<prompt>"        continue a saved task
-
-IDs may be shortened to a unique prefix. Tasks are kept per workspace in
-$TANDEM_DATA_DIR, else $XDG_DATA_HOME/tandem (~/.local/share/tandem), outside the
-workspace; --history-dir DIR overrides. Every option also takes --workspace DIR.
-
-Environment for runs:
-  TANDEM_BUDGET_USD      per-task budget in USD: warn at 80%, stop and ask at 100% (0 = off)
-  TANDEM_CONTEXT_WINDOW  the model's context window in tokens (default: from a table)
-  TANDEM_SUMMARY_MODEL   a cheaper model for condensing old turns
-  TANDEM_PRICES          JSON {"model": {"input": USD/1M, "output": USD/1M}} overriding the price table
-`;
-
 export function historyDirFor(workspace: string, env: NodeJS.ProcessEnv, override?: string): string {
   return override ? path.resolve(override) : cliHistoryDir(workspace, env);
-}
-
-/** `--resume ID`, `--history-dir DIR` and `--no-history` taken out of `run` arguments (the rest goes to the run parser). */
-export function extractHistoryFlags(argv: readonly string[]): { argv: string[]; resume?: string; historyDir?: string; noHistory: boolean } | { error: string } {
-  const out: string[] = [];
-  let resume: string | undefined;
-  let historyDir: string | undefined;
-  let noHistory = false;
-  for (let i = 0; i < argv.length; i++) {
-    let a = argv[i]!;
-    if (a === '--') {
-      out.push(...argv.slice(i));
-      break;
-    }
-    let value: string | undefined;
-    if (a.startsWith('--') && a.includes('=')) {
-      value = a.slice(a.indexOf('=') + 1);
-      a = a.slice(0, a.indexOf('='));
-    }
-    if (a === '--no-history') {
-      noHistory = true;
-      continue;
-    }
-    if (a === '--resume' || a === '--history-dir') {
-      if (value === undefined) value = argv[++i];
-      if (!value || value.startsWith('--')) return { error: `${a} needs a value` };
-      if (a === '--resume') resume = value;
-      else historyDir = value;
-      continue;
-    }
-    out.push(argv[i]!);
-  }
-  if (resume && noHistory) return { error: '--resume and --no-history cannot be combined' };
-  return { argv: out, ...(resume ? { resume } : {}), ...(historyDir ? { historyDir } : {}), noHistory };
-}
-
-function num(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const v = env[name];
-  if (v === undefined || v === '') return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
-}
-
-/** Budget, window, summary model and prices from the environment (the CLI's history settings). */
-export function withHistoryEnv(s: AgentSettings, env: NodeJS.ProcessEnv): AgentSettings {
-  const out = { ...s };
-  const budget = num(env, 'TANDEM_BUDGET_USD');
-  if (budget !== undefined) out.taskBudgetUsd = budget;
-  const window = num(env, 'TANDEM_CONTEXT_WINDOW');
-  if (window) out.contextWindow = Math.floor(window);
-  if (env.TANDEM_SUMMARY_MODEL) out.summaryModel = env.TANDEM_SUMMARY_MODEL;
-  if (env.TANDEM_PRICES) {
-    try {
-      const p = JSON.parse(env.TANDEM_PRICES) as Record<string, { input: number; output: number }>;
-      const ok = Object.values(p).every((v) => v && typeof v.input === 'number' && typeof v.output === 'number');
-      if (ok) out.prices = { ...(s.prices ?? {}), ...p };
-    } catch {
-      /* ignored: a bad TANDEM_PRICES leaves the table in force */
-    }
-  }
-  return out;
 }
 
 function kb(n: number): string {
@@ -132,52 +53,13 @@ function listTable(tasks: TaskMeta[]): string {
 }
 
 /** `tandem history …`; returns the exit code (0 ok, 1 failure, 2 bad usage). */
-export async function runHistoryCommand(io: HistoryIo): Promise<number> {
-  const args = io.argv.slice(1);
+export async function runHistoryCommand(args: HistoryArgs, io: HistoryIo): Promise<number> {
   // Titles, Markdown, revert messages and diffs hold the model's text and files' contents: shown on a
   // terminal, their control characters are made visible (protocol/visibleControls.ts), as in `tandem run`'s
   // readable output. --json and `export --out FILE` stay byte-exact.
   const shownOut = (s: string) => io.stdout(visibleControls(s));
   const shownErr = (s: string) => io.stderr(visibleControls(s));
-  if (args.includes('-h') || args.includes('--help')) {
-    io.stdout(HISTORY_USAGE);
-    return 0;
-  }
-  let workspace: string | undefined;
-  let historyDir: string | undefined;
-  let out: string | undefined;
-  let call: string | undefined;
-  let json = false;
-  const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i]!;
-    let value: string | undefined;
-    if (a.startsWith('--') && a.includes('=')) {
-      value = a.slice(a.indexOf('=') + 1);
-      a = a.slice(0, a.indexOf('='));
-    }
-    if (a === '--json') {
-      json = true;
-      continue;
-    }
-    if (['--workspace', '--history-dir', '--out', '--call'].includes(a)) {
-      if (value === undefined) value = args[++i];
-      if (!value) {
-        shownErr(`tandem: ${a} needs a value\n\n${HISTORY_USAGE}`);
-        return 2;
-      }
-      if (a === '--workspace') workspace = value;
-      else if (a === '--history-dir') historyDir = value;
-      else if (a === '--out') out = value;
-      else call = value;
-      continue;
-    }
-    if (a.startsWith('--')) {
-      shownErr(`tandem: unknown option ${a}\n\n${HISTORY_USAGE}`);
-      return 2;
-    }
-    words.push(a);
-  }
+  const { workspace, historyDir, out, call, json, words } = args;
   const ws = path.resolve(io.cwd, workspace ?? '.');
   const store = new HistoryStore(historyDirFor(ws, io.env, historyDir && path.resolve(io.cwd, historyDir)));
   const [sub = 'list', id, extra] = words;

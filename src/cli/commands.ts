@@ -1,0 +1,162 @@
+/**
+ * The `tandem` command line as data: every command, every option and which commands take it. The
+ * parser (args.ts) hands this table to `node:util` parseArgs, and the usage text (usage.ts) is
+ * written from it, so a flag cannot be parsed without being documented or the other way round.
+ */
+import type { RoleInfo, RoleRegistry } from '../protocol';
+
+export type CommandName = 'run' | 'plan' | 'history';
+
+export const APPROVE_MODES = ['never', 'edits', 'all'] as const;
+export type ApproveMode = (typeof APPROVE_MODES)[number];
+
+/** What the table's texts and checks depend on: the roles in force (the product's, or a test's). */
+export interface CliContext {
+  roles: RoleRegistry<RoleInfo>;
+}
+
+export interface OptionDef {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** Each occurrence is kept; otherwise the last one wins. */
+  multiple?: boolean;
+  /** Given twice is an error (a second file name is a mistake, not an override). */
+  once?: boolean;
+  /** The value's placeholder in the usage: DIR, FILE.json; a function when it comes from data. */
+  value?: string | ((ctx: CliContext) => string);
+  /** Usage lines: the first beside the flag, the rest under it. */
+  help: readonly string[] | ((ctx: CliContext) => readonly string[]);
+  /** Where a command's usage says it differently. */
+  helpIn?: Partial<Record<CommandName, readonly string[]>>;
+  commands: readonly CommandName[];
+  /** What is said when the value is missing, after the flag (default "needs a value"). */
+  missing?: string;
+  /** Rejects a value with a message, or accepts it (undefined). */
+  check?(value: string, ctx: CliContext): string | undefined;
+}
+
+const oneOf = (flag: string, allowed: readonly string[], value: string) =>
+  allowed.includes(value) ? undefined : `${flag} must be one of ${allowed.join(', ')} (got "${value}")`;
+
+/** One line per role, from the role table: what it may do; the first is the default. */
+const roleHelp = ({ roles }: CliContext) =>
+  roles.list.map((r, i) => {
+    const what = [r.access, r.mayPlan ? 'proposes a plan' : '', r.executesPlans ? 'executes plans' : ''].filter(Boolean).join(', ');
+    return `${r.id}: ${what}${i === 0 ? ' (default)' : ''}`;
+  });
+
+const RUNS: readonly CommandName[] = ['run', 'plan'];
+
+/** In usage order. */
+export const OPTIONS = {
+  workspace: { type: 'string', value: 'DIR', help: ['workspace folder (default: the current directory)'], commands: ['run', 'plan', 'history'] },
+  role: {
+    type: 'string',
+    multiple: true,
+    value: ({ roles }) => roles.ids.join('|'),
+    help: roleHelp,
+    commands: RUNS,
+    check: (v, { roles }) => oneOf('--role', roles.ids, v),
+  },
+  model: {
+    type: 'string',
+    value: 'M',
+    help: ['model for the role (default: $TANDEM_MODEL or gpt-4o-mini)'],
+    commands: RUNS,
+    check: (v) => (v.trim() ? undefined : '--model needs a value'),
+  },
+  'base-url': { type: 'string', value: 'URL', help: ['endpoint, e.g. http://127.0.0.1:8080/v1'], commands: RUNS },
+  approve: {
+    type: 'string',
+    value: APPROVE_MODES.join('|'),
+    help: [
+      'what may happen without asking:',
+      '  never  deny every action that needs approval',
+      '         (the default without a terminal)',
+      '  edits  allow edits and new files inside the workspace',
+      '  all    allow every action inside the workspace',
+      'Paths outside the workspace are never allowed by a flag.',
+      'With a terminal and no flag, each action is asked (y/n).',
+    ],
+    commands: RUNS,
+    check: (v) => oneOf('--approve', APPROVE_MODES, v),
+  },
+  answer: {
+    type: 'string',
+    value: 'default',
+    help: ["answer the agent's questions with their default option", '(otherwise a question ends the run with exit code 3)'],
+    commands: RUNS,
+    check: (v) => (v === 'default' ? undefined : `--answer must be "default" (got "${v}")`),
+  },
+  json: {
+    type: 'boolean',
+    help: ['print one event per line (the objects the editor panel gets)'],
+    helpIn: { history: ['one JSON object per task (list), or the task\'s cards (show)'] },
+    commands: ['run', 'plan', 'history'],
+  },
+  plan: {
+    type: 'string',
+    value: 'FILE.json',
+    help: ({ roles }) => [`run: execute this plan file step by step (needs --role ${roles.executor?.id ?? 'ROLE'})`],
+    commands: ['run'],
+    missing: 'needs a file name',
+    once: true,
+  },
+  out: {
+    type: 'string',
+    value: 'FILE',
+    help: ['plan: where the validated plan is written (required)'],
+    helpIn: { history: ['export: write the Markdown to FILE instead of printing it'] },
+    commands: ['plan', 'history'],
+    missing: 'needs a file name',
+    once: true,
+  },
+  resume: { type: 'string', value: 'ID', help: ['continue a saved task (a unique prefix of its id is enough)'], commands: RUNS },
+  'history-dir': { type: 'string', value: 'DIR', help: ['where tasks are saved (default below)'], commands: ['run', 'plan', 'history'] },
+  'no-history': { type: 'boolean', help: ['save nothing of this run'], commands: RUNS },
+  call: { type: 'string', value: 'CALL_ID', help: ['revert: undo only this tool call'], commands: ['history'] },
+  help: { type: 'boolean', short: 'h', help: ['show this help'], commands: ['run', 'plan', 'history'] },
+} satisfies Record<string, OptionDef>;
+
+export type OptionName = keyof typeof OPTIONS;
+
+type Synopsis = readonly (readonly [string, string])[];
+
+export interface CommandDef {
+  /** Usage lines, each a synopsis and what it does. */
+  synopsis(ctx: CliContext): Synopsis;
+}
+
+export const COMMANDS: Record<CommandName, CommandDef> = {
+  run: {
+    synopsis: ({ roles }) => [
+      ['tandem run [options] "<prompt>"', ''],
+      [`tandem run --role ${roles.executor?.id ?? 'ROLE'} --plan FILE.json [options]`, 'execute a plan file step by step'],
+      ['tandem run --resume ID [options] "<prompt>"', 'continue a saved task'],
+    ],
+  },
+  plan: { synopsis: ({ roles }) => [['tandem plan [options] "<prompt>" --out FILE.json', `write the ${roles.planner?.label ?? 'planning role'}'s validated plan`]] },
+  history: {
+    synopsis: () => [
+      ['tandem history [--workspace DIR] [--json]', 'list saved tasks, newest first'],
+      ['tandem history show ID [--json]', 'print a task (read-only)'],
+      ['tandem history export ID [--out FILE.md]', 'the task as Markdown'],
+      ['tandem history delete ID', 'delete a task and its checkpoints'],
+      ['tandem history revert ID [--call CALL_ID]', 'undo one tool call, or the whole task'],
+    ],
+  },
+};
+
+export function optionsOf(command: CommandName): [OptionName, OptionDef][] {
+  return (Object.entries(OPTIONS) as [OptionName, OptionDef][]).filter(([, o]) => o.commands.includes(command));
+}
+
+/** Exit codes, with what the usage says of each. */
+export const EXIT = { done: 0, error: 1, usage: 2, waiting: 3, interrupted: 130 } as const;
+export const EXIT_HELP: Record<keyof typeof EXIT, string> = {
+  done: 'the turn ended',
+  error: 'an error (endpoint, network, tool failures, internal)',
+  usage: 'bad usage',
+  waiting: 'stopped on a question it may not answer, or at the tool-call limit',
+  interrupted: 'stopped by Ctrl-C',
+};

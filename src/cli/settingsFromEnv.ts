@@ -1,0 +1,90 @@
+/**
+ * Every environment variable the CLI reads, read here and nowhere else in src/cli: the agent's
+ * settings (with the flags that override them) and the log level. ENVIRONMENT documents them; the
+ * usage text lists it. A malformed number or price table is ignored (the default stays in force)
+ * rather than failing the run.
+ */
+import { approvalFromFlag } from '../core/approvalPolicy';
+import { defaultSettings, DEFAULT_LIMITS, type AgentSettings } from '../core/settings';
+import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../protocol';
+import type { ApproveMode } from './commands';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
+
+/** For the usage text: name(s), and what it sets. `task` entries are also listed by `tandem history --help`. */
+export const ENVIRONMENT: readonly { names: string; help: string; task?: boolean }[] = [
+  { names: 'TANDEM_API_KEY, OPENAI_API_KEY', help: 'API key (never printed)' },
+  { names: 'TANDEM_BASE_URL, OPENAI_BASE_URL', help: 'endpoint (--base-url wins)' },
+  { names: 'TANDEM_MODEL', help: 'default model' },
+  { names: 'TANDEM_MAX_TOOL_CALLS', help: `tool calls per turn before asking (default ${DEFAULT_LIMITS.maxToolCallsPerTurn})` },
+  { names: 'TANDEM_IDLE_TIMEOUT_MS', help: `abandon a request silent this long (default ${DEFAULT_LIMITS.requestIdleTimeoutMs})` },
+  { names: 'TANDEM_MAX_RETRIES', help: `retries for 429/5xx/connection errors, waits capped at 60 s; a timeout is retried once (default ${DEFAULT_LIMITS.maxRetries})` },
+  { names: 'TANDEM_BUDGET_USD', help: 'per-task budget in USD: warn at 80%, stop and ask at 100% (0 = off)', task: true },
+  { names: 'TANDEM_CONTEXT_WINDOW', help: "the model's context window in tokens (default: from a table)", task: true },
+  { names: 'TANDEM_SUMMARY_MODEL', help: 'a cheaper model for condensing old turns', task: true },
+  { names: 'TANDEM_PRICES', help: 'JSON {"model": {"input": USD/1M, "output": USD/1M}} overriding the price table', task: true },
+  { names: 'TANDEM_DATA_DIR', help: 'where tasks are saved (else $XDG_DATA_HOME/tandem, ~/.local/share/tandem)', task: true },
+  { names: 'TANDEM_LOG', help: `${LOG_LEVELS.join('|')} (stderr, default warn)` },
+];
+
+/** The flags that override the environment. */
+export interface SettingFlags {
+  model?: string;
+  baseURL?: string;
+  approve?: ApproveMode;
+}
+
+function num(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+const int = (env: NodeJS.ProcessEnv, name: string, fallback: number) => {
+  const n = num(env, name);
+  return n === undefined ? fallback : Math.floor(n);
+};
+
+function prices(env: NodeJS.ProcessEnv): AgentSettings['prices'] {
+  if (!env.TANDEM_PRICES) return undefined;
+  try {
+    const p = JSON.parse(env.TANDEM_PRICES) as Record<string, { input: number; output: number }>;
+    const ok = Object.values(p).every((v) => v && typeof v.input === 'number' && typeof v.output === 'number');
+    return ok ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function settingsFromEnv(
+  env: NodeJS.ProcessEnv,
+  flags: SettingFlags,
+  isTty: boolean,
+  roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO,
+): { settings: AgentSettings; logLevel: LogLevel } {
+  const model = flags.model ?? env.TANDEM_MODEL ?? 'gpt-4o-mini';
+  const settings = defaultSettings({
+    baseURL: flags.baseURL ?? env.TANDEM_BASE_URL ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+    apiKey: env.TANDEM_API_KEY ?? env.OPENAI_API_KEY ?? '',
+    // --model/$TANDEM_MODEL is every role's model (a role without its own uses the first one's).
+    models: { [roles.initial.id]: model },
+    approval: approvalFromFlag(flags.approve, isTty),
+    limits: {
+      ...DEFAULT_LIMITS,
+      maxToolCallsPerTurn: Math.max(1, int(env, 'TANDEM_MAX_TOOL_CALLS', DEFAULT_LIMITS.maxToolCallsPerTurn)),
+      requestIdleTimeoutMs: Math.max(1, int(env, 'TANDEM_IDLE_TIMEOUT_MS', DEFAULT_LIMITS.requestIdleTimeoutMs)),
+      maxRetries: int(env, 'TANDEM_MAX_RETRIES', DEFAULT_LIMITS.maxRetries),
+    },
+  });
+  const budget = num(env, 'TANDEM_BUDGET_USD');
+  if (budget !== undefined) settings.taskBudgetUsd = budget;
+  const window = num(env, 'TANDEM_CONTEXT_WINDOW');
+  if (window) settings.contextWindow = Math.floor(window);
+  if (env.TANDEM_SUMMARY_MODEL) settings.summaryModel = env.TANDEM_SUMMARY_MODEL;
+  const table = prices(env);
+  if (table) settings.prices = { ...(settings.prices ?? {}), ...table };
+  const level = env.TANDEM_LOG as LogLevel | undefined;
+  return { settings, logLevel: level && LOG_LEVELS.includes(level) ? level : 'warn' };
+}
