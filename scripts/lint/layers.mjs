@@ -15,8 +15,8 @@ export const LAYERS = [
   { name: 'src/host/vscode', path: '^src/host/vscode/', mayImport: ['src/host/vscode', 'src/host/node', 'src/core', 'src/protocol'], vscode: true, nodeBuiltins: true },
   // The chat view knows the protocol and the core's ports, never the agent session behind it.
   { name: 'src/panel', path: '^src/panel/', mayImport: ['src/panel', 'src/core', 'src/protocol'], vscode: true, nodeBuiltins: true },
-  { name: 'src/cli', path: '^src/cli/', mayImport: ['src/cli', 'src/host/node', 'src/core', 'src/protocol'], nodeBuiltins: true },
-  { name: 'src/cli.ts', path: '^src/cli\\.ts$', mayImport: ['src/cli'], nodeBuiltins: true },
+  // The CLI and its entry file (src/cli.ts): the Node host, never the VS Code one.
+  { name: 'src/cli', path: '^src/cli(/|\\.ts$)', mayImport: ['src/cli', 'src/host/node', 'src/core', 'src/protocol'], nodeBuiltins: true },
   { name: 'src/extension.ts', path: '^src/extension\\.ts$', mayImport: ['src/host/vscode', 'src/host/node', 'src/panel', 'src/core', 'src/protocol'], vscode: true, nodeBuiltins: true },
   // Runs in the webview (a browser): only the shared protocol; whatever logic it shares with the
   // host lives in src/protocol, which keeps it pure.
