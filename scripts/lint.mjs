@@ -18,7 +18,7 @@ const result = await cruise(['src', 'webview-ui/src'], {
   ruleSet: { forbidden: rules },
   validate: true,
   tsPreCompilationDeps: true,
-  doNotFollow: { path: '^node_modules/' },
+  doNotFollow: { path: '(^|/)node_modules/' },
   exclude: { path: '^(dist|out)/' },
   enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'] },
 });

@@ -23,7 +23,7 @@ export const LAYERS = [
   { name: 'webview-ui', path: '^webview-ui/', mayImport: ['webview-ui', 'src/protocol'] },
 ];
 
-const VSCODE = '^node_modules/@types/vscode/|^vscode$';
+const VSCODE = '(^|/)node_modules/@types/vscode/|^vscode$';
 
 /** dependency-cruiser `forbidden` rules for the table, plus no cycles and no unresolvable imports. */
 export function layerRules(layers = LAYERS) {
@@ -39,7 +39,7 @@ export function layerRules(layers = LAYERS) {
       name: `${l.name} imports only ${l.mayImport.join(', ')}`,
       severity: 'error',
       from: { path: l.path },
-      to: { pathNot: [...allowed, '^node_modules/'], dependencyTypesNot: ['core'] },
+      to: { pathNot: [...allowed, '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
     });
     if (!l.vscode) rules.push({ name: `${l.name} never imports vscode`, severity: 'error', from: { path: l.path }, to: { path: VSCODE } });
     if (!l.nodeBuiltins) rules.push({ name: `${l.name} never imports Node built-ins (it runs in a browser)`, severity: 'error', from: { path: l.path }, to: { dependencyTypes: ['core'] } });
