@@ -37,15 +37,15 @@ export function isOutsideWorkspace(info: ApprovalInfo, roots: readonly string[])
 }
 
 /** Why changing this file could run code by itself (executionSensitivePaths.ts), judged on its workspace-relative path and its real path. */
-function sensitiveFileReason(info: ApprovalInfo, roots: readonly string[]): string | undefined {
-  const rels: string[] = [];
+function sensitiveFileReason(info: ApprovalInfo, roots: readonly string[]): { why: string; name: string } | undefined {
+  const rels: string[] = [...(info.aliases ?? [])];
   if (info.path && !path.isAbsolute(info.path)) rels.push(info.path);
   const real = info.real_path ?? (info.path && path.isAbsolute(info.path) ? info.path : undefined);
   const root = real ? roots.find((r) => isWithin(r, real)) : undefined;
   if (real && root) rels.push(path.relative(root, real));
   for (const rel of rels) {
     const why = executionSensitiveReason(rel);
-    if (why) return why;
+    if (why) return { why, name: rel.split(path.sep).join('/') };
   }
   return undefined;
 }
@@ -63,13 +63,14 @@ export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerd
   }
   const sensitive = info.kind === 'edit' || info.kind === 'create' || info.kind === 'delete' ? sensitiveFileReason(info, p.roots) : undefined;
   if (sensitive) {
-    const shown = info.path ?? 'this file';
+    const given = info.path ?? 'this file';
+    const shown = given === sensitive.name ? given : `${given} (reached as ${sensitive.name} through a symlink)`;
     return interactive
-      ? { kind: 'ask', why: `${shown} can make code run by itself (${sensitive}): only an explicit approval of this change can allow it` }
+      ? { kind: 'ask', why: `${shown} can make code run by itself (${sensitive.why}): only an explicit approval of this change can allow it` }
       : {
           kind: 'deny',
           why:
-            `${shown} can make code run by itself (${sensitive}); blanket approval (--approve edits|all, auto-approve settings) ` +
+            `${shown} can make code run by itself (${sensitive.why}); blanket approval (--approve edits|all, auto-approve settings) ` +
             'never covers such files and nobody can approve this change here. Ask the user to make or approve it interactively',
         };
   }

@@ -12,7 +12,9 @@
  */
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isWithin } from './pathWithin';
 import type { WorkspaceFs } from './ports';
+import { symlinksInside } from './workspaceSymlinks';
 
 export const IGNORE_FILE_NAMES = ['.gitignore', '.tandemignore'] as const;
 
@@ -92,6 +94,33 @@ export class IgnoreMatcher {
    */
   async ignores(root: string, rel: string, isDir: boolean): Promise<boolean> {
     if (!rel || rel === '.') return false;
+    if (await this.ignoredByName(root, rel, isDir)) return true;
+    // Reached under another name through a symlink: `gitstore/config` is `.git/config` when `.git -> gitstore`.
+    const abs = path.join(root, rel);
+    return (await this.hiddenLinkTargets(root)).some((t) => isWithin(t, abs));
+  }
+
+  private readonly hidden = new Map<string, Promise<string[]>>();
+
+  /** Real targets (inside `root`) of the symlinks whose own name is ignored (`.git`, a `.env` link…). */
+  private hiddenLinkTargets(root: string): Promise<string[]> {
+    let h = this.hidden.get(root);
+    if (!h) {
+      h = (async () => {
+        const out: string[] = [];
+        for (const link of await symlinksInside(this.fs, root)) {
+          const linkRel = path.relative(root, link.at).split(path.sep).join('/');
+          const st = await this.fs.stat(link.target).catch(() => undefined);
+          if (await this.ignoredByName(root, linkRel, st?.type === 'directory')) out.push(link.target);
+        }
+        return out;
+      })();
+      this.hidden.set(root, h);
+    }
+    return h;
+  }
+
+  private async ignoredByName(root: string, rel: string, isDir: boolean): Promise<boolean> {
     const parts = rel.split('/').filter(Boolean);
     if (parts.includes('.git')) return true;
     // Ask each folder from the root down whose ignore file could cover this path.

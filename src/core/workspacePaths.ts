@@ -5,6 +5,8 @@
  */
 import * as path from 'node:path';
 import type { WorkspaceFs } from './ports';
+import { isWithin } from './pathWithin';
+import { symlinksInside } from './workspaceSymlinks';
 
 export interface ResolvedPath {
   /** What the model wrote. */
@@ -17,17 +19,21 @@ export interface ResolvedPath {
   root?: string;
   /** Path relative to that root with forward slashes (when inside), for display. */
   rel?: string;
+  /**
+   * Every workspace-relative name this file goes by (`rel` first): the path as written, each
+   * partial resolution of it (one symlinked folder resolved at a time), and each symlink in the
+   * workspace that leads to it or to a folder above it. With `.git -> gitstore`, the file
+   * `gitstore/hooks/pre-commit` is also `.git/hooks/pre-commit`, and git runs it as that; a
+   * protection (the `.git` refusal, execution-sensitive files, ignore rules) holds when ANY of these
+   * names is protected, so a link cannot launder a protected file into an ordinary one.
+   */
+  spellings: readonly string[];
 }
 
-const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+export { isWithin };
 
-/** True when `child` is `parent` or below it. Compares whole path segments: `/ws-evil` is not in `/ws`. */
-export function isWithin(parent: string, child: string): boolean {
-  const a = caseInsensitive ? parent.toLowerCase() : parent;
-  const b = caseInsensitive ? child.toLowerCase() : child;
-  if (a === b) return true;
-  const rel = path.relative(a, b);
-  return rel !== '' && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
+function relTo(root: string, p: string): string {
+  return path.relative(root, p).split(path.sep).join('/') || '.';
 }
 
 export class WorkspacePaths {
@@ -51,11 +57,32 @@ export class WorkspacePaths {
     const real = await this.fs.realpath(abs);
     for (const root of this.fs.roots) {
       if (isWithin(root, real)) {
-        const rel = path.relative(root, real).split(path.sep).join('/') || '.';
-        return { input, real, inside: true, root, rel };
+        const rel = relTo(root, real);
+        return { input, real, inside: true, root, rel, spellings: await this.spellingsOf(root, abs, real, rel) };
       }
     }
-    return { input, real, inside: false };
+    return { input, real, inside: false, spellings: [] };
+  }
+
+  /** See `ResolvedPath.spellings`. */
+  private async spellingsOf(root: string, abs: string, real: string, rel: string): Promise<string[]> {
+    const names = new Set<string>([rel]);
+    const add = (p: string) => {
+      if (isWithin(root, p)) names.add(relTo(root, p));
+    };
+    // The path as written, then with its first 1, 2, … components resolved.
+    add(abs);
+    const parts = abs.split(path.sep).filter(Boolean);
+    let prefix = path.parse(abs).root;
+    for (let i = 0; i < parts.length - 1; i++) {
+      prefix = path.join(prefix, parts[i]!);
+      add(path.join(await this.fs.realpath(prefix), ...parts.slice(i + 1)));
+    }
+    // Symlinks anywhere in the workspace that lead to this file or a folder above it.
+    for (const link of await symlinksInside(this.fs, root)) {
+      if (isWithin(link.target, real)) add(path.join(link.at, path.relative(link.target, real)));
+    }
+    return [...names];
   }
 
   /** Display form: workspace-relative when inside, else the real absolute path. */

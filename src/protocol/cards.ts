@@ -61,6 +61,8 @@ export const ApprovalInfo = z.object({
   kind: z.enum(['edit', 'create', 'delete', 'command', 'outside_workspace']),
   path: z.string().optional(),
   real_path: z.string().optional(),
+  /** Other workspace-relative names the same file goes by through symlinks (`.git/hooks/x` for `gitstore/hooks/x`). */
+  aliases: z.array(z.string()).optional(),
   diff: z.string().optional(),
   added: z.number().int().optional(),
   removed: z.number().int().optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApprovalInfo } from '../../protocol';
 import { rejectionText } from '../rejectionText';
 import { ToolError } from './tool';
-import { assertStillAsApproved, defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
+import { aliasesOf, assertStillAsApproved, defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
 
 const input = z.object({ path: z.string().min(1) });
 type Input = z.infer<typeof input>;
@@ -21,7 +21,7 @@ export const deleteFileTool = defineTool<Input>({
     if (!st) throw new ToolError(`No such file: ${shown}.`);
     if (st.type === 'directory') throw new ToolError(`${shown} is a folder; delete_file deletes files only.`);
     const label = r.rel ?? r.real;
-    const info: ApprovalInfo = { kind: 'delete', path: label };
+    const info: ApprovalInfo = { kind: 'delete', path: label, ...aliasesOf(r) };
     if (!r.inside) info.real_path = r.real;
     let original: string | undefined;
     if (st.type === 'file' && st.size <= MAX_READ_BYTES) {

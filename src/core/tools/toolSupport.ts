@@ -43,6 +43,14 @@ function describeFsError(e: NodeJS.ErrnoException): string {
 
 export type Access = 'read' | 'write';
 
+const isUnderGit = (rel: string) => rel.split('/').some((seg) => seg.toLowerCase().replace(/[. ]+$/, '') === '.git');
+
+/** The other names a file goes by (symlinks), for an approval, so the policy judges every one of them. */
+export function aliasesOf(r: ResolvedPath): { aliases?: string[] } {
+  const others = r.spellings.filter((s) => s !== r.rel);
+  return others.length ? { aliases: others } : {};
+}
+
 /**
  * Resolves a path the model gave. A path whose real location is outside every workspace folder is
  * only used after an approval naming that real path (the approval policy never grants these
@@ -58,8 +66,11 @@ export async function resolvePath(ctx: ToolContext, input: string, access: Acces
   // Files under .git run as code (hooks) or redirect git (config); no approval mode should let an
   // "edit" reach them, so the tools never write there. Reads are kept out by the ignore policy.
   // Compared the way case-insensitive file systems (macOS, Windows) see it: `.GIT` and `.git.` are `.git` there.
-  if (access === 'write' && r.inside && r.rel?.split('/').some((seg) => seg.toLowerCase().replace(/[. ]+$/, '') === '.git')) {
-    throw new ToolError(`Refused: ${r.rel} is inside .git; the agent does not change git's own files (use git commands instead).`);
+  // Every name the file goes by counts: with `.git -> gitstore`, `gitstore/hooks/pre-commit` is a hook too.
+  const gitName = access === 'write' ? r.spellings.find(isUnderGit) : undefined;
+  if (gitName) {
+    const also = gitName === r.rel ? '' : ` (${r.rel} is also reached as ${gitName} through a symlink)`;
+    throw new ToolError(`Refused: ${gitName} is inside .git${also}; the agent does not change git's own files (use git commands instead).`);
   }
   if (!r.inside) {
     const decision = await ctx.approve({
@@ -83,8 +94,12 @@ export async function resolvePath(ctx: ToolContext, input: string, access: Acces
 /** Refuses a path the ignore policy hides (`.env` in `.gitignore`, anything under `.git`). */
 export async function assertNotIgnored(ctx: ToolContext, r: ResolvedPath, isDir: boolean, matcher = new IgnoreMatcher(ctx.host.fs)): Promise<void> {
   if (!r.inside || !r.root || !r.rel) return;
-  if (await matcher.ignores(r.root, r.rel, isDir)) {
-    throw new ToolError(`Refused: ${r.rel} is excluded by the workspace's ignore rules (.gitignore / .tandemignore), so the agent may not read it.`);
+  // Under any of its names: `.git/config` read through `.git -> gitstore` is still git's config.
+  for (const name of [...r.spellings.filter((n) => n !== r.rel), r.rel]) {
+    if (await matcher.ignores(r.root, name, isDir)) {
+      const also = name === r.rel ? '' : ` (${r.rel} is also reached as ${name} through a symlink)`;
+      throw new ToolError(`Refused: ${name} is excluded by the workspace's ignore rules (.gitignore / .tandemignore)${also}, so the agent may not read it.`);
+    }
   }
 }
 
@@ -155,7 +170,7 @@ export class Rejected extends ToolError {}
 export async function approveChange(ctx: ToolContext, change: ProposedChange): Promise<{ text: string; summary: DiffSummary }> {
   const label = change.r.rel ?? change.r.real;
   const summary = summarizeDiff(label, change.original, change.proposed);
-  const info: ApprovalInfo = { kind: change.kind, path: label, diff: summary.diff, added: summary.added, removed: summary.removed };
+  const info: ApprovalInfo = { kind: change.kind, path: label, ...aliasesOf(change.r), diff: summary.diff, added: summary.added, removed: summary.removed };
   if (!change.r.inside) info.real_path = change.r.real;
   const decision = await ctx.approve({ info, proposedText: change.proposed, originalText: change.original });
   if (!decision.approved) {
