@@ -33,6 +33,7 @@ export const APT_PACKAGES = [
   { pkg: 'chromium', bin: CHROMIUM, for: ALL, why: 'the browser the UI tests and the webview security tests drive' },
   { pkg: 'ripgrep', bin: 'rg', for: ALL, why: "the search tool's fast path, tested in the unit stage" },
   { pkg: 'libkrb5-dev', for: HOST, why: "headers for code-server's native kerberos build" },
+  { pkg: 'bubblewrap', bin: 'bwrap', for: ALL, why: 'the sandbox run_command runs in on Linux; its tests try every escape for real' },
 ];
 
 const quiet = process.argv.includes('--quiet');

@@ -9,6 +9,7 @@ import type { TurnOutcome } from '../core/agent/agentApi';
 import { HeadlessAsker, formatQuestion } from '../core/questions/headlessAsker';
 import type { HostEvent } from '../protocol';
 import { createNodeHost } from '../host/node/nodeHost';
+import { sandboxSettingsFromEnv } from './sandboxEnv';
 import { streamLogger } from '../host/node/streamLogger';
 import { TerminalPrompt } from '../host/node/terminalPrompt';
 import { TtyApprover } from '../host/node/ttyApprover';
@@ -88,9 +89,16 @@ export async function runCli(io: CliIo, registries: Registries = PRODUCT_REGISTR
   const host = createNodeHost({
     roots: [ws],
     logger,
+    sandbox: sandboxSettingsFromEnv(io.env),
     asker,
     ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal, shownErr) } : {}),
   });
+
+  // Said once per run: blanket approval does not reach commands when they cannot be sandboxed.
+  if (settings.approval.autoApprove.command) {
+    const sandbox = await host.commands.sandboxStatus?.();
+    if (sandbox && !sandbox.available) shownErr(`tandem: no sandbox for commands (${sandbox.why}); --approve all does not cover them, so each command needs a person's approval\n`);
+  }
 
   const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);

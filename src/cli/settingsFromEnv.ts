@@ -4,6 +4,7 @@
  * usage text lists it. A malformed number or price table is ignored (the default stays in force)
  * rather than failing the run.
  */
+import { apiKeyFromEnv } from '../core/apiKeyEnv';
 import { approvalFromFlag } from '../core/approvalPolicy';
 import { defaultSettings, DEFAULT_LIMITS, type AgentSettings } from '../core/settings';
 import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../protocol';
@@ -67,7 +68,7 @@ export function settingsFromEnv(
   const model = flags.model ?? env.TANDEM_MODEL ?? 'gpt-4o-mini';
   const settings = defaultSettings({
     baseURL: flags.baseURL ?? env.TANDEM_BASE_URL ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
-    apiKey: env.TANDEM_API_KEY ?? env.OPENAI_API_KEY ?? '',
+    apiKey: apiKeyFromEnv(env),
     // --model/$TANDEM_MODEL is every role's model (a role without its own uses the first one's).
     models: { [roles.initial.id]: model },
     approval: approvalFromFlag(flags.approve, isTty),

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { ApprovalInfo } from '../protocol';
 import { analyzeCommand } from './commandSafety';
 import { executionSensitiveReason } from './executionSensitivePaths';
+import { IGNORE_FILE_NAMES } from './ignorePolicy';
 import type { ApprovalDecision, ApprovalRequest, Approver } from './ports';
 import type { ApprovalSettings } from './settings';
 import { isWithin } from './workspacePaths';
@@ -37,17 +38,30 @@ export function isOutsideWorkspace(info: ApprovalInfo, roots: readonly string[])
 }
 
 /** Why changing this file could run code by itself (executionSensitivePaths.ts), judged on its workspace-relative path and its real path. */
-function sensitiveFileReason(info: ApprovalInfo, roots: readonly string[]): { why: string; name: string } | undefined {
+function sensitiveFileReason(info: ApprovalInfo, roots: readonly string[]): { why: string; name: string; what: string } | undefined {
   const rels: string[] = [...(info.aliases ?? [])];
   if (info.path && !path.isAbsolute(info.path)) rels.push(info.path);
   const real = info.real_path ?? (info.path && path.isAbsolute(info.path) ? info.path : undefined);
   const root = real ? roots.find((r) => isWithin(r, real)) : undefined;
   if (real && root) rels.push(path.relative(root, real));
   for (const rel of rels) {
-    const why = executionSensitiveReason(rel);
-    if (why) return { why, name: rel.split(path.sep).join('/') };
+    const name = rel.split(path.sep).join('/');
+    const runs = executionSensitiveReason(rel);
+    if (runs) return { why: runs, name, what: 'can make code run by itself' };
+    const reads = ignoreFileReason(rel);
+    if (reads) return { why: reads, name, what: 'decides what the agent may read' };
   }
   return undefined;
+}
+
+/**
+ * The ignore files decide what the agent may read (`.env` in `.gitignore`); an auto-approved edit
+ * that re-includes a secret would let the agent grant itself access. So, like files that run code,
+ * only a person approving that change can allow it.
+ */
+function ignoreFileReason(rel: string): string | undefined {
+  const name = rel.split(/[\\/]/).pop()?.toLowerCase().replace(/[. ]+$/, '');
+  return name && (IGNORE_FILE_NAMES as readonly string[]).includes(name) ? 'an edit could re-include ignored secrets' : undefined;
 }
 
 export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerdict {
@@ -66,11 +80,11 @@ export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerd
     const given = info.path ?? 'this file';
     const shown = given === sensitive.name ? given : `${given} (reached as ${sensitive.name} through a symlink)`;
     return interactive
-      ? { kind: 'ask', why: `${shown} can make code run by itself (${sensitive.why}): only an explicit approval of this change can allow it` }
+      ? { kind: 'ask', why: `${shown} ${sensitive.what} (${sensitive.why}): only an explicit approval of this change can allow it` }
       : {
           kind: 'deny',
           why:
-            `${shown} can make code run by itself (${sensitive.why}); blanket approval (--approve edits|all, auto-approve settings) ` +
+            `${shown} ${sensitive.what} (${sensitive.why}); blanket approval (--approve edits|all, auto-approve settings) ` +
             'never covers such files and nobody can approve this change here. Ask the user to make or approve it interactively',
         };
   }
@@ -83,7 +97,11 @@ export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerd
     case 'delete':
       return auto.delete ? { kind: 'auto', why: 'deletions are auto-approved' } : fallback('deletions need approval');
     case 'command': {
-      if (auto.command) return { kind: 'auto', why: 'commands are auto-approved' };
+      // Parsing a command cannot tell where it writes (`cd ..`, `$(…)`, here-docs): only the sandbox
+      // bounds it, so blanket approval covers sandboxed commands only, and never a network request.
+      if (info.sandboxed !== true) return fallback(`${info.reason ?? 'commands run without a sandbox here'}, so each command needs a person's approval`);
+      if (info.network) return fallback('this command needs the network, which sandboxed commands do not get without an approval of this command');
+      if (auto.command) return { kind: 'auto', why: 'commands are auto-approved (in the sandbox)' };
       const a = analyzeCommand(info.command ?? '', p.commandAllowList);
       if (a.allowListed) return { kind: 'auto', why: 'every part of the command is on the allow-list' };
       const why = a.risks.length ? `needs approval: ${a.risks.join(', ')}` : a.unmatched.length ? `not on the allow-list: ${a.unmatched.join('; ')}` : 'commands need approval';

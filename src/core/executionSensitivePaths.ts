@@ -25,6 +25,8 @@ const SENSITIVE_FOLDERS = new Map<string, string>(Object.entries({
   '.githooks': 'git runs hooks from this folder when core.hooksPath points at it',
   '.git': 'git runs hooks and obeys config from .git/',
   '.circleci': 'CI runs this configuration, with the repository\'s secrets, on push',
+  '.buildkite': 'Buildkite runs these pipelines, with the repository\'s secrets, on push',
+  '.hg': 'Mercurial runs hooks from .hg/hgrc',
 }));
 
 /** Two folders in a row anywhere on the path → why. */
@@ -43,7 +45,32 @@ const SENSITIVE_FILES = new Map<string, string>(Object.entries({
   '.pre-commit-config.yaml': 'pre-commit runs the hooks listed here on commit',
   'lefthook.yml': 'lefthook runs the hooks listed here on commit and push',
   '.lefthook.yml': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook.yaml': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook.yaml': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook.json': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook.json': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook.toml': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook.toml': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook.jsonc': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook.jsonc': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook-local.yml': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook-local.yml': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook-local.yaml': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook-local.yaml': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook-local.json': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook-local.json': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook-local.toml': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook-local.toml': 'lefthook runs the hooks listed here on commit and push',
+  'lefthook-local.jsonc': 'lefthook runs the hooks listed here on commit and push',
+  '.lefthook-local.jsonc': 'lefthook runs the hooks listed here on commit and push',
   '.gitlab-ci.yml': 'GitLab CI runs this pipeline, with the repository\'s secrets, on push',
+  '.travis.yml': 'Travis CI runs this configuration, with the repository\'s secrets, on push',
+  'azure-pipelines.yml': 'Azure Pipelines runs this pipeline, with the repository\'s secrets, on push',
+  'azure-pipelines.yaml': 'Azure Pipelines runs this pipeline, with the repository\'s secrets, on push',
+  'bitbucket-pipelines.yml': 'Bitbucket Pipelines runs this pipeline, with the repository\'s secrets, on push',
+  '.drone.yml': 'Drone CI runs this pipeline, with the repository\'s secrets, on push',
+  'jenkinsfile': 'Jenkins runs this pipeline, with the repository\'s secrets, on push',
+  '.devcontainer.json': 'a dev container definition runs commands (postCreateCommand) when the folder is reopened in a container',
 }));
 
 /** File name endings → why. */

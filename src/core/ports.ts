@@ -32,11 +32,34 @@ export interface CommandResult {
   output: string;
   timedOut: boolean;
   cancelled: boolean;
+  /** What the sandbox undid or refused that the model and the user should know (a removed hook, a blocked file). */
+  sandboxNotes?: string[];
 }
 
+/**
+ * How a command is confined when it runs in the OS sandbox (bubblewrap on Linux): the rest of the
+ * file system read-only, a private /tmp, its own process namespace (nothing outlives it, nothing
+ * outside is visible), `.git`, execution-sensitive and ignore files read-only, secret files hidden.
+ */
+export interface CommandIsolation {
+  /** The workspace folders (absolute, real): the only places a command may change. */
+  roots: readonly string[];
+  /** 'writable': the workspace can be changed (except the protected paths); 'readonly': writes go to a throwaway overlay, discarded after the command. */
+  workspace: 'writable' | 'readonly';
+  /** Network access; off unless the user's setting or an approval of this command turned it on. */
+  network: boolean;
+}
+
+/** Whether commands can be sandboxed here; when not, why (shown once, and in every refusal). */
+export type SandboxStatus =
+  | { available: true; /** The user's setting: commands get the network without asking. */ networkByDefault: boolean }
+  | { available: false; why: string };
+
 export interface CommandRunner {
-  /** Runs in a fail-fast shell; the signal (Stop) and the timeout kill the whole process tree. */
-  run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult>;
+  /** Runs in a fail-fast shell; the signal (Stop) and the timeout kill the whole process tree. With `isolation`, inside the sandbox. */
+  run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void; isolation?: CommandIsolation }): Promise<CommandResult>;
+  /** Absent = no sandbox (test doubles, platforms without one). */
+  sandboxStatus?(): Promise<SandboxStatus>;
 }
 
 export interface ApprovalRequest {

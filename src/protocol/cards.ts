@@ -69,6 +69,10 @@ export const ApprovalInfo = z.object({
   command: z.string().optional(),
   cwd: z.string().optional(),
   reason: z.string().optional(),
+  /** Commands: whether it runs in the OS sandbox (blanket approval covers only those). */
+  sandboxed: z.boolean().optional(),
+  /** Commands: the model says it needs the network; only an approval of this command (or the user's setting) turns it on. */
+  network: z.boolean().optional(),
 });
 export type ApprovalInfo = z.infer<typeof ApprovalInfo>;
 

@@ -16,7 +16,7 @@ import type { Tool, ToolContext, ToolResult } from '../tools/tool';
 import { ToolError } from '../tools/tool';
 import { capHeadTail } from '../truncate';
 import { rejectionText } from '../rejectionText';
-import { redact } from '../llm/llmError';
+import { maskSecret } from '../secretMask';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { EventStream } from '../events';
 import type { AccumulatedToolCall } from '../llm';
@@ -227,13 +227,12 @@ export class Dispatcher {
   }
 
   /**
-   * A command that printed the environment, or a file that holds the key, must not carry the key into
-   * the next request, the chat or history. Short placeholder keys ("none", "ollama") are left alone:
-   * masking those would garble ordinary text.
+   * A command that printed the environment (or a slice of the key), or a file that holds the key,
+   * must not carry it into the next request, the chat or history. Short placeholder keys ("none",
+   * "ollama") are left alone: masking those would garble ordinary text (secretMask.ts).
    */
   private clean(text: string): string {
-    const key = this.env.secret?.();
-    return key && key.length >= 16 ? redact(text, key) : text;
+    return maskSecret(text, this.env.secret?.());
   }
 
   private finish(p: Prepared, status: ToolCallStatus, content: string, display?: string, endTurn?: boolean): CallOutcome {

@@ -16,6 +16,7 @@ import type { TurnOutcome, AgentHooks, CountedUsage } from './agentApi';
 import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
+import { maskSecret, SecretStreamMasker } from '../secretMask';
 
 export interface TurnContext {
   /** The role in force (asked again before each request: the user may switch mid-turn). */
@@ -79,23 +80,29 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     let textCardId: string | undefined;
     const started = Date.now();
     let result: ChatResult;
+    // An endpoint that echoes the key back as text must not put it in the chat or history.
+    const key = t.dispatchEnv.secret?.();
+    const masker = new SecretStreamMasker(key);
+    const showText = (shown: string) => {
+      if (!shown) return;
+      if (!textCardId) {
+        textCardId = t.events.newId('text');
+        t.events.addCard({ kind: 'text', id: textCardId, author: 'assistant', text: '', streaming: true, role, ts: Date.now() });
+      }
+      t.events.appendText(textCardId, shown);
+    };
     try {
       result = await t.llm().stream(
         { model, messages, tools, maxTokens },
         {
           signal: t.signal,
-          onText: (delta) => {
-            if (!textCardId) {
-              textCardId = t.events.newId('text');
-              t.events.addCard({ kind: 'text', id: textCardId, author: 'assistant', text: '', streaming: true, role, ts: Date.now() });
-            }
-            t.events.appendText(textCardId, delta);
-          },
+          onText: (delta) => showText(masker.push(delta)),
           // A wait before a retry would otherwise look like a frozen chat: say why and for how long.
           onRetry: (notice) => t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
         },
       );
     } catch (err) {
+      showText(masker.flush());
       if (textCardId) t.events.patchCard(textCardId, { streaming: false });
       const e = err instanceof LlmError ? err : new LlmError('unknown', String(err));
       recordUsage(t, { model, role, tokensIn: 0, tokensOut: 0, latencyMs: Date.now() - started, outcome: e.kind });
@@ -103,7 +110,9 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       t.events.addCard({ kind: 'error', id: t.events.newId('error'), message: e.message, ...(e.detail && e.detail !== e.message ? { detail: e.detail } : {}), retryable: e.retryable, ts: Date.now() });
       return 'error';
     }
+    showText(masker.flush());
     if (textCardId) t.events.patchCard(textCardId, { streaming: false });
+    result = { ...result, text: maskSecret(result.text, key) };
     recordUsage(t, {
       model: result.model || model,
       role,

@@ -10,6 +10,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from 'openai';
+import { maskSecret, MIN_SLICE } from '../secretMask';
 
 export type LlmFailureKind =
   | 'stopped'
@@ -62,7 +63,8 @@ function seconds(ms: number): string {
 /** Never let the key travel into a message, a log line or a card. */
 export function redact(text: string, apiKey?: string): string {
   if (!apiKey || apiKey.length < 4) return text;
-  return text.split(apiKey).join('***');
+  // Any piece of a real key (secretMask.ts); a short placeholder only when it appears whole.
+  return apiKey.length >= MIN_SLICE ? maskSecret(text, apiKey) : text.split(apiKey).join('***');
 }
 
 function cutNote(ctx: FailureContext): string {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApprovalInfo } from '../../protocol';
 import { rejectionText } from '../rejectionText';
 import { ToolError } from './tool';
-import { aliasesOf, assertStillAsApproved, defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
+import { aliasesOf, assertFresh, assertStillAsApproved, defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
 
 const input = z.object({ path: z.string().min(1) });
 type Input = z.infer<typeof input>;
@@ -26,6 +26,8 @@ export const deleteFileTool = defineTool<Input>({
     let original: string | undefined;
     if (st.type === 'file' && st.size <= MAX_READ_BYTES) {
       original = await ctx.host.fs.readText(r.real);
+      // Like an overwrite: deleting a file that changed since the agent read it would drop a change it never saw.
+      assertFresh(ctx, r, original, false);
       if (!looksBinary(original)) {
         const d = summarizeDiff(label, original, undefined);
         Object.assign(info, { diff: d.diff, added: 0, removed: d.removed });

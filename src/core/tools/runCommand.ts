@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApprovalInfo } from '../../protocol';
 import { rejectionText } from '../rejectionText';
 import { capHeadTail } from '../truncate';
 import { ToolError } from './tool';
@@ -8,12 +9,15 @@ const input = z.object({
   command: z.string().min(1).describe('Shell command (bash, fail-fast)'),
   cwd: z.string().optional().describe('Folder to run in (default: workspace root)'),
   timeout_seconds: z.number().int().min(1).max(3600).optional(),
+  network: z.boolean().optional().describe('true when the command needs the network (installing packages, fetching); the user approves that command'),
 });
 type Input = z.infer<typeof input>;
 
 export const runCommandTool = defineTool<Input>({
   name: 'run_command',
-  description: 'Run a shell command in the workspace (bash -e -o pipefail; stdin closed). Returns the exit code and output (long output keeps head and tail). Needs approval.',
+  description:
+    'Run a shell command in the workspace (bash -e -o pipefail; stdin closed). Returns the exit code and output (long output keeps head and tail). ' +
+    'Runs in a sandbox where possible: only the workspace is writable (not .git or files that run code by themselves), no network unless you set network. Needs approval.',
   input,
   permissions: ['execute'],
   readOnly: false,
@@ -27,18 +31,25 @@ export const runCommandTool = defineTool<Input>({
       if (!st || st.type !== 'directory') throw new ToolError(`${displayPath(ctx, r)} is not a folder.`);
       cwd = r.real;
     }
-    const decision = await ctx.approve({ info: { kind: 'command', command: i.command, cwd } });
+    const sandbox = (await ctx.host.commands.sandboxStatus?.()) ?? { available: false as const, why: 'this host has no command sandbox' };
+    const network = sandbox.available && !sandbox.networkByDefault && i.network === true;
+    const info: ApprovalInfo = sandbox.available
+      ? { kind: 'command', command: i.command, cwd, sandboxed: true, ...(network ? { network: true, reason: 'this command needs the network' } : {}) }
+      : { kind: 'command', command: i.command, cwd, sandboxed: false, reason: `no sandbox: ${sandbox.why}` };
+    const decision = await ctx.approve({ info });
     if (!decision.approved) {
       return { content: rejectionText(decision, `running \`${i.command}\``, 'Nothing was run.'), isError: true };
     }
     const timeoutMs = i.timeout_seconds ? i.timeout_seconds * 1000 : ctx.settings.commandTimeoutMs;
-    const res = await ctx.host.commands.run(i.command, { cwd, timeoutMs, signal: ctx.signal, onOutput: ctx.onOutput?.bind(ctx) });
+    const isolation = sandbox.available ? { roots: ctx.paths.roots, workspace: 'writable' as const, network: sandbox.networkByDefault || network } : undefined;
+    const res = await ctx.host.commands.run(i.command, { cwd, timeoutMs, signal: ctx.signal, onOutput: ctx.onOutput?.bind(ctx), ...(isolation ? { isolation } : {}) });
     const output = capHeadTail(res.output, ctx.settings.maxOutputChars);
     let status: string;
     if (res.timedOut) status = `Timed out after ${Math.round(timeoutMs / 1000)} s; the command and everything it started were stopped.`;
     else if (res.cancelled) status = 'Stopped by the user; the command and everything it started were killed.';
     else status = `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
     const body = output.trim() ? `\n${output}` : '\n(no output)';
-    return { content: `${status}${body}`, isError: res.timedOut || res.cancelled };
+    const notes = res.sandboxNotes?.length ? `\n[sandbox] ${res.sandboxNotes.join('\n[sandbox] ')}` : '';
+    return { content: `${status}${body}${notes}`, isError: res.timedOut || res.cancelled };
   },
 });

@@ -4,7 +4,9 @@
  */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { ApprovalInfo } from '../../protocol';
+import { gitHooksFolder } from '../gitHooksPath';
 import { IgnoreMatcher } from '../ignorePolicy';
+import { isWithin } from '../pathWithin';
 import { rejectionText } from '../rejectionText';
 import type { ResolvedPath } from '../workspacePaths';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool';
@@ -71,6 +73,10 @@ export async function resolvePath(ctx: ToolContext, input: string, access: Acces
   if (gitName) {
     const also = gitName === r.rel ? '' : ` (${r.rel} is also reached as ${gitName} through a symlink)`;
     throw new ToolError(`Refused: ${gitName} is inside .git${also}; the agent does not change git's own files (use git commands instead).`);
+  }
+  const hooks = access === 'write' && r.inside && r.root ? await gitHooksFolder(ctx.host.fs, r.root) : undefined;
+  if (hooks && isWithin(hooks, r.real)) {
+    throw new ToolError(`Refused: ${r.rel} is in the folder git runs hooks from (core.hooksPath); the agent does not change git hooks.`);
   }
   if (!r.inside) {
     const decision = await ctx.approve({

@@ -11,7 +11,9 @@
  * - stdin is closed, so a command that waits for input gets EOF instead of hanging.
  */
 import { spawn } from 'node:child_process';
-import type { CommandResult, CommandRunner } from '../../core/ports';
+import { withoutApiKey } from '../../core/apiKeyEnv';
+import type { CommandIsolation, CommandResult, CommandRunner, SandboxStatus } from '../../core/ports';
+import { prepareSandboxedCommand, sandboxStatusFor, type SandboxSettings } from './sandbox/sandboxedCommand';
 import { HeadTailBuffer } from '../../core/truncate';
 
 export interface NodeCommandRunnerOptions {
@@ -20,39 +22,62 @@ export interface NodeCommandRunnerOptions {
   /** Time between SIGTERM and SIGKILL. */
   killGraceMs?: number;
   shell?: string;
+  /** The sandbox's settings; where bwrap is found from (`TANDEM_BWRAP`, PATH) is read from `env`. */
+  sandbox?: SandboxSettings | (() => SandboxSettings);
 }
 
 /**
- * The environment of a command the agent runs. Tandem's own key variable is left out: the CLI reads
- * the key from it, and a command that printed it (`env`, `echo $TANDEM_API_KEY`) would put the key
- * into the tool result, the next request and the task's history.
+ * The environment of a command the agent runs. The key variables are left out (apiKeyEnv.ts): a
+ * command that printed one (`env`, `echo $OPENAI_API_KEY`) would put the key into the tool result,
+ * the next request and the task's history.
  */
 function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1' };
-  delete env.TANDEM_API_KEY;
-  return env;
+  return withoutApiKey({ ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1' });
 }
 
 export class NodeCommandRunner implements CommandRunner {
   private readonly maxOutputChars: number;
   private readonly killGraceMs: number;
   private readonly shell: string;
+  private readonly sandboxOpt: SandboxSettings | (() => SandboxSettings);
 
   constructor(opts: NodeCommandRunnerOptions = {}) {
     this.maxOutputChars = opts.maxOutputChars ?? 30_000;
     this.killGraceMs = opts.killGraceMs ?? 2_000;
     this.shell = opts.shell ?? 'bash';
+    this.sandboxOpt = opts.sandbox ?? {};
   }
 
-  run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
+  private get sandbox(): SandboxSettings {
+    return typeof this.sandboxOpt === 'function' ? this.sandboxOpt() : this.sandboxOpt;
+  }
+
+  async sandboxStatus(): Promise<SandboxStatus> {
+    return sandboxStatusFor(this.sandbox);
+  }
+
+  async run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void; isolation?: CommandIsolation }): Promise<CommandResult> {
+    if (!opts.isolation) return this.spawnAndWait([this.shell, '-e', '-o', 'pipefail', '-c', command], opts.cwd, opts);
+    const prepared = prepareSandboxedCommand(this.sandbox, opts.isolation, { cwd: opts.cwd, shell: this.shell, command });
+    if ('refused' in prepared) return { exitCode: null, output: prepared.refused, timedOut: false, cancelled: false };
+    try {
+      const res = await this.spawnAndWait(prepared.argv, '/', opts);
+      const notes = prepared.after();
+      return notes.length ? { ...res, sandboxNotes: notes } : res;
+    } finally {
+      prepared.cleanup();
+    }
+  }
+
+  private spawnAndWait(argv: readonly string[], cwd: string, opts: { timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
     return new Promise<CommandResult>((resolve) => {
       const out = new HeadTailBuffer(this.maxOutputChars);
       if (opts.signal.aborted) {
         resolve({ exitCode: null, output: '', timedOut: false, cancelled: true });
         return;
       }
-      const child = spawn(this.shell, ['-e', '-o', 'pipefail', '-c', command], {
-        cwd: opts.cwd,
+      const child = spawn(argv[0]!, argv.slice(1), {
+        cwd,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
         env: childEnv(),
@@ -119,7 +144,7 @@ export class NodeCommandRunner implements CommandRunner {
         killGroup('SIGKILL');
         opts.signal.removeEventListener('abort', onAbort);
         let output = out.toString();
-        if (spawnError) output += `${output ? '\n' : ''}[could not start ${this.shell}: ${spawnError.message}]`;
+        if (spawnError) output += `${output ? '\n' : ''}[could not start ${argv[0]}: ${spawnError.message}]`;
         resolve({ exitCode: timedOut || cancelled ? null : exitCode, output, timedOut, cancelled });
       };
 

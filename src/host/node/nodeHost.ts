@@ -7,6 +7,7 @@ import { nullLogger } from '../../core/ports';
 import { HeadlessAsker } from '../../core/questions/headlessAsker';
 import { NodeWorkspaceFs } from './nodeWorkspaceFs';
 import { NodeCommandRunner } from './nodeCommandRunner';
+import type { SandboxSettings } from './sandbox/sandboxedCommand';
 import { findRipgrep } from './findRipgrep';
 import { DenyingApprover } from './denyingApprover';
 
@@ -17,13 +18,15 @@ export interface NodeHostOptions {
   asker?: QuestionAsker;
   logger?: Logger;
   maxCommandOutputChars?: number;
+  /** How commands are sandboxed (bubblewrap where it works). */
+  sandbox?: SandboxSettings;
 }
 
 export function createNodeHost(o: NodeHostOptions): HostPorts {
   const logger = o.logger ?? nullLogger;
   return {
     fs: new NodeWorkspaceFs(o.roots),
-    commands: new NodeCommandRunner({ maxOutputChars: o.maxCommandOutputChars }),
+    commands: new NodeCommandRunner({ maxOutputChars: o.maxCommandOutputChars, sandbox: o.sandbox }),
     approver: o.approver ?? new DenyingApprover(),
     asker: o.asker ?? new HeadlessAsker('none', logger),
     ripgrepPath: findRipgrep(),

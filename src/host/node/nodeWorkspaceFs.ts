@@ -46,9 +46,29 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     return entries.map((d) => ({ name: d.name, type: typeOf(d) }));
   }
 
+  /**
+   * Writes a new file beside the target and renames it over: a reader sees the old or the new text,
+   * never half, and a hard link to the file (perhaps to a file outside the workspace) is left
+   * pointing at the old contents instead of being changed in place. The file's mode is kept.
+   */
   async writeText(absPath: string, content: string): Promise<void> {
-    await fsp.mkdir(path.dirname(absPath), { recursive: true });
-    await fsp.writeFile(absPath, content, 'utf8');
+    const dir = path.dirname(absPath);
+    await fsp.mkdir(dir, { recursive: true });
+    let mode: number | undefined;
+    try {
+      mode = (await fsp.stat(absPath)).mode & 0o7777;
+    } catch (e) {
+      if (!isMissing(e)) throw e;
+    }
+    const tmp = path.join(dir, `.${path.basename(absPath)}.tandem-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+    try {
+      await fsp.writeFile(tmp, content, { encoding: 'utf8', flag: 'wx' });
+      if (mode !== undefined) await fsp.chmod(tmp, mode); // keep an existing file's mode (an executable script stays one)
+      await fsp.rename(tmp, absPath);
+    } catch (e) {
+      await fsp.rm(tmp, { force: true });
+      throw e;
+    }
   }
 
   async delete(absPath: string): Promise<void> {

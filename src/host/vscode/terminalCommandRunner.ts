@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
-import type { CommandResult, CommandRunner, Logger } from '../../core/ports';
+import { API_KEY_ENV_VARS } from '../../core/apiKeyEnv';
+import type { CommandIsolation, CommandResult, CommandRunner, Logger, SandboxStatus } from '../../core/ports';
+import { prepareSandboxedCommand, sandboxStatusFor, type PreparedCommand, type SandboxSettings } from '../node/sandbox/sandboxedCommand';
 import { nullLogger } from '../../core/ports';
 import { HeadTailBuffer } from '../../core/truncate';
 import { terminalToText } from './terminalText';
@@ -16,7 +18,11 @@ export interface TerminalRunnerOptions {
   logger?: Logger;
   /** The shell for the terminal; bash where there is one, so the fail-fast wrapper is known to work. */
   shellPath?: string;
+  /** How commands are sandboxed; the terminal runs the same bwrap command line as the fallback would. */
+  sandbox?: SandboxSettings | (() => SandboxSettings);
 }
+
+type RunOpts = { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void; isolation?: CommandIsolation };
 
 const NAME = 'Tandem';
 
@@ -54,21 +60,36 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   /** True once a command fell back to a child process because the terminal had no shell integration. */
   get usingFallback(): boolean { return this.integrationUnavailable; }
 
-  run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
+  async sandboxStatus(): Promise<SandboxStatus> {
+    return sandboxStatusFor(this.sandboxSettings());
+  }
+
+  private sandboxSettings(): SandboxSettings {
+    const s = this.opts.sandbox;
+    return typeof s === 'function' ? s() : s ?? {};
+  }
+
+  run(command: string, opts: RunOpts): Promise<CommandResult> {
     // One command at a time in the one terminal; the next waits for the previous to end.
     const next = this.queue.then(() => this.runOne(command, opts));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async runOne(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
+  private async runOne(command: string, opts: RunOpts): Promise<CommandResult> {
     if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
     if (!this.integrationUnavailable) {
       const term = this.ensureTerminal(opts.cwd);
       term.show(true);
       const si = await this.waitForShellIntegration(term, opts.signal);
       if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
-      if (si) return this.runInTerminal(term, si, command, opts);
+      if (si) {
+        if (!opts.isolation) return this.runInTerminal(term, si, command, opts);
+        // The same sandboxed command line the child-process runner would run, typed into the terminal.
+        const prepared = prepareSandboxedCommand(this.sandboxSettings(), opts.isolation, { cwd: opts.cwd, shell: 'bash', command });
+        if ('refused' in prepared) return { exitCode: null, output: prepared.refused, timedOut: false, cancelled: false };
+        return this.runPrepared(term, si, prepared, opts);
+      }
       this.integrationUnavailable = true;
       this.logger.warn(`Terminal shell integration did not start within ${this.waitMs} ms; running commands as child processes.`);
       term.dispose();
@@ -86,6 +107,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       iconPath: new vscode.ThemeIcon('hubot'),
       // The agent's terminal should not be restored as a dead shell after a reload.
       isTransient: true,
+      // The key variables are not inherited by what the agent runs (null unsets them).
+      env: Object.fromEntries(API_KEY_ENV_VARS.map((n) => [n, null])),
     });
     return this.terminal;
   }
@@ -106,18 +129,23 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     });
   }
 
-  private async runInTerminal(
-    term: vscode.Terminal,
-    si: vscode.TerminalShellIntegration,
-    command: string,
-    opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void },
-  ): Promise<CommandResult> {
+  private async runPrepared(term: vscode.Terminal, si: vscode.TerminalShellIntegration, prepared: PreparedCommand, opts: RunOpts): Promise<CommandResult> {
+    try {
+      const res = await this.runInTerminal(term, si, prepared.argv.map(shellQuote).join(' '), opts, true);
+      const notes = prepared.after();
+      return notes.length ? { ...res, sandboxNotes: notes } : res;
+    } finally {
+      prepared.cleanup();
+    }
+  }
+
+  private async runInTerminal(term: vscode.Terminal, si: vscode.TerminalShellIntegration, command: string, opts: RunOpts, asIs = false): Promise<CommandResult> {
     const buf = new HeadTailBuffer(this.maxChars);
     let timedOut = false;
     let cancelled = false;
     let closed = false;
 
-    const line = this.wrap(command, opts.cwd);
+    const line = asIs ? `cd -- ${shellQuote(opts.cwd)} && ${command}` : this.wrap(command, opts.cwd);
     let execution: vscode.TerminalShellExecution | undefined;
     let resolveEnd!: (code: number | undefined) => void;
     const ended = new Promise<number | undefined>((r) => { resolveEnd = r; });
@@ -178,7 +206,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     return `cd -- ${shellQuote(cwd)} && bash -eo pipefail -c ${shellQuote(command)}`;
   }
 
-  private async runFallback(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void }): Promise<CommandResult> {
+  private async runFallback(command: string, opts: RunOpts): Promise<CommandResult> {
     const echo = this.ensureEcho();
     echo.write(`\x1b[1m$ ${command}\x1b[0m  \x1b[2m(${opts.cwd})\x1b[0m\n`);
     const result = await this.opts.fallback.run(command, {

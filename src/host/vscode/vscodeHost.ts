@@ -38,7 +38,12 @@ export function createVscodeHost(
   const panelApprover = new PanelApprover();
   const approver = new DiffApprover(panelApprover, logger, () => fs.roots);
   const asker = new PanelQuestionAsker();
-  const commands = new TerminalCommandRunner({ fallback: new NodeCommandRunner(), logger });
+  const sandbox = () => {
+    const c = vscode.workspace.getConfiguration('tandem.sandbox');
+    const list = (k: string) => c.get<string[]>(k);
+    return { network: c.get<boolean>('network') === true, secretFiles: list('hiddenFiles'), allowSecretFiles: list('shownFiles') };
+  };
+  const commands = new TerminalCommandRunner({ fallback: new NodeCommandRunner({ sandbox }), logger, sandbox });
   const ports: HostPorts = {
     fs,
     commands,

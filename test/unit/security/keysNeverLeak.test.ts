@@ -157,7 +157,7 @@ describe('security: the API key never reaches output, logs, history or settings'
     assert.equal(r.server.requests[0]!.headers.authorization, `Bearer ${KEY}`);
     const bodies = JSON.stringify(r.server.chatRequests());
     assert.match(bodies, /my key is \*\*\* \(do not share\)/, 'the file was read, with the key masked');
-    assert.match(bodies, /k=\*\*\*/, 'the command ran, with the key masked');
+    assert.match(bodies, /k=\\n/, 'the command ran, without the key in its environment');
     assertNoKey('the requests', bodies);
     assertNoKey('stdout', r.run.stdout);
     assertNoKey('stderr', r.run.stderr);
@@ -186,7 +186,7 @@ describe('security: the API key never reaches output, logs, history or settings'
     // A cloned repository's .vscode/settings.json must not be able to point the endpoint (and with it
     // the key in every request's Authorization header) at its own server, or lift approvals:
     // these settings are read from user (or remote machine) settings only.
-    for (const n of ['tandem.baseUrl', 'tandem.autoApprove.edit', 'tandem.autoApprove.create', 'tandem.autoApprove.delete', 'tandem.autoApprove.command', 'tandem.commandAllowList']) {
+    for (const n of ['tandem.baseUrl', 'tandem.autoApprove.edit', 'tandem.autoApprove.create', 'tandem.autoApprove.delete', 'tandem.autoApprove.command', 'tandem.commandAllowList', 'tandem.sandbox.network', 'tandem.sandbox.shownFiles']) {
       assert.ok(['machine', 'application'].includes(props[n]?.scope), `${n} has scope ${props[n]?.scope ?? '(window: a workspace can set it)'}`);
     }
   });

@@ -46,7 +46,13 @@ describe('run_command', () => {
 
   it('asks for approval naming the command and folder, then reports exit code and output', async () => {
     const r = await h.call(runCommandTool, { command: 'echo out; echo err >&2; exit 3' });
-    assert.deepEqual(h.approvals[0]!.info, { kind: 'command', command: 'echo out; echo err >&2; exit 3', cwd: h.ws });
+    assert.deepEqual(h.approvals[0]!.info, {
+      kind: 'command',
+      command: 'echo out; echo err >&2; exit 3',
+      cwd: h.ws,
+      sandboxed: false,
+      reason: 'no sandbox: the sandbox is turned off (TANDEM_BWRAP=off)',
+    });
     assert.match(r.content, /^Exit code: 3\n/);
     assert.match(r.content, /out\nerr/);
   });

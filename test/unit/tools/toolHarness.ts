@@ -47,7 +47,9 @@ export function makeHarness(opts: { rg?: string; wsName?: string; maxOutputChars
   const fsPort = new NodeWorkspaceFs([ws]);
   const host: HostPorts = {
     fs: fsPort,
-    commands: new NodeCommandRunner({ maxOutputChars: opts.maxOutputChars ?? 30_000, killGraceMs: 500 }),
+    // The unsandboxed runner (what runs when there is no sandbox and a person approved): its process
+    // handling is what these tests check; the sandbox has its own (test/unit/security/sandboxEscapes.test.ts).
+    commands: new NodeCommandRunner({ maxOutputChars: opts.maxOutputChars ?? 30_000, killGraceMs: 500, sandbox: { env: { ...process.env, TANDEM_BWRAP: 'off' } } }),
     approver: { request: async () => ({ approved: false }) },
     asker: { ask: async () => '' },
     ripgrepPath: opts.rg,

@@ -1,0 +1,34 @@
+// Token counting on long runs without spaces (budget: 5 MB of base64 counted in ≤ 5 s, i.e. linear;
+// the tokenizer alone is quadratic there — 200k characters of one letter run took about a minute).
+// Also prints the tokenizer's own time on a 40k run, to show the curve the stretches avoid.
+// Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
+// Usage: node bench/tokenCount.bench.mjs
+import { createRequire } from 'node:module';
+import { loadCore } from './compiledCore.mjs';
+
+const require = createRequire(import.meta.url);
+const { countTextTokens } = loadCore('src/core/context/tokenCounter.js');
+const { countTokens } = require('gpt-tokenizer/encoding/cl100k_base');
+const BUDGET_MS = 5000;
+
+const time = (fn) => {
+  const t = performance.now();
+  const n = fn();
+  return { n, ms: performance.now() - t };
+};
+countTextTokens('warm up the table');
+const rows = [];
+for (const mb of [0.2, 1, 5]) {
+  const chars = mb * 1_000_000;
+  const repeated = Buffer.alloc((chars * 3) / 4, 0).toString('base64');
+  const random = Buffer.from(Array.from({ length: (chars * 3) / 4 }, (_, i) => (i * 2654435761) >>> 24)).toString('base64');
+  for (const [kind, text] of [['AAAA… (one run)', repeated], ['random base64', random]]) {
+    const r = time(() => countTextTokens(text));
+    rows.push({ input: `${mb} MB ${kind}`, tokens: r.n, ms: Math.round(r.ms) });
+  }
+}
+console.table(rows);
+const worst = Math.max(...rows.filter((r) => r.input.startsWith('5 MB')).map((r) => r.ms));
+console.log(`5 MB counted in ≤ ${worst} ms — budget ${BUDGET_MS} ms: ${worst <= BUDGET_MS ? 'OK' : 'OVER'}`);
+const raw = time(() => countTokens('QUFB'.repeat(10_000)));
+console.log(`for comparison, the tokenizer alone on a 40k-character run: ${Math.round(raw.ms)} ms (quadratic: 5× longer ≈ 25× slower)`);

@@ -1,0 +1,115 @@
+/**
+ * What the sandbox protects inside the workspace, found by walking it before each command:
+ * - read-only: `.git` (hooks run as code, config redirects git), execution-sensitive files and
+ *   folders (executionSensitivePaths.ts), the ignore files Tandem obeys, and the folder git's
+ *   `core.hooksPath` points to; a symlink with such a name protects what it points to;
+ * - hidden (bound empty): files matching the secret patterns (`.env*`, `*.pem`, `*.key` by default)
+ *   unless the user allowed them.
+ * A protected path that does not exist yet cannot be bound (that would create it), so the walk after
+ * the command finds protected paths the command created, and they are removed (sandboxSweep.ts).
+ * `node_modules` is not entered: nothing there runs by itself, and it can hold most of the files.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { executionSensitiveReason } from '../../../core/executionSensitivePaths';
+import { parseHooksPath } from '../../../core/gitHooksPath';
+import { IGNORE_FILE_NAMES } from '../../../core/ignorePolicy';
+import { isWithin } from '../../../core/pathWithin';
+
+export const DEFAULT_SECRET_FILES: readonly string[] = ['.env*', '*.pem', '*.key'];
+
+export interface SandboxMounts {
+  /** Absolute real paths to bind read-only. */
+  readOnly: string[];
+  /** Absolute real paths of files to bind empty. */
+  hidden: string[];
+  /** Workspace paths (absolute, as walked) that are protected by name: compared after the command. */
+  protectedNames: Set<string>;
+}
+
+const norm = (seg: string) => seg.toLowerCase().replace(/[. ]+$/, '');
+
+/** Why `rel` (a file or folder, `/`-separated) is protected by its name, or undefined. */
+export function protectedReason(rel: string, isDir: boolean): string | undefined {
+  const name = norm(rel.split('/').pop() ?? '');
+  if (name === '.git') return 'git runs hooks and obeys config from .git';
+  if (!isDir && (IGNORE_FILE_NAMES as readonly string[]).includes(name)) return 'Tandem and git decide from it what the agent may read';
+  return executionSensitiveReason(isDir ? `${rel}/x` : rel);
+}
+
+/** A basename pattern with `*` wildcards (`.env*`, `*.pem`) as a test. */
+function basenameMatcher(patterns: readonly string[]): (name: string) => boolean {
+  const res = patterns.map((p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i'));
+  return (name) => res.some((r) => r.test(name));
+}
+
+/** The folder `core.hooksPath` names in `<root>/.git/config`, if any. */
+function hooksPathOf(root: string): string | undefined {
+  try {
+    return parseHooksPath(fs.readFileSync(path.join(root, '.git', 'config'), 'utf8'), root);
+  } catch {
+    return undefined;
+  }
+}
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+export function findSandboxMounts(roots: readonly string[], secretPatterns: readonly string[] = DEFAULT_SECRET_FILES, allowedSecrets: readonly string[] = []): SandboxMounts {
+  const isSecret = basenameMatcher(secretPatterns);
+  const isAllowed = basenameMatcher(allowedSecrets);
+  const readOnly = new Set<string>();
+  const hidden = new Set<string>();
+  const protectedNames = new Set<string>();
+  const inWorkspace = (p: string) => roots.some((r) => isWithin(r, p));
+  for (const root of roots) {
+    const hooks = hooksPathOf(root);
+    const hooksReal = hooks && realOrUndefined(hooks);
+    if (hooksReal && inWorkspace(hooksReal)) readOnly.add(hooksReal);
+    const dirs = [root];
+    while (dirs.length) {
+      const dir = dirs.pop()!;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        const abs = path.join(dir, e.name);
+        const rel = path.relative(root, abs).split(path.sep).join('/');
+        const real = e.isSymbolicLink() ? realOrUndefined(abs) : abs;
+        const isDir = e.isDirectory() || (e.isSymbolicLink() && real !== undefined && safeIsDir(real));
+        const why = protectedReason(rel, isDir);
+        if (why) {
+          protectedNames.add(abs);
+          // A link pointing outside every workspace folder points at the read-only rest of the system.
+          if (real && inWorkspace(real)) readOnly.add(real);
+          continue;
+        }
+        if (!isDir && isSecret(e.name) && !isAllowed(e.name) && real && inWorkspace(real) && !safeIsDir(real)) hidden.add(real);
+        if (e.isDirectory() && e.name !== 'node_modules') dirs.push(abs);
+      }
+    }
+  }
+  return { readOnly: [...readOnly], hidden: [...hidden], protectedNames };
+}
+
+function safeIsDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Protected-by-name paths that exist now and did not before: what a command created. */
+export function createdProtected(roots: readonly string[], before: Set<string>): string[] {
+  const now = findSandboxMounts(roots, [], []).protectedNames;
+  return [...now].filter((p) => !before.has(p));
+}
