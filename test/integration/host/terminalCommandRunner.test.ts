@@ -120,3 +120,49 @@ describe('VS Code host: terminal command runner (child-process fallback)', funct
     }
   });
 });
+
+describe('VS Code host: a sandboxed command in the Tandem terminal', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let outside: string;
+  let runner: TerminalCommandRunner;
+  before(() => {
+    // Under /var/tmp, not /tmp: the sandbox's /tmp is private, so a write to ../ there would vanish instead of failing.
+    dir = fs.realpathSync(fs.mkdtempSync(path.join('/var/tmp', 'tandem-it-sbx-')));
+    outside = fs.realpathSync(fs.mkdtempSync(path.join('/var/tmp', 'tandem-it-sbx-out-')));
+    fs.mkdirSync(path.join(dir, '.git', 'hooks'), { recursive: true });
+    runner = new TerminalCommandRunner({ fallback: new NodeCommandRunner(), shellIntegrationWaitMs: 15_000 });
+  });
+  after(() => {
+    runner.dispose();
+    removeDir(dir);
+    removeDir(outside);
+  });
+  const sandboxed = (cwd: string) => ({ ...opts(cwd), isolation: { roots: [dir], workspace: 'writable' as const, network: false } });
+
+  it('is available here (bubblewrap works in this container)', async () => {
+    assert.deepEqual(await runner.sandboxStatus(), { available: true, networkByDefault: false });
+  });
+
+  it('runs the bwrap command line in the terminal: its exit code and output come back, workspace writes land', async () => {
+    const r = await runner.run('echo inside > made.txt; cat made.txt; echo to-stderr >&2; exit 7', sandboxed(dir));
+    assert.equal(runner.usingFallback, false, 'through shell integration');
+    assert.equal(r.exitCode, 7);
+    assert.match(r.output, /inside/);
+    assert.match(r.output, /to-stderr/);
+    assert.equal(fs.readFileSync(path.join(dir, 'made.txt'), 'utf8'), 'inside\n');
+  });
+
+  it('the same command line refuses writes outside and under .git, and shows only its own processes', async () => {
+    const r = await runner.run(`echo pwned > ${outside}/x.txt`, sandboxed(dir));
+    assert.notEqual(r.exitCode, 0);
+    assert.match(r.output, /Read-only file system/);
+    assert.ok(!fs.existsSync(path.join(outside, 'x.txt')));
+    const hook = await runner.run("printf '#!/bin/sh\\n' > .git/hooks/pre-commit", sandboxed(dir));
+    assert.match(hook.output, /Read-only file system/);
+    assert.ok(!fs.existsSync(path.join(dir, '.git', 'hooks', 'pre-commit')));
+    const procs = await runner.run('ls /proc | grep -cE "^[0-9]+$"', sandboxed(dir));
+    assert.equal(procs.exitCode, 0);
+    assert.ok(Number(procs.output.trim().split(/\s+/).pop()) <= 5, procs.output);
+  });
+});
