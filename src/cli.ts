@@ -1,6 +1,6 @@
 // The headless entry (`tandem`): see src/cli/runCli.ts and `tandem --help`.
 import { runCli } from './cli/runCli';
-import { API_KEY_ENV_VARS } from './core/apiKeyEnv';
+import { detachKeyFromProcess } from './cli/detachKeyFromProcess';
 
 function onInterrupt(handler: () => void): () => void {
   let count = 0;
@@ -13,10 +13,7 @@ function onInterrupt(handler: () => void): () => void {
   return () => process.off('SIGINT', listener);
 }
 
-// The key is read from this copy; the process's own environment loses it, so nothing started from
-// here (commands, git, a language server) inherits it.
-const env = { ...process.env };
-for (const name of API_KEY_ENV_VARS) delete process.env[name];
+const env = detachKeyFromProcess();
 
 runCli({
   argv: process.argv.slice(2),
