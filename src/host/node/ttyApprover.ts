@@ -5,7 +5,8 @@ function describe(req: ApprovalRequest): string {
   const i = req.info;
   switch (i.kind) {
     case 'command':
-      return `run: ${i.command}${i.cwd ? `\n  in ${i.cwd}` : ''}`;
+      // The reason says what is special about it: no sandbox here, or it asks for the network.
+      return `run: ${i.command}${i.cwd ? `\n  in ${i.cwd}` : ''}${i.reason ? `\n  (${i.reason})` : ''}`;
     case 'outside_workspace':
       return `${req.tool} OUTSIDE the workspace: ${i.real_path ?? i.path}${i.reason ? ` (${i.reason})` : ''}`;
     case 'delete':

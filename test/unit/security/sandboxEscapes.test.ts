@@ -142,6 +142,15 @@ describe('security: sandboxed commands cannot escape (built CLI, Actor, --approv
     for (const r of res) assert.ok(!r.includes(KEY.slice(8, 16)), r);
   });
 
+  it('a command marked network: true is not covered by --approve all: refused headless, saying it needs the network', async () => {
+    const r = await runCliAgainst(cli, [calls(tc('run_command', { command: 'echo fetched > got.txt', network: true })), text('done')], ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
+    server = r.server;
+    assert.equal(r.run.code, 0, r.run.stderr);
+    const res = r.server.chatRequests()[1]!.messages.filter((m: { role: string }) => m.role === 'tool').at(-1).content as string;
+    assert.match(res, /needs the network/, res);
+    assert.ok(!fs.existsSync(path.join(ws, 'got.txt')), 'nothing ran');
+  });
+
   it('the network is off; on with TANDEM_SANDBOX_NETWORK=1 the same command reaches the same port', async () => {
     const listener = net.createServer((s) => s.end('hello-from-outside\n'));
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
