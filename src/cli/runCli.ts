@@ -21,6 +21,7 @@ import { TextPrinter } from './textPrinter';
 import { visibleControls } from '../protocol/visibleControls';
 import { historyUsage, usage } from './usage';
 import { PRODUCT_REGISTRIES, type Registries } from '../core/registries';
+import { withReadOnlyShell } from '../core/readOnlyShell';
 import { historyDirFor, runHistoryCommand } from './history';
 import { HistoryStore } from '../core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../core/runtime/runningTask';
@@ -57,7 +58,9 @@ function exitFor(outcome: TurnOutcome, interrupted: boolean): number {
 }
 
 /** `registries`: the roles and tools to run with (the product's; a test may pass a role of its own). */
-export async function runCli(io: CliIo, registries: Registries = PRODUCT_REGISTRIES): Promise<number> {
+export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES): Promise<number> {
+  // TANDEM_READONLY_SHELL=1: roles that change nothing (the Planner) may run commands in a read-only sandbox.
+  const registries = io.env.TANDEM_READONLY_SHELL === '1' ? withReadOnlyShell(given) : given;
   const args = parseArgs(io.argv, registries.roles);
   const USAGE = usage(registries.roles);
   if (args.kind === 'help') {

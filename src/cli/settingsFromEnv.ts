@@ -27,6 +27,10 @@ export const ENVIRONMENT: readonly { names: string; help: string; task?: boolean
   { names: 'TANDEM_PRICES', help: 'JSON {"model": {"input": USD/1M, "output": USD/1M}} overriding the price table', task: true },
   { names: 'TANDEM_DATA_DIR', help: 'where tasks are saved (else $XDG_DATA_HOME/tandem, ~/.local/share/tandem)', task: true },
   { names: 'TANDEM_LOG', help: `${LOG_LEVELS.join('|')} (stderr, default warn)` },
+  { names: 'TANDEM_SANDBOX_NETWORK=1', help: 'sandboxed commands get the network (default: off; asked per command)' },
+  { names: 'TANDEM_SANDBOX_SECRETS, _ALLOW', help: 'file patterns hidden from commands (default .env*,*.pem,*.key), and exceptions' },
+  { names: 'TANDEM_BWRAP', help: 'the bubblewrap binary, or off (then every command asks)' },
+  { names: 'TANDEM_READONLY_SHELL=1', help: 'read-only roles (the Planner) may run commands in a read-only sandbox' },
 ];
 
 /** The flags that override the environment. */

@@ -21,8 +21,12 @@ export interface RoleInfo {
   /** How its access reads in tooltips ("read-only"). */
   readonly access: string;
   readonly permissions: readonly Permission[];
-  /** Whether `run_command` (a shell) may be offered at all; a read-only role never gets one. */
-  readonly shell: boolean;
+  /**
+   * The shell the role gets: none; `readonly` — commands run in the sandbox with the whole workspace
+   * read-only (writes go to a throwaway overlay) and no network, so the role stays read-only by
+   * construction; `full` — commands may change the workspace (still sandboxed where possible).
+   */
+  readonly shell: 'none' | 'readonly' | 'full';
   /** Answers with plans: offered `propose_plan`; `tandem plan`, Revise and "Plan from selection" use it. */
   readonly mayPlan: boolean;
   /** Carries out approved plans: Execute plan switches to it; offered `fail_step`; runs the step sub-turns. */
@@ -38,11 +42,11 @@ export interface RoleInfo {
 export const ROLE_TABLE = [
   {
     id: 'planner', label: 'Planner', glyph: '◇', tone: 'calm', icon: 'telescope', access: 'read-only',
-    permissions: ['read'], shell: false, mayPlan: true, executesPlans: false, modelSetting: 'model.planner',
+    permissions: ['read'], shell: 'none', mayPlan: true, executesPlans: false, modelSetting: 'model.planner',
   },
   {
     id: 'actor', label: 'Actor', glyph: '◆', tone: 'warning', icon: 'tools', access: 'full access',
-    permissions: ['read', 'write', 'create', 'delete', 'execute'], shell: true, mayPlan: false, executesPlans: true, modelSetting: 'model.actor',
+    permissions: ['read', 'write', 'create', 'delete', 'execute'], shell: 'full', mayPlan: false, executesPlans: true, modelSetting: 'model.actor',
   },
 ] as const satisfies readonly RoleInfo[];
 

@@ -32,8 +32,18 @@ export const runCommandTool = defineTool<Input>({
       cwd = r.real;
     }
     const sandbox = (await ctx.host.commands.sandboxStatus?.()) ?? { available: false as const, why: 'this host has no command sandbox' };
+    // A read-only shell exists only inside the sandbox: without one, the role runs nothing.
+    const readOnly = ctx.role.shell === 'readonly';
+    if (readOnly && !sandbox.available) {
+      throw new ToolError(`The ${ctx.role.label}'s shell is read-only and needs the command sandbox, which is unavailable here (${sandbox.why}). Nothing was run.`);
+    }
+    if (readOnly && i.network) {
+      throw new ToolError(`The ${ctx.role.label}'s read-only shell has no network. Nothing was run.`);
+    }
     const network = sandbox.available && !sandbox.networkByDefault && i.network === true;
-    const info: ApprovalInfo = sandbox.available
+    const info: ApprovalInfo = readOnly
+      ? { kind: 'command', command: i.command, cwd, sandboxed: true, reason: 'read-only shell: whatever it writes is discarded; no network' }
+      : sandbox.available
       ? { kind: 'command', command: i.command, cwd, sandboxed: true, ...(network ? { network: true, reason: 'this command needs the network' } : {}) }
       : { kind: 'command', command: i.command, cwd, sandboxed: false, reason: `no sandbox: ${sandbox.why}` };
     const decision = await ctx.approve({ info });
@@ -41,14 +51,18 @@ export const runCommandTool = defineTool<Input>({
       return { content: rejectionText(decision, `running \`${i.command}\``, 'Nothing was run.'), isError: true };
     }
     const timeoutMs = i.timeout_seconds ? i.timeout_seconds * 1000 : ctx.settings.commandTimeoutMs;
-    const isolation = sandbox.available ? { roots: ctx.paths.roots, workspace: 'writable' as const, network: sandbox.networkByDefault || network } : undefined;
+    const isolation = !sandbox.available
+      ? undefined
+      : readOnly
+        ? { roots: ctx.paths.roots, workspace: 'readonly' as const, network: false }
+        : { roots: ctx.paths.roots, workspace: 'writable' as const, network: sandbox.networkByDefault || network };
     const res = await ctx.host.commands.run(i.command, { cwd, timeoutMs, signal: ctx.signal, onOutput: ctx.onOutput?.bind(ctx), ...(isolation ? { isolation } : {}) });
     const output = capHeadTail(res.output, ctx.settings.maxOutputChars);
     let status: string;
     if (res.timedOut) status = `Timed out after ${Math.round(timeoutMs / 1000)} s; the command and everything it started were stopped.`;
     else if (res.cancelled) status = 'Stopped by the user; the command and everything it started were killed.';
     else status = `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
-    const body = output.trim() ? `\n${output}` : '\n(no output)';
+    const body = (output.trim() ? `\n${output}` : '\n(no output)') + (readOnly ? '\n(read-only shell: whatever the command wrote is gone)' : '');
     const notes = res.sandboxNotes?.length ? `\n[sandbox] ${res.sandboxNotes.join('\n[sandbox] ')}` : '';
     return { content: `${status}${body}${notes}`, isError: res.timedOut || res.cancelled };
   },

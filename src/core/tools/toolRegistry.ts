@@ -4,7 +4,7 @@
  * check at dispatch and the names a plan step may use are all answered here, from whatever the
  * providers hold right now — a provider's set may change between two requests.
  */
-import type { RoleInfo, RoleRegistry } from '../../protocol';
+import type { Permission, RoleInfo, RoleRegistry } from '../../protocol';
 import { roleAllows } from '../roles';
 import type { Tool } from './tool';
 import type { Planning } from '../plans/planning';
@@ -72,12 +72,12 @@ export class ToolRegistry {
 
   /** Why `role` may not call `tool` now, or undefined when it may (static part: before arguments are read). */
   refusalFor(tool: Tool, role: RoleInfo, planning?: Planning): string | undefined {
-    const missing = tool.permissions.filter((p) => !role.permissions.includes(p));
+    if (tool.permissions.includes('execute') && role.shell === 'none') {
+      return `${tool.name} is not permitted for the ${role.label} role (no shell). Nothing was run.`;
+    }
+    const missing = tool.permissions.filter((p) => !roleHas(role, p));
     if (missing.length) {
       return `${tool.name} is not permitted for the ${role.label} role (it needs ${missing.join(', ')} permission; the ${role.label} may only ${role.permissions.join(', ')}). Nothing was changed.`;
-    }
-    if (tool.permissions.includes('execute') && !role.shell) {
-      return `${tool.name} is not permitted for the ${role.label} role (no shell). Nothing was run.`;
     }
     if (tool.available && !tool.available({ role, planning })) {
       return `${tool.name} is not available to the ${role.label} right now.`;
@@ -98,11 +98,19 @@ export class ToolRegistry {
     const executor = roles.executor;
     if (!executor) return [];
     return this.all()
-      .filter((t) => !t.conversational && roleAllows(executor, t.permissions) && (!t.permissions.includes('execute') || executor.shell))
+      .filter((t) => !t.conversational && roleAllows(executor, t.permissions) && (!t.permissions.includes('execute') || executor.shell !== 'none'))
       .map((t) => t.name);
   }
 
   private changed(): void {
     this.merged = undefined;
   }
+}
+
+/**
+ * Whether the role holds a permission. A read-only shell grants `execute` without any write
+ * permission: its commands cannot change the workspace (run_command runs them in a read-only sandbox).
+ */
+export function roleHas(role: RoleInfo, p: Permission): boolean {
+  return role.permissions.includes(p) || (p === 'execute' && role.shell === 'readonly');
 }

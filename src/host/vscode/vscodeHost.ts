@@ -14,6 +14,8 @@ import { readAgentSettings, watchAgentSettings } from './settings';
 import { TerminalCommandRunner } from './terminalCommandRunner';
 import type { TandemTestApi } from './testApi';
 import { VscodeWorkspaceFs } from './vscodeWorkspaceFs';
+import { PRODUCT_REGISTRIES } from '../../core/registries';
+import { withReadOnlyShell } from '../../core/readOnlyShell';
 
 export interface VscodeHost {
   session: AgentSession;
@@ -54,7 +56,17 @@ export function createVscodeHost(
     logger,
   };
   // The key arrives asynchronously (SecretStorage); the agent gets it before the first request can be typed.
-  const session = new AgentSession({ host: ports, approver, asker, keys, settings: readAgentSettings(''), ...(deps.history ? { history: deps.history } : {}) });
+  // Read-only roles (the Planner) may run commands in a read-only sandbox when the user turned it on (read at start).
+  const readOnlyShell = vscode.workspace.getConfiguration('tandem').get<boolean>('readOnlyShell') === true;
+  const session = new AgentSession({
+    host: ports,
+    approver,
+    asker,
+    keys,
+    settings: readAgentSettings(''),
+    ...(deps.history ? { history: deps.history } : {}),
+    ...(readOnlyShell ? { registries: withReadOnlyShell(PRODUCT_REGISTRIES) } : {}),
+  });
   const apply = async () => {
     const key = await keys.get();
     logger.setSecrets([key]);

@@ -21,7 +21,7 @@ const REVIEWER_PROMPT = "You are Tandem's Reviewer: read the code the user names
 
 const reviewer: RoleDef = {
   id: 'reviewer', label: 'Reviewer', glyph: '◎', tone: 'calm', icon: 'eye', access: 'read-only',
-  permissions: ['read'], shell: false, mayPlan: false, executesPlans: false, modelSetting: 'model.reviewer',
+  permissions: ['read'], shell: 'none', mayPlan: false, executesPlans: false, modelSetting: 'model.reviewer',
   systemPrompt: () => REVIEWER_PROMPT,
 };
 

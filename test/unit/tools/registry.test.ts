@@ -52,7 +52,7 @@ describe('tool registry (providers)', () => {
   it('offers the Actor every workspace tool, and run_command only to a role with a shell', () => {
     const registry = productToolRegistry();
     assert.deepEqual(names(registry.offeredTo(actor).filter((t) => !t.conversational)), names(workspaceTools));
-    assert.equal(names(registry.offeredTo({ ...actor, shell: false })).includes('run_command'), false);
+    assert.equal(names(registry.offeredTo({ ...actor, shell: 'none' })).includes('run_command'), false);
   });
 
   it('offers the loop tools by capability: propose_plan to a role that plans, fail_step only while a plan executes', () => {
