@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { countTextTokens, MAX_STRETCH, stretchEnds } from '../../../src/core/context/tokenCounter';
+import { countTextTokens, ESTIMATE_PAST, MAX_STRETCH, stretchEnds } from '../../../src/core/context/tokenCounter';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const exactCount = (require('gpt-tokenizer/encoding/cl100k_base') as { countTokens: (t: string) => number }).countTokens;
@@ -25,6 +25,15 @@ describe('token counting: linear on long runs without spaces', function () {
       // Never fewer than one token per 8 characters of base64, never more than one per character.
       assert.ok(n >= blob.length / 8 && n <= blob.length, `${n} tokens for ${blob.length} characters`);
     }
+  });
+
+  it('estimates a text past the size limit from samples within 3% of counting it all', () => {
+    const random = Buffer.from(Array.from({ length: 1_200_000 }, (_, i) => (i * 2654435761) >>> 24)).toString('base64');
+    assert.ok(random.length > ESTIMATE_PAST);
+    const estimate = countTextTokens(random);
+    let whole = 0;
+    for (let i = 0; i < random.length; i += ESTIMATE_PAST) whole += countTextTokens(random.slice(i, i + ESTIMATE_PAST));
+    assert.ok(Math.abs(estimate - whole) <= whole * 0.03, `${estimate} estimated vs ${whole} counted`);
   });
 
   it('stays within 2% of the exact count, and never under it, on a run short enough to count exactly', () => {
