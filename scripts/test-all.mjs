@@ -44,7 +44,7 @@ const stages = [
     const fresh = (f) => status === 0 && existsSync(join(ROOT, 'dist', f)) && statSync(join(ROOT, 'dist', f)).mtimeMs >= t - 1000;
     return checks(['extension.js', 'cli.js', 'webview.js', 'webview.css'].map((f) => [`dist/${f}`, () => fresh(f)]));
   }],
-  ['setup for unit (Chromium, ripgrep)', setupFor('unit')],
+  ['setup for unit (Debian packages)', setupFor('unit')],
   ['unit', () => {
     if (run(node, ['scripts/compile-tests.mjs']) !== 0) { console.log('0 passed, 1 failed'); return 1; }
     return run(node, ['scripts/run-mocha.mjs', 'unit']);
