@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PRODUCT_ROLES, type RoleDef } from '../../../src/core/roles';
 import { productToolRegistry } from '../../../src/core/tools';
-import { RoleRegistry, HostEvent } from '../../../src/protocol';
+import { RoleRegistry, HostEvent, WebviewMessage, webviewMessageSchema } from '../../../src/protocol';
 import { runCli } from '../../../src/cli/runCli';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import { historyDirFor } from '../../../src/cli/history';
@@ -129,6 +129,14 @@ describe('a third role from a test registry', () => {
       assert.match(help.stdout, /--role planner\|actor\|reviewer/);
       assert.match(help.stdout, /reviewer: read-only/);
     });
+  });
+
+  it('is a role the webview may ask for only on a host whose registry has it', () => {
+    const setRole = { type: 'set_role', role: 'reviewer' };
+    assert.equal(webviewMessageSchema(TEST_ROLES.ids).safeParse(setRole).success, true);
+    assert.equal(WebviewMessage.safeParse(setRole).success, false, 'the product host knows no Reviewer');
+    const save = { type: 'save_settings', base_url: 'http://x/v1', models: { planner: 'p', actor: 'a', reviewer: 'r' } };
+    assert.equal(webviewMessageSchema(TEST_ROLES.ids).safeParse(save).success, true);
   });
 
   describe('through the webview store', () => {
