@@ -1,6 +1,7 @@
 // Builds the three bundles: extension host (Node/CJS), CLI (Node/CJS), webview (browser/ESM+CSS).
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { leanZodPlugin } from './webview-ui/build/leanZodPlugin.mjs';
 
 const production = process.argv.includes('--production');
@@ -46,6 +47,18 @@ const targets = [
     target: 'node20',
   },
   {
+    // The syntax guard's parser (core/syntax/syntaxGuard.ts): its own file beside the bundles,
+    // loaded on the first edit of a language with a grammar; its .wasm files are copied below.
+    ...common,
+    sourcemap: false,
+    minify: true,
+    entryPoints: { 'tree-sitter': 'node_modules/web-tree-sitter/tree-sitter.cjs' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
     outdir: 'dist',
@@ -59,6 +72,15 @@ const targets = [
     plugins: [leanZodPlugin],
   },
 ];
+
+/**
+ * The parser's runtime and the grammars the guard knows (SHIPPED_GRAMMARS in syntaxGuard.ts), into
+ * dist/tree-sitter/. Only those grammars: the whole set is 20 MB, the VSIX budget 2 MB.
+ */
+const GRAMMARS = ['python', 'go', 'typescript', 'tsx', 'javascript', 'css', 'java'];
+mkdirSync('dist/tree-sitter', { recursive: true });
+copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter/tree-sitter.wasm');
+for (const g of GRAMMARS) copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`, `dist/tree-sitter/tree-sitter-${g}.wasm`);
 
 if (watch) {
   for (const t of targets) (await esbuild.context(t)).watch();

@@ -237,3 +237,49 @@ console.log(`damaged edits landed correctly: ${damaged.correct} of ${damaged.tot
 console.log(`whitespace-inside-a-line edits refused: ${table.get('whitespace inside a line (refuse)').refused} of ${refuse.total}`);
 console.log(`wrong writes: ${wrong} (budget 0) ${wrong === 0 ? 'OK' : 'OVER BUDGET'}`);
 for (const w of wrongCases.slice(0, 20)) console.log(`  WRONG [${w.kind}] ${w.source}: ${w.result}`);
+
+// ---- The syntax guard on a 10,000-line file: the first edit of a language (loads the parser and
+// the grammar, parses the file whole), then one edit after another (each reparses incrementally
+// from the tree of the text before). Budget: ≤ 30 ms per edit (median).
+{
+  const { checkSyntax } = loadCore('src/core/syntax/syntaxGuard.js');
+  const { performance } = await import('node:perf_hooks');
+  const tsFn = (i) => `export function f${i}(a: number, b: string): string {\n  const x = a * ${i};\n  if (x > 10) {\n    return b + x;\n  }\n  return b;\n}\n`;
+  const pyFn = (i) => `def f${i}(a, b):\n    x = a * ${i}\n    if x > 10:\n        return b + str(x)\n    return b\n\n`;
+  const guardRows = [];
+  for (const [file, fn] of [['big.ts', tsFn], ['big.py', pyFn]]) {
+    let text = '';
+    for (let i = 0; text.split('\n').length < 10_000; i++) text += fn(i);
+    const lines = text.split('\n').length - 1;
+    let t = performance.now();
+    const next0 = text.replace(/a \* 3\b/, 'a * 3 + 1');
+    await checkSyntax(file, text, next0);
+    const first = performance.now() - t;
+    text = next0;
+    const times = [];
+    const cpu = [];
+    for (let k = 0; k < 40; k++) {
+      const next = text.replace(new RegExp(`a \\* ${100 + k * 37}\\b`), `a * ${100 + k * 37} + 1`);
+      t = performance.now();
+      const c0 = process.cpuUsage();
+      const v = await checkSyntax(file, text, next);
+      times.push(performance.now() - t);
+      const c1 = process.cpuUsage(c0);
+      cpu.push((c1.user + c1.system) / 1000);
+      if (!v.checked || !v.ok) throw new Error(`guard did not pass a clean edit of ${file}`);
+      text = next;
+    }
+    const broken = text.replace(/a \* 701\b/, '(a * 701');
+    t = performance.now();
+    const refused = await checkSyntax(file, text, broken);
+    const refuseMs = performance.now() - t;
+    times.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
+    guardRows.push({ file: `${file} (${lines} lines)`, 'first edit ms': first.toFixed(0), 'median ms/edit': times[20].toFixed(1), 'p90 ms/edit': times[36].toFixed(1), 'median CPU ms/edit': cpu[20].toFixed(1), 'a breaking edit ms': refuseMs.toFixed(1), 'breaking edit refused': refused.checked && !refused.ok });
+  }
+  console.log(`Syntax guard (tree-sitter), 40 successive edits per file (load average ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).cpus().length} cores; wall time includes waiting for a core):`);
+  console.table(guardRows);
+  const worstCpu = Math.max(...guardRows.map((r) => Number(r['median CPU ms/edit'])));
+  const worstWall = Math.max(...guardRows.map((r) => Number(r['median ms/edit'])));
+  console.log(`guard per edit on a 10,000-line file: median ${worstCpu.toFixed(1)} ms of CPU (budget ≤ 30 ms) ${worstCpu <= 30 ? 'OK' : 'OVER BUDGET'}; wall ${worstWall.toFixed(1)} ms at this load (${worstWall <= 30 ? 'OK' : 'over'})`);
+}

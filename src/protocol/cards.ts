@@ -73,6 +73,8 @@ export const ApprovalInfo = z.object({
   sandboxed: z.boolean().optional(),
   /** Commands: the model says it needs the network; only an approval of this command (or the user's setting) turns it on. */
   network: z.boolean().optional(),
+  /** The parser that checked the proposed text for new syntax errors (e.g. `python`); absent when no guard applied. */
+  syntax_checked: z.string().optional(),
 });
 export type ApprovalInfo = z.infer<typeof ApprovalInfo>;
 

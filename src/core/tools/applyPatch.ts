@@ -9,7 +9,7 @@ import { ToolError, type ToolContext } from './tool';
 import { applyEditBlocks, closestWindow, type EditBlock } from './editMatching';
 import type { ResolvedPath } from '../workspacePaths';
 import {
-  approveChange, assertFresh, assertStillAsApproved, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary,
+  approveChange, assertFresh, guardSyntax, assertStillAsApproved, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary,
   MAX_READ_BYTES, resolvePath, userEditNote, writeApproved, type AppliedChange, type DiffSummary, type ProposedChange,
 } from './toolSupport';
 
@@ -227,6 +227,7 @@ export const applyPatchTool = defineTool<Input>({
     }
     const planned: Planned[] = [];
     for (const g of byFile.values()) planned.push(await planFile(ctx, g.r, g.sections));
+    for (const p of planned) await guardSyntax(p.change);
     const approved: { p: Planned; text: string; summary: DiffSummary }[] = [];
     for (const p of planned) approved.push({ p, ...(await approveChange(ctx, p.change)) });
     // Every file is checked again before the first is written, so a file changed while waiting for

@@ -8,6 +8,7 @@ import { gitHooksFolder } from '../gitHooksPath';
 import { IgnoreMatcher } from '../ignorePolicy';
 import { isWithin } from '../pathWithin';
 import { rejectionText } from '../rejectionText';
+import { checkSyntax, type SyntaxVerdict } from '../syntax/syntaxGuard';
 import type { ResolvedPath } from '../workspacePaths';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool';
 
@@ -160,6 +161,15 @@ export interface ProposedChange {
   kind: 'edit' | 'create';
   original: string | undefined;
   proposed: string;
+  /** The syntax guard's verdict, when already judged (apply_patch judges every file before asking about any). */
+  syntax?: SyntaxVerdict;
+}
+
+/** The syntax guard: a change that leaves a new syntax error is refused before anyone is asked. */
+export async function guardSyntax(change: ProposedChange): Promise<SyntaxVerdict> {
+  change.syntax ??= await checkSyntax(change.r.rel ?? change.r.real, change.original, change.proposed);
+  if (change.syntax.checked && !change.syntax.ok) throw new ToolError(change.syntax.message);
+  return change.syntax;
 }
 
 export interface AppliedChange {
@@ -175,8 +185,10 @@ export class Rejected extends ToolError {}
 /** Asks for approval of one change; returns the text to write (the user's edit when they changed it). Throws `Rejected` on no. */
 export async function approveChange(ctx: ToolContext, change: ProposedChange): Promise<{ text: string; summary: DiffSummary }> {
   const label = change.r.rel ?? change.r.real;
+  const syntax = await guardSyntax(change);
   const summary = summarizeDiff(label, change.original, change.proposed);
   const info: ApprovalInfo = { kind: change.kind, path: label, ...aliasesOf(change.r), diff: summary.diff, added: summary.added, removed: summary.removed };
+  if (syntax.checked) info.syntax_checked = syntax.language;
   if (!change.r.inside) info.real_path = change.r.real;
   const decision = await ctx.approve({ info, proposedText: change.proposed, originalText: change.original });
   if (!decision.approved) {

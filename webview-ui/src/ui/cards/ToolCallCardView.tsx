@@ -48,6 +48,7 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
         <div class="warn">Real path: <code>{visibleLine(a.real_path)}</code></div>
       )}
       {a.reason && <div class="muted">{a.reason}</div>}
+      {a.syntax_checked && <div class="muted">Syntax checked ({visibleLine(a.syntax_checked)}): no new errors.</div>}
       {isEdit && (
         <button type="button" class="secondary" onClick={() => postToHost({ type: 'open_diff', call_id: callId })}>Open diff</button>
       )}
