@@ -1,7 +1,7 @@
 // Builds the three bundles: extension host (Node/CJS), CLI (Node/CJS), webview (browser/ESM+CSS).
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { leanZodPlugin } from './webview-ui/build/leanZodPlugin.mjs';
 
 const production = process.argv.includes('--production');
@@ -11,7 +11,9 @@ const common = {
   bundle: true,
   minify: production,
   sourcemap: production ? false : 'linked',
-  logLevel: 'info',
+  // esbuild's own summary marks every file over 1 MB with ⚠️: on an unminified development build
+  // that reads like a failed size budget. Development builds print their own plain summary below.
+  logLevel: production ? 'info' : 'warning',
   legalComments: 'none',
 };
 
@@ -86,5 +88,12 @@ if (watch) {
   for (const t of targets) (await esbuild.context(t)).watch();
   console.log('[esbuild] watching…');
 } else {
+  const t0 = Date.now();
   await Promise.all(targets.map((t) => esbuild.build(t)));
+  if (!production) {
+    const size = (f) => { try { return `${(statSync(f).size / 1024).toFixed(0)} KB`; } catch { return 'missing'; } };
+    const files = ['dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'dist/webview.css', 'dist/tokenizer.js'];
+    console.log(`[esbuild] development build in ${Date.now() - t0} ms (unminified, with source maps): ${files.map((f) => `${f} ${size(f)}`).join(', ')}`);
+    console.log('[esbuild] size budgets apply to the production build: npm run build:prod, then npm run bench');
+  }
 }

@@ -25,7 +25,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   const keys = new ApiKeyStore(context.secrets);
   // The agent on the VS Code ports (workspace edits, terminal, diff approvals, questions); its
   // session takes every validated webview message. Approvals and questions bring the chat into view.
-  // History, checkpoints, condensing and the budget for every task, kept under the workspace's storageUri.
+  // History, checkpoints, condensing and the budget for every task, kept per workspace folder in global storage.
   const history = new VscodeTaskHistory(context, logger, () => host.session);
   const host = createVscodeHost(context, { logger, keys, revealChat: () => chatView.reveal(true), history: history.store });
   const session = host.session;

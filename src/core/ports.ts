@@ -72,7 +72,13 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalDecision =
-  | { approved: true; /** What the user approved, when they edited the proposal. */ editedText?: string }
+  | {
+      approved: true;
+      /** What the user approved, when they edited the proposal. */
+      editedText?: string;
+      /** What the user typed with Approve ("and add a test next"): it reaches the model with the result. */
+      note?: string;
+    }
   | {
       approved: false;
       reason?: string;

@@ -35,7 +35,8 @@ export class MessageBridge {
       this.dropped++;
       const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type : typeof raw;
       const issue = parsed.error.issues[0];
-      this.log.warn(`webview: dropped invalid message (type ${JSON.stringify(type).slice(0, 60)}; ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unparsable'})`);
+      // Bounded: for an unknown type the message lists every valid one, and a log line stays short.
+      this.log.warn(`webview: dropped invalid message (type ${JSON.stringify(type).slice(0, 60)}; ${issue ? `${issue.path.join('.').slice(0, 60) || '(root)'}: ${issue.message.slice(0, 200)}` : 'unparsable'})`);
       return false;
     }
     Promise.resolve()

@@ -78,6 +78,16 @@ export const ApprovalInfo = z.object({
 });
 export type ApprovalInfo = z.infer<typeof ApprovalInfo>;
 
+/**
+ * How a command ended, for its card: the exit code alone does not say it (a killed or timed-out
+ * command has none), and a non-zero exit is a normal tool result, not a tool error.
+ */
+export const CommandExit = z.object({
+  outcome: z.enum(['success', 'failed', 'killed', 'timed_out']),
+  code: z.number().int().nullable(),
+});
+export type CommandExit = z.infer<typeof CommandExit>;
+
 export const ToolCallCard = z.object({
   kind: z.literal('tool_call'),
   id: z.string(),
@@ -94,6 +104,8 @@ export const ToolCallCard = z.object({
   revertible: z.boolean().optional(),
   revert_note: z.string().optional(),
   reverted: z.boolean().optional(),
+  /** Commands: how the command exited. */
+  exit: CommandExit.optional(),
   ts: z.number(),
 });
 
@@ -103,6 +115,8 @@ export const ErrorCard = z.object({
   message: z.string(),
   detail: z.string().optional(),
   retryable: z.boolean(),
+  /** What failed, when a request to the model did ('auth': the card offers Set API key). */
+  failure: z.string().max(40).optional(),
   ts: z.number(),
 });
 
@@ -119,6 +133,28 @@ export const UsageCard = z.object({
   ts: z.number(),
 });
 
+/**
+ * When a run that changed files or ran commands ends: what it did, at a glance. Files are the whole
+ * task's (each opens its diff since the task started); commands and steps are this run's.
+ */
+export const SummaryCard = z.object({
+  kind: z.literal('summary'),
+  id: z.string(),
+  outcome: z.enum(['done', 'stopped', 'error', 'waiting', 'limit']),
+  files: z.array(z.object({
+    path: z.string(),
+    change: z.enum(['modified', 'created', 'deleted']),
+    added: z.number().int().optional(),
+    removed: z.number().int().optional(),
+  })),
+  commands: z.array(z.object({ command: z.string(), exit: CommandExit.optional() })),
+  steps: z.object({ done: z.number().int(), failed: z.number().int(), total: z.number().int() }).optional(),
+  cost_usd: z.number().optional(),
+  tokens_in: z.number().int().optional(),
+  tokens_out: z.number().int().optional(),
+  ts: z.number(),
+});
+
 export const AgentStateCard = z.object({
   kind: z.literal('agent_state'),
   id: z.string(),
@@ -127,7 +163,7 @@ export const AgentStateCard = z.object({
 });
 
 export const Card = z.discriminatedUnion('kind', [
-  TextCard, PlanCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard,
+  TextCard, PlanCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard, SummaryCard,
 ]);
 export type Card = z.infer<typeof Card>;
 export type TextCard = z.infer<typeof TextCard>;
@@ -137,3 +173,4 @@ export type ToolCallCard = z.infer<typeof ToolCallCard>;
 export type ErrorCard = z.infer<typeof ErrorCard>;
 export type UsageCard = z.infer<typeof UsageCard>;
 export type AgentStateCard = z.infer<typeof AgentStateCard>;
+export type SummaryCard = z.infer<typeof SummaryCard>;

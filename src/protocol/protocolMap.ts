@@ -29,6 +29,12 @@ export interface ProtocolMap {
   continue: [Request<'continue'>, void];
   save_settings: [Request<'save_settings'>, Ui<'connection_result'>];
   test_connection: [Request<'test_connection'>, Ui<'connection_result'>];
+  open_file_diff: [Request<'open_file_diff'>, void];
+  revert_file: [Request<'revert_file'>, void];
+  open_file: [Request<'open_file'>, void];
+  resume_task: [Request<'resume_task'>, void];
+  /** An error card's Set API key: the setup card (even when setup does not look needed). */
+  set_api_key: [Request<'set_api_key'>, Ui<'setup_needed'> | void];
 }
 
 /** One handler per message type, typed by the map: a missing or misspelt entry does not compile. */

@@ -12,8 +12,9 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
   return z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready'), last_seq: z.number().int().optional() }),
     z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000) }),
-    z.object({ type: z.literal('approve'), call_id: id }),
-    z.object({ type: z.literal('reject'), call_id: id, reason: z.string().max(2000).optional() }),
+    /** `note`: what the user typed with Approve; it goes to the model with the tool's result. */
+    z.object({ type: z.literal('approve'), call_id: id, note: z.string().max(10_000).optional() }),
+    z.object({ type: z.literal('reject'), call_id: id, reason: z.string().max(10_000).optional() }),
     z.object({ type: z.literal('open_diff'), call_id: id }),
     z.object({ type: z.literal('answer'), card_id: id, value: z.string().min(1).max(10_000) }),
     z.object({ type: z.literal('execute_plan'), card_id: id }),
@@ -34,6 +35,15 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
       models: z.record(RoleId, z.string().max(200)).refine((m) => Object.keys(m).length <= 16, { message: 'at most 16 roles' }),
     }),
     z.object({ type: z.literal('test_connection'), base_url: z.string().max(2000), api_key: z.string().max(2000).optional() }),
+    /** The task summary: one file's diff since the task started, and putting that file back. */
+    z.object({ type: z.literal('open_file_diff'), path: z.string().min(1).max(4096) }),
+    z.object({ type: z.literal('revert_file'), path: z.string().min(1).max(4096) }),
+    /** A path on a card (tool card, plan step) was clicked: open that workspace file in the editor. */
+    z.object({ type: z.literal('open_file'), path: z.string().min(1).max(4096) }),
+    /** The empty chat's recent tasks: continue one (History → Resume in one click). */
+    z.object({ type: z.literal('resume_task'), task_id: id }),
+    /** An error card's "Set API key": the host shows the setup card. */
+    z.object({ type: z.literal('set_api_key') }),
   ]);
 }
 
@@ -49,5 +59,12 @@ export const HostUiMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setup_done') }),
   z.object({ type: z.literal('focus_input') }),
   z.object({ type: z.literal('prefill'), text: z.string() }),
+  /**
+   * A `send` arrived while the agent was busy (the webview thought it idle): nothing was sent, and
+   * the text goes back to the webview's queue instead of being lost.
+   */
+  z.object({ type: z.literal('send_deferred'), text: z.string() }),
+  /** The workspace's latest saved tasks, for the empty chat (newest first, a handful). */
+  z.object({ type: z.literal('recent_tasks'), tasks: z.array(z.object({ id: z.string(), title: z.string(), updated: z.number() })).max(20) }),
 ]);
 export type HostUiMessage = z.infer<typeof HostUiMessage>;

@@ -81,6 +81,11 @@ export interface Workbench {
   roleStatus(): Locator;
   /** Saves test-results/<name>.png and returns its path. */
   screenshot(name: string): Promise<string>;
+  /**
+   * Opens a second browser window (tab) on the same server and folder, with Tandem loaded the same
+   * way: what a user gets from "New Window" or a second browser tab in code-server.
+   */
+  openAnotherWindow(): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -116,14 +121,15 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     if (process.env.TANDEM_TEST_BROWSER_LOG === '1') page.on('console', (m) => process.stderr.write(`[browser] ${m.text()}\n`));
     await page.goto(server.workbenchUrl(workspace, opts.vsix ? undefined : devPayload(server, { extensionDevelopmentPath: ROOT })));
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
-    return makeWorkbench(page, server, workspace, close);
+    const url = server.workbenchUrl(workspace, opts.vsix ? undefined : devPayload(server, { extensionDevelopmentPath: ROOT }));
+    return makeWorkbench(page, server, workspace, close, url);
   } catch (e) {
     await close();
     throw e;
   }
 }
 
-function makeWorkbench(page: Page, server: CodeServer, workspace: string, close: () => Promise<void>): Workbench {
+function makeWorkbench(page: Page, server: CodeServer, workspace: string, close: () => Promise<void>, url: string): Workbench {
   const chat = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   const wb: Workbench = {
     page, server, workspace, close, chat,
@@ -147,6 +153,16 @@ function makeWorkbench(page: Page, server: CodeServer, workspace: string, close:
     },
     roleStatus() {
       return page.locator('.part.statusbar .statusbar-item', { hasText: /Tandem: (Planner|Actor)/ }).first();
+    },
+    async openAnotherWindow() {
+      // A page of its own browser context: like another browser window, it shares nothing with the first but the server.
+      const browser = page.context().browser();
+      if (!browser) throw new Error('no browser behind this page');
+      const other = await browser.newPage({ viewport: page.viewportSize() ?? { width: 1280, height: 800 } });
+      other.setDefaultTimeout(30_000);
+      await other.goto(url);
+      await other.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+      return other;
     },
     async screenshot(name: string) {
       mkdirSync(RESULTS_DIR, { recursive: true });

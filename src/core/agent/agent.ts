@@ -240,7 +240,7 @@ export class Agent implements AgentApi {
       else if (controller.signal.aborted) outcome = 'stopped';
       else if (err instanceof LlmError) {
         // A request outside the streamed loop (the final plan request) failed: same card as in the loop.
-        this.events.addCard({ kind: 'error', id: this.events.newId('error'), message: err.message, ...(err.detail && err.detail !== err.message ? { detail: err.detail } : {}), retryable: err.retryable, ts: Date.now() });
+        this.events.addCard({ kind: 'error', id: this.events.newId('error'), message: err.message, ...(err.detail && err.detail !== err.message ? { detail: err.detail } : {}), retryable: err.retryable, failure: err.kind, ts: Date.now() });
         outcome = 'error';
       } else {
         this.opts.host.logger.error(`turn failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);

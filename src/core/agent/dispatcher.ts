@@ -7,7 +7,7 @@
  * Read-only calls next to each other run concurrently; any other call runs alone, in order.
  */
 import type { Permission, ToolCallStatus } from '../../protocol';
-import type { ApprovalInfo } from '../../protocol';
+import type { ApprovalInfo, CommandExit } from '../../protocol';
 import { QuestionUnanswerable, type ApprovalDecision, type ApprovalRequest, type HostPorts } from '../ports';
 import type { RoleDef } from '../roles';
 import type { ReadTracker } from '../readTracker';
@@ -235,13 +235,14 @@ export class Dispatcher {
     return maskSecret(text, this.env.secret?.());
   }
 
-  private finish(p: Prepared, status: ToolCallStatus, content: string, display?: string, endTurn?: boolean): CallOutcome {
+  private finish(p: Prepared, status: ToolCallStatus, content: string, display?: string, endTurn?: boolean, exit?: CommandExit): CallOutcome {
     const max = this.env.limits.maxToolResultChars;
     const capped = capHeadTail(this.clean(content), max);
     const shown = capHeadTail(this.clean(display ?? content), max);
     const patch: Record<string, unknown> = { status };
     if (status === 'done') patch.result = shown;
     else patch.error = shown;
+    if (exit) patch.exit = exit;
     this.env.events.patchCard(p.cardId, patch);
     if (status === 'done' || status === 'error' || status === 'refused' || status === 'rejected') this.settled(p, status);
     return { callId: p.call.id, content: capped, status, ...(endTurn ? { endTurn } : {}) };
@@ -258,6 +259,7 @@ export class Dispatcher {
     const role = env.role();
     let decided: 'approved' | 'rejected' | undefined;
     let rejection: Extract<ApprovalDecision, { approved: false }> | undefined;
+    let approvalNote: string | undefined;
 
     const ctx = {
       host: env.host,
@@ -285,6 +287,7 @@ export class Dispatcher {
         }
         if (decision.approved) {
           decided = 'approved';
+          approvalNote = decision.note?.trim() || undefined;
           env.events.patchCard(p.cardId, { status: 'approved' });
           env.events.patchCard(p.cardId, { status: 'running' });
         } else {
@@ -315,7 +318,9 @@ export class Dispatcher {
       if (env.signal.aborted && !result.content) {
         return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
       }
-      return { outcome: this.finish(p, result.isError ? 'error' : 'done', result.content, result.display, result.endTurn) };
+      // What the user typed with Approve reaches the model with the result (the card shows the result alone).
+      const content = approvalNote ? `${result.content}\n\nThe user approved this with a note: ${approvalNote}` : result.content;
+      return { outcome: this.finish(p, result.isError ? 'error' : 'done', content, result.display ?? result.content, result.endTurn, result.exit) };
     } catch (err) {
       if (err instanceof QuestionUnanswerable) {
         return {

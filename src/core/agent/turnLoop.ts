@@ -107,7 +107,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       const e = err instanceof LlmError ? err : new LlmError('unknown', String(err));
       recordUsage(t, { model, role, tokensIn: 0, tokensOut: 0, latencyMs: Date.now() - started, outcome: e.kind });
       if (e.kind === 'stopped' || t.signal.aborted) return 'stopped';
-      t.events.addCard({ kind: 'error', id: t.events.newId('error'), message: e.message, ...(e.detail && e.detail !== e.message ? { detail: e.detail } : {}), retryable: e.retryable, ts: Date.now() });
+      t.events.addCard({ kind: 'error', id: t.events.newId('error'), message: e.message, ...(e.detail && e.detail !== e.message ? { detail: e.detail } : {}), retryable: e.retryable, failure: e.kind, ts: Date.now() });
       return 'error';
     }
     showText(masker.flush());

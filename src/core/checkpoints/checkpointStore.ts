@@ -268,6 +268,32 @@ export class CheckpointStore {
     };
   }
 
+  /**
+   * What one call did to each file it changed, as texts (before, and as the agent left it), for
+   * "Open diff" on a card after the change was decided. Undefined where a side was not kept.
+   */
+  async callTexts(callId: string): Promise<{ display: string; path: string; before?: string; after?: string }[]> {
+    await this.pending;
+    const out: { display: string; path: string; before?: string; after?: string }[] = [];
+    for (const e of this.list.filter((x) => x.callId === callId)) {
+      out.push({
+        display: e.display,
+        path: e.path,
+        before: e.pre.exists ? await this.blob(e.pre) : '',
+        after: !e.post ? undefined : e.post.exists ? await this.blob(e.post) : '',
+      });
+    }
+    return out;
+  }
+
+  /** A file's text before the task first changed it ('' when the task created it), for "diff since the task started". */
+  async textAtStart(display: string): Promise<{ path: string; before?: string } | undefined> {
+    await this.pending;
+    const first = this.list.find((e) => e.display === display && !e.reverted);
+    if (!first) return undefined;
+    return { path: first.path, before: first.pre.exists ? await this.blob(first.pre) : '' };
+  }
+
   private async blob(img: FileImage): Promise<string | undefined> {
     if (!img.hash || !img.kept) return undefined;
     try {
@@ -343,11 +369,15 @@ export class CheckpointStore {
     return { ok: true, files, message: `Reverted ${describe(files)}.` };
   }
 
-  /** Undo everything the task changed, newest first; refuses as a whole if any file was edited since. */
-  async revertTask(): Promise<RevertResult> {
+  /**
+   * Undo everything the task changed, newest first; refuses as a whole if any file was edited since.
+   * With `onlyFile` (its workspace-relative path), only that file goes back to how the task found
+   * it: when one file blocks the whole-task revert, the others can still be reverted one by one.
+   */
+  async revertTask(onlyFile?: string): Promise<RevertResult> {
     await this.pending;
-    const live = this.list.filter((e) => !e.reverted);
-    if (live.length === 0) return { ok: false, conflicts: [], message: 'This task has no changes left to revert.' };
+    const live = this.list.filter((e) => !e.reverted && (onlyFile === undefined || e.display === onlyFile));
+    if (live.length === 0) return { ok: false, conflicts: [], message: onlyFile === undefined ? 'This task has no changes left to revert.' : `The task has no changes to ${onlyFile} left to revert.` };
     const byPath = new Map<string, CheckpointEntry[]>();
     for (const e of live) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
     const conflicts: RevertConflict[] = [];
@@ -367,14 +397,14 @@ export class CheckpointStore {
         }
       }
     }
-    if (conflicts.length) return this.refusal(conflicts, 'the task');
+    if (conflicts.length) return this.refusal(conflicts, onlyFile === undefined ? 'the task' : `the task's changes to ${onlyFile}`);
     const files: { path: string; action: 'restored' | 'deleted' | 'recreated' }[] = [];
     // Newest first; per file only the oldest pre-image matters, which the chain check made equal to restoring each in turn.
     for (const chain of [...byPath.values()].sort((a, b) => b[b.length - 1].seq - a[a.length - 1].seq)) {
       files.push({ path: chain[0].display, action: await this.restore(chain[0]) });
     }
     this.markReverted(live);
-    return { ok: true, files, message: `Reverted the whole task: ${describe(files)}.` };
+    return { ok: true, files, message: onlyFile === undefined ? `Reverted the whole task: ${describe(files)}.` : `Reverted the task's changes to ${describe(files)}.` };
   }
 }
 

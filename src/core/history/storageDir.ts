@@ -20,6 +20,14 @@ export function dataHome(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function cliHistoryDir(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(dataHome(env), 'workspaces', workspaceFolderName(workspace));
+}
+
+/**
+ * One folder name per workspace folder, `<name>-<hash of its real path>`: the same folder opened
+ * from any window (or the CLI) gets the same name, and two folders with the same name do not mix.
+ */
+export function workspaceFolderName(workspace: string): string {
   let real = path.resolve(workspace);
   try {
     real = fs.realpathSync(real);
@@ -28,5 +36,5 @@ export function cliHistoryDir(workspace: string, env: NodeJS.ProcessEnv = proces
   }
   const hash = createHash('sha256').update(real).digest('hex').slice(0, 12);
   const name = path.basename(real).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
-  return path.join(dataHome(env), 'workspaces', `${name}-${hash}`);
+  return `${name}-${hash}`;
 }

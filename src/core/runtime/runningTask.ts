@@ -93,6 +93,11 @@ export class RunningTask {
     return this.parts.checkpoints?.revertTask() ?? Promise.resolve(NO_CHECKPOINTS);
   }
 
+  /** The task summary's per-file "Revert…". */
+  revertFile(display: string): Promise<RevertResult> {
+    return this.parts.checkpoints?.revertFile(display) ?? Promise.resolve(NO_CHECKPOINTS);
+  }
+
   /** The agent's latest change that is not reverted yet ("Revert Last Change"). */
   lastChangeCallId(): string | undefined {
     return this.parts.checkpoints?.lastChangeCallId();

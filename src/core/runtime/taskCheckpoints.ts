@@ -4,6 +4,7 @@ import type { AgentHooks, SettledToolCall } from '../agent/agentApi';
 import { CheckpointStore, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
 import { revertDiffs, revertRefusalText } from '../checkpoints/revertRefusalText';
 import { partCardIds, type TaskOutput } from './taskOutput';
+import { buildTaskSummary } from '../history/taskSummary';
 
 /** The conversation the model is sent (the agent's own array) and whether a turn is in flight. */
 export interface ModelConversation {
@@ -38,8 +39,32 @@ export class TaskCheckpoints {
   readonly hooks: Pick<AgentHooks, 'beforeChange' | 'onToolCallSettled' | 'onTurnEnded'> = {
     beforeChange: (abs, callId) => this.beforeChange(abs, callId),
     onToolCallSettled: (call) => void this.afterCall(call),
-    onTurnEnded: () => this.flushModelNotes(),
+    onTurnEnded: (outcome) => {
+      this.flushModelNotes();
+      if (outcome !== 'waiting') void this.summarize(outcome);
+    },
   };
+
+  /**
+   * The summary card of a run that changed files or ran commands, once the post-images are taken
+   * (they decide which files count as changed).
+   */
+  private async summarize(outcome: 'done' | 'stopped' | 'error' | 'limit'): Promise<void> {
+    await this.settled();
+    if (this.deps.model()?.busy) return;
+    const card = buildTaskSummary(this.deps.out.cards(), this.store.touchedFiles(), outcome, this.newId('summary'));
+    if (card) this.deps.out.emit({ type: 'card_added', card });
+  }
+
+  /** "Revert…" on one file of the task summary: that file back to how the task found it. */
+  async revertFile(display: string): Promise<RevertResult> {
+    await this.settled();
+    const calls = [...new Set(this.store.entries().filter((e) => !e.reverted && e.display === display).map((e) => e.callId))];
+    const r = await this.store.revertTask(display);
+    // Only the cards whose every file went back are marked reverted.
+    this.report(r, calls.filter((c) => this.store.callState(c).reverted));
+    return r;
+  }
 
   private async beforeChange(absPath: string, callId: string): Promise<void> {
     const note = await this.store.beforeChange(absPath, callId);

@@ -15,11 +15,12 @@ import { partCardIds, type TaskOutput } from './taskOutput';
  * Context fitting for one task, the agent's `fitContext` hook: before each request the
  * conversation is elided and, past the window, condensed by the summary model, keeping the task's
  * facts (the plan, the files changed, the questions) word for word. A conversation that cannot fit
- * ends the turn with a clear error; an unknown window is said once per model.
+ * ends the turn with a clear error; an unknown window is said once per task (not per model, not
+ * again after a resume): after that it is noise on every turn.
  */
 export class TaskContextFitting {
   readonly fitter: ContextFitter;
-  private readonly unknownWindowSaid = new Set<string>();
+  private unknownWindowSaid = false;
   /** The agent's meter for the fit in progress (its summary request is counted there, with the turn's requests). */
   private usageSink?: (u: HookUsage) => void;
   private readonly newId = partCardIds('context');
@@ -85,8 +86,10 @@ export class TaskContextFitting {
     await this.deps.beforeRequest?.(o?.signal);
     const settings = this.deps.settings();
     const w = modelWindow(model, settings.contextWindow);
-    if (!w.known && !this.unknownWindowSaid.has(model)) {
-      this.unknownWindowSaid.add(model);
+    // A resumed task said it before this session (its cards are the task's whole chat).
+    this.unknownWindowSaid ||= this.deps.out.cards().some((c) => c.kind === 'text' && c.note === 'context' && c.text.startsWith('The context window of '));
+    if (!w.known && !this.unknownWindowSaid) {
+      this.unknownWindowSaid = true;
       this.note('context', `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, settings).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`);
     }
     this.usageSink = o?.onUsage;

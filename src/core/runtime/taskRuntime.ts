@@ -3,7 +3,7 @@ import type { Agent } from '../agent/agent';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from './runningTask';
 
 /** The chat messages that act on the task (the others are the host's: approvals, answers, setup). */
-export type TaskMessageType = 'send' | 'execute_plan' | 'revise_plan' | 'set_role' | 'stop' | 'continue' | 'retry' | 'new_task' | 'revert_call' | 'revert_task';
+export type TaskMessageType = 'send' | 'execute_plan' | 'revise_plan' | 'set_role' | 'stop' | 'continue' | 'retry' | 'new_task' | 'revert_call' | 'revert_task' | 'revert_file';
 
 /**
  * The current task of a host that starts new tasks and resumes saved ones while it runs (the
@@ -78,6 +78,7 @@ export class TaskRuntime {
     new_task: () => { this.newTask(); },
     revert_call: async (m) => { await this.current.revertCall(m.call_id); },
     revert_task: async () => { await this.current.revertTask(); },
+    revert_file: async (m) => { await this.current.revertFile(m.path); },
   };
 
   setRole(role: RoleId, reason?: string): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ApprovalInfo } from '../../protocol';
+import type { ApprovalInfo, CommandExit } from '../../protocol';
+import type { CommandResult } from '../ports';
 import { rejectionText } from '../rejectionText';
 import { capHeadTail } from '../truncate';
 import { ToolError } from './tool';
@@ -12,6 +13,13 @@ const input = z.object({
   network: z.boolean().optional().describe('true when the command needs the network (installing packages, fetching); the user approves that command'),
 });
 type Input = z.infer<typeof input>;
+
+/** How the command ended, in the words its card uses. */
+export function commandExit(res: CommandResult): CommandExit {
+  if (res.timedOut) return { outcome: 'timed_out', code: res.exitCode };
+  if (res.cancelled || res.exitCode === null) return { outcome: 'killed', code: res.exitCode };
+  return { outcome: res.exitCode === 0 ? 'success' : 'failed', code: res.exitCode };
+}
 
 export const runCommandTool = defineTool<Input>({
   name: 'run_command',
@@ -64,6 +72,6 @@ export const runCommandTool = defineTool<Input>({
     else status = `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
     const body = (output.trim() ? `\n${output}` : '\n(no output)') + (readOnly ? '\n(read-only shell: whatever the command wrote is gone)' : '');
     const notes = res.sandboxNotes?.length ? `\n[sandbox] ${res.sandboxNotes.join('\n[sandbox] ')}` : '';
-    return { content: `${status}${body}${notes}`, isError: res.timedOut || res.cancelled };
+    return { content: `${status}${body}${notes}`, isError: res.timedOut || res.cancelled, exit: commandExit(res) };
   },
 });

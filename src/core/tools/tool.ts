@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Permission, RoleInfo } from '../../protocol';
+import type { CommandExit, Permission, RoleInfo } from '../../protocol';
 import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../ports';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { ReadTracker } from '../readTracker';
@@ -43,6 +43,8 @@ export interface ToolResult {
   isError?: boolean;
   /** The loop ends the turn after this call without asking the model again (a plan was shown, a step failed). */
   endTurn?: boolean;
+  /** run_command: how the command exited, shown on its card. */
+  exit?: CommandExit;
 }
 
 /** A tool is its schema, its permissions and one `run` function. */

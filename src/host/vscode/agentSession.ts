@@ -12,6 +12,7 @@ import { hostMessageHandlers, setupMessage, setupNeeded } from './hostMessages';
 import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
+import { openWorkspaceFile } from './openWorkspaceFile';
 
 export interface AgentSessionDeps {
   host: HostPorts;
@@ -53,6 +54,7 @@ export class AgentSession implements ChatSession, AgentApi {
         onTaskChanged: (task) => {
           this.roleChanged.fire(task.agent.role);
           this.outbound.fire(task.snapshot());
+          void this.postRecentTasks();
         },
       },
     );
@@ -66,6 +68,32 @@ export class AgentSession implements ChatSession, AgentApi {
       save_settings: (msg) => {
         this.setupShown = false;
         return host.save_settings(msg);
+      },
+      // The webview queues while the agent runs; a send that still meets a busy agent (a race) goes
+      // back to that queue rather than into a "still working" error card that loses the text.
+      send: (msg) => {
+        if (this.runtime.agent.busy) { this.post({ type: 'send_deferred', text: msg.text }); return; }
+        return this.runtime.handlers.send(msg);
+      },
+      // "Open diff" on a card whose proposal is no longer open: the change as it was made, from the checkpoints.
+      open_diff: async (msg) => {
+        if (deps.approver.proposedUri(msg.call_id)) return host.open_diff(msg);
+        await this.openDecidedDiff(msg.call_id);
+      },
+      open_file_diff: async (msg) => {
+        const start = await this.runtime.task.checkpoints?.store.textAtStart(msg.path);
+        if (!start || start.before === undefined) { deps.host.logger.warn(`open_file_diff ${msg.path}: no checkpoint of it in this task`); return; }
+        await deps.approver.showTexts(`${msg.path}: since the task started ↔ now`, start.path, start.before, undefined);
+      },
+      open_file: async (msg) => { await openWorkspaceFile(msg.path, deps.host.fs.roots, deps.host.logger); },
+      resume_task: async (msg) => {
+        if (msg.task_id === this.runtime.task.id) return;
+        await this.runtime.resume(msg.task_id).catch((e: unknown) => deps.host.logger.warn(`resume ${msg.task_id}: ${String(e)}`));
+      },
+      set_api_key: async () => {
+        const setup = await setupMessage(deps.keys, { force: true });
+        if (setup) this.setupShown = true;
+        return setup;
       },
     };
   }
@@ -86,6 +114,26 @@ export class AgentSession implements ChatSession, AgentApi {
   /** New task: stop the old agent (its pending approvals end as rejected) and start clean in the Planner. */
   newTask(): void {
     this.runtime.newTask();
+  }
+
+  private async openDecidedDiff(callId: string): Promise<void> {
+    const changes = (await this.runtime.task.checkpoints?.store.callTexts(callId)) ?? [];
+    const shown = changes.filter((c) => c.before !== undefined && c.after !== undefined);
+    if (shown.length === 0) { this.deps.host.logger.warn(`open_diff for ${callId}: no recorded change to show`); return; }
+    for (const c of shown) await this.deps.approver.showTexts(`${c.display}: before ↔ after (Tandem's change)`, c.path, c.before!, c.after!);
+  }
+
+  /** The empty chat lists the workspace's latest saved tasks (other than this one) to resume with one click. */
+  private async postRecentTasks(): Promise<void> {
+    if (!this.deps.history) return;
+    try {
+      const current = this.runtime.task.id;
+      const tasks = [...(await this.deps.history.list())].sort((a, b) => b.updated - a.updated)
+        .filter((t) => t.id !== current).slice(0, 5).map((t) => ({ id: t.id, title: t.title, updated: t.updated }));
+      this.post({ type: 'recent_tasks', tasks });
+    } catch (e) {
+      this.deps.host.logger.warn(`recent tasks: ${String(e)}`);
+    }
   }
 
   private onEvent(e: HostEvent): void {
@@ -125,10 +173,17 @@ export class AgentSession implements ChatSession, AgentApi {
   /**
    * The setup card asked for at `ready` may be stale: in a remote window (code-server) the user's
    * machine-scoped settings reach the extension host after activation, and a key can be set from
-   * the palette. When the settings change and setup is no longer needed, the card is closed.
+   * the palette. When the settings change and setup is no longer needed, the card is closed; when
+   * it has become needed (an endpoint that wants a key, and none stored), it is shown.
    */
   private async recheckSetup(): Promise<void> {
-    if (!this.setupShown || (await setupNeeded(this.deps.keys))) return;
+    const needed = await setupNeeded(this.deps.keys);
+    if (needed && !this.setupShown) {
+      // Switched to an endpoint that needs a key while none is stored: ask now, not after a 401.
+      await this.offerSetup();
+      return;
+    }
+    if (!this.setupShown || needed) return;
     this.setupShown = false;
     this.post({ type: 'setup_done' });
   }
@@ -137,6 +192,9 @@ export class AgentSession implements ChatSession, AgentApi {
   async handle(msg: WebviewMessage): Promise<void> {
     await dispatchWebviewMessage(this.handlers, msg, (reply) => this.outbound.fire(reply));
     // A (re)loaded chat that has nothing configured yet gets the setup card, after its snapshot.
-    if (msg.type === 'ready') await this.offerSetup();
+    if (msg.type === 'ready') {
+      void this.postRecentTasks();
+      await this.offerSetup();
+    }
   }
 }

@@ -49,8 +49,19 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   const roles = deps.roles ?? PRODUCT_ROLE_INFO;
   // One palette command per role (tandem.switchToPlanner, …), and one taking the role id (the status bar's click).
   for (const r of roles.list) reg(`tandem.switchTo${r.label}`, () => switchRole(deps, r.id));
+  // With a role id (the status bar's click) that role; without one (its key binding) the next role in order.
   reg('tandem.switchRole', (role) => {
-    if (typeof role === 'string' && roles.has(role)) switchRole(deps, role);
+    if (typeof role === 'string' && roles.has(role)) { switchRole(deps, role); return; }
+    if (role !== undefined) return;
+    const ids = roles.list.map((r) => r.id);
+    const current = deps.agent()?.role;
+    const next = ids[(ids.indexOf(current ?? ids[0]!) + 1) % ids.length];
+    if (next) switchRole(deps, next);
+  });
+  // The view's own focus command lands on the webview, not in its input: this one puts the cursor there.
+  reg('tandem.focusChat', async () => {
+    await deps.revealChat();
+    deps.postUi({ type: 'focus_input' });
   });
   reg('tandem.stop', () => deps.agent()?.stop());
   reg('tandem.setApiKey', () => deps.keys.prompt());

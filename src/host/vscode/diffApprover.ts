@@ -68,7 +68,7 @@ export class DiffApprover implements Approver, vscode.Disposable {
       const approved = this.currentText(proposal);
       this.logger.info(`approved ${req.tool} ${req.info.path ?? ''}${approved !== req.proposedText ? ' (edited by the user)' : ''}`);
       if (req.info.kind === 'edit') await this.revealTarget(req.callId);
-      return approved !== req.proposedText ? { approved: true, editedText: approved } : { approved: true };
+      return approved !== req.proposedText ? { ...decision, editedText: approved } : decision;
     } finally {
       this.open.delete(req.callId);
       await this.closeDiff(proposal).catch((e) => this.logger.warn(`could not close the diff: ${e}`));
@@ -78,7 +78,7 @@ export class DiffApprover implements Approver, vscode.Disposable {
   }
 
   /** Chat card "Approve" (and the diff title bar). False when no such call waits. */
-  approve(callId: string): boolean { return this.panel.approve(callId); }
+  approve(callId: string, note?: string): boolean { return this.panel.approve(callId, note); }
 
   /** Chat card "Reject" (and the diff title bar). */
   reject(callId: string, reason?: string): boolean { return this.panel.reject(callId, reason); }
@@ -89,6 +89,27 @@ export class DiffApprover implements Approver, vscode.Disposable {
     if (!p) return false;
     await this.showDiff(p, preserveFocus);
     return true;
+  }
+
+  private shown = 0;
+
+  /**
+   * A read-only diff of two texts in the proposals' column: a decided change (before ↔ as the agent
+   * left it) or a file since the task started. `after` undefined: the file as it is on disk now.
+   */
+  async showTexts(title: string, file: string, before: string, after: string | undefined): Promise<void> {
+    const name = path.basename(file) || 'file';
+    const n = ++this.shown;
+    const left = ProposalFs.uriFor(this.originalScheme, `Tandem change ${n} before`, name);
+    this.originals.put(left, before);
+    let right: vscode.Uri;
+    if (after === undefined) {
+      right = vscode.Uri.file(file);
+    } else {
+      right = ProposalFs.uriFor(this.originalScheme, `Tandem change ${n} after`, name);
+      this.originals.put(right, after);
+    }
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: false, viewColumn: this.pickDiffColumn() });
   }
 
   /** The call a URI (the diff's right or left side) belongs to, for the title-bar commands. */
@@ -116,12 +137,35 @@ export class DiffApprover implements Approver, vscode.Disposable {
     return undefined;
   }
 
+  /** The editor column proposals open in, once one has: reused, so columns never multiply. */
+  private diffColumn: vscode.ViewColumn | undefined;
+
+  private isProposalTab(t: vscode.Tab): boolean {
+    const uri = t.input instanceof vscode.TabInputTextDiff ? t.input.original : t.input instanceof vscode.TabInputText ? t.input.uri : undefined;
+    return uri?.scheme === this.proposedScheme || uri?.scheme === this.originalScheme;
+  }
+
+  /**
+   * Where a proposal's diff goes: the column already showing one; else the one used last, if it is
+   * still there; else the one group when it is empty, or a new column beside it (the user keeps their
+   * file in view). Never "beside the active group": clicking into a diff made
+   * that the active group, and each next proposal then opened one column further right.
+   */
+  private pickDiffColumn(): vscode.ViewColumn {
+    const groups = vscode.window.tabGroups.all;
+    const withProposal = groups.find((g) => g.tabs.some((t) => this.isProposalTab(t)));
+    if (withProposal) return withProposal.viewColumn;
+    if (this.diffColumn !== undefined && groups.some((g) => g.viewColumn === this.diffColumn)) return this.diffColumn;
+    // One group: the diff goes in it when it is empty, else beside it (the only place "beside" can be).
+    if (groups.length === 1) return groups[0]!.tabs.length === 0 ? groups[0]!.viewColumn : vscode.ViewColumn.Beside;
+    const active = vscode.window.tabGroups.activeTabGroup;
+    return [...groups].reverse().find((g) => g !== active)?.viewColumn ?? vscode.ViewColumn.Two;
+  }
+
   private async showDiff(p: Proposal, preserveFocus = true): Promise<void> {
-    // Beside the editor the user works in, so it stays in view and keeps focus; in the one group
-    // when that group is empty (no empty group left behind).
-    const busy = vscode.window.tabGroups.activeTabGroup.tabs.length > 0;
-    const viewColumn = busy ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    const viewColumn = this.pickDiffColumn();
     await vscode.commands.executeCommand('vscode.diff', p.original, p.proposed, p.title, { preview: true, preserveFocus, viewColumn });
+    this.diffColumn = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => this.isProposalTab(t)))?.viewColumn ?? this.diffColumn;
   }
 
   /** The right side as the user left it: an unsaved edit in the diff counts. */
@@ -150,11 +194,18 @@ export class DiffApprover implements Approver, vscode.Disposable {
     return root ? path.join(root, p) : undefined;
   }
 
-  /** After an approved edit, show the changed file (without focus) so the user sees it land. */
+  /**
+   * After an approved edit, show the changed file (without focus) so the user sees it land: where
+   * it is already open, else in the diff's column (the diff closes next) — never a second copy.
+   */
   async revealTarget(callId: string): Promise<void> {
     const p = this.open.get(callId);
     if (!p?.target) return;
-    await vscode.window.showTextDocument(vscode.Uri.file(p.target), { preview: true, preserveFocus: true }).then(undefined, () => undefined);
+    const uri = vscode.Uri.file(p.target);
+    const key = uri.toString();
+    const openIn = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+    const viewColumn = openIn?.viewColumn ?? this.pickDiffColumn();
+    await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn }).then(undefined, () => undefined);
   }
 
   dispose(): void {

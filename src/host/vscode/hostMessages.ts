@@ -5,6 +5,7 @@ import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
 import { listModels } from './connection';
+import { endpointNeedsKey } from '../../protocol/endpointNeedsKey';
 import { hasExplicitBaseUrl, readAgentSettings, saveEndpointSettings } from './settings';
 
 /** The webview messages the editor answers itself: approvals, answers and the first-run setup card. */
@@ -23,7 +24,7 @@ export function hostMessageHandlers(deps: {
   const { approver, asker, logger, keys } = deps;
   return {
     approve: (msg) => {
-      if (!approver.approve(msg.call_id)) logger.warn(`approve for ${msg.call_id}: nothing is waiting on it`);
+      if (!approver.approve(msg.call_id, msg.note)) logger.warn(`approve for ${msg.call_id}: nothing is waiting on it`);
     },
     reject: (msg) => {
       if (!approver.reject(msg.call_id, msg.reason)) logger.warn(`reject for ${msg.call_id}: nothing is waiting on it`);
@@ -60,18 +61,20 @@ export function hostMessageHandlers(deps: {
 
 /**
  * Whether the chat should show the setup card: nothing chosen yet — no endpoint set by the user and
- * no key stored — or the default OpenAI endpoint without a key (every request would fail with 401).
+ * no key stored — or no key for an endpoint that needs one (a hosted API: every request would go out
+ * with a placeholder and fail with 401, which the user would learn only from the error).
  */
 export async function setupNeeded(keys: ApiKeyStore): Promise<boolean> {
   const key = await keys.get();
   if (key) return false;
   if (!hasExplicitBaseUrl()) return true;
-  return /(^|\.)api\.openai\.com$/i.test(safeHost(readAgentSettings('').baseURL));
+  return endpointNeedsKey(readAgentSettings('').baseURL);
 }
 
 /** The `setup_needed` message for the panel, when setup is needed. */
-export async function setupMessage(keys: ApiKeyStore): Promise<Extract<HostUiMessage, { type: 'setup_needed' }> | undefined> {
-  if (!(await setupNeeded(keys))) return undefined;
+export async function setupMessage(keys: ApiKeyStore, opts: { force?: boolean } = {}): Promise<Extract<HostUiMessage, { type: 'setup_needed' }> | undefined> {
+  // `force`: an error card's Set API key asks for the card even when setup does not look needed.
+  if (!opts.force && !(await setupNeeded(keys))) return undefined;
   const config = vscode.workspace.getConfiguration('tandem');
   return { type: 'setup_needed', base_url: hasExplicitBaseUrl(config) ? readAgentSettings('', config).baseURL : undefined };
 }
@@ -82,6 +85,4 @@ export function sameEndpoint(a: string, b: string): boolean {
   return norm(a) !== '' && norm(a) === norm(b);
 }
 
-function safeHost(url: string): string {
-  try { return new URL(url).hostname; } catch { return ''; }
-}
+

@@ -21,9 +21,9 @@ export class PanelApprover implements Approver, vscode.Disposable {
     return decided.finally(() => this.requests.delete(req.callId));
   }
 
-  /** The chat card's Approve. False when no such call waits (stale or forged message). */
-  approve(callId: string, editedText?: string): boolean {
-    return this.pending.settle(callId, editedText === undefined ? { approved: true } : { approved: true, editedText });
+  /** The chat card's Approve, with what the user typed with it. False when no such call waits (stale or forged message). */
+  approve(callId: string, note?: string): boolean {
+    return this.pending.settle(callId, note?.trim() ? { approved: true, note: note.trim() } : { approved: true });
   }
 
   /** The chat card's Reject, with the user's optional reason (goes back to the model). */

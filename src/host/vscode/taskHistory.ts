@@ -1,6 +1,7 @@
 /**
- * History in the editor: each task is saved under the workspace's `storageUri` (outside
- * the workspace, per workspace, removed with it), with checkpoints, condensing and the budget.
+ * History in the editor: each task is saved in the extension's global storage, one folder per
+ * workspace folder (outside the workspace; the same from every window on that folder), with
+ * checkpoints, condensing and the budget.
  * "Tandem: Open History" lists the tasks (title, date, size, cost) and offers Resume, Open
  * (read-only, as Markdown), Export and Delete; "Tandem: Revert Last Change" undoes the agent's
  * latest change in the current task.
@@ -9,6 +10,8 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { HistoryStore } from '../../core/history/historyStore';
 import type { RevertResult } from '../../core/checkpoints/checkpointStore';
+import { workspaceFolderName } from '../../core/history/storageDir';
+import { adoptTasks } from './adoptTasks';
 import { exportMarkdown } from '../../core/history/exportMarkdown';
 import { formatUsd } from '../../core/cost/priceTable';
 import type { Logger } from '../../core/ports';
@@ -23,8 +26,13 @@ export class VscodeTaskHistory {
   readonly store: HistoryStore;
 
   constructor(context: vscode.ExtensionContext, private readonly logger: Logger, private readonly session: () => AgentSession) {
-    // storageUri is per workspace; with no folder open, tasks go to a shared folder in global storage.
-    const dir = context.storageUri?.fsPath ?? path.join(context.globalStorageUri.fsPath, 'no-workspace');
+    // One folder per workspace folder in global storage, not the window's storageUri: code-server
+    // gives each window its own storageUri, so a second window on the same folder saw no tasks.
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const dir = folder?.scheme === 'file'
+      ? path.join(context.globalStorageUri.fsPath, 'workspaces', workspaceFolderName(folder.fsPath))
+      : context.storageUri?.fsPath ?? path.join(context.globalStorageUri.fsPath, 'no-workspace');
+    if (context.storageUri && context.storageUri.fsPath !== dir) adoptTasks(context.storageUri.fsPath, dir, logger);
     this.store = new HistoryStore(dir);
     const store = this.store;
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, {
@@ -55,7 +63,7 @@ export class VscodeTaskHistory {
         detail: t.id,
         id: t.id,
       })),
-      { title: 'Tandem: History', placeHolder: 'Pick a task', matchOnDescription: true, matchOnDetail: true },
+      { title: 'Tandem: History', placeHolder: 'Search tasks by title, date or id', matchOnDescription: true, matchOnDetail: true },
     );
     if (!pick) return;
     const action = await vscode.window.showQuickPick(['Resume', 'Open (read-only)', 'Export as Markdown…', 'Delete'], { title: pick.label });

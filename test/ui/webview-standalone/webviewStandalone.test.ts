@@ -79,8 +79,15 @@ describe('webview in Chromium (standalone page)', function () {
     assert.equal(await input.inputValue(), '');
     await h.page.keyboard.press('Escape');
     assert.deepEqual(await lastSent(h.page), { type: 'stop' });
+    // Stop is shown only while something runs, in Send's place.
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: [] });
+    assert.equal(await h.page.getByRole('button', { name: 'Stop' }).count(), 0, 'no Stop while idle');
+    await h.post({ type: 'agent_state', seq: 2, state: 'thinking' });
     await h.page.getByRole('button', { name: 'Stop' }).click();
     assert.deepEqual(await lastSent(h.page), { type: 'stop' });
+    assert.equal(await h.page.getByRole('button', { name: 'Send' }).count(), 0, 'Send and Stop swap places');
+    await h.post({ type: 'turn_ended', seq: 3, outcome: 'stopped' });
+    await h.page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible' });
   });
 
   it('turns clicks on cards into the right host messages', async () => {
@@ -372,6 +379,6 @@ describe('webview in Chromium (standalone page)', function () {
       if (f.label) seen.add(f.label);
       if (f.label === 'Approve') assert.notEqual(f.outline, 'none', 'focus ring visible');
     }
-    for (const name of ['Role', 'Open diff', 'Approve', 'Reject', 'Message Tandem', 'Stop']) assert.ok(seen.has(name), `${name} reachable by Tab: ${[...seen].join(', ')}`);
+    for (const name of ['Role', 'Open diff', 'Approve', 'Reject', 'Message Tandem']) assert.ok(seen.has(name), `${name} reachable by Tab: ${[...seen].join(', ')}`);
   });
 });

@@ -282,6 +282,21 @@ describe('task runtime: history, checkpoints, context and budget through the age
     assert.ok(r.cards('text').some((c) => c.author === 'system' && /context window of my-local-model is not known, so Tandem assumes 8,192 tokens/.test(c.text)));
   });
 
+  it('says the context window is a guess once per task: not again for the other role\'s model, nor after a resume', async () => {
+    const local = (s: AgentSettings): AgentSettings => ({ ...s, models: { planner: 'local-a', actor: 'local-b' } });
+    const said = (cards: { author: string; text: string }[]) => cards.filter((c) => c.author === 'system' && /context window of .* is not known/.test(c.text)).length;
+    const r1 = await rig({ role: 'planner', steps: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }], settings: local });
+    assert.equal(await r1.agent.send('first'), 'done');
+    r1.agent.setRole('actor');
+    assert.equal(await r1.agent.send('second'), 'done');
+    assert.equal(said(r1.cards('text')), 1, 'once for both models');
+    await r1.close();
+    rigs.splice(rigs.indexOf(r1), 1);
+    const r2 = await rig({ resumeId: r1.session.id, steps: [{ type: 'text', text: 'three' }], settings: local });
+    assert.equal(await r2.agent.send('third'), 'done');
+    assert.equal(said(r2.cards('text')), 1, 'not again after the resume');
+  });
+
   it('goes on past the budget when the user says so', async () => {
     const read = (id: string): ScriptStep => ({ type: 'tool_calls', calls: [{ id, name: 'read_file', arguments: { path: 'a.txt' } }] });
     const asked: string[] = [];

@@ -144,7 +144,7 @@ describe('security: hostile webview messages through the real panel path', funct
       { type: 'send', text: '' }, { type: 'send', text: 'x'.repeat(5_000_000) }, { type: 'send', text: deep }, deep,
       { type: 'x'.repeat(1_000_000) }, { type: 'exec', command: 'rm -rf /' }, { type: 'run_command', command: 'touch pwned' }, { type: 'write_file', path: 'a', content: 'b' },
       { type: 'ready', last_seq: NaN }, { type: 'ready', last_seq: 1.5 }, { type: 'continue', allow: 'true' }, { type: 'set_role', role: 'root' }, { type: 'set_role', role: 'Actor' },
-      { type: 'approve', call_id: '' }, { type: 'approve', call_id: 'x'.repeat(201) }, { type: 'answer', card_id: 'q', value: '' }, { type: 'reject', call_id: 'c', reason: 'x'.repeat(2001) },
+      { type: 'approve', call_id: '' }, { type: 'approve', call_id: 'c', note: 'x'.repeat(10_001) }, { type: 'approve', call_id: 'x'.repeat(201) }, { type: 'answer', card_id: 'q', value: '' }, { type: 'reject', call_id: 'c', reason: 'x'.repeat(10_001) },
       { type: 'save_settings', base_url: 'http://x', api_key: 'sk-should-not-be-logged-123456', models: { planner: 7, actor: 'm' } },
     ];
     const accepted = await p.receive(...junk);

@@ -9,6 +9,8 @@ export interface PersistedState {
   anchor_id?: string;
   anchor_offset?: number;
   draft?: string;
+  /** Messages queued while the agent ran, not yet delivered. */
+  queue?: { text: string }[];
 }
 
 interface VsCodeApi {

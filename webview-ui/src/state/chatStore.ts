@@ -29,7 +29,7 @@ export class ChatStore implements CardTable<ChatCard> {
   /** Bumped with each role change, so the view can show the same reason again. */
   roleNoticeTick = 0;
   /**
-   * The error card whose Retry still means something: the latest retryable error, until a later
+   * The error card whose Retry still means something: the latest retryable (or auth) error, until a later
    * turn ends well or the user sends something else (then Retry would only say "nothing to retry").
    */
   retryOfferId: string | null = null;
@@ -128,7 +128,7 @@ export class ChatStore implements CardTable<ChatCard> {
   /** What an event changes besides the shared view: the Retry offer and the role notice's tick. */
   private noteOffers(ev: HostEvent): void {
     if (ev.type === 'card_added') {
-      if (ev.card.kind === 'error' && ev.card.retryable) this.retryOfferId = ev.card.id;
+      if (ev.card.kind === 'error' && (ev.card.retryable || ev.card.failure === 'auth')) this.retryOfferId = ev.card.id;
       else if (ev.card.kind === 'text' && ev.card.author === 'user') this.retryOfferId = null;
     } else if (ev.type === 'turn_ended' && ev.outcome === 'done') this.retryOfferId = null;
     else if (ev.type === 'role_changed') this.roleNoticeTick++;
@@ -170,7 +170,7 @@ export class ChatStore implements CardTable<ChatCard> {
 function retryOfferAfterLoad(cards: readonly ChatCard[]): string | null {
   for (let i = cards.length - 1; i >= 0; i--) {
     const c = cards[i]!;
-    if (c.kind === 'error') return c.retryable === true ? c.id : null;
+    if (c.kind === 'error') return c.retryable === true || c.failure === 'auth' ? c.id : null;
     if (c.kind === 'text' || c.kind === 'plan' || c.kind === 'tool_call' || c.kind === 'question') return null;
   }
   return null;

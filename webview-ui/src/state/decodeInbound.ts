@@ -98,7 +98,7 @@ function asRecord(x: unknown): Record<string, unknown> | null {
 function decodeOne(data: unknown): Inbound {
   const rec = asRecord(data);
   const type = rec?.type;
-  if (type === 'connection_result' || type === 'setup_needed' || type === 'setup_done' || type === 'focus_input' || type === 'prefill') {
+  if (typeof type === 'string' && UI_TYPES.has(type)) {
     const r = HostUiMessage.safeParse(data);
     return r.success ? { kind: 'ui', msg: r.data } : { kind: 'invalid', card: rawCard(data, issueText(r.error)) };
   }
@@ -119,6 +119,9 @@ function decodeOne(data: unknown): Inbound {
   }
   return { kind: 'invalid', card: rawCard(data, issueText(r.error)), seq };
 }
+
+/** Host → webview UI messages (not agent events); each is validated with `HostUiMessage`. */
+const UI_TYPES = new Set<string>(['connection_result', 'setup_needed', 'setup_done', 'focus_input', 'prefill', 'send_deferred', 'recent_tasks'] satisfies HostUiMessage['type'][]);
 
 export function decodeInbound(data: unknown): Inbound[] {
   return Array.isArray(data) ? data.map(decodeOne) : [decodeOne(data)];

@@ -4,6 +4,7 @@
  * the range arithmetic is unit-tested without a DOM.
  */
 import type { ChatCard } from './localCards';
+import { isFolded } from './foldedCards';
 
 const estimates = new WeakMap<object, number>();
 
@@ -15,7 +16,8 @@ export function estimateHeight(card: ChatCard): number {
   const c = card as unknown as Record<string, unknown>;
   const arr = (x: unknown): number => (Array.isArray(x) ? x.length : 0);
   let h: number;
-  switch (c.kind) {
+  if (isFolded(card)) h = 0;
+  else switch (c.kind) {
     case 'text': {
       const text = typeof c.text === 'string' ? c.text : '';
       const len = text.length;
@@ -59,7 +61,9 @@ export class HeightModel {
     let y = 0;
     for (let i = 0; i < n; i++) {
       this.offsets[i] = y;
-      y += this.heightOf(cards[i]!) + gap;
+      // A folded card takes no room, not even the gap.
+      const h = this.heightOf(cards[i]!);
+      y += h > 0 ? h + gap : 0;
     }
     this.offsets[n] = y;
     this.total = y;

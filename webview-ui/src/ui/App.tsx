@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { HostUiMessage } from '../../../src/protocol';
 import { loadState, postToHost, saveState } from '../bridge/vscodeApi';
 import { InboundQueue } from '../bridge/inboundQueue';
@@ -12,6 +12,12 @@ import { setStepReasonLookup } from './stepReasons';
 import { setRetryOfferLookup } from './retryOffer';
 import { setAgentBusyLookup } from './agentBusy';
 import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
+import { MessageQueue } from '../state/messageQueue';
+import { pendingApproval } from '../state/pendingApproval';
+import { planProgress } from '../state/planProgress';
+import { lastCallUsage } from '../state/foldedCards';
+import { formatTime, formatUsage } from './format';
+import { setComposerDraftAccess } from './composerDraft';
 
 export const store = new ChatStore();
 setStepReasonLookup((k) => store.stepReasons.get(k));
@@ -40,6 +46,32 @@ function onEscapeAnywhere(e: KeyboardEvent): void {
   postToHost({ type: 'stop' });
 }
 
+/** The files the task's revertible changes touched, in the order first changed. */
+function revertibleFiles(cards: readonly ChatCard[]): string[] {
+  const files = new Set<string>();
+  for (const c of cards) {
+    if (c.kind === 'tool_call' && c.revertible === true && c.reverted !== true && typeof c.approval?.path === 'string') files.add(c.approval.path);
+  }
+  return [...files];
+}
+
+/** The empty chat: the workspace's latest tasks, each resumed with one click. */
+function RecentTasks({ tasks }: { tasks: { id: string; title: string; updated: number }[] }) {
+  return (
+    <nav class="recent" aria-label="Recent tasks">
+      <div class="label">Recent tasks</div>
+      <ul>
+        {tasks.map((t) => (
+          <li key={t.id}>
+            <button type="button" class="link" title={`Resume this task (${formatTime(t.updated)})`} onClick={() => postToHost({ type: 'resume_task', task_id: t.id })}>{t.title}</button>
+            <span class="muted"> · {formatTime(t.updated)}</span>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 export function App() {
   const persisted = useState(loadState)[0];
   const [version, setVersion] = useState(0);
@@ -47,6 +79,13 @@ export function App() {
   const [setup, setSetup] = useState<{ url?: string } | null>(null);
   const [connection, setConnection] = useState<ConnectionResult | null>(null);
   const [focusTick, setFocusTick] = useState(0);
+  const [recent, setRecent] = useState<{ id: string; title: string; updated: number }[]>([]);
+  const queued = useState(() => new MessageQueue(persisted.queue ?? []))[0];
+  const [queueTick, setQueueTick] = useState(0);
+  const saveQueue = (): void => {
+    saveState({ queue: queued.list.map((m) => ({ text: m.text })) });
+    setQueueTick((t) => t + 1);
+  };
 
   useEffect(() => {
     let lastReadyAt = 0;
@@ -61,6 +100,8 @@ export function App() {
         case 'connection_result': setConnection((c) => ({ ok: msg.ok, models: msg.models, error: msg.error, tick: (c?.tick ?? 0) + 1 })); break;
         case 'focus_input': setFocusTick((t) => t + 1); break;
         case 'prefill': setDraft(msg.text); setFocusTick((t) => t + 1); break;
+        case 'recent_tasks': setRecent(msg.tasks); break;
+        case 'send_deferred': queued.addFront(msg.text); saveQueue(); break;
       }
     };
     const queue = new InboundQueue((batch) => {
@@ -73,7 +114,10 @@ export function App() {
         stats.decodeMs += performance.now() - d0;
         for (const item of items) {
           stats.messages++;
-          if (item.kind === 'event') resync = store.apply(item.event) === 'resync' || resync;
+          if (item.kind === 'event') {
+            if (item.event.type === 'snapshot') queued.settle();
+            resync = store.apply(item.event) === 'resync' || resync;
+          }
           else if (item.kind === 'ui') onUi(item.msg);
           else store.addRaw(item.card, item.seq);
         }
@@ -107,15 +151,30 @@ export function App() {
     setDraft(text);
     saveState({ draft: text.length <= 20_000 ? text : '' });
   };
+  setComposerDraftAccess({ read: () => draft, clear: () => onDraft('') });
+
+  // A queued message goes out when the agent is idle again after a turn that ended well.
+  useEffect(() => {
+    const text = queued.due(store.agentState !== 'idle', store.lastOutcome, store.cards.length);
+    if (text === undefined) return;
+    postToHost({ type: 'send', text });
+    saveQueue();
+  }, [version, queueTick]);
+  const approval = useMemo(() => pendingApproval(store.cards), [version]);
+  const progress = useMemo(() => planProgress(store.cards), [version]);
+  const lastCall = useMemo(() => lastCallUsage(store.cards, (u) => `${u.model} · ${u.role} · ${formatUsage(u)} · ${(u.latency_ms / 1000).toFixed(1)} s`), [version]);
   const onScrollMemory = (m: ScrollMemory): void =>
     saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick, anchor_id: m.anchorId, anchor_offset: m.anchorOffset });
   const extraFor = (card: ChatCard): unknown =>
-    card.kind === 'plan' ? `${store.stepReasons.size}|${busy}` : card.kind === 'error' ? store.retryOfferId === card.id : undefined;
+    card.kind === 'plan' ? `${store.stepReasons.size}|${busy}`
+      : card.kind === 'error' ? store.retryOfferId === card.id
+      : card.kind === 'tool_call' && card.status === 'pending' ? draft.trim() !== ''
+      : undefined;
   const busy = store.agentState !== 'idle';
 
   return (
     <div class="app">
-      <Header role={store.roleInfo} next={store.nextRole} agentState={store.agentState} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} revertible={store.revertibleCount()} busy={busy} />
+      <Header role={store.roleInfo} next={store.nextRole} agentState={store.agentState} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} revertible={store.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(store.cards)} />
       {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
       <VirtualCardList
         cards={store.cards}
@@ -126,8 +185,32 @@ export function App() {
         onScrollMemory={onScrollMemory}
         extraFor={extraFor}
         indexOf={(id) => store.indexOf(id)}
+        emptyExtra={recent.length > 0 && <RecentTasks tasks={recent} />}
       />
-      <Composer draft={draft} onDraft={onDraft} busy={busy} focusTick={focusTick} />
+      <Composer
+        draft={draft}
+        onDraft={onDraft}
+        busy={busy}
+        focusTick={focusTick}
+        approval={approval}
+        queue={queued.list}
+        queueHeld={MessageQueue.held(store.lastOutcome)}
+        onQueue={(text) => { queued.add(text); saveQueue(); }}
+        onEditQueued={(id) => {
+          const text = queued.take(id);
+          if (text === undefined) return;
+          // What was being typed is kept: the queued text goes after it.
+          onDraft(draft.trim() ? `${draft}\n${text}` : text);
+          saveQueue();
+          setFocusTick((t) => t + 1);
+        }}
+        onRemoveQueued={(id) => { queued.take(id); saveQueue(); }}
+        onSendQueued={(id) => {
+          const text = queued.sendNow(id, busy, store.cards.length);
+          if (text !== undefined) postToHost({ type: 'send', text });
+          saveQueue();
+        }}
+      />
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
+import type { PendingApproval } from '../state/pendingApproval';
+import type { QueuedMessage } from '../state/messageQueue';
 
 interface Props {
   draft: string;
@@ -7,10 +9,24 @@ interface Props {
   busy: boolean;
   /** Bumped by the host's `focus_input`. */
   focusTick: number;
+  /** The approval the agent waits on: what is typed now goes with Approve or Reject. */
+  approval: PendingApproval | null;
+  /** Messages typed while the agent ran, delivered in order when the turn ends. */
+  queue: readonly QueuedMessage[];
+  /** Whether the queue waits for the user (the last turn stopped or failed) instead of going out by itself. */
+  queueHeld: boolean;
+  onQueue(text: string): void;
+  onEditQueued(id: number): void;
+  onRemoveQueued(id: number): void;
+  onSendQueued(id: number): void;
 }
 
-/** The input: Enter sends, Shift+Enter is a newline, Escape stops the run. */
-export function Composer({ draft, onDraft, busy, focusTick }: Props) {
+/**
+ * The input: Enter sends, Shift+Enter is a newline, Escape stops the run. Text is cleared only once
+ * it is delivered: while an approval waits it goes with Approve/Reject as feedback, and while the
+ * agent runs it is queued (shown above the input, editable and removable) until the turn ends.
+ */
+export function Composer({ draft, onDraft, busy, focusTick, approval, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued }: Props) {
   const ta = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (focusTick > 0) ta.current?.focus();
@@ -23,12 +39,27 @@ export function Composer({ draft, onDraft, busy, focusTick }: Props) {
     el.style.height = `${Math.min(el.scrollHeight + 2, Math.max(120, window.innerHeight / 3))}px`;
   }, [draft]);
 
-  const send = (): void => {
-    const text = draft.trim();
-    if (!text) return;
-    postToHost({ type: 'send', text: text.slice(0, 100_000) });
+  const text = draft.trim().slice(0, 10_000);
+  const decide = (approve: boolean): void => {
+    if (!approval || !text) return;
+    postToHost(approve ? { type: 'approve', call_id: approval.callId, note: text } : { type: 'reject', call_id: approval.callId, reason: text });
     onDraft('');
   };
+  const send = (): void => {
+    const t = draft.trim();
+    // Waiting on a decision: Enter keeps the text; the buttons below say where it can go.
+    if (!t || approval) return;
+    if (busy) {
+      onQueue(t.slice(0, 100_000));
+    } else {
+      postToHost({ type: 'send', text: t.slice(0, 100_000) });
+    }
+    onDraft('');
+  };
+
+  const placeholder = approval
+    ? 'Type feedback, then Approve or Reject with it'
+    : busy ? 'Tandem is working… (Enter queues your message, Esc stops)' : 'Describe a task (Enter to send, Shift+Enter for a new line)';
 
   return (
     <form
@@ -38,10 +69,35 @@ export function Composer({ draft, onDraft, busy, focusTick }: Props) {
         send();
       }}
     >
+      {queue.length > 0 && (
+        <ul class="queue" aria-label="Queued messages">
+          {queue.map((m) => (
+            <li key={m.id} class="queued">
+              <span class="chip">queued</span>
+              <span class="queued-text" title={m.text}>{m.text}</span>
+              {queueHeld && <button type="button" class="secondary" aria-label="Send queued message now" disabled={busy} onClick={() => onSendQueued(m.id)}>Send</button>}
+              <button type="button" class="icon" aria-label="Edit queued message" title="Edit" onClick={() => onEditQueued(m.id)}>✎</button>
+              <button type="button" class="icon" aria-label="Remove queued message" title="Remove" onClick={() => onRemoveQueued(m.id)}>✕</button>
+            </li>
+          ))}
+          {queueHeld && <li class="muted queue-note">The last turn did not finish; queued messages wait for you.</li>}
+        </ul>
+      )}
+      {approval && (
+        <div class="decide" role="group" aria-label="Send with your decision">
+          <span class="muted decide-what">Waiting for your decision to {approval.what}{text ? ': your message goes with it.' : '. Type here to send feedback with Approve or Reject.'}</span>
+          {text && (
+            <div class="actions">
+              <button type="button" class="secondary" onClick={() => decide(false)}>Reject with message</button>
+              <button type="button" class="secondary" onClick={() => decide(true)}>Approve with message</button>
+            </div>
+          )}
+        </div>
+      )}
       <textarea
         ref={ta}
         aria-label="Message Tandem"
-        placeholder={busy ? 'Tandem is working… (Esc to stop)' : 'Describe a task (Enter to send, Shift+Enter for a new line)'}
+        placeholder={placeholder}
         rows={2}
         value={draft}
         onInput={(e) => onDraft((e.currentTarget as HTMLTextAreaElement).value)}
@@ -56,10 +112,17 @@ export function Composer({ draft, onDraft, busy, focusTick }: Props) {
         }}
       />
       <div class="composer-actions">
-        <button type="button" class={busy ? 'primary' : 'secondary'} aria-label="Stop" title="Stop (Esc)" onClick={() => postToHost({ type: 'stop' })}>
-          <span aria-hidden="true">■</span> Stop
-        </button>
-        <button type="submit" class="primary" disabled={!draft.trim()}>Send</button>
+        {/* Stop only while something runs, in Send's place; Queue beside it once there is text to queue. */}
+        {busy && (
+          <button type="button" class="primary" aria-label="Stop" title="Stop (Esc)" onClick={() => postToHost({ type: 'stop' })}>
+            <span aria-hidden="true">■</span> Stop
+          </button>
+        )}
+        {busy ? (
+          !approval && draft.trim() !== '' && <button type="submit" class="secondary">Queue</button>
+        ) : (
+          <button type="submit" class="primary" disabled={!draft.trim()}>Send</button>
+        )}
       </div>
     </form>
   );

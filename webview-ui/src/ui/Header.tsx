@@ -5,6 +5,7 @@ import type { Totals, TurnOutcome } from '../state/chatStore';
 import { AgentStateChip } from './AgentStateChip';
 import { formatUsage } from './format';
 import { focusOnMount } from './focusOnMount';
+import type { PlanProgress } from '../state/planProgress';
 
 interface Props {
   /** The role in force, and the one a click switches to (the next in the role table). */
@@ -19,13 +20,39 @@ interface Props {
   /** Changes of this task that can still be reverted (0 hides "Revert task"). */
   revertible: number;
   busy: boolean;
+  /** The plan being executed, if one is: its current step stays in view here. */
+  progress?: PlanProgress | null;
+  /** The latest model call, for the usage line's hover. */
+  lastCall?: string;
+  /** The files a whole-task revert would put back (read when the confirmation opens). */
+  revertibleFiles?(): string[];
+}
+
+const STEP_MARK: Record<string, string> = { pending: '○', running: '▶', done: '✓', failed: '✗' };
+
+/** "3/5 · Update the tests", expandable to every step's state. */
+function StepProgress({ p }: { p: PlanProgress }) {
+  const done = p.steps.filter((s) => s.state === 'done').length;
+  return (
+    <details class="progress" aria-label="Plan progress" data-plan-progress={`${p.position}/${p.total}`}>
+      <summary title={p.steps.map((s) => `${STEP_MARK[s.state]} ${s.n}. ${s.action}`).join('\n')}>
+        <span class="progress-count">{p.position}/{p.total}</span> · <span class="progress-action">{p.action}</span>
+        <span class="progress-bar" aria-hidden="true"><span style={{ width: `${Math.round((done / p.total) * 100)}%` }} /></span>
+      </summary>
+      <ol class="progress-steps">
+        {p.steps.map((s) => (
+          <li key={s.n} data-step-state={s.state} class={`step-${s.state}`}><span aria-hidden="true">{STEP_MARK[s.state]}</span> {s.action} <span class="muted">({s.state})</span></li>
+        ))}
+      </ol>
+    </details>
+  );
 }
 
 const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped', error: 'ended with an error', limit: 'stopped at the tool-call limit' };
 
 const NOTICE_MS = 12_000;
 
-export function Header({ role, next, agentState, turn, task, notice, noticeTick, lastOutcome, revertible, busy }: Props) {
+export function Header({ role, next, agentState, turn, task, notice, noticeTick, lastOutcome, revertible, busy, progress, lastCall, revertibleFiles }: Props) {
   const [confirmRevert, setConfirmRevert] = useState(false);
   useEffect(() => { if (revertible === 0) setConfirmRevert(false); }, [revertible]);
   // Why the role changed matters when it happens; after a while it is just noise.
@@ -73,6 +100,9 @@ export function Header({ role, next, agentState, turn, task, notice, noticeTick,
           onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setConfirmRevert(false); } }}
         >
           <span>Revert {revertible === 1 ? 'the change' : `all ${revertible} changes`} the agent made in this task? Files edited since are left alone and the revert is refused.</span>
+          {revertibleFiles && revertibleFiles().length > 0 && (
+            <ul class="revert-files" aria-label="Files to revert">{revertibleFiles().map((f) => <li key={f}><code>{f}</code></li>)}</ul>
+          )}
           <div class="actions">
             <button
               type="button"
@@ -89,9 +119,10 @@ export function Header({ role, next, agentState, turn, task, notice, noticeTick,
           </div>
         </div>
       )}
+      {progress && <StepProgress p={progress} />}
       {(turn || task) && (
         <div class="usage-line muted" aria-label="Usage">
-          {turn && <span title="This turn">Turn: {formatUsage(turn)}</span>}
+          {turn && <span title={lastCall ? `This turn. Last call: ${lastCall}` : 'This turn'}>Turn: {formatUsage(turn)}</span>}
           {task && <span title="This task">Task: {formatUsage(task)}</span>}
         </div>
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../../../src/protocol';
+import { endpointNeedsKey } from '../../../src/protocol/endpointNeedsKey';
 import { postToHost } from '../bridge/vscodeApi';
 
 /** First-run setup: pick an endpoint, test it, choose a model per role, save. */
@@ -80,7 +81,8 @@ export function SetupCard({ initialUrl, result, onClose, roles = PRODUCT_ROLE_IN
     setModels([]);
     setError(null);
   };
-  const needsKey = PRESETS.find((p) => p.id === preset)?.needsKey ?? false;
+  // A preset says; a custom URL needs one unless it is on this machine or the local network.
+  const needsKey = preset === 'custom' ? endpointNeedsKey(url) : PRESETS.find((p) => p.id === preset)?.needsKey ?? false;
   const apiKey = key.trim() || undefined;
   const modelOf = (r: RoleInfo): string => (chosen[r.id] ?? '').trim();
   const canSave = url.trim() !== '' && roles.list.every((r) => modelOf(r) !== '') && phase === 'idle';

@@ -27,6 +27,8 @@ interface Props {
   extraFor(card: ChatCard): unknown;
   /** O(1) position of a card by id (the store keeps an index). */
   indexOf(id: string): number;
+  /** Shown under the hint while there are no cards (the recent tasks). */
+  emptyExtra?: ComponentChildren;
 }
 
 class Row extends Component<{ card: ChatCard; top: number; extra: unknown; observe(el: Element | null, id: string): void; children?: ComponentChildren }> {
@@ -51,7 +53,7 @@ class Row extends Component<{ card: ChatCard; top: number; extra: unknown; obser
   }
 }
 
-export function VirtualCardList({ cards, version, restore, onScrollMemory, extraFor, indexOf }: Props) {
+export function VirtualCardList({ cards, version, restore, onScrollMemory, extraFor, indexOf, emptyExtra }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const model = useRef(new HeightModel()).current;
   const stick = useRef(restore?.stick ?? true);
@@ -197,7 +199,7 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, extra
         onClick={copyCodeBlock}
       >
         <div class="list-inner" style={{ height: `${model.total}px` }}>{rows}</div>
-        {n === 0 && <div class="empty">Describe a task below. The Planner reads your workspace and proposes a plan; the Actor carries it out with your approval.</div>}
+        {n === 0 && <div class="empty">Describe a task below. The Planner reads your workspace and proposes a plan; the Actor carries it out with your approval.{emptyExtra}</div>}
       </div>
       {!stick.current && n > 0 && (
         <button type="button" class="jump" aria-label="Scroll to latest" onClick={jumpToLatest}>↓ Latest</button>

@@ -1,10 +1,12 @@
 import { Component } from 'preact';
 import type { ChatCard } from '../../state/localCards';
 import { validated } from '../../state/decodeInbound';
+import { isFolded } from '../../state/foldedCards';
 import { TextCardView } from './TextCardView';
 import { PlanCardView } from './PlanCardView';
 import { QuestionCardView } from './QuestionCardView';
 import { ToolCallCardView } from './ToolCallCardView';
+import { SummaryCardView } from './SummaryCardView';
 import { ErrorCardView, UsageCardView, AgentStateCardView, RawCardView } from './SmallCards';
 
 /**
@@ -18,6 +20,7 @@ export class CardView extends Component<{ card: ChatCard }, { failed?: string; f
   override render() {
     // Nothing reaches the DOM unvalidated: snapshot cards are checked here, on first display.
     const card = validated(this.props.card);
+    if (isFolded(card)) return <div class="card-folded" aria-hidden="true" data-card-kind={card.kind} data-card-id={card.id} />;
     const failed = this.state.failedCard === card ? this.state.failed : undefined;
     if (failed !== undefined) {
       return (
@@ -46,6 +49,7 @@ function CardBody({ card }: { card: ChatCard }) {
       case 'tool_call': body = <ToolCallCardView card={card} />; label = `Tool ${card.tool}`; break;
       case 'error': body = <ErrorCardView card={card} />; label = 'Error'; break;
       case 'usage': body = <UsageCardView card={card} />; label = 'Usage'; break;
+      case 'summary': body = <SummaryCardView card={card} />; label = 'Run summary'; break;
       case 'agent_state': body = <AgentStateCardView card={card} />; label = 'Agent state'; break;
       case 'raw': body = <RawCardView card={card} />; label = 'Unrecognised message'; break;
       default: {

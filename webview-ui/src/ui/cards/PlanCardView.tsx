@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { PathLink } from './ToolCallCardView';
 import type { PlanCard, StepState } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { formatTime, isoTime } from '../format';
@@ -38,7 +39,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
                     <div class="step-action"><span class="step-no">{s.step_number}.</span> {s.action}</div>
                     {s.reason && <div class="muted">{s.reason}</div>}
                     <div class="step-meta">
-                      {s.files.map((f) => <code key={f} class="file">{f}</code>)}
+                      {s.files.map((f) => <code key={f} class="file"><PathLink path={f} /></code>)}
                       {s.tools_needed.length > 0 && <span class="muted">{s.tools_needed.join(', ')}</span>}
                       {s.estimated_time && <span class="muted">≈ {s.estimated_time}</span>}
                     </div>
@@ -109,12 +110,19 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           }}
         >
           <textarea
+            ref={focusOnMount}
             aria-label="What should change in the plan"
-            placeholder="What should change?"
+            placeholder="What should change? (Enter to send, Shift+Enter for a new line, Esc to close)"
             rows={3}
             value={feedback}
             onInput={(e) => setFeedback((e.currentTarget as HTMLTextAreaElement).value)}
             onKeyDown={(e) => {
+              // Like the composer: Enter sends, Shift+Enter is a new line.
+              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+                e.preventDefault();
+                (e.currentTarget as HTMLTextAreaElement).form?.requestSubmit();
+                return;
+              }
               // Escape here cancels the revision; it must not reach the chat-wide Escape (Stop).
               if (e.key === 'Escape') {
                 e.preventDefault();

@@ -28,15 +28,17 @@ export function QuestionCardView({ card }: { card: QuestionCard }) {
             <div class="option" key={o.value}>
               <button
                 type="button"
-                class={isDefault ? 'primary' : 'secondary'}
+                // While waiting the default is the suggested answer; once answered only the pick stands out.
+                class={chosen ? 'primary chosen' : waiting && isDefault ? 'primary' : 'secondary'}
                 disabled={!waiting}
                 aria-pressed={chosen}
                 title={o.description}
                 onClick={() => answer(o.value)}
               >
-                {o.label}
+                {chosen && <span aria-hidden="true">✓ </span>}{o.label}
               </button>
-              {isDefault && <span class="default-mark">default</span>}
+              {isDefault && waiting && <span class="default-mark">default</span>}
+              {chosen && <span class="chosen-mark">your answer</span>}
               {o.description && <span class="muted option-desc">{o.description}</span>}
             </div>
           );

@@ -4,21 +4,26 @@ import type { RawCard } from '../../state/localCards';
 import { formatUsage } from '../format';
 import { AgentStateChip } from '../AgentStateChip';
 import { retryOffered } from '../retryOffer';
+import { ROUTINE_OUTCOMES } from '../../state/foldedCards';
 
 export function ErrorCardView({ card }: { card: ErrorCard }) {
   return (
     <div class="error">
       <div class="card-head"><span class="card-title error-text"><span class="title-glyph" aria-hidden="true">⚠</span> {card.message}</span></div>
       {card.detail && <details><summary>Details</summary><pre>{card.detail}</pre></details>}
-      {card.retryable && retryOffered(card.id) && (
+      {card.failure === 'auth' ? (
+        // The key is what failed: set it (the setup card), then run the same turn again.
+        <div class="actions">
+          <button type="button" class="primary" onClick={() => postToHost({ type: 'set_api_key' })}>Set API key</button>
+          {retryOffered(card.id) && <button type="button" class="secondary" onClick={() => postToHost({ type: 'retry' })}>Retry</button>}
+        </div>
+      ) : card.retryable && retryOffered(card.id) && (
         <div class="actions"><button type="button" class="primary" onClick={() => postToHost({ type: 'retry' })}>Retry</button></div>
       )}
     </div>
   );
 }
 
-/** Finish reasons that are just the normal course of a turn; anything else (length, error…) is shown. */
-const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls']);
 
 export function UsageCardView({ card }: { card: UsageCard }) {
   return (

@@ -1,5 +1,7 @@
-import type { ApprovalInfo, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
+import type { ApprovalInfo, CommandExit, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
+import { clearComposerDraft, composerDraft } from '../composerDraft';
+import { toolHeadline, type Headline } from './toolHeadline';
 import { LazyDetails } from '../LazyDetails';
 import { visibleBlock, visibleLine } from '../visibleText';
 
@@ -22,6 +24,50 @@ const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: 'needs approval', approved: 'approved', rejected: 'rejected', refused: 'refused',
   running: 'running', done: 'done', error: 'error',
 };
+
+/** How a command ended, in words: a non-zero exit is not "done". */
+export function exitLabel(exit: CommandExit): string {
+  switch (exit.outcome) {
+    case 'success': return 'success';
+    case 'failed': return `failed (exit ${exit.code ?? '?'})`;
+    case 'killed': return 'killed';
+    case 'timed_out': return 'timed out';
+  }
+}
+
+/** Approve / Reject of a waiting call; what the user typed in the composer goes with either. */
+function decide(callId: string, approve: boolean): void {
+  const note = composerDraft().slice(0, 10_000);
+  if (approve) postToHost(note ? { type: 'approve', call_id: callId, note } : { type: 'approve', call_id: callId });
+  else postToHost(note ? { type: 'reject', call_id: callId, reason: note } : { type: 'reject', call_id: callId });
+  if (note) clearComposerDraft();
+}
+
+/** "Read src/cart.ts" with the path as a link that opens the file. */
+function HeadlineText({ h }: { h: Headline }) {
+  return (
+    <>
+      <span class="verb">{h.verb}</span>
+      {h.path && <>{' '}<PathLink path={h.path} /></>}
+      {h.rest && <>{' '}{h.restIsCode ? <code>{visibleLine(h.rest)}</code> : <span>{visibleLine(h.rest)}</span>}</>}
+      {h.suffix && <span class="headline-suffix"> — {h.suffix}</span>}
+    </>
+  );
+}
+
+/** A workspace path as a link: opens the file in the editor (the host checks it is inside the workspace). */
+export function PathLink({ path }: { path: string }) {
+  return (
+    <a
+      class="path-link"
+      href="#"
+      title={`Open ${visibleLine(path)}`}
+      onClick={(e) => { e.preventDefault(); e.stopPropagation(); postToHost({ type: 'open_file', path: path.slice(0, 4096) }); }}
+    >
+      {visibleLine(path)}
+    </a>
+  );
+}
 
 function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
   const isEdit = a.kind === 'edit' || a.kind === 'create';
@@ -56,23 +102,57 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
   );
 }
 
+/**
+ * After a change was made, its card keeps what changed (`+N −M`) and a way to see it again: the
+ * diff of that very change (before ↔ as the agent left it), from the task's checkpoints.
+ */
+function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; reverted: boolean }) {
+  return (
+    <div class="approval-target change-line">
+      <span class="label">{a.kind === 'create' ? 'Created' : a.kind === 'delete' ? 'Deleted' : 'Edited'}</span>{' '}
+      {a.path && <code class="file">{visibleLine(a.path)}</code>}{' '}
+      {(a.added !== undefined || a.removed !== undefined) && (
+        <span class="diffstat" aria-label={`${a.added ?? 0} lines added, ${a.removed ?? 0} removed`}>
+          <span class="added">+{a.added ?? 0}</span> <span class="removed">−{a.removed ?? 0}</span>
+        </span>
+      )}
+      {!reverted && a.kind !== 'delete' && (
+        <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: callId })}>Open diff</button>
+      )}
+    </div>
+  );
+}
+
 export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   // A call's card starts as `pending` before anything is asked; the question is asked (and the host
   // waits for the answer) only once the card carries what is asked (`approval`). Approve/Reject
   // before that would be a click nothing waits for, so they appear with the approval details.
   const pending = card.status === 'pending' && card.approval !== undefined;
   const starting = card.status === 'pending' && !pending;
+  const withNote = pending && composerDraft() !== '';
+  const exit = card.exit && (card.status === 'done' || card.status === 'error') ? card.exit : undefined;
   return (
     <div class="tool">
       <div class="card-head">
-        <span class="card-title"><span class="title-glyph" aria-hidden="true">⚙</span> <span class="tool-name">{card.tool}</span> <span class="tool-summary" title={visibleLine(card.summary)}>{visibleLine(card.summary)}</span></span>
-        <span class={`chip status-${starting ? 'starting' : card.status}`}>{starting ? 'starting' : STATUS_LABEL[card.status] ?? card.status}</span>
+        <span class="card-title">
+          <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
+          <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={toolHeadline(card)} /></span>{' '}
+          <span class="tool-name" title="Tool">{card.tool}</span>
+        </span>
+        {exit ? (
+          <span class={`chip exit-${exit.outcome}`} data-exit={exit.outcome} title={exit.code === null ? 'No exit code' : `Exit code ${exit.code}`}>{exitLabel(exit)}</span>
+        ) : (
+          <span class={`chip status-${starting ? 'starting' : card.status}`}>{starting ? 'starting' : STATUS_LABEL[card.status] ?? card.status}</span>
+        )}
       </div>
       {card.approval && (pending || card.approval.kind === 'command') && <ApprovalDetails a={card.approval} callId={card.call_id} />}
+      {card.approval && !pending && card.status === 'done' && (card.approval.kind === 'edit' || card.approval.kind === 'create' || card.approval.kind === 'delete') && (
+        <ChangeLine a={card.approval} callId={card.call_id} reverted={card.reverted === true} />
+      )}
       {pending && (
         <div class="actions">
-          <button type="button" class="primary" onClick={() => postToHost({ type: 'approve', call_id: card.call_id })}>Approve</button>
-          <button type="button" class="secondary" onClick={() => postToHost({ type: 'reject', call_id: card.call_id })}>Reject</button>
+          <button type="button" class="primary" title={withNote ? 'Approve, and send your message with it' : undefined} onClick={() => decide(card.call_id, true)}>{withNote ? 'Approve with message' : 'Approve'}</button>
+          <button type="button" class="secondary" title={withNote ? 'Reject, and send your message as the reason' : undefined} onClick={() => decide(card.call_id, false)}>{withNote ? 'Reject with message' : 'Reject'}</button>
         </div>
       )}
       {(card.revertible || card.reverted || card.revert_note) && !pending && (

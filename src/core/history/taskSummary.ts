@@ -1,0 +1,62 @@
+import type { Card, SummaryCard } from '../../protocol';
+
+type Touched = { path: string; change: 'modified' | 'created' | 'deleted' }[];
+
+/**
+ * The summary card for a run that just ended, or undefined when the run neither changed a file nor
+ * ran a command (a question answered in words needs no summary). The run is everything after the
+ * user's last message; the files are all the task changed and has not reverted (from checkpoints),
+ * with the `+N −M` of the task's approved edits to each.
+ */
+export function buildTaskSummary(cards: readonly Card[], touched: Touched, outcome: SummaryCard['outcome'], id: string, now = Date.now()): SummaryCard | undefined {
+  let start = 0;
+  for (let i = cards.length - 1; i >= 0; i--) {
+    const c = cards[i]!;
+    if (c.kind === 'text' && c.author === 'user') { start = i; break; }
+  }
+  const run = cards.slice(start);
+  const commands: SummaryCard['commands'] = [];
+  let changedInRun = false;
+  for (const c of run) {
+    if (c.kind !== 'tool_call') continue;
+    if (c.approval?.kind === 'command' && (c.exit || c.status === 'done' || c.status === 'error')) commands.push({ command: c.approval.command ?? c.summary, ...(c.exit ? { exit: c.exit } : {}) });
+    if (c.status === 'done' && c.approval && c.approval.kind !== 'command') changedInRun = true;
+  }
+  if (!changedInRun && commands.length === 0) return undefined;
+
+  const stat = new Map<string, { added: number; removed: number }>();
+  let cost: number | undefined;
+  let tokensIn = 0;
+  let tokensOut = 0;
+  for (const c of cards) {
+    if (c.kind === 'usage') {
+      tokensIn += c.tokens_in;
+      tokensOut += c.tokens_out;
+      if (c.cost_usd !== undefined) cost = (cost ?? 0) + c.cost_usd;
+    }
+    if (c.kind !== 'tool_call' || c.status !== 'done' || c.reverted || !c.approval?.path) continue;
+    const s = stat.get(c.approval.path) ?? { added: 0, removed: 0 };
+    s.added += c.approval.added ?? 0;
+    s.removed += c.approval.removed ?? 0;
+    stat.set(c.approval.path, s);
+  }
+  const files = touched.map((f) => ({ ...f, ...(stat.get(f.path) ?? {}) }));
+
+  // The plan executed in this run, if any: how its steps ended.
+  let steps: SummaryCard['steps'];
+  for (let i = cards.length - 1; i >= 0; i--) {
+    const c = cards[i]!;
+    if (c.kind !== 'plan' || !c.plan) continue;
+    const states = Object.values(c.step_states);
+    if (states.some((s) => s !== 'pending')) {
+      steps = { done: states.filter((s) => s === 'done').length, failed: states.filter((s) => s === 'failed').length, total: c.plan.steps.length };
+    }
+    break;
+  }
+  return {
+    kind: 'summary', id, outcome, files, commands,
+    ...(steps ? { steps } : {}),
+    ...(cost !== undefined ? { cost_usd: cost } : {}),
+    tokens_in: tokensIn, tokens_out: tokensOut, ts: now,
+  };
+}

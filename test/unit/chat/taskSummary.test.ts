@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import type { Card } from '../../../src/protocol';
+import { buildTaskSummary } from '../../../src/core/history/taskSummary';
+
+const user = (id: string, text: string): Card => ({ kind: 'text', id, author: 'user', text, ts: 1 });
+const edit = (id: string, path: string, added: number, removed: number, extra: Record<string, unknown> = {}): Card =>
+  ({ kind: 'tool_call', id, call_id: `c-${id}`, tool: 'edit_file', summary: path, args: {}, status: 'done', approval: { kind: 'edit', path, added, removed }, ts: 1, ...extra }) as Card;
+const cmd = (id: string, command: string, code: number): Card =>
+  ({ kind: 'tool_call', id, call_id: `c-${id}`, tool: 'run_command', summary: command, args: {}, status: 'done', approval: { kind: 'command', command }, exit: { outcome: code === 0 ? 'success' : 'failed', code }, ts: 1 }) as Card;
+const usage = (id: string, cost: number): Card => ({ kind: 'usage', id, model: 'm', role: 'actor', tokens_in: 100, tokens_out: 10, latency_ms: 5, cost_usd: cost, outcome: 'ok', ts: 1 });
+
+describe('task summary card (when a run ends)', () => {
+  it('lists the task\'s changed files with their +N −M, this run\'s commands with exit codes, and the cost', () => {
+    const cards = [
+      user('u1', 'first'), edit('e1', 'a.ts', 2, 1), usage('g1', 0.01),
+      user('u2', 'second'), edit('e2', 'a.ts', 3, 0), cmd('r1', 'npm test', 1), usage('g2', 0.02),
+    ];
+    const s = buildTaskSummary(cards, [{ path: 'a.ts', change: 'modified' }], 'done', 'sum-1', 7)!;
+    assert.deepEqual(s.files, [{ path: 'a.ts', change: 'modified', added: 5, removed: 1 }]);
+    assert.deepEqual(s.commands, [{ command: 'npm test', exit: { outcome: 'failed', code: 1 } }]);
+    assert.ok(Math.abs(s.cost_usd! - 0.03) < 1e-9);
+    assert.equal(s.tokens_in, 200);
+    assert.equal(s.outcome, 'done');
+  });
+
+  it('a run that changed nothing and ran nothing gets no summary', () => {
+    const cards = [user('u1', 'edit'), edit('e1', 'a.ts', 1, 1), user('u2', 'what is x?'), { kind: 'text', id: 't', author: 'assistant', text: 'x is 1', ts: 1 } as Card];
+    assert.equal(buildTaskSummary(cards, [{ path: 'a.ts', change: 'modified' }], 'done', 's'), undefined);
+  });
+
+  it('says how the executed plan\'s steps ended; reverted edits do not count', () => {
+    const plan: Card = {
+      kind: 'plan', id: 'p', version: 1, errors: [], ts: 1, step_states: { 1: 'done', 2: 'failed', 3: 'pending' },
+      plan: { format_version: '1.0', goal: 'g', estimated_total_time: '', risks: [], prerequisites: [], steps: [1, 2, 3].map((n) => ({ step_number: n, action: `s${n}`, reason: '', tools_needed: [], estimated_time: '', files: [] })) },
+    } as Card;
+    const cards = [user('u', 'go'), plan, edit('e1', 'b.ts', 4, 0, { reverted: true }), edit('e2', 'c.ts', 1, 0)];
+    const s = buildTaskSummary(cards, [{ path: 'c.ts', change: 'created' }], 'error', 's')!;
+    assert.deepEqual(s.steps, { done: 1, failed: 1, total: 3 });
+    assert.deepEqual(s.files, [{ path: 'c.ts', change: 'created', added: 1, removed: 0 }]);
+  });
+});

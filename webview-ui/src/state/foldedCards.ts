@@ -1,0 +1,31 @@
+import type { ChatCard } from './localCards';
+
+/** Finish reasons that are just the normal course of a turn; a usage card with any other one stays in the chat. */
+export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'summary']);
+
+/** Tools whose own card (plan, question) says everything: their tool-call card would only repeat it above. */
+const SHOWN_BY_THEIR_OWN_CARD = new Set(['propose_plan', 'ask_question']);
+
+/**
+ * Cards kept in the task but not shown as rows: a routine usage line (the header shows turn and task
+ * totals, with the last call on hover), and the tool-call card of `propose_plan` / `ask_question`
+ * once it succeeded (the plan or question card it produced is right below). A failed one still shows.
+ * Read defensively: snapshot cards may not be validated yet.
+ */
+export function isFolded(card: ChatCard): boolean {
+  const c = card as unknown as Record<string, unknown>;
+  if (c.kind === 'usage') return typeof c.outcome === 'string' && ROUTINE_OUTCOMES.has(c.outcome);
+  if (c.kind === 'tool_call') return typeof c.tool === 'string' && SHOWN_BY_THEIR_OWN_CARD.has(c.tool) && c.status === 'done';
+  return false;
+}
+
+/** The latest model call's usage line ("gpt-4o · actor · 1.2k in · 300 out · 2.1 s"), for the header's hover; looked for near the end only. */
+export function lastCallUsage(cards: readonly ChatCard[], describe: (c: { model: string; role: string; tokens_in: number; tokens_out: number; cost_usd?: number; latency_ms: number }) => string): string | undefined {
+  for (let i = cards.length - 1, seen = 0; i >= 0 && seen < 400; i--, seen++) {
+    const c = cards[i] as unknown as Record<string, unknown>;
+    if (c.kind !== 'usage') continue;
+    if (typeof c.model !== 'string' || typeof c.tokens_in !== 'number' || typeof c.tokens_out !== 'number' || typeof c.latency_ms !== 'number') return undefined;
+    return describe(c as never);
+  }
+  return undefined;
+}

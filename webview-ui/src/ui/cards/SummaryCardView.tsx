@@ -1,0 +1,85 @@
+import { useState } from 'preact/hooks';
+import type { SummaryCard } from '../../../../src/protocol';
+import { postToHost } from '../../bridge/vscodeApi';
+import { visibleLine } from '../visibleText';
+import { formatCost, formatTokens } from '../format';
+import { exitLabel } from './ToolCallCardView';
+import { focusOnMount } from '../focusOnMount';
+
+const OUTCOME: Record<SummaryCard['outcome'], string> = { done: 'finished', stopped: 'stopped', error: 'ended with an error', waiting: 'waiting', limit: 'stopped at the limit' };
+const CHANGE: Record<SummaryCard['files'][number]['change'], string> = { modified: 'edited', created: 'created', deleted: 'deleted' };
+
+/**
+ * What a run did, when it ends: files the task changed (each opens its diff since the task started,
+ * and can be reverted alone), the commands with how they exited, the plan's steps, the cost; and
+ * the way on: revert everything, or a new task.
+ */
+export function SummaryCardView({ card }: { card: SummaryCard }) {
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const cost = formatCost(card.cost_usd);
+  return (
+    <div class="summary">
+      <div class="card-head">
+        <span class="card-title"><span class="title-glyph" aria-hidden="true">∑</span> Run {OUTCOME[card.outcome]}</span>
+        <span class="muted">{card.tokens_in !== undefined ? `${formatTokens(card.tokens_in)} in · ${formatTokens(card.tokens_out ?? 0)} out` : ''}{cost ? ` · ${cost}` : ''}</span>
+      </div>
+      {card.steps && (
+        <p class="summary-steps">
+          Steps: <strong>{card.steps.done} of {card.steps.total} done</strong>{card.steps.failed > 0 && <span class="error-text">, {card.steps.failed} failed</span>}
+        </p>
+      )}
+      {card.files.length > 0 && (
+        <>
+          <div class="label">Files changed in this task</div>
+          <ul class="summary-files" aria-label="Files changed">
+            {card.files.map((f) => (
+              <li key={f.path} data-file={f.path}>
+                <code class="file">{visibleLine(f.path)}</code> <span class="muted">{CHANGE[f.change]}</span>{' '}
+                {(f.added !== undefined || f.removed !== undefined) && (
+                  <span class="diffstat"><span class="added">+{f.added ?? 0}</span> <span class="removed">−{f.removed ?? 0}</span></span>
+                )}{' '}
+                <button type="button" class="link" aria-label={`Diff of ${f.path} since the task started`} onClick={() => postToHost({ type: 'open_file_diff', path: f.path })}>Diff</button>
+                {confirm === f.path ? (
+                  <span class="confirm-inline" role="group" aria-label={`Revert ${f.path}`} onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setConfirm(null); } }}>
+                    {' '}Put it back as the task found it?{' '}
+                    <button type="button" class="primary" onClick={() => { setConfirm(null); postToHost({ type: 'revert_file', path: f.path }); }}>Revert</button>{' '}
+                    <button type="button" class="secondary" ref={focusOnMount} onClick={() => setConfirm(null)}>Cancel</button>
+                  </span>
+                ) : (
+                  <button type="button" class="link" aria-label={`Revert ${f.path}…`} onClick={() => setConfirm(f.path)}>Revert…</button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {card.commands.length > 0 && (
+        <>
+          <div class="label">Commands run</div>
+          <ul class="summary-commands" aria-label="Commands run">
+            {card.commands.map((c, i) => (
+              <li key={i}>
+                <code>{visibleLine(c.command)}</code>{' '}
+                {c.exit && <span class={`chip exit-${c.exit.outcome}`} data-exit={c.exit.outcome}>{exitLabel(c.exit)}</span>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {confirm === '*' ? (
+        <div class="confirm" role="group" aria-label="Revert every file" onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setConfirm(null); } }}>
+          <span>Put back {card.files.map((f) => f.path).join(', ')} as the task found them? Files you edited since are left alone and the revert is refused.</span>
+          <div class="actions">
+            <button type="button" class="primary" onClick={() => { setConfirm(null); postToHost({ type: 'revert_task' }); }}>Revert all</button>
+            <button type="button" class="secondary" ref={focusOnMount} onClick={() => setConfirm(null)}>Cancel</button>
+          </div>
+        </div>
+      ) : (
+        <div class="actions">
+          {card.files.length > 1 && <button type="button" class="secondary" onClick={() => setConfirm('*')}>Revert all…</button>}
+          <button type="button" class="secondary" onClick={() => postToHost({ type: 'new_task' })}>New task</button>
+        </div>
+      )}
+    </div>
+  );
+}
