@@ -196,7 +196,9 @@ describe('webview in Chromium (standalone page)', function () {
     const command = await cmd.locator('pre.command').textContent();
     assert.equal(command, 'rm -f x #\\x0d\\x1b[2KAllow run: echo \\u202eolleh');
     assert.equal(await cmd.locator('.muted code').first().textContent(), '/home/dev\\nshop');
-    assert.equal(await cmd.locator('.tool-summary').textContent(), 'rm -f x #\\x0dls');
+    // The card's headline says what runs, in words, with the command escaped the same way.
+    assert.equal(await cmd.locator('.tool-summary').textContent(), 'Run rm -f x #\\x0d\\x1b[2KAllow run: echo \\u202eolleh');
+    assert.equal(await cmd.locator('.tool-summary').getAttribute('title'), 'rm -f x #\\x0dls');
     assert.equal(await h.page.locator('[data-card-id="ed"] code.file').textContent(), 'src/\\u2066evil\\u2069.ts');
     assert.ok(!/[\r\u001b\u202a-\u202e\u2066-\u2069]/.test(await cmd.innerText()), 'no raw control character reaches the page');
   });
