@@ -187,18 +187,28 @@ describe('VS Code host: agent session end to end (scripted model)', function () 
 
   it('Stop during a running command ends the turn and kills the command', async () => {
     const pidFile = path.join(dir, 'cmd.pid');
-    server.replace([calls(tc('run_command', { command: `echo $$ > ${pidFile}; sleep 60` })), text('never')]);
+    // The command may run in the sandbox's own PID namespace, where `$$` means nothing outside: it is
+    // found from here by its unique command line instead.
+    const command = `echo started > ${pidFile}; sleep 60.4242`;
+    const running = () =>
+      fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).some((n) => {
+        try {
+          return fs.readFileSync(`/proc/${n}/cmdline`, 'utf8') === 'sleep\u000060.4242\u0000' && isAlive(Number(n));
+        } catch {
+          return false;
+        }
+      });
+    server.replace([calls(tc('run_command', { command })), text('never')]);
     await session.handle({ type: 'set_role', role: 'actor' });
     const turn = session.handle({ type: 'send', text: 'run it' });
     const pending = await waitFor(() => cardOf('tool_call').find((c) => c.tool === 'run_command' && c.status === 'pending' && c.approval), 'the command approval');
-    assert.equal(pending.approval?.command, `echo $$ > ${pidFile}; sleep 60`);
+    assert.equal(pending.approval?.command, command);
     await session.handle({ type: 'approve', call_id: pending.call_id });
-    await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim(), 'the command to start', 20_000);
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() && running(), 'the command to start', 20_000);
     await session.handle({ type: 'stop' });
     await turn;
     assert.ok(events().some((e) => e.type === 'turn_ended' && e.outcome === 'stopped'));
-    await waitFor(() => !isAlive(pid), 'the command to be killed', 5000);
+    await waitFor(() => !running(), 'the command to be killed', 5000);
   });
 
   it('asks for setup on ready when no endpoint or key is configured', async () => {
