@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Agent } from '../core/agent/agent';
 import type { TurnOutcome } from '../core/agent/agentApi';
 import { writePlanFile } from './planFile';
+import type { PlanRecord } from '../core/plans/planRecord';
 
 export interface PlanIo {
   cwd: string;
@@ -57,5 +58,24 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
     io.stderr(`tandem: the plan in ${abs} is not valid, so it was not executed:\n${record.errors.map((e) => `  - ${e}`).join('\n')}\n`);
     return { outcome: 'error', exitCode: 1 };
   }
-  return { outcome: await agent.executePlan(record.cardId) };
+  const outcome = await agent.executePlan(record.cardId);
+  return { outcome, ...planRunExit(record, outcome, io) };
+}
+
+/**
+ * A plan run succeeds (exit 0) only when every step ended done, with evidence. A run that ended
+ * normally with a step unverified — or failed — exits 1 and says which steps and why; a run that
+ * stopped or waits keeps its own exit code (130, 3).
+ */
+function planRunExit(record: PlanRecord, outcome: TurnOutcome, io: PlanIo): { exitCode?: number } {
+  if (!record.plan || (outcome !== 'done' && outcome !== 'error')) return {};
+  const notDone = record.plan.steps.filter((s) => record.stepStates[String(s.step_number)] !== 'done');
+  if (notDone.length === 0) return {};
+  const lines = notDone.map((s) => {
+    const n = String(s.step_number);
+    const why = record.stepEvidence[n]?.why ?? [];
+    return `  step ${n} ${record.stepStates[n] ?? 'pending'}${why.length ? `: ${why.join('; ')}` : ''}`;
+  });
+  io.stderr(`tandem: plan v${record.version} is not done (${record.plan.steps.length - notDone.length} of ${record.plan.steps.length} steps done with evidence):\n${lines.join('\n')}\n`);
+  return { exitCode: 1 };
 }

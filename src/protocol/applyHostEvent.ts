@@ -48,7 +48,7 @@ export interface HostView<C extends CardLike> {
   turnUsage: TokenTotals | null;
   taskUsage: TokenTotals | null;
   lastOutcome: TurnEndOutcome | null;
-  /** Why a step failed, keyed `${plan_id}#${step_number}`. */
+  /** Why a step failed or is unverified, keyed `${plan_id}#${step_number}`. */
   readonly stepReasons: Map<string, string>;
   /** Text cards still streaming: a turn that ends (stopped, failed) may never send their `streaming: false`. */
   readonly streaming: Set<string>;
@@ -120,6 +120,9 @@ export function applyHostEvent<C extends CardLike>(view: HostView<C>, event: Hos
     case 'step_failed':
       if (event.reason) view.stepReasons.set(`${event.plan_id}#${event.step_number}`, event.reason);
       return setStep(view, event.plan_id, event.step_number, 'failed');
+    case 'step_unverified':
+      view.stepReasons.set(`${event.plan_id}#${event.step_number}`, event.reason);
+      return setStep(view, event.plan_id, event.step_number, 'unverified');
     case 'usage_total':
       view.turnUsage = event.turn;
       view.taskUsage = event.task;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Plan, StepState } from './plan';
+import { Plan, StepEvidence, StepState } from './plan';
 import { Question } from './question';
 import { RoleId } from './roles';
 
@@ -39,6 +39,8 @@ export const PlanCard = z.object({
   raw_text: z.string().optional(),
   errors: z.array(z.string()),
   step_states: z.record(z.string(), StepState),
+  /** Per step number, once the step has ended: its evidence or why it is not done. */
+  step_evidence: z.record(z.string(), StepEvidence).optional(),
   superseded: z.boolean().optional(),
   executing: z.boolean().optional(),
   ts: z.number(),

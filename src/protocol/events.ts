@@ -18,6 +18,8 @@ export const HostEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('step_started'), seq, plan_id: z.string(), step_number: z.number().int() }),
   z.object({ type: z.literal('step_done'), seq, plan_id: z.string(), step_number: z.number().int() }),
   z.object({ type: z.literal('step_failed'), seq, plan_id: z.string(), step_number: z.number().int(), reason: z.string().optional() }),
+  /** The step ended normally but without evidence that it worked (no check, a rejected action, …). */
+  z.object({ type: z.literal('step_unverified'), seq, plan_id: z.string(), step_number: z.number().int(), reason: z.string() }),
   z.object({
     type: z.literal('usage_total'), seq,
     turn: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),

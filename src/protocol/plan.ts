@@ -7,7 +7,12 @@ export const PlanStep = z.object({
   reason: z.string().max(2000),
   tools_needed: z.array(z.string().max(64)).max(12),
   estimated_time: z.string().max(64),
+  /** The step's scope: the files it may change (workspace paths or globs) … */
   files: z.array(z.string().max(500)).max(50),
+  /** … the commands it may run (whole command lines or prefixes; absent in plans written before scopes) … */
+  commands: z.array(z.string().min(1).max(500)).max(20).optional(),
+  /** … and the command whose exit code 0 is the evidence that the step worked (e.g. its test). */
+  check: z.string().max(500).optional(),
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 
@@ -21,5 +26,26 @@ export const Plan = z.object({
 });
 export type Plan = z.infer<typeof Plan>;
 
-export const StepState = z.enum(['pending', 'running', 'done', 'failed']);
+/**
+ * Where a step stands. A step ends `done` only with evidence (its check exited 0, none of its
+ * actions was rejected or failed, its changes stayed inside its files); `unverified` when it ended
+ * normally without that evidence; `failed` when it could not be done or its check failed.
+ */
+export const StepState = z.enum(['pending', 'running', 'done', 'unverified', 'failed']);
 export type StepState = z.infer<typeof StepState>;
+
+/** What a step's check printed (capped), kept on the plan card as the step's evidence. */
+export const CheckResult = z.object({
+  command: z.string(),
+  /** null when the check did not run to an exit code (rejected, timed out, stopped). */
+  exit_code: z.number().int().nullable(),
+  output: z.string(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;
+
+/** Why a step ended as it did: the reasons it is not done (empty when done) and its check's result. */
+export const StepEvidence = z.object({
+  why: z.array(z.string()).max(20),
+  check: CheckResult.optional(),
+});
+export type StepEvidence = z.infer<typeof StepEvidence>;

@@ -20,6 +20,9 @@ import { UsageMeter } from '../cost/usageMeter';
 import { Planning } from '../plans/planning';
 import { insideWorkspace } from '../plans/validatePlan';
 import { executePlanSteps } from '../plans/executePlanSteps';
+import { runStepCheck } from '../plans/runStepCheck';
+import type { PolicyInput } from '../approvalPolicy';
+
 import { requestPlan, type PlanMessage } from '../plans/requestPlan';
 import { llmPlanCompleter } from '../plans/llmPlanCompleter';
 import { recordsFromCards } from '../plans/recordsFromCards';
@@ -28,6 +31,9 @@ import { emitUsage, runTurn } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
+
+/** How much of a check's output is kept as the step's evidence (head and tail). */
+const CHECK_OUTPUT_CHARS = 4000;
 
 export class Agent implements AgentApi {
   private _role: RoleId;
@@ -198,10 +204,23 @@ export class Agent implements AgentApi {
     // The executing role's first message says which plan it executes (the hand-off is visible in the chat).
     this.events.addCard({ kind: 'text', id: this.events.newId('text'), author: 'assistant', text: begun.announcement, role: executor.id, ts: Date.now() });
     return this.exclusive(async (signal) =>
-      executePlanSteps(this.planning, begun.brief, async (message) => {
-        if (signal.aborted) return 'stopped';
-        this.messages.push({ role: 'user', content: message });
-        return this.turn(signal);
+      executePlanSteps(this.planning, begun.brief, {
+        runTurn: async (message) => {
+          if (signal.aborted) return 'stopped';
+          this.messages.push({ role: 'user', content: message });
+          return this.turn(signal);
+        },
+        runCheck: (command, stepNumber) => runStepCheck(command, stepNumber, {
+          ui: this.events,
+          host: this.opts.host,
+          policy: this.policyInput(),
+          cwd: this.opts.host.fs.roots[0] ?? '.',
+          timeoutMs: this.settings.limits.commandTimeoutMs,
+          maxOutputChars: CHECK_OUTPUT_CHARS,
+          signal,
+        }),
+        root: this.opts.host.fs.roots[0] ?? '.',
+        aborted: () => signal.aborted,
       }),
     );
   }
@@ -338,13 +357,24 @@ export class Agent implements AgentApi {
         reads: this.reads,
         limits: this.settings.limits,
         planning: this.planning,
-        policy: () => ({ approval: this.settings.approval, commandAllowList: this.settings.commandAllowList, roots: this.opts.host.fs.roots }),
+        policy: () => this.policyInput(),
         secret: () => this.settings.apiKey,
-        beforeChange: this.hooks?.beforeChange ? (abs, callId) => this.hooks!.beforeChange!(abs, callId) : undefined,
-        onSettled: this.hooks?.onToolCallSettled ? (call) => this.hooks!.onToolCallSettled!(call) : undefined,
+        beforeChange: async (abs, callId) => {
+          this.planning.noteChange(abs);
+          await this.hooks?.beforeChange?.(abs, callId);
+        },
+        onSettled: (call) => {
+          const card = this.events.card(call.cardId);
+          this.planning.noteAction({ tool: call.tool, status: call.status, summary: card?.kind === 'tool_call' ? card.summary : call.tool });
+          this.hooks?.onToolCallSettled?.(call);
+        },
         askToContinue: (count) => this.askToContinue(count, signal),
       },
     });
+  }
+
+  private policyInput(): PolicyInput {
+    return { approval: this.settings.approval, commandAllowList: this.settings.commandAllowList, roots: this.opts.host.fs.roots };
   }
 
   /** At the tool-call limit: a question card, answered by the panel (`continueAfterLimit`) or the host's asker. */

@@ -1,19 +1,33 @@
 /**
  * Drives a plan's execution one step per sub-turn. Why the loop and not the model: step events
  * must be reliable, and a model asked to "report progress" forgets, reports twice, or reports a
- * step it skipped. Here the loop starts each step (step_started), sends only that step, and the
- * step ends when the sub-turn ends: done when the model finishes normally, failed when it calls
- * `fail_step` or the turn ends in error, stop or limit. The first sub-turn carries the whole plan
- * as the brief so the Actor has the context; execution stops at the first failed step.
+ * step it skipped. Here the loop starts each step (step_started), sends only that step, and when
+ * the sub-turn ends it runs the step's check and decides how the step ended (see stepVerdict.ts):
+ * done only with evidence, unverified with the reasons, failed when it could not be done or its
+ * check failed. The first sub-turn carries the whole plan as the brief so the Actor has the
+ * context; execution stops at the first failed step (an unverified one does not stop it).
  */
+import * as path from 'node:path';
 import type { TurnOutcome } from '../agent/agentApi';
+import { globMatcher } from '../tools/glob';
 import { stepInstruction } from './actorBrief';
 import type { Planning } from './planning';
+import { stepVerdict, type CheckRun } from './stepVerdict';
 
 /** Runs one Actor turn from a user-side message (shown or not), to completion. */
 export type RunTurn = (message: string) => Promise<TurnOutcome>;
+/** Runs a step's check command (approval, card, runner); see runStepCheck.ts. */
+export type RunCheck = (command: string, stepNumber: number) => Promise<CheckRun>;
 
-export async function executePlanSteps(planning: Planning, brief: string, runTurn: RunTurn): Promise<TurnOutcome> {
+export interface StepRunners {
+  runTurn: RunTurn;
+  runCheck: RunCheck;
+  /** The workspace root changed paths are shown relative to (and scopes are matched against). */
+  root: string;
+  aborted: () => boolean;
+}
+
+export async function executePlanSteps(planning: Planning, brief: string, run: StepRunners): Promise<TurnOutcome> {
   const exec = planning.execution;
   if (!exec) throw new Error('executePlanSteps: no plan is being executed');
   const plan = exec.record.plan;
@@ -23,7 +37,7 @@ export async function executePlanSteps(planning: Planning, brief: string, runTur
       const n = step.step_number;
       planning.setStep(n, 'running');
       const message = n === plan.steps[0].step_number ? `${brief}\n\n${stepInstruction(plan, n)}` : stepInstruction(plan, n);
-      outcome = await runTurn(message);
+      outcome = await run.runTurn(message);
       const failure = planning.execution?.failure;
       if (failure !== undefined) {
         planning.setStep(n, 'failed', failure);
@@ -33,12 +47,32 @@ export async function executePlanSteps(planning: Planning, brief: string, runTur
         planning.setStep(n, 'failed', FAIL_REASON[outcome]);
         return outcome;
       }
-      planning.setStep(n, 'done');
+      const actions = [...exec.actions];
+      const outsideScope = step.files.length ? outside(step.files, [...exec.changed], run.root) : [];
+      const check = step.check?.trim() ? await run.runCheck(step.check.trim(), n) : undefined;
+      if (run.aborted()) {
+        planning.setStep(n, 'failed', FAIL_REASON.stopped);
+        return 'stopped';
+      }
+      const verdict = stepVerdict({ actions, outsideScope, ...(check ? { check } : {}) });
+      planning.setStep(n, verdict.state, undefined, verdict.evidence);
+      if (verdict.state === 'failed') return 'error';
     }
     return outcome;
   } finally {
     planning.endExecution();
   }
+}
+
+/** The changed paths (workspace-relative, forward slashes) that none of the step's files/globs covers. */
+function outside(files: readonly string[], changed: readonly string[], root: string): string[] {
+  const matchers = files.map((f) => globMatcher(f.trim().replace(/\/+$/, '')));
+  const dirs = files.map((f) => f.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, ''));
+  return changed
+    .map((abs) => path.relative(root, abs).split(path.sep).join('/'))
+    // A path outside the root is never in scope; a named folder covers what is under it.
+    .filter((rel) => rel.startsWith('..') || path.isAbsolute(rel) || !(matchers.some((m) => m(rel)) || dirs.some((d) => d && rel.startsWith(`${d}/`))))
+    .sort();
 }
 
 const FAIL_REASON: Record<Exclude<TurnOutcome, 'done'>, string> = {

@@ -3,7 +3,7 @@
  * show them. A new version supersedes the older ones (they stay visible, collapsed). Nothing can
  * be executed from a record whose `plan` is null.
  */
-import type { Card, HostEventInput, Plan, StepState } from '../../protocol';
+import type { Card, HostEventInput, Plan, StepEvidence, StepState } from '../../protocol';
 import type { PlanProvenance, PlanRecord } from './planRecord';
 
 /** The slice of the event stream plans need (`EventStream` satisfies it). */
@@ -34,6 +34,7 @@ export class PlanBook {
       errors: result.errors,
       provenance: result.provenance,
       stepStates: result.plan ? Object.fromEntries(result.plan.steps.map((s) => [String(s.step_number), 'pending' as StepState])) : {},
+      stepEvidence: {},
       superseded: false,
     };
     this.records.push(record);
@@ -57,7 +58,7 @@ export class PlanBook {
    */
   restore(records: readonly PlanRecord[]): void {
     this.records.length = 0;
-    for (const r of records) this.records.push({ ...r, stepStates: { ...r.stepStates } });
+    for (const r of records) this.records.push({ ...r, stepStates: { ...r.stepStates }, stepEvidence: { ...(r.stepEvidence ?? {}) } });
   }
 
   get(cardId: string): PlanRecord | undefined {
@@ -72,15 +73,23 @@ export class PlanBook {
     return this.records;
   }
 
-  /** Records a step's state and patches the card (the whole map: patches are shallow). */
-  setStepState(cardId: string, stepNumber: number, state: StepState, reason?: string): void {
+  /**
+   * Records a step's state (and, once it ended, its evidence) and patches the card — whole maps,
+   * because patches are shallow. An ended step always carries evidence; `reason` alone becomes its why.
+   */
+  setStepState(cardId: string, stepNumber: number, state: StepState, reason?: string, evidence?: StepEvidence): void {
     const r = this.get(cardId);
     if (!r) return;
-    r.stepStates[String(stepNumber)] = state;
-    this.ui.patchCard(cardId, { step_states: { ...r.stepStates } });
+    const key = String(stepNumber);
+    r.stepStates[key] = state;
+    if (state === 'running' || state === 'pending') delete r.stepEvidence[key];
+    else r.stepEvidence[key] = evidence ?? { why: reason ? [reason] : [] };
+    this.ui.patchCard(cardId, { step_states: { ...r.stepStates }, step_evidence: { ...r.stepEvidence } });
+    const why = r.stepEvidence[key]?.why.join('; ') || reason;
     if (state === 'running') this.ui.emit({ type: 'step_started', plan_id: cardId, step_number: stepNumber });
     else if (state === 'done') this.ui.emit({ type: 'step_done', plan_id: cardId, step_number: stepNumber });
-    else if (state === 'failed') this.ui.emit({ type: 'step_failed', plan_id: cardId, step_number: stepNumber, ...(reason ? { reason } : {}) });
+    else if (state === 'failed') this.ui.emit({ type: 'step_failed', plan_id: cardId, step_number: stepNumber, ...(why ? { reason: why } : {}) });
+    else if (state === 'unverified') this.ui.emit({ type: 'step_unverified', plan_id: cardId, step_number: stepNumber, reason: why || 'no evidence' });
   }
 
   setExecuting(cardId: string, executing: boolean): void {
@@ -92,6 +101,7 @@ export class PlanBook {
     const r = this.get(cardId);
     if (!r?.plan) return;
     r.stepStates = Object.fromEntries(r.plan.steps.map((s) => [String(s.step_number), 'pending' as StepState]));
-    this.ui.patchCard(cardId, { step_states: { ...r.stepStates } });
+    r.stepEvidence = {};
+    this.ui.patchCard(cardId, { step_states: { ...r.stepStates }, step_evidence: {} });
   }
 }

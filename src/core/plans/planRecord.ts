@@ -1,4 +1,4 @@
-import type { Plan, StepState } from '../../protocol';
+import type { Plan, StepEvidence, StepState } from '../../protocol';
 
 /** How the plan reached us: `propose_plan` arguments, a `json_schema` answer, or JSON extracted from text. */
 export type PlanPath = 'tool' | 'json_schema' | 'extraction' | 'file';
@@ -37,5 +37,7 @@ export interface PlanRecord {
   errors: string[];
   provenance: PlanProvenance;
   stepStates: Record<string, StepState>;
+  /** Per ended step: its evidence, or why it is not done. */
+  stepEvidence: Record<string, StepEvidence>;
   superseded: boolean;
 }

@@ -4,7 +4,8 @@
  * Actor is executing. The loop owns one and hands it to tools through `ToolContext.planning`.
  */
 import type { Logger } from '../ports';
-import type { Plan, StepState } from '../../protocol';
+import type { Plan, StepEvidence, StepState } from '../../protocol';
+import type { StepAction } from './stepVerdict';
 import { PlanBook, type PlanUi } from './planBook';
 import { PlanTurn } from './planTurn';
 import type { PlanRecord } from './planRecord';
@@ -31,6 +32,10 @@ export interface PlanExecution {
   step: number;
   /** Set by `fail_step` during the current step. */
   failure?: string;
+  /** The current step's tool calls as they settled (what the Actor did, and what was refused). */
+  actions: StepAction[];
+  /** Absolute paths the current step changed (told before each change). */
+  changed: Set<string>;
 }
 
 export class Planning {
@@ -93,7 +98,7 @@ export class Planning {
     if (!record) return { ok: false, error: `No plan with id ${cardId} in this task.` };
     if (!record.plan) return { ok: false, error: `Plan v${record.version} could not be validated, so it cannot be executed. Revise it first.` };
     if (this.exec) return { ok: false, error: `Plan v${this.exec.record.version} is already being executed.` };
-    this.exec = { record: record as PlanExecution['record'], step: 0 };
+    this.exec = { record: record as PlanExecution['record'], step: 0, actions: [], changed: new Set() };
     this.book.resetSteps(cardId);
     this.book.setExecuting(cardId, true);
     return {
@@ -108,13 +113,25 @@ export class Planning {
     return this.exec;
   }
 
-  setStep(stepNumber: number, state: StepState, reason?: string): void {
+  setStep(stepNumber: number, state: StepState, reason?: string, evidence?: StepEvidence): void {
     if (!this.exec) return;
     if (state === 'running') {
       this.exec.step = stepNumber;
       this.exec.failure = undefined;
+      this.exec.actions = [];
+      this.exec.changed = new Set();
     }
-    this.book.setStepState(this.exec.record.cardId, stepNumber, state, reason);
+    this.book.setStepState(this.exec.record.cardId, stepNumber, state, reason, evidence);
+  }
+
+  /** A tool call settled while a step runs: part of that step's record. */
+  noteAction(action: StepAction): void {
+    if (this.exec && this.exec.step > 0) this.exec.actions.push(action);
+  }
+
+  /** A file is about to change while a step runs. */
+  noteChange(absPath: string): void {
+    if (this.exec && this.exec.step > 0) this.exec.changed.add(absPath);
   }
 
   /** `fail_step`: the Actor says the current step cannot be done. */

@@ -16,6 +16,7 @@ export function recordsFromCards(cards: readonly Card[], provenance: Readonly<Re
       errors: [...c.errors],
       // A step left running when the task was saved never finished: back to pending.
       stepStates: Object.fromEntries(Object.entries(c.step_states).map(([k, v]) => [k, v === 'running' ? 'pending' : v])),
+      stepEvidence: { ...(c.step_evidence ?? {}) },
       superseded: !!c.superseded,
       provenance: provenance[c.id] ?? {
         model: '(not kept)', raw: c.raw_text ?? JSON.stringify(c.plan), path: 'tool', attempts: [], repairs: 0, createdAt: c.ts,

@@ -7,15 +7,15 @@ function plan(): Record<string, unknown> {
     format_version: '1.0',
     goal: 'Rename hello to greet',
     steps: [
-      { step_number: 1, action: 'Replace hello with greet in a.txt', reason: 'the new name', tools_needed: ['read_file', 'edit_file'], estimated_time: '1 min', files: ['a.txt'] },
-      { step_number: 2, action: 'Create NOTES.md saying it was renamed', reason: 'record it', tools_needed: ['write_file'], estimated_time: '1 min', files: ['NOTES.md'] },
+      { step_number: 1, action: 'Replace hello with greet in a.txt', reason: 'the new name', tools_needed: ['read_file', 'edit_file'], estimated_time: '1 min', files: ['a.txt'], check: 'grep -q greet a.txt' },
+      { step_number: 2, action: 'Create NOTES.md saying it was renamed', reason: 'record it', tools_needed: ['write_file'], estimated_time: '1 min', files: ['NOTES.md'], check: 'test -s NOTES.md' },
     ],
     estimated_total_time: '2 min',
     risks: [],
     prerequisites: [],
   };
 }
-const edits = (s: AgentSettings): AgentSettings => ({ ...s, approval: { mode: 'never', autoApprove: { edit: true, create: true, delete: false, command: false } } });
+const edits = (s: AgentSettings): AgentSettings => ({ ...s, approval: { mode: 'never', autoApprove: { edit: true, create: true, delete: false, command: true } } });
 
 describe('Planner → plan card → Execute plan through the loop', () => {
   let h: Harness | undefined;
@@ -54,6 +54,8 @@ describe('Planner → plan card → Execute plan through the loop', () => {
     assert.equal(h.read('a.txt'), 'say greet\n');
     assert.equal(h.read('NOTES.md'), 'hello was renamed to greet\n');
     assert.deepEqual(h.cardsOf('plan')[0]!.step_states, { '1': 'done', '2': 'done' });
+    // Each ✓ has its evidence: the step's check ran for real after the step and exited 0.
+    assert.deepEqual(h.cardsOf('plan')[0]!.step_evidence?.['1'], { why: [], check: { command: 'grep -q greet a.txt', exit_code: 0, output: '' } });
     const stepEvents = h.events.filter((e) => e.type.startsWith('step_')).map((e) => `${e.type}:${(e as any).step_number}`);
     assert.deepEqual(stepEvents, ['step_started:1', 'step_done:1', 'step_started:2', 'step_done:2']);
     const actorReq = h.server.chatRequests()[2];

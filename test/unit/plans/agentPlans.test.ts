@@ -3,6 +3,8 @@
  * scripted server over a real socket.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
 import { FAKE_WORKSPACE_TOOLS } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
@@ -13,7 +15,11 @@ import { ToolRegistry, fixedProvider } from '../../../src/core/tools/toolRegistr
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings } from '../../../src/core/settings';
 import type { HostEvent } from '../../../src/protocol';
-import { goodPlan, planWithUnknownTool } from './planFixtures';
+import { checkedPlan, goodPlan, planWithUnknownTool } from './planFixtures';
+import { loadWebviewModule } from '../webview/loadWebviewModule';
+
+type PlanStatusModule = typeof import('../../../webview-ui/src/state/planStatus');
+const planStatusModule = () => loadWebviewModule<PlanStatusModule>('webview-ui/src/state/planStatus.ts');
 
 const propose = (plan: unknown): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan as Record<string, unknown> }], argChunkSize: 40 });
 const text = (t: string): ScriptStep => ({ type: 'text', text: t });
@@ -88,8 +94,8 @@ describe('plans through the agent', () => {
     assert.match(h.cardsOf('error').at(-1)!.message, /could not be validated/);
   });
 
-  it('executes a validated plan: role_changed, announcement, one sub-turn per step, step events and states', async () => {
-    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [propose(goodPlan()), text('Added the option.'), text('Tests pass.')] });
+  it('executes a validated plan: role_changed, announcement, one sub-turn per step, checks run, step events and states', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, files: { 'src/args.ts': 'export {}\n' }, approver: { request: async () => ({ approved: true }) }, steps: [propose(checkedPlan()), text('Added the option.'), text('Tests pass.')] });
     await h.agent.send('add a --verbose flag');
     const [card] = h.cardsOf('plan');
     assert.equal(await h.agent.executePlan(card.id), 'done');
@@ -107,7 +113,43 @@ describe('plans through the agent', () => {
     assert.ok(!h.server.toolsOffered()[1].includes('propose_plan'));
     const after = h.cardsOf('plan')[0];
     assert.deepEqual(after.step_states, { 1: 'done', 2: 'done' });
+    assert.equal(after.step_evidence?.['1']?.check?.exit_code, 0);
     assert.equal(after.executing, false);
+    const { executedLabel, planStatus } = await planStatusModule();
+    assert.equal(executedLabel(planStatus(after) as any), 'Executed ✓');
+  });
+
+  it('a step whose command the user rejected is not shown done, and the plan is not "Executed ✓"', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, approver: { request: async () => ({ approved: false, reason: 'not now' }) }, steps: [
+      propose(goodPlan({ steps: [{ step_number: 1, action: 'Run npm test', reason: 'check', tools_needed: ['run_command'], estimated_time: '1 min', files: [], commands: ['npm test'] }] })),
+      { type: 'tool_calls', calls: [{ name: 'run_command', arguments: { command: 'npm test' } }] },
+      text('Tests pass.'),
+    ] });
+    await h.agent.send('run the tests');
+    const [card] = h.cardsOf('plan');
+    assert.equal(await h.agent.executePlan(card.id), 'done');
+    assert.deepEqual(stepEvents(h), ['step_started:1', 'step_unverified:1']);
+    const after = h.cardsOf('plan')[0];
+    assert.deepEqual(after.step_states, { 1: 'unverified' });
+    assert.deepEqual(after.step_evidence?.['1']?.why, ['run_command ($ npm test) was rejected', 'no check was declared']);
+    const { executedLabel, planStatus } = await planStatusModule();
+    assert.equal(executedLabel(planStatus(after) as any), 'Executed, not verified (0 of 1 steps done, 1 unverified)');
+  });
+
+  it('a declared check the user rejects is not run and leaves the step unverified', async () => {
+    const asked: string[] = [];
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, approver: { request: async (req) => { asked.push(req.info.command ?? ''); return { approved: false }; } }, steps: [
+      propose(goodPlan({ steps: [{ step_number: 1, action: 'Say hello', reason: 'x', tools_needed: [], estimated_time: '1 min', files: [], check: 'touch checked.txt' }] })),
+      text('Hello.'),
+    ] });
+    await h.agent.send('say hello');
+    await h.agent.executePlan(h.cardsOf('plan')[0].id);
+    assert.deepEqual(asked, ['touch checked.txt'], 'the check asks like any command');
+    assert.equal(fs.existsSync(path.join(h.ws, 'checked.txt')), false);
+    const after = h.cardsOf('plan')[0];
+    assert.deepEqual(after.step_states, { 1: 'unverified' });
+    assert.match(after.step_evidence?.['1']?.why[0] ?? '', /the check `touch checked\.txt` was not run: it was not approved/);
+    assert.ok(h.cardsOf('tool_call').some((c) => c.status === 'rejected' && /check of step 1/.test(c.summary)));
   });
 
   it('a step the Actor fails stops the run there', async () => {
@@ -160,7 +202,7 @@ describe('plans through the agent', () => {
     assert.equal(resumed.planning.book.get(planId)!.provenance.model, 'planner-model');
     assert.equal(await resumed.executePlan(planId), 'done');
     assert.deepEqual(events.filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`),
-      ['step_started:1', 'step_done:1', 'step_started:2', 'step_done:2']);
+      ['step_started:1', 'step_unverified:1', 'step_started:2', 'step_unverified:2']);
   });
 
   it('requirePlan: a failed propose_plan followed by prose goes on with a plan request inside the same repair budget', async () => {

@@ -20,8 +20,8 @@ function writingPlan() {
   return goodPlan({
     goal: 'Create notes.txt',
     steps: [
-      { step_number: 1, action: 'Create notes.txt containing the line hello', reason: 'the user wants notes', tools_needed: ['write_file'], estimated_time: '1 min', files: ['notes.txt'] },
-      { step_number: 2, action: 'Read notes.txt back to check it', reason: 'verify', tools_needed: ['read_file'], estimated_time: '1 min', files: ['notes.txt'] },
+      { step_number: 1, action: 'Create notes.txt containing the line hello', reason: 'the user wants notes', tools_needed: ['write_file'], estimated_time: '1 min', files: ['notes.txt'], check: 'grep -q hello notes.txt' },
+      { step_number: 2, action: 'Read notes.txt back to check it', reason: 'verify', tools_needed: ['read_file'], estimated_time: '1 min', files: ['notes.txt'], check: 'test -s notes.txt' },
     ],
   });
 }
@@ -94,7 +94,7 @@ describe('tandem plan / run --plan (built CLI, scripted server)', function () {
       text('Created notes.txt.'),
       { type: 'tool_calls', calls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
       text('It says hello.'),
-    ], ['run', '--role', 'actor', '--plan', out, '--approve', 'edits', '--json']);
+    ], ['run', '--role', 'actor', '--plan', out, '--approve', 'all', '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'hello\n');
     const events = jsonEvents(r);
@@ -108,6 +108,45 @@ describe('tandem plan / run --plan (built CLI, scripted server)', function () {
     assert.ok(!JSON.stringify(reqs[0].messages).includes('(execute the plan in'), 'the placeholder prompt never reaches the model');
   });
 
+  it('a step whose command was refused is not reported done: step_unverified with why, exit 1 (never "Executed")', async () => {
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    const plan = goodPlan({
+      goal: 'Make build.txt',
+      steps: [{ step_number: 1, action: 'Run make to create build.txt', reason: 'build', tools_needed: ['run_command'], estimated_time: '1 min', files: ['build.txt'], commands: ['touch build.txt'] }],
+    });
+    fs.writeFileSync(out, JSON.stringify(plan));
+    const r = await tandem([
+      { type: 'tool_calls', calls: [{ name: 'run_command', arguments: { command: 'touch build.txt' } }] },
+      text('Done: build.txt is created.'),
+    ], ['run', '--role', 'actor', '--plan', out, '--approve', 'edits', '--json']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(fs.existsSync(path.join(ws, 'build.txt')), false, 'the command never ran');
+    const events = jsonEvents(r);
+    const steps = events.filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);
+    assert.deepEqual(steps, ['step_started:1', 'step_unverified:1']);
+    const unverified = events.find((e) => e.type === 'step_unverified') as any;
+    assert.match(unverified.reason, /run_command \(\$ touch build\.txt\) was rejected/);
+    assert.match(r.stderr, /plan v1 is not done \(0 of 1 steps done with evidence\)[\s\S]*step 1 unverified: run_command/);
+  });
+
+  it('a step whose check exits non-zero ends failed and the run exits 1', async () => {
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    const plan = writingPlan();
+    plan.steps[0].check = 'grep -q goodbye notes.txt';
+    fs.writeFileSync(out, JSON.stringify(plan));
+    const r = await tandem([
+      { type: 'tool_calls', calls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'hello\n' } }] },
+      text('Created notes.txt.'),
+      text('never requested: the run stops at the failed step'),
+    ], ['run', '--role', 'actor', '--plan', out, '--approve', 'all', '--json']);
+    assert.equal(r.code, 1, r.stderr);
+    const events = jsonEvents(r);
+    const steps = events.filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);
+    assert.deepEqual(steps, ['step_started:1', 'step_failed:1']);
+    assert.match((events.find((e) => e.type === 'step_failed') as any).reason, /the check `grep -q goodbye notes\.txt` exited 1/);
+    assert.equal(server!.chatRequests().length, 2);
+  });
+
   it('a task started by run --role actor --plan FILE is titled from the plan in tandem history', async () => {
     const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cliplan-data-'));
     try {
@@ -117,7 +156,7 @@ describe('tandem plan / run --plan (built CLI, scripted server)', function () {
         { type: 'tool_calls', calls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'hello\n' } }] },
         text('Created notes.txt.'),
         text('Checked.'),
-      ], ['run', '--role', 'actor', '--plan', out, '--approve', 'edits'], { TANDEM_DATA_DIR: data });
+      ], ['run', '--role', 'actor', '--plan', out, '--approve', 'all'], { TANDEM_DATA_DIR: data });
       assert.equal(r.code, 0, r.stderr);
       const list = await runCliProcess(cli, ['history', '--workspace', ws, '--json'], { env: { TANDEM_DATA_DIR: data } });
       assert.equal(list.code, 0, list.stderr);

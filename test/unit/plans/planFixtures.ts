@@ -18,6 +18,14 @@ export function goodPlan(overrides: Record<string, unknown> = {}): any {
   };
 }
 
+/** goodPlan with a declared scope and a check on each step (`check1`/`check2` are the commands). */
+export function checkedPlan(check1 = 'test -f src/args.ts', check2 = 'true'): any {
+  const p = goodPlan();
+  p.steps[0] = { ...p.steps[0], commands: [], check: check1 };
+  p.steps[1] = { ...p.steps[1], commands: ['npm test'], check: check2 };
+  return p;
+}
+
 /** The same plan with an unknown tool in step 2. */
 export function planWithUnknownTool(): any {
   const p = goodPlan();

@@ -153,10 +153,17 @@ describe('task runtime: history, checkpoints, context and budget through the age
 
     const r2 = await rig({ resumeId: r1.session.id, steps: [{ type: 'text', text: 'Step 1 done.' }, { type: 'text', text: 'Step 2 done.' }] });
     assert.equal(await r2.agent.executePlan(planCard.id), 'done');
-    const states = r2.cards('plan').find((c) => c.id === planCard.id)!.step_states;
-    assert.deepEqual(states, { '1': 'done', '2': 'done' });
+    const after = r2.cards('plan').find((c) => c.id === planCard.id)!;
+    // No step declares a check: each ends unverified, and says why.
+    assert.deepEqual(after.step_states, { '1': 'unverified', '2': 'unverified' });
+    assert.deepEqual(after.step_evidence?.['2'], { why: ['no check was declared'] });
     const first = r2.server.chatRequests()[0].messages as any[];
     assert.equal(first[1].content, 'Plan a --verbose flag', 'the Actor sees the planning turn too');
+    await r2.session.close();
+    const kept = (await store.load(r1.session.id)).cards.find((c) => c.id === planCard.id);
+    assert.ok(kept?.kind === 'plan');
+    assert.deepEqual(kept.step_states, { '1': 'unverified', '2': 'unverified' }, 'history keeps the step states');
+    assert.deepEqual(kept.step_evidence?.['1'], { why: ['no check was declared'] }, 'and why');
   });
 
   it('condenses a task longer than the window: the request keeps the plan and touched files and never exceeds the window', async () => {

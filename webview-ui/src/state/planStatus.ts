@@ -10,7 +10,7 @@ export type PlanStatus =
   | { kind: 'superseded' }
   | { kind: 'ready' }
   | { kind: 'executing' }
-  | { kind: 'executed'; done: number; failed: number; total: number };
+  | { kind: 'executed'; done: number; unverified: number; failed: number; total: number };
 
 export function planStatus(card: PlanCard): PlanStatus {
   if (card.plan === null) return { kind: 'invalid' };
@@ -18,20 +18,27 @@ export function planStatus(card: PlanCard): PlanStatus {
   if (card.executing) return { kind: 'executing' };
   const steps = card.plan.steps;
   let done = 0;
+  let unverified = 0;
   let failed = 0;
   let started = false;
   for (const s of steps) {
     const st = card.step_states[String(s.step_number)];
     if (st === 'done') done++;
+    else if (st === 'unverified') unverified++;
     else if (st === 'failed') failed++;
     if (st && st !== 'pending') started = true;
   }
-  return started ? { kind: 'executed', done, failed, total: steps.length } : { kind: 'ready' };
+  return started ? { kind: 'executed', done, unverified, failed, total: steps.length } : { kind: 'ready' };
 }
 
-/** One line for an executed plan: "Executed ✓", or how far it got. */
+/**
+ * One line for an executed plan: "Executed ✓" only when every step is done (each with evidence),
+ * otherwise how far it got and how many steps lack evidence.
+ */
 export function executedLabel(s: Extract<PlanStatus, { kind: 'executed' }>): string {
-  if (s.done === s.total && s.failed === 0) return 'Executed ✓';
-  if (s.failed > 0) return `Execution failed (${s.done} of ${s.total} steps done)`;
-  return `Execution ended (${s.done} of ${s.total} steps done)`;
+  if (s.done === s.total) return 'Executed ✓';
+  const unverified = s.unverified > 0 ? `, ${s.unverified} unverified` : '';
+  if (s.failed > 0) return `Execution failed (${s.done} of ${s.total} steps done${unverified})`;
+  if (s.done + s.unverified === s.total) return `Executed, not verified (${s.done} of ${s.total} steps done${unverified})`;
+  return `Execution ended (${s.done} of ${s.total} steps done${unverified})`;
 }

@@ -8,7 +8,7 @@ import { focusOnMount } from '../focusOnMount';
 import { agentBusy } from '../agentBusy';
 import { executedLabel, planStatus } from '../../state/planStatus';
 
-const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', failed: '✗' };
+const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', unverified: '?', failed: '✗' };
 
 export function PlanCardView({ card }: { card: PlanCard }) {
   const [revising, setRevising] = useState(false);
@@ -31,7 +31,11 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           <ol class="plan-steps">
             {plan.steps.map((s) => {
               const state: StepState = card.step_states[String(s.step_number)] ?? 'pending';
-              const reason = state === 'failed' ? stepReasonFor(card.id, s.step_number) : undefined;
+              const evidence = card.step_evidence?.[String(s.step_number)];
+              // Why a step is not done: its evidence on the card (kept by history), else the event's reason.
+              const why = state === 'failed' || state === 'unverified'
+                ? (evidence?.why.length ? evidence.why : [stepReasonFor(card.id, s.step_number)].filter((r): r is string => !!r))
+                : [];
               return (
                 <li key={s.step_number} class={`step step-${state}`} data-step-state={state}>
                   <span class="step-state" title={state} aria-label={`Step ${s.step_number}: ${state}`}>{STEP_GLYPH[state]}</span>
@@ -43,7 +47,21 @@ export function PlanCardView({ card }: { card: PlanCard }) {
                       {s.tools_needed.length > 0 && <span class="muted">{s.tools_needed.join(', ')}</span>}
                       {s.estimated_time && <span class="muted">≈ {s.estimated_time}</span>}
                     </div>
-                    {reason && <div class="error-text">{reason}</div>}
+                    {(s.commands?.length ?? 0) > 0 && (
+                      <div class="step-meta">{s.commands!.map((c) => <code key={c} class="command">$ {c}</code>)}</div>
+                    )}
+                    {s.check && <div class="step-meta muted">check: <code>{s.check}</code></div>}
+                    {why.length > 0 && (
+                      <ul class={state === 'failed' ? 'error-text step-why' : 'muted step-why'} data-step-why>
+                        {why.map((w, i) => <li key={i}>{w}</li>)}
+                      </ul>
+                    )}
+                    {evidence?.check && (
+                      <details class="step-check" data-step-check>
+                        <summary>check <code>{evidence.check.command}</code> {evidence.check.exit_code === null ? 'did not finish' : `exited ${evidence.check.exit_code}`}</summary>
+                        <pre class="raw">{evidence.check.output || '(no output)'}</pre>
+                      </details>
+                    )}
                   </div>
                 </li>
               );
@@ -71,7 +89,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
         <div class="actions">
           {status.kind === 'executed' ? (
             <>
-              <span class={`chip ${status.failed ? 'status-error' : status.done === status.total ? 'status-done' : ''}`} data-plan-status="executed">{executedLabel(status)}</span>
+              <span class={`chip ${status.failed ? 'status-error' : status.done === status.total ? 'status-done' : 'status-unverified'}`} data-plan-status="executed">{executedLabel(status)}</span>
               {!confirmRerun && <button type="button" class="secondary" onClick={() => setConfirmRerun(true)}>Run again…</button>}
             </>
           ) : (

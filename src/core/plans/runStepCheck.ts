@@ -1,0 +1,50 @@
+/**
+ * Runs a plan step's `check` command after the step's turn. It is a command like any other: it
+ * gets a tool card, goes through the same approval policy (a check in a plan is still something the
+ * user may refuse to run) and the host's command runner, with the step's cancel signal.
+ */
+import type { CheckResult } from '../../protocol';
+import type { HostPorts } from '../ports';
+import { resolveApproval, type PolicyInput } from '../approvalPolicy';
+import { rejectionText } from '../rejectionText';
+import { capHeadTail } from '../truncate';
+import type { PlanUi } from './planBook';
+import type { CheckRun } from './stepVerdict';
+
+export interface StepCheckEnv {
+  ui: PlanUi;
+  host: Pick<HostPorts, 'commands' | 'approver'>;
+  policy: PolicyInput;
+  cwd: string;
+  timeoutMs: number;
+  /** Output kept on the card and the step's evidence (head and tail). */
+  maxOutputChars: number;
+  signal: AbortSignal;
+}
+
+export async function runStepCheck(command: string, stepNumber: number, env: StepCheckEnv): Promise<CheckRun> {
+  const cardId = env.ui.newId('tool');
+  const callId = `check-${cardId}`;
+  const info = { kind: 'command' as const, command, cwd: env.cwd };
+  env.ui.addCard({
+    kind: 'tool_call', id: cardId, call_id: callId, tool: 'run_command',
+    summary: `check of step ${stepNumber}: $ ${command.length > 120 ? `${command.slice(0, 120)}…` : command}`,
+    args: { command }, status: 'pending', approval: info, ts: Date.now(),
+  });
+  const { decision } = await resolveApproval({ callId, tool: 'run_command', info }, env.policy, env.host.approver as HostPorts['approver'], env.signal);
+  if (!decision.approved) {
+    const why = rejectionText(decision, `running \`${command}\``, 'Nothing was run.');
+    env.ui.patchCard(cardId, { status: 'rejected', error: why });
+    return { ran: false, why: decision.by === 'policy' ? 'the approval policy does not allow it' : 'it was not approved', result: { command, exit_code: null, output: '' } };
+  }
+  env.ui.patchCard(cardId, { status: 'running' });
+  const res = await env.host.commands.run(command, { cwd: env.cwd, timeoutMs: env.timeoutMs, signal: env.signal });
+  const output = capHeadTail(res.output, env.maxOutputChars);
+  const exit = res.timedOut || res.cancelled ? null : res.exitCode;
+  const result: CheckResult = { command, exit_code: exit ?? null, output };
+  const status = res.timedOut ? 'Timed out.' : res.cancelled ? 'Stopped by the user.' : `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
+  env.ui.patchCard(cardId, exit === 0
+    ? { status: 'done', result: `${status}\n${output}` }
+    : { status: 'error', error: `${status}\n${output}` });
+  return { ran: true, result };
+}
