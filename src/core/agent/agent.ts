@@ -215,6 +215,7 @@ export class Agent implements AgentApi {
           host: this.opts.host,
           policy: this.policyInput(),
           cwd: this.opts.host.fs.roots[0] ?? '.',
+          roots: this.opts.host.fs.roots,
           timeoutMs: this.settings.limits.commandTimeoutMs,
           maxOutputChars: CHECK_OUTPUT_CHARS,
           signal,

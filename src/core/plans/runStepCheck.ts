@@ -3,7 +3,7 @@
  * gets a tool card, goes through the same approval policy (a check in a plan is still something the
  * user may refuse to run) and the host's command runner, with the step's cancel signal.
  */
-import type { CheckResult } from '../../protocol';
+import type { ApprovalInfo, CheckResult } from '../../protocol';
 import type { HostPorts } from '../ports';
 import { resolveApproval, type PolicyInput } from '../approvalPolicy';
 import { rejectionText } from '../rejectionText';
@@ -12,6 +12,8 @@ import type { PlanUi } from './planBook';
 import type { CheckRun } from './stepVerdict';
 
 export interface StepCheckEnv {
+  /** The workspace roots (the sandbox keeps the check's writes inside them). */
+  roots: readonly string[];
   ui: PlanUi;
   host: Pick<HostPorts, 'commands' | 'approver'>;
   policy: PolicyInput;
@@ -25,7 +27,12 @@ export interface StepCheckEnv {
 export async function runStepCheck(command: string, stepNumber: number, env: StepCheckEnv): Promise<CheckRun> {
   const cardId = env.ui.newId('tool');
   const callId = `check-${cardId}`;
-  const info = { kind: 'command' as const, command, cwd: env.cwd };
+  // Like run_command: in the sandbox when there is one (writable workspace, no network), so the
+  // approval policy judges the check exactly as it would judge the same command from the Actor.
+  const sandbox = (await env.host.commands.sandboxStatus?.()) ?? { available: false as const, why: 'this host has no command sandbox' };
+  const info: ApprovalInfo = sandbox.available
+    ? { kind: 'command', command, cwd: env.cwd, sandboxed: true }
+    : { kind: 'command', command, cwd: env.cwd, sandboxed: false, reason: `no sandbox: ${sandbox.why}` };
   env.ui.addCard({
     kind: 'tool_call', id: cardId, call_id: callId, tool: 'run_command',
     summary: `check of step ${stepNumber}: $ ${command.length > 120 ? `${command.slice(0, 120)}…` : command}`,
@@ -38,7 +45,8 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
     return { ran: false, why: decision.by === 'policy' ? 'the approval policy does not allow it' : 'it was not approved', result: { command, exit_code: null, output: '' } };
   }
   env.ui.patchCard(cardId, { status: 'running' });
-  const res = await env.host.commands.run(command, { cwd: env.cwd, timeoutMs: env.timeoutMs, signal: env.signal });
+  const isolation = sandbox.available ? { roots: env.roots, workspace: 'writable' as const, network: sandbox.networkByDefault } : undefined;
+  const res = await env.host.commands.run(command, { cwd: env.cwd, timeoutMs: env.timeoutMs, signal: env.signal, ...(isolation ? { isolation } : {}) });
   const output = capHeadTail(res.output, env.maxOutputChars);
   const exit = res.timedOut || res.cancelled ? null : res.exitCode;
   const result: CheckResult = { command, exit_code: exit ?? null, output };
