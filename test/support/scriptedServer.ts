@@ -22,6 +22,8 @@ interface StepCommon {
   chunkDelayMs?: number;
   /** Model id reported back (default: the requested one). */
   model?: string;
+  /** Silence after the headers, before the first chunk (prompt evaluation on a slow server), ms. */
+  firstChunkDelayMs?: number;
 }
 
 export interface ScriptedToolCall { id?: string; name: string; arguments: string | Record<string, unknown> }
@@ -39,6 +41,12 @@ export type ScriptStep =
   | (StepCommon & { type: 'fault'; fault: 'error_event'; message?: string; text?: string })
   /** Streams `text` and/or `calls`, then stops after `fraction` of the chunks: `destroy` resets the socket, `end` closes it cleanly (no finish_reason, no [DONE]). */
   | (StepCommon & { type: 'fault'; fault: 'cut'; text?: string; calls?: ScriptedToolCall[]; argChunkSize?: number; fraction?: number; mode?: 'destroy' | 'end' })
+  /** A recorded stream, sent verbatim as the SSE body (comments, provider fields and all), split into `pieces` writes. */
+  | (StepCommon & { type: 'raw_sse'; body: string; pieces?: number })
+  /** Empty deltas every `everyMs`, forever (content-free keep-alive chunks: no progress). */
+  | (StepCommon & { type: 'fault'; fault: 'drip'; everyMs?: number; text?: string; content?: string })
+  /** A redirect (307) to `location`, which may be another origin. */
+  | (StepCommon & { type: 'fault'; fault: 'redirect'; location: string })
   /** Streams the first `afterChunks` chunks of `text`, then goes silent with the connection open. */
   | (StepCommon & { type: 'fault'; fault: 'stall'; text: string; afterChunks?: number; chunkSize?: number });
 
@@ -213,9 +221,10 @@ export class ScriptedServer {
     return out;
   }
 
-  private startSse(res: http.ServerResponse): void {
+  private startSse(res: http.ServerResponse, firstChunkDelayMs = 0): Promise<void> | void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
+    if (firstChunkDelayMs > 0) return sleep(firstChunkDelayMs).then(() => undefined);
   }
 
   private async writeChunks(res: http.ServerResponse, chunks: Chunk[], delayMs: number): Promise<void> {
@@ -252,13 +261,40 @@ export class ScriptedServer {
       if (!streaming) return this.whole(res, model, text ?? null, calls, finish, step.usage);
       const chunkSize = step.type === 'tool_calls' ? 8 : step.chunkSize ?? 8;
       const argChunkSize = step.type === 'tool_calls' ? step.argChunkSize ?? 7 : 7;
-      this.startSse(res);
+      await this.startSse(res, step.firstChunkDelayMs);
       await this.writeChunks(res, [...this.contentChunks(model, text, calls, chunkSize, argChunkSize), ...this.finishChunks(model, finish, step.usage)], delay);
       if (!res.destroyed) res.end('data: [DONE]\n\n');
       return;
     }
 
+    if (step.type === 'raw_sse') {
+      await this.startSse(res, step.firstChunkDelayMs);
+      const n = Math.max(1, step.pieces ?? 1);
+      const size = Math.ceil(step.body.length / n);
+      for (let i = 0; i < step.body.length && !res.destroyed; i += size) {
+        res.write(step.body.slice(i, i + size));
+        if (delay > 0) await sleep(delay);
+      }
+      if (!res.destroyed) res.end();
+      return;
+    }
+
     switch (step.fault) {
+      case 'drip': {
+        await this.startSse(res);
+        const first = this.contentChunks(model, step.text, undefined, 64, 7);
+        await this.writeChunks(res, first, 0);
+        const base = this.baseChunk(model);
+        while (!res.destroyed && !res.writableEnded) {
+          res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: step.content ?? '' }, finish_reason: null }] })}\n\n`);
+          await sleep(step.everyMs ?? 20);
+        }
+        return;
+      }
+      case 'redirect':
+        res.writeHead(307, { location: step.location, 'content-length': '0' });
+        res.end();
+        return;
       case 'rate_limit': {
         const headers: Record<string, string> = {};
         if (step.retryAfterMs !== undefined) headers['retry-after-ms'] = String(step.retryAfterMs);

@@ -1,3 +1,5 @@
-export { LlmClient, type ChatRequest, type ChatResult, type ChatUsage, type LlmClientOptions, type StreamHandlers, type RetryNotice } from './llmClient';
+export { LlmClient, DEFAULT_REQUEST_DEADLINE_MS, type ChatRequest, type ChatResult, type ChatUsage, type LlmClientOptions, type StreamHandlers, type RetryNotice } from './llmClient';
 export { LlmError, toLlmError, redact, type LlmFailureKind } from './llmError';
 export { ToolCallAccumulator, type AccumulatedToolCall } from './toolCallAccumulator';
+export { StreamAssembler } from './streamAssembler';
+export type { ProviderFields } from './providerFields';

@@ -8,7 +8,10 @@ import type {
 import type { Logger } from '../ports';
 import { nullLogger } from '../ports';
 import { LlmError, redact, toLlmError } from './llmError';
-import { ToolCallAccumulator, type AccumulatedToolCall } from './toolCallAccumulator';
+import type { AccumulatedToolCall } from './toolCallAccumulator';
+import { StreamAssembler } from './streamAssembler';
+import type { ProviderFields } from './providerFields';
+import { sameOriginFetch } from './sameOriginFetch';
 import { abortableSleep, planRetry, readableWait, serverDelayMs, MAX_RETRY_WAIT_MS } from './retryPolicy';
 import { APIError } from 'openai';
 
@@ -20,8 +23,15 @@ export interface LlmClientOptions {
    * the wait at once) and at most one retry of a timeout. Our loop, not the SDK's (see retryPolicy.ts).
    */
   maxRetries: number;
-  /** Abort when no byte arrives for this long (also the SDK's wait-for-headers timeout). */
+  /** Abort when the answer makes no progress (no content, reasoning or tool-call bytes) for this long. */
   idleTimeoutMs: number;
+  /**
+   * How long the first token may take: prompt evaluation on a CPU server can take minutes for a
+   * large request, far longer than a pause mid-answer. Default: the idle timeout, at least 5 minutes.
+   */
+  firstTokenTimeoutMs?: number;
+  /** An overall limit per request, retries included, so a drip-feed of tiny deltas ends too. Default 10 minutes. */
+  requestDeadlineMs?: number;
   logger?: Logger;
   /** For tests/hosts that need their own fetch. */
   fetch?: typeof fetch;
@@ -36,6 +46,8 @@ export interface ChatRequest {
   responseFormat?: ChatCompletionCreateParamsStreaming['response_format'];
   toolChoice?: ChatCompletionCreateParamsStreaming['tool_choice'];
   temperature?: number;
+  /** The prompt's size as the caller counted it (for "waiting for the first token (prompt N tokens)"). */
+  promptTokens?: number;
 }
 
 export interface ChatUsage {
@@ -47,7 +59,14 @@ export interface ChatUsage {
 
 export interface ChatResult {
   text: string;
+  /** Reasoning the model showed (thinking parts, `reasoning_content`, …): not part of the answer. */
+  reasoning: string;
   toolCalls: AccumulatedToolCall[];
+  /**
+   * Fields to send back on this assistant message (the provider's reasoning field on turns with tool
+   * calls, unknown delta fields), verbatim; undefined when there are none.
+   */
+  messageFields?: ProviderFields;
   finishReason: string;
   usage: ChatUsage;
   latencyMs: number;
@@ -58,6 +77,12 @@ export interface StreamHandlers {
   signal?: AbortSignal;
   /** Each text fragment as it arrives. */
   onText?(delta: string): void;
+  /** Each reasoning fragment as it arrives (shown apart from the answer). */
+  onReasoning?(delta: string): void;
+  /** Tool-call bytes arrived: the calls so far and their characters (progress for a long call). */
+  onToolCallProgress?(progress: { calls: number; chars: number }): void;
+  /** The request was sent and nothing has come back yet; `promptTokens` is the caller's count or an estimate. */
+  onWaitingForFirstToken?(info: { promptTokens: number; estimated: boolean }): void;
   /** Called on every chunk (for activity indicators). */
   onChunk?(chunk: ChatCompletionChunk): void;
   /** Before waiting to send the request again: `message` says why and for how long (for the chat). */
@@ -85,6 +110,13 @@ function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
+export const DEFAULT_REQUEST_DEADLINE_MS = 10 * 60_000;
+export const MIN_FIRST_TOKEN_TIMEOUT_MS = 5 * 60_000;
+
+function firstTokenTimeoutMs(o: LlmClientOptions): number {
+  return o.firstTokenTimeoutMs ?? Math.max(o.idleTimeoutMs, MIN_FIRST_TOKEN_TIMEOUT_MS);
+}
+
 /**
  * One streamed chat completion through the `openai` SDK. A result is returned only when the
  * stream finished properly (a `finish_reason` arrived and nothing threw); anything else is an
@@ -102,29 +134,32 @@ export class LlmClient {
       apiKey: options.apiKey || 'no-key',
       // Retries are ours (abortable waits, one timeout retry): the SDK's sleep ignores the abort signal.
       maxRetries: 0,
-      timeout: options.idleTimeoutMs,
+      // Until the response starts, the first-token limit applies (prompt evaluation happens before it).
+      timeout: firstTokenTimeoutMs(options),
+      // Redirects are followed only within the configured origin: the request body is the conversation.
+      fetch: sameOriginFetch(options.fetch ?? fetch),
       // The SDK logs malformed chunks to the console by default; that would pollute the CLI's output.
       logLevel: 'off',
-      ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   }
 
   /** `retriesMade` words the error ("after 3 attempts"): what was actually tried, not the setting. */
   private ctx(extra: { partialText?: string; partialToolCalls?: number } = {}, retriesMade = this.options.maxRetries) {
-    return { baseURL: this.options.baseURL, maxRetries: retriesMade, idleTimeoutMs: this.options.idleTimeoutMs, apiKey: this.options.apiKey, ...extra };
+    return { baseURL: this.options.baseURL, maxRetries: retriesMade, idleTimeoutMs: firstTokenTimeoutMs(this.options), apiKey: this.options.apiKey, ...extra };
   }
 
   async stream(req: ChatRequest, handlers: StreamHandlers = {}): Promise<ChatResult> {
     const started = Date.now();
     if (handlers.signal?.aborted) throw new LlmError('stopped', 'Stopped.');
+    const deadline = started + (this.options.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS);
     let timeoutsRetried = 0;
     for (let retries = 0; ; retries++) {
       try {
-        return await this.attempt(req, handlers, started, retries);
+        return await this.attempt(req, handlers, started, retries, deadline);
       } catch (err) {
         if (!(err instanceof AttemptFailed)) throw err;
         const plan = handlers.signal?.aborted ? undefined : planRetry(err.error, err.raw, retries, this.options.maxRetries, timeoutsRetried);
-        if (!plan) throw err.error;
+        if (!plan || Date.now() + plan.waitMs >= deadline) throw err.error;
         const timeout = err.error.kind === 'timeout' || err.error.kind === 'idle_timeout';
         if (timeout) timeoutsRetried++;
         const notice: RetryNotice = { message: this.retryMessage(err.error, err.raw, plan.waitMs, retries + 1), waitMs: plan.waitMs, retry: retries + 1, kind: err.error.kind };
@@ -136,7 +171,8 @@ export class LlmClient {
   }
 
   private retryMessage(error: LlmError, raw: unknown, waitMs: number, retry: number): string {
-    if (error.kind === 'timeout' || error.kind === 'idle_timeout') return `No response for ${readableWait(this.options.idleTimeoutMs)}; retrying once.`;
+    if (error.kind === 'timeout') return `No response for ${readableWait(firstTokenTimeoutMs(this.options))}; retrying once.`;
+    if (error.kind === 'idle_timeout') return `No response for ${readableWait(this.options.idleTimeoutMs)}; retrying once.`;
     const why =
       error.kind === 'rate_limited' ? 'The endpoint is rate-limiting requests (HTTP 429)'
       : error.opts.status ? `The endpoint failed with HTTP ${error.opts.status}`
@@ -148,30 +184,31 @@ export class LlmClient {
   }
 
   /** One request and its stream; a failure comes out as `AttemptFailed` so `stream` can decide to retry. */
-  private async attempt(req: ChatRequest, handlers: StreamHandlers, started: number, retriesMade: number): Promise<ChatResult> {
+  private async attempt(req: ChatRequest, handlers: StreamHandlers, started: number, retriesMade: number, deadline: number): Promise<ChatResult> {
     const controller = new AbortController();
     const userSignal = handlers.signal;
     const onUserAbort = () => controller.abort();
     if (userSignal?.aborted) throw new LlmError('stopped', 'Stopped.');
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
 
-    let idleFired = false;
+    // Which limit stopped the request: the first token's, the idle one's (no progress), or the deadline.
+    let fired: 'first_token' | 'idle' | 'deadline' | undefined;
     let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
+    const arm = (kind: 'first_token' | 'idle', ms: number) => {
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => {
-        idleFired = true;
+        fired = kind;
         controller.abort();
-      }, this.options.idleTimeoutMs);
+      }, ms);
     };
+    const deadlineTimer = setTimeout(() => {
+      fired = 'deadline';
+      controller.abort();
+    }, Math.max(0, deadline - Date.now()));
 
-    let text = '';
-    let finishReason: string | undefined;
-    let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
-    let model = req.model;
+    const acc = new StreamAssembler();
     let contentType = '';
-    let chunks = 0;
-    const calls = new ToolCallAccumulator();
+    let progressed = false;
     const body: ChatCompletionCreateParamsStreaming = {
       model: req.model,
       messages: req.messages,
@@ -183,49 +220,53 @@ export class LlmClient {
       ...(req.toolChoice ? { tool_choice: req.toolChoice } : {}),
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     };
+    const promptChars = JSON.stringify(req.messages).length + (req.tools ? JSON.stringify(req.tools).length : 0);
     this.logger.debug(`LLM request: model=${req.model} messages=${req.messages.length} tools=${req.tools?.length ?? 0} url=${this.options.baseURL}`);
 
     try {
+      handlers.onWaitingForFirstToken?.({ promptTokens: req.promptTokens ?? estimateTokens(promptChars), estimated: req.promptTokens === undefined });
       const { data: stream, response } = await this.client.chat.completions.create(body, { signal: controller.signal }).withResponse();
       contentType = response.headers.get('content-type') ?? '';
-      arm();
+      arm('first_token', firstTokenTimeoutMs(this.options));
       for await (const chunk of stream) {
-        arm();
-        chunks++;
+        const delta = acc.add(chunk);
         handlers.onChunk?.(chunk);
-        if (chunk.model) model = chunk.model;
-        if (chunk.usage) usage = chunk.usage;
-        for (const choice of chunk.choices ?? []) {
-          const delta = choice.delta;
-          if (delta?.content) {
-            text += delta.content;
-            handlers.onText?.(delta.content);
-          }
-          calls.add(delta?.tool_calls);
-          if (choice.finish_reason) finishReason = choice.finish_reason;
+        // Only progress counts: a stream of empty deltas or keep-alives is as good as silence.
+        if (delta.progress) {
+          progressed = true;
+          arm('idle', this.options.idleTimeoutMs);
         }
+        if (delta.reasoning) handlers.onReasoning?.(delta.reasoning);
+        if (delta.text) handlers.onText?.(delta.text);
+        if (delta.progress && acc.calls.size) handlers.onToolCallProgress?.({ calls: acc.calls.size, chars: acc.calls.chars });
       }
     } catch (err) {
-      throw new AttemptFailed(this.failure(err, idleFired, userSignal, text, calls.size, retriesMade), err);
+      throw new AttemptFailed(this.failure(err, fired, userSignal, acc.text, acc.calls.size, retriesMade), err);
     } finally {
       if (timer) clearTimeout(timer);
+      clearTimeout(deadlineTimer);
       userSignal?.removeEventListener('abort', onUserAbort);
     }
+    const text = acc.text;
     // The SDK ends the iteration silently when its signal is aborted: find out why.
-    if (userSignal?.aborted) throw new LlmError('stopped', 'Stopped.', { partialText: text, partialToolCalls: calls.size });
-    if (idleFired) throw new AttemptFailed(this.idleError(text, calls.size, retriesMade), undefined);
-    if (!finishReason && chunks === 0 && !contentType.includes('event-stream')) {
+    if (userSignal?.aborted) throw new LlmError('stopped', 'Stopped.', { partialText: text, partialToolCalls: acc.calls.size });
+    if (fired) throw new AttemptFailed(this.timerError(fired, progressed, text, acc.calls.size, retriesMade), undefined);
+    if (acc.streamError) {
+      throw new AttemptFailed(new LlmError('api_error', `The endpoint reported an error mid-response: ${redact(acc.streamError, this.options.apiKey)}.${acc.calls.size ? ` ${acc.calls.size} tool call(s) were cut off and not run.` : ''}`, { retryable: true, partialText: text, partialToolCalls: acc.calls.size }), undefined);
+    }
+    const finishReason = acc.finishReason;
+    if (!finishReason && acc.chunks === 0 && !contentType.includes('event-stream')) {
       throw new LlmError('malformed', `The endpoint sent a malformed response: ${contentType || 'no content type'} instead of an event stream, with no usable data.`, { retryable: true });
     }
     if (!finishReason) {
-      const n = calls.size;
+      const n = acc.calls.size;
       throw new LlmError(
         'cut_off',
         `The response stream ended before the model finished (no finish_reason).${n ? ` ${n} tool call${n === 1 ? ' was' : 's were'} cut off and not run.` : ''}`,
         { retryable: true, partialText: text, partialToolCalls: n },
       );
     }
-    const toolCalls = calls.list();
+    const toolCalls = acc.calls.list();
     if (finishReason === 'length' && toolCalls.length) {
       throw new LlmError('length', `The model ran out of output tokens (max_tokens) in the middle of a tool call; it was not run. Raise the max tokens setting or ask for smaller steps.`, {
         partialText: text,
@@ -233,18 +274,32 @@ export class LlmClient {
       });
     }
     const latencyMs = Date.now() - started;
-    const promptChars = JSON.stringify(req.messages).length + (req.tools ? JSON.stringify(req.tools).length : 0);
-    const outChars = text.length + toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0);
+    const usage = acc.usage;
+    const messageFields = acc.messageFields(toolCalls.length > 0);
     return {
       text,
+      reasoning: acc.reasoning,
       toolCalls,
+      ...(messageFields ? { messageFields } : {}),
       finishReason,
-      model,
+      model: acc.model ?? req.model,
       latencyMs,
-      usage: usage
+      usage: usage && (usage.prompt_tokens !== undefined || usage.completion_tokens !== undefined)
         ? { tokensIn: usage.prompt_tokens ?? 0, tokensOut: usage.completion_tokens ?? 0, estimated: false }
-        : { tokensIn: estimateTokens(promptChars), tokensOut: estimateTokens(outChars), estimated: true },
+        : { tokensIn: req.promptTokens ?? estimateTokens(promptChars), tokensOut: estimateTokens(acc.outputChars), estimated: true },
     };
+  }
+
+  private timerError(fired: 'first_token' | 'idle' | 'deadline', progressed: boolean, text: string, calls: number, retriesMade: number): LlmError {
+    if (fired === 'idle') return this.idleError(text, calls, retriesMade);
+    const partial = { partialText: text, partialToolCalls: calls };
+    const notRun = calls ? ` ${calls} unfinished tool call${calls === 1 ? ' was' : 's were'} not run.` : '';
+    if (fired === 'deadline') {
+      const limit = readableWait(this.options.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS);
+      return new LlmError('deadline', `The request took longer than the overall limit of ${limit}${progressed ? ' (the model was still sending)' : ''}, so it was abandoned.${notRun} Raise the request deadline setting if the model is just slow.`, { retryable: false, ...partial });
+    }
+    const tries = retriesMade > 0 ? ` after ${retriesMade + 1} attempts` : '';
+    return new LlmError('timeout', `The model sent no first token within ${readableWait(firstTokenTimeoutMs(this.options))}${tries} (prompt evaluation on a slow server can take long: raise the first-token timeout setting).`, { retryable: true, ...partial });
   }
 
   private idleError(text: string, calls: number, retriesMade: number): LlmError {
@@ -257,9 +312,9 @@ export class LlmClient {
     });
   }
 
-  private failure(err: unknown, idleFired: boolean, userSignal: AbortSignal | undefined, text: string, calls: number, retriesMade: number): LlmError {
+  private failure(err: unknown, fired: 'first_token' | 'idle' | 'deadline' | undefined, userSignal: AbortSignal | undefined, text: string, calls: number, retriesMade: number): LlmError {
     if (userSignal?.aborted) return new LlmError('stopped', 'Stopped.', { partialText: text, partialToolCalls: calls });
-    if (idleFired) return this.idleError(text, calls, retriesMade);
+    if (fired) return this.timerError(fired, text.length > 0 || calls > 0, text, calls, retriesMade);
     const e = toLlmError(err, this.ctx({ partialText: text, partialToolCalls: calls }, retriesMade));
     this.logger.warn(`LLM request failed (${e.kind}): ${e.message}`);
     return e;

@@ -23,6 +23,8 @@ export interface RetryPlan {
  */
 export function planRetry(error: LlmError, raw: unknown, retriesMade: number, maxRetries: number, timeoutsRetried: number, random: () => number = Math.random): RetryPlan | undefined {
   if (retriesMade >= maxRetries) return undefined;
+  // Marked as certain to fail again (an unsupported request, a redirect we refuse, the deadline).
+  if (error.opts.retryable === false) return undefined;
   if (error.opts.partialText || error.opts.partialToolCalls) return undefined;
   const headers = raw instanceof APIError ? (raw.headers as Headers | undefined) : undefined;
   const should = headers?.get?.('x-should-retry');

@@ -6,9 +6,9 @@ describe('llm client against the scripted server', () => {
   let server: ScriptedServer;
   afterEach(async () => server?.close());
 
-  async function client(steps: ScriptStep[], opts: { maxRetries?: number; idleTimeoutMs?: number } = {}) {
+  async function client(steps: ScriptStep[], opts: { maxRetries?: number; idleTimeoutMs?: number; firstTokenTimeoutMs?: number; requestDeadlineMs?: number } = {}) {
     server = await ScriptedServer.start(steps);
-    return new LlmClient({ baseURL: server.url, apiKey: 'sk-test-secret-123', maxRetries: opts.maxRetries ?? 2, idleTimeoutMs: opts.idleTimeoutMs ?? 5000 });
+    return new LlmClient({ baseURL: server.url, apiKey: 'sk-test-secret-123', maxRetries: opts.maxRetries ?? 2, idleTimeoutMs: opts.idleTimeoutMs ?? 5000, firstTokenTimeoutMs: opts.firstTokenTimeoutMs, requestDeadlineMs: opts.requestDeadlineMs });
   }
   const req = { model: 'm1', messages: [{ role: 'user' as const, content: 'hi' }] };
 
@@ -72,7 +72,7 @@ describe('llm client against the scripted server', () => {
   });
 
   it('times out on a server that never answers', async () => {
-    const c = await client([{ type: 'fault', fault: 'hang', repeat: true }], { maxRetries: 0, idleTimeoutMs: 300 });
+    const c = await client([{ type: 'fault', fault: 'hang', repeat: true }], { maxRetries: 0, idleTimeoutMs: 300, firstTokenTimeoutMs: 300 });
     const e = await failure(c.stream(req));
     assert.equal(e.kind, 'timeout');
     assert.match(e.message, /did not answer within 300 ms/);
@@ -153,5 +153,77 @@ describe('llm client against the scripted server', () => {
     assert.equal(e.kind, 'auth');
     assert.ok(!e.message.includes('sk-test-secret-123'));
     assert.ok(!(e.detail ?? '').includes('sk-test-secret-123'));
+  });
+
+  it('abandons an endless stream of empty deltas: only content, reasoning or tool-call bytes count as progress', async () => {
+    const c = await client([{ type: 'fault', fault: 'drip', text: 'Start', everyMs: 20 }], { maxRetries: 0, idleTimeoutMs: 300 });
+    const e = await failure(c.stream(req));
+    assert.equal(e.kind, 'idle_timeout');
+    assert.equal(e.opts.partialText, 'Start');
+  });
+
+  it('ends a drip-feed that keeps sending a little text at the overall request deadline', async () => {
+    const c = await client([{ type: 'fault', fault: 'drip', content: '.', everyMs: 20 }], { maxRetries: 2, idleTimeoutMs: 300, requestDeadlineMs: 600 });
+    const e = await failure(c.stream(req));
+    assert.equal(e.kind, 'deadline');
+    assert.match(e.message, /overall limit of 600 ms/);
+    assert.equal(server.chatRequests().length, 1, 'the deadline is not retried');
+  });
+
+  it('waits for the first token under its own, longer limit and says how large the prompt is', async () => {
+    const c = await client([{ type: 'text', text: 'slow start', firstChunkDelayMs: 500 }], { maxRetries: 0, idleTimeoutMs: 150, firstTokenTimeoutMs: 5000 });
+    const waits: { promptTokens: number }[] = [];
+    const r = await c.stream({ ...req, promptTokens: 1234 }, { onWaitingForFirstToken: (w) => waits.push(w) });
+    assert.equal(r.text, 'slow start');
+    assert.deepEqual(waits.map((w) => w.promptTokens), [1234]);
+  });
+
+  it('gives up when the first token takes longer than the first-token limit, and says which limit', async () => {
+    const c = await client([{ type: 'text', text: 'too late', firstChunkDelayMs: 3000 }], { maxRetries: 0, idleTimeoutMs: 5000, firstTokenTimeoutMs: 200 });
+    const e = await failure(c.stream(req));
+    assert.equal(e.kind, 'timeout');
+    assert.match(e.message, /no first token within 200 ms/);
+  });
+
+  it('does not follow a redirect to another origin: nothing is sent to the other host', async () => {
+    const other = await ScriptedServer.start([{ type: 'text', text: 'stolen' }]);
+    try {
+      const c = await client([{ type: 'fault', fault: 'redirect', location: `${other.url}/chat/completions`, repeat: true }]);
+      const e = await failure(c.stream(req));
+      assert.equal(e.kind, 'redirect');
+      assert.match(e.message, /redirected to another host/);
+      assert.equal(other.requests.length, 0, 'the other host received nothing');
+      assert.equal(server.chatRequests().length, 1, 'a refused redirect is not retried');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('follows a redirect within the same origin', async () => {
+    const c = await client([]);
+    server.push({ type: 'fault', fault: 'redirect', location: `${server.url}/chat/completions?moved=1` }, { type: 'text', text: 'moved here' });
+    const r = await c.stream(req);
+    assert.equal(r.text, 'moved here');
+  });
+
+  it('does not retry llama-server\'s "tools param requires --jinja flag" 500, and names the fix', async () => {
+    const c = await client([{ type: 'fault', fault: 'server_error', status: 500, message: 'tools param requires --jinja flag', repeat: true }], { maxRetries: 2 });
+    const e = await failure(c.stream(req));
+    assert.equal(server.chatRequests().length, 1, 'a deterministic error is sent once');
+    assert.match(e.message, /--jinja/);
+    assert.match(e.message, /Start llama-server with --jinja/);
+    assert.doesNotMatch(e.message, /HTTP 500\)?: 500/);
+  });
+
+  it('does not retry 400/404/422, says the status once, and names a fix for "does not support tools"', async () => {
+    for (const [status, message] of [[400, 'registry.ollama.ai/library/gemma:2b does not support tools'], [404, 'model not found'], [422, 'Unprocessable request']] as const) {
+      const c = await client([{ type: 'fault', fault: 'server_error', status, message, repeat: true }], { maxRetries: 2 });
+      const e = await failure(c.stream(req));
+      assert.equal(server.chatRequests().length, 1, `HTTP ${status} is sent once`);
+      assert.ok(!e.message.includes(`${status}): ${status}`), e.message);
+      assert.ok(!e.message.includes(`HTTP ${status}: ${status}`), e.message);
+      if (status === 400) assert.match(e.message, /This model does not support tools/);
+      await server.close();
+    }
   });
 });
