@@ -63,6 +63,10 @@ export class TextPrinter {
       case 'turn_ended':
         if (!this.atLineStart) this.write('\n');
         break;
+      case 'agent_state':
+        // Progress while nothing prints (a slow first token, a long tool call): to stderr, so stdout stays the answer.
+        if (e.detail) this.err(`… ${e.detail}\n`);
+        break;
       default:
         break;
     }
@@ -75,6 +79,10 @@ export class TextPrinter {
           if (!this.atLineStart) this.write('\n');
           this.write(card.text);
         } else if (card.author === 'system') this.line(`» ${card.text}`);
+        break;
+      case 'usage':
+        // Only an estimate is worth a line: the endpoint's own counts are in --json and history.
+        if (card.estimated) this.err(`… usage estimated by Tandem (the endpoint reported none): ~${card.tokens_in} in, ~${card.tokens_out} out\n`);
         break;
       case 'tool_call':
         if (FINAL.has(card.status)) this.toolLine(card);

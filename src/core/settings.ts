@@ -36,7 +36,12 @@ export interface ApprovalSettings {
 export interface LimitSettings {
   maxToolCallsPerTurn: number;
   maxConsecutiveToolErrors: number;
+  /** No progress (content, reasoning or tool-call bytes) for this long abandons a request. */
   requestIdleTimeoutMs: number;
+  /** The first token may take this long (prompt evaluation on a CPU server takes minutes for a large prompt). */
+  firstOutputTimeoutMs: number;
+  /** Overall limit per request, retries included: a drip-feed of tiny deltas ends too. */
+  requestDeadlineMs: number;
   commandTimeoutMs: number;
   maxRetries: number;
   planRepairTries: number;
@@ -47,6 +52,8 @@ export const DEFAULT_LIMITS: LimitSettings = {
   maxToolCallsPerTurn: 25,
   maxConsecutiveToolErrors: 3,
   requestIdleTimeoutMs: 60_000,
+  firstOutputTimeoutMs: 300_000,
+  requestDeadlineMs: 600_000,
   commandTimeoutMs: 120_000,
   maxRetries: 2,
   planRepairTries: 2,

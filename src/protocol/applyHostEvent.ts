@@ -43,6 +43,8 @@ export interface HostView<C extends CardLike> {
   readonly cards: CardTable<C>;
   role: RoleId;
   agentState: AgentState;
+  /** What the current state is waiting on, when the host said (null otherwise). */
+  agentDetail: string | null;
   /** Why the role last changed ("Execute plan", "switched by you"); null after a snapshot. */
   roleNotice: string | null;
   turnUsage: TokenTotals | null;
@@ -60,6 +62,7 @@ export function emptyHostView<C extends CardLike>(cards: CardTable<C>, role: Rol
     cards,
     role,
     agentState: 'idle',
+    agentDetail: null,
     roleNotice: null,
     turnUsage: null,
     taskUsage: null,
@@ -106,8 +109,16 @@ export function applyHostEvent<C extends CardLike>(view: HostView<C>, event: Hos
       put(view, { ...text, text: text.text + event.text } as unknown as C);
       return true;
     }
+    case 'reasoning_appended': {
+      const old = view.cards.get(event.id);
+      if (!old || old.kind !== 'text') return false;
+      const text = old as unknown as TextCard;
+      put(view, { ...text, reasoning: (text.reasoning ?? '') + event.text } as unknown as C);
+      return true;
+    }
     case 'agent_state':
       view.agentState = event.state;
+      view.agentDetail = event.detail ?? null;
       return true;
     case 'role_changed':
       view.role = event.role;
@@ -130,6 +141,7 @@ export function applyHostEvent<C extends CardLike>(view: HostView<C>, event: Hos
     case 'turn_ended':
       view.lastOutcome = event.outcome;
       if (event.outcome !== 'waiting') view.agentState = 'idle';
+      view.agentDetail = null;
       for (const id of [...view.streaming]) {
         const c = view.cards.get(id);
         if (c && c.kind === 'text') put(view, { ...c, streaming: false } as C);

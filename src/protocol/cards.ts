@@ -24,6 +24,8 @@ export const TextCard = z.object({
   id: z.string(),
   author: z.enum(['user', 'assistant', 'system']),
   text: z.string(),
+  /** The model's reasoning ("thinking") before or beside its answer: shown collapsed, never counted as the answer. */
+  reasoning: z.string().optional(),
   streaming: z.boolean().optional(),
   role: RoleId.optional(),
   note: NoteKind.optional(),
@@ -131,6 +133,8 @@ export const UsageCard = z.object({
   tokens_out: z.number().int(),
   latency_ms: z.number(),
   cost_usd: z.number().optional(),
+  /** The endpoint reported no usage: the counts are Tandem's own estimate. */
+  estimated: z.boolean().optional(),
   outcome: z.string(),
   ts: z.number(),
 });

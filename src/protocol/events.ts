@@ -13,7 +13,10 @@ export const HostEvent = z.discriminatedUnion('type', [
   /** A shallow patch of a card's top-level fields. */
   z.object({ type: z.literal('card_patched'), seq, id: z.string(), patch: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('text_appended'), seq, id: z.string(), text: z.string() }),
-  z.object({ type: z.literal('agent_state'), seq, state: AgentState }),
+  /** More of a text card's reasoning (kept apart from its text). */
+  z.object({ type: z.literal('reasoning_appended'), seq, id: z.string(), text: z.string() }),
+  /** `detail` says what the state is waiting on ("Waiting for the model's first token (prompt 1,200 tokens)"). */
+  z.object({ type: z.literal('agent_state'), seq, state: AgentState, detail: z.string().optional() }),
   z.object({ type: z.literal('role_changed'), seq, role: RoleId, reason: z.string().optional() }),
   z.object({ type: z.literal('step_started'), seq, plan_id: z.string(), step_number: z.number().int() }),
   z.object({ type: z.literal('step_done'), seq, plan_id: z.string(), step_number: z.number().int() }),

@@ -52,6 +52,7 @@ export class Agent implements AgentApi {
   private readonly hooks?: AgentHooks;
   private running: AbortController | undefined;
   private state: AgentState = 'idle';
+  private stateDetail: string | undefined;
   private limitWaiter: ((allow: boolean) => void) | undefined;
   /** What the last turn was and how it ended, so `retry` can run it again without re-adding the user message. */
   private lastTurn: { kind: 'message'; text: string; role: RoleId; feedback?: string; requirePlan?: boolean } | { kind: 'plan' } | undefined;
@@ -109,7 +110,7 @@ export class Agent implements AgentApi {
 
   private makeClient(): LlmClient {
     const s = this.settings;
-    return new LlmClient({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, logger: this.opts.host.logger });
+    return new LlmClient({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, firstTokenTimeoutMs: s.limits.firstOutputTimeoutMs, requestDeadlineMs: s.limits.requestDeadlineMs, logger: this.opts.host.logger });
   }
 
   updateSettings(settings: AgentSettings): void {
@@ -351,7 +352,7 @@ export class Agent implements AgentApi {
       usage: this.usage,
       hooks: this.hooks,
       signal,
-      setState: (s) => this.setState(s),
+      setState: (s, detail) => this.setState(s, detail),
       dispatchEnv: {
         host: this.opts.host,
         paths: this.paths,
@@ -406,10 +407,11 @@ export class Agent implements AgentApi {
     }
   }
 
-  private setState(state: AgentState): void {
-    if (state === this.state) return;
+  private setState(state: AgentState, detail?: string): void {
+    if (state === this.state && detail === this.stateDetail) return;
     this.state = state;
-    this.events.emit({ type: 'agent_state', state });
+    this.stateDetail = detail;
+    this.events.emit({ type: 'agent_state', state, ...(detail ? { detail } : {}) });
   }
 
   private systemNote(text: string): void {

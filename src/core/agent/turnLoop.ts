@@ -32,11 +32,15 @@ export interface TurnContext {
   usage: UsageMeter;
   hooks?: AgentHooks;
   signal: AbortSignal;
-  setState(state: AgentState): void;
+  /** `detail` says what the state waits on (shown beside it). */
+  setState(state: AgentState, detail?: string): void;
   dispatchEnv: Omit<DispatchEnv, 'signal' | 'tools' | 'events' | 'role' | 'setState'>;
   /** Extra system text for this turn (e.g. the plan being executed). */
   systemSuffix?(): string | undefined;
 }
+
+/** Tool-call progress is reported every this many characters of arguments. */
+const TOOL_CALL_PROGRESS_STEP = 4096;
 
 export function systemPromptFor(role: RoleDef, catalog: ToolCatalog, suffix?: string): string {
   const prompt = role.systemPrompt(catalog);
@@ -78,30 +82,59 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
 
     t.setState('thinking');
     let textCardId: string | undefined;
+    let waiting = false;
+    let shownStep = 0;
+    const textCard = () => {
+      if (waiting) {
+        waiting = false;
+        t.setState('thinking');
+      }
+      if (!textCardId) {
+        textCardId = t.events.newId('text');
+        t.events.addCard({ kind: 'text', id: textCardId, author: 'assistant', text: '', streaming: true, role, ts: Date.now() });
+      }
+      return textCardId;
+    };
     const started = Date.now();
     let result: ChatResult;
     // An endpoint that echoes the key back as text must not put it in the chat or history.
     const key = t.dispatchEnv.secret?.();
     const masker = new SecretStreamMasker(key);
+    const reasoningMasker = new SecretStreamMasker(key);
+    const showReasoning = (shown: string) => {
+      if (shown) t.events.appendReasoning(textCard(), shown);
+    };
     const showText = (shown: string) => {
-      if (!shown) return;
-      if (!textCardId) {
-        textCardId = t.events.newId('text');
-        t.events.addCard({ kind: 'text', id: textCardId, author: 'assistant', text: '', streaming: true, role, ts: Date.now() });
-      }
-      t.events.appendText(textCardId, shown);
+      if (shown) t.events.appendText(textCard(), shown);
     };
     try {
       result = await t.llm().stream(
         { model, messages, tools, maxTokens },
         {
           signal: t.signal,
+          // Prompt evaluation on a CPU server can take minutes: say what the silence is.
+          onWaitingForFirstToken: ({ promptTokens, estimated }) => {
+            waiting = true;
+            t.setState('thinking', `Waiting for the model's first token (prompt ${estimated ? '~' : ''}${promptTokens.toLocaleString('en-US')} tokens)`);
+          },
           onText: (delta) => showText(masker.push(delta)),
+          // Reasoning is shown apart (collapsed) and never becomes the answer.
+          onReasoning: (delta) => showReasoning(reasoningMasker.push(delta)),
+          // A long tool call (a whole file's content) streams for a while with no text: show that it moves.
+          onToolCallProgress: (p) => {
+            const step = Math.floor(p.chars / TOOL_CALL_PROGRESS_STEP);
+            if (waiting || step > shownStep) {
+              waiting = false;
+              shownStep = step;
+              t.setState('thinking', step > 0 ? `Receiving ${p.calls === 1 ? 'a tool call' : `${p.calls} tool calls`} (${(step * TOOL_CALL_PROGRESS_STEP).toLocaleString('en-US')}+ characters)` : undefined);
+            }
+          },
           // A wait before a retry would otherwise look like a frozen chat: say why and for how long.
           onRetry: (notice) => t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
         },
       );
     } catch (err) {
+      showReasoning(reasoningMasker.flush());
       showText(masker.flush());
       if (textCardId) t.events.patchCard(textCardId, { streaming: false });
       const e = err instanceof LlmError ? err : new LlmError('unknown', String(err));
@@ -110,6 +143,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       t.events.addCard({ kind: 'error', id: t.events.newId('error'), message: e.message, ...(e.detail && e.detail !== e.message ? { detail: e.detail } : {}), retryable: e.retryable, failure: e.kind, ts: Date.now() });
       return 'error';
     }
+    showReasoning(reasoningMasker.flush());
     showText(masker.flush());
     if (textCardId) t.events.patchCard(textCardId, { streaming: false });
     result = { ...result, text: maskSecret(result.text, key) };
@@ -120,12 +154,16 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       tokensOut: result.usage.tokensOut,
       latencyMs: result.latencyMs,
       outcome: result.toolCalls.length ? 'tool_calls' : result.finishReason === 'length' ? 'length' : 'ok',
+      estimated: result.usage.estimated,
     });
 
     if (result.toolCalls.length === 0) {
       // An empty answer would leave the chat silent: say so rather than show nothing.
-      if (!result.text.trim()) t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', text: 'The model sent an empty answer.', ts: Date.now() });
-      t.messages.push({ role: 'assistant', content: result.text });
+      if (!result.text.trim()) t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', text: result.reasoning.trim() ? 'The model only showed its reasoning and sent no answer.' : 'The model sent an empty answer.', ts: Date.now() });
+      if (result.finishReason === 'length') {
+        t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', text: `The answer was cut off: the model reached its output limit (max tokens ${maxTokens}). Ask it to continue, or raise the max tokens setting.`, ts: Date.now() });
+      }
+      t.messages.push({ role: 'assistant', content: result.text, ...(result.messageFields ?? {}) } as ChatCompletionMessageParam);
       return 'done';
     }
 
@@ -142,12 +180,15 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       used.add(id);
       return id === c.id ? c : { ...c, id };
     });
+    // Provider fields go back verbatim (Gemini rejects the next request without the thought signature
+    // on its calls; DeepSeek wants its reasoning_content on turns with tool calls).
     const toolCalls: ChatCompletionMessageToolCall[] = calls.map((c) => ({
+      ...(c.providerFields ?? {}),
       id: c.id,
       type: 'function',
       function: { name: c.name, arguments: c.arguments.trim() === '' ? '{}' : c.arguments },
     }));
-    t.messages.push({ role: 'assistant', content: result.text || null, tool_calls: toolCalls });
+    t.messages.push({ ...(result.messageFields ?? {}), role: 'assistant', content: result.text || null, tool_calls: toolCalls } as ChatCompletionMessageParam);
 
     const dispatcher = new Dispatcher({ ...t.dispatchEnv, signal: t.signal, tools: t.tools, events: t.events, role: t.role, setState: t.setState });
     const { outcomes, end } = await dispatcher.dispatch(calls, counters);
@@ -182,7 +223,7 @@ function recordUsage(t: TurnContext, u: UsageRecord): void {
   emitUsage(t.events, t.usage, u, t.hooks?.onUsage);
 }
 
-export interface UsageRecord { model: string; role: RoleId; tokensIn: number; tokensOut: number; latencyMs: number; outcome: string }
+export interface UsageRecord { model: string; role: RoleId; tokensIn: number; tokensOut: number; latencyMs: number; outcome: string; estimated?: boolean }
 
 /** One `usage` card per LLM request plus the running totals (turn and task); then `onUsage` is told. */
 export function emitUsage(events: EventStream, meter: UsageMeter, u: UsageRecord, onUsage?: (usage: CountedUsage) => void): void {
@@ -196,6 +237,7 @@ export function emitUsage(events: EventStream, meter: UsageMeter, u: UsageRecord
     tokens_out: u.tokensOut,
     latency_ms: u.latencyMs,
     ...(r.cost_usd !== undefined ? { cost_usd: r.cost_usd } : {}),
+    ...(u.estimated ? { estimated: true } : {}),
     outcome: u.outcome,
     ts: Date.now(),
   });

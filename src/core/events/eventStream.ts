@@ -36,6 +36,10 @@ export class EventStream {
     if (text) this.emit({ type: 'text_appended', id, text });
   }
 
+  appendReasoning(id: string, text: string): void {
+    if (text) this.emit({ type: 'reasoning_appended', id, text });
+  }
+
   cards(): Card[] {
     return this.store.all();
   }

@@ -44,7 +44,7 @@ export class TaskContextFitting {
       ({
         summarize: (messages, model, maxTokens, signal) => {
           const s = deps.settings();
-          return new LlmSummarizer({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, logger: deps.logger }, (notice) =>
+          return new LlmSummarizer({ baseURL: s.baseURL, apiKey: s.apiKey, maxRetries: s.limits.maxRetries, idleTimeoutMs: s.limits.requestIdleTimeoutMs, firstTokenTimeoutMs: s.limits.firstOutputTimeoutMs, requestDeadlineMs: s.limits.requestDeadlineMs, logger: deps.logger }, (notice) =>
             this.note('retry', `Condensing the conversation: ${notice.message}`),
           ).summarize(messages, model, maxTokens, signal);
         },

@@ -39,7 +39,7 @@ describe('faults end the turn cleanly through the agent', () => {
   });
 
   it('a hang times out with the idle timeout', async () => {
-    const r = await run([{ type: 'fault', fault: 'hang', repeat: true }], { requestIdleTimeoutMs: 250 });
+    const r = await run([{ type: 'fault', fault: 'hang', repeat: true }], { requestIdleTimeoutMs: 250, firstOutputTimeoutMs: 250 });
     assert.equal(r.outcome, 'error');
     assert.match(r.errors[0]!.message, /did not answer within 250 ms/);
   });

@@ -32,7 +32,7 @@ describe('retries: waits are visible and Stop ends them at once', function () {
   });
 
   it('a hanging server is retried once after the idle timeout, then an error card names the timeout', async () => {
-    h = await harness({ steps: [{ type: 'fault', fault: 'hang', repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200 } }) });
+    h = await harness({ steps: [{ type: 'fault', fault: 'hang', repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200, firstOutputTimeoutMs: 200 } }) });
     assert.equal(await h.agent.send('hello'), 'error');
     assert.equal(h.server.chatRequests().length, 2);
     assert.deepEqual(notes(h), ['No response for 200 ms; retrying once.']);
@@ -42,14 +42,14 @@ describe('retries: waits are visible and Stop ends them at once', function () {
   });
 
   it('a stream that sends headers and then nothing is also retried once (nothing reached the chat yet)', async () => {
-    h = await harness({ steps: [{ type: 'fault', fault: 'stall', text: 'never shown', afterChunks: 0, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200 } }) });
+    h = await harness({ steps: [{ type: 'fault', fault: 'stall', text: 'never shown', afterChunks: 0, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200, firstOutputTimeoutMs: 200 } }) });
     assert.equal(await h.agent.send('hello'), 'error');
     assert.equal(h.server.chatRequests().length, 2);
-    assert.match(h.cardsOf('error')[0]!.message, /idle timeout\) after 2 attempts/);
+    assert.match(h.cardsOf('error')[0]!.message, /no first token within 200 ms after 2 attempts/);
   });
 
   it('a stream that stalls after text reached the chat is not retried (the text would show twice)', async () => {
-    h = await harness({ steps: [{ type: 'fault', fault: 'stall', text: 'partly shown answer', afterChunks: 2, chunkSize: 4, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200 } }) });
+    h = await harness({ steps: [{ type: 'fault', fault: 'stall', text: 'partly shown answer', afterChunks: 2, chunkSize: 4, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200, firstOutputTimeoutMs: 200 } }) });
     assert.equal(await h.agent.send('hello'), 'error');
     assert.equal(h.server.chatRequests().length, 1);
     assert.deepEqual(notes(h), []);

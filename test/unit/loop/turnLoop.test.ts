@@ -38,8 +38,9 @@ describe('turn loop', () => {
     assert.deepEqual([usage[0]!.model, usage[0]!.role, usage[0]!.tokens_in, usage[0]!.tokens_out, usage[0]!.outcome], ['actor-model', 'actor', 321, 12, 'ok']);
     const total = h.events.find((e) => e.type === 'usage_total');
     assert.ok(total && total.type === 'usage_total' && total.task.tokens_in === 321);
-    const states = h.events.filter((e) => e.type === 'agent_state').map((e) => (e as any).state);
-    assert.deepEqual(states, ['thinking', 'idle']);
+    // Thinking, first waiting for the first token (said with the prompt's size), then idle.
+    const states = h.events.flatMap((e) => (e.type === 'agent_state' ? [e.detail ? `${e.state}: ${e.detail.replace(/[\d,]+/, 'N')}` : e.state] : []));
+    assert.deepEqual(states, ['thinking', "thinking: Waiting for the model's first token (prompt ~N tokens)", 'thinking', 'idle']);
     assert.deepEqual(h.events[h.events.length - 1], { type: 'turn_ended', seq: h.events.length, outcome: 'done' });
     // seq is 1..n without gaps, and the snapshot equals what a receiver rebuilds from the deltas.
     assert.deepEqual(h.events.map((e) => e.seq), h.events.map((_, i) => i + 1));

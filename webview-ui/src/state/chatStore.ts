@@ -40,6 +40,7 @@ export class ChatStore implements CardTable<ChatCard> {
 
   get role(): RoleId { return this.view.role; }
   get agentState(): AgentState { return this.view.agentState; }
+  get agentDetail(): string | null { return this.view.agentDetail; }
   get turnUsage(): Totals | null { return this.view.turnUsage; }
   get taskUsage(): Totals | null { return this.view.taskUsage; }
   get lastOutcome(): TurnOutcome | null { return this.view.lastOutcome; }

@@ -4,6 +4,7 @@ const LABEL: Record<AgentState, string> = {
   thinking: 'Thinking…', calling_tool: 'Running a tool…', waiting_on_user: 'Waiting for you', idle: 'Idle',
 };
 
-export function AgentStateChip({ state }: { state: AgentState }) {
-  return <span class={`chip state state-${state}`} data-agent-state={state}>{LABEL[state] ?? state}</span>;
+/** `detail` (what the state waits on, e.g. the first token of a large prompt) replaces the bare label. */
+export function AgentStateChip({ state, detail }: { state: AgentState; detail?: string | null }) {
+  return <span class={`chip state state-${state}`} data-agent-state={state} title={detail ?? undefined}>{detail ? `${detail}…` : LABEL[state] ?? state}</span>;
 }

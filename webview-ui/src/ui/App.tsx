@@ -174,7 +174,7 @@ export function App() {
 
   return (
     <div class="app">
-      <Header role={store.roleInfo} next={store.nextRole} agentState={store.agentState} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} revertible={store.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(store.cards)} />
+      <Header role={store.roleInfo} next={store.nextRole} agentState={store.agentState} agentDetail={store.agentDetail} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} revertible={store.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(store.cards)} />
       {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
       <VirtualCardList
         cards={store.cards}

@@ -12,6 +12,8 @@ interface Props {
   role: RoleInfo;
   next: RoleInfo;
   agentState: AgentState;
+  /** What the state waits on ("Waiting for the model's first token (prompt 1,200 tokens)"). */
+  agentDetail?: string | null;
   turn: Totals | null;
   task: Totals | null;
   notice: string | null;
@@ -52,7 +54,7 @@ const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped'
 
 const NOTICE_MS = 12_000;
 
-export function Header({ role, next, agentState, turn, task, notice, noticeTick, lastOutcome, revertible, busy, progress, lastCall, revertibleFiles }: Props) {
+export function Header({ role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, revertible, busy, progress, lastCall, revertibleFiles }: Props) {
   const [confirmRevert, setConfirmRevert] = useState(false);
   useEffect(() => { if (revertible === 0) setConfirmRevert(false); }, [revertible]);
   // Why the role changed matters when it happens; after a while it is just noise.
@@ -76,7 +78,7 @@ export function Header({ role, next, agentState, turn, task, notice, noticeTick,
         >
           <span aria-hidden="true">{role.glyph}</span> {role.label}
         </button>
-        <AgentStateChip state={agentState} />
+        <AgentStateChip state={agentState} detail={agentDetail} />
         {agentState === 'idle' && lastOutcome && OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>}
         <span class="spacer" />
         {revertible > 0 && !confirmRevert && (

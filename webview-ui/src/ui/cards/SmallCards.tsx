@@ -28,7 +28,7 @@ export function ErrorCardView({ card }: { card: ErrorCard }) {
 export function UsageCardView({ card }: { card: UsageCard }) {
   return (
     <div class="usage muted">
-      <span>{card.model}</span> · <span>{card.role}</span> · <span>{formatUsage(card)}</span> · <span>{(card.latency_ms / 1000).toFixed(1)} s</span>
+      <span>{card.model}</span> · <span>{card.role}</span> · <span>{card.estimated ? <span title="The endpoint reported no usage: Tandem estimated it">≈ estimated </span> : null}{formatUsage(card)}</span> · <span>{(card.latency_ms / 1000).toFixed(1)} s</span>
       {!ROUTINE_OUTCOMES.has(card.outcome) && <> · <span>{card.outcome}</span></>}
     </div>
   );

@@ -10,7 +10,14 @@ export function TextCardView({ card }: { card: TextCard }) {
   const html = card.streaming ? renderStreamingMarkdown(card.text) : renderMarkdownCached(card.text);
   return (
     <div class={`md${card.author === 'system' ? ' system' : ''}${card.streaming ? ' streaming' : ''}`} aria-busy={card.streaming ? 'true' : undefined}>
-      <div dangerouslySetInnerHTML={{ __html: html || '<p></p>' }} />
+      {card.reasoning ? (
+        // The model's reasoning is not its answer: collapsed, plain text (never rendered as markup).
+        <details class="thinking">
+          <summary>Thinking</summary>
+          <div class="thinking-text">{card.reasoning}</div>
+        </details>
+      ) : null}
+      {card.text || !card.reasoning ? <div dangerouslySetInnerHTML={{ __html: html || '<p></p>' }} /> : null}
     </div>
   );
 }
