@@ -2,7 +2,7 @@
 // already built. The source is the git bundle the npm package `node-llama-cpp` ships under `llama/`
 // (fetched with `npm pack`, so only the npm registry is needed); only the `llama-server` target is
 // built, with cmake under `nice`, on two jobs, with the prebuilt web UI download and CURL off, into
-// the ignored `.vscode-test/llama-server-<version>/` folder. About 10+ minutes on two cores.
+// the ignored `.cache/llama-server-<version>/` folder (or $TANDEM_LLAMA_SERVER_DIR). About 10+ minutes on two cores.
 // Debian's `cmake` and `build-essential` are installed when missing (as root).
 // Prints the path of the binary last; exits non-zero saying what is missing when it cannot build.
 import { spawnSync } from 'node:child_process';
