@@ -1,5 +1,5 @@
 import { Plan } from '../../protocol';
-import { toStrictJsonSchema } from './strictJsonSchema';
+import { portableSchema, toStrictJsonSchema } from './strictJsonSchema';
 
 /**
  * The plan's strict JSON schema: from the zod `Plan`, with `tools_needed` narrowed to an enum of
@@ -11,15 +11,18 @@ export function planJsonSchema(stepTools: readonly string[]): Record<string, unk
   const schema = toStrictJsonSchema(Plan) as any;
   const step = schema.properties.steps.items;
   step.properties.tools_needed.items = { type: 'string', enum: [...stepTools] };
+  // A plan has at least one step (validation says so too; in the schema a grammar enforces it).
+  schema.properties.steps.minItems = 1;
   return schema;
 }
 
 export const PLAN_SCHEMA_NAME = 'tandem_plan';
 
 /** The `response_format` for a plan request on endpoints with structured outputs. */
-export function planResponseFormat(stepTools: readonly string[]) {
+export function planResponseFormat(stepTools: readonly string[], opts: { portable?: boolean } = {}) {
+  const schema = planJsonSchema(stepTools);
   return {
     type: 'json_schema' as const,
-    json_schema: { name: PLAN_SCHEMA_NAME, strict: true, schema: planJsonSchema(stepTools) },
+    json_schema: { name: PLAN_SCHEMA_NAME, strict: true, schema: opts.portable ? portableSchema(schema) : schema },
   };
 }

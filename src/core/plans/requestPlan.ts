@@ -42,9 +42,11 @@ export async function requestPlan(deps: RequestPlanDeps, history: PlanMessage[],
     let text: string;
     try {
       deps.logger.info(`plan: requesting the plan via ${useSchema ? 'response_format json_schema' : 'JSON extraction from text'}`);
-      text = (await deps.complete([...history, ...added], useSchema ? planResponseFormat(turn.stepTools) : undefined, deps.signal)).text;
+      text = (await deps.complete([...history, ...added], useSchema ? planResponseFormat(turn.stepTools, { portable: deps.structured.portable }) : undefined, deps.signal)).text;
     } catch (err) {
       if (useSchema && deps.structured.fallBackAfter(err)) {
+        // Still a schema, only without the constraints the endpoint refused.
+        if (deps.structured.use) continue;
         useSchema = false;
         // The instruction must now describe the JSON, since no schema travels with the request.
         added[added.length - 1] = { ...added[added.length - 1], content: appendTextInstruction(added[added.length - 1].content) };

@@ -9,6 +9,8 @@ export type StructuredOutputsSetting = 'auto' | 'on' | 'off';
 
 export class StructuredOutputs {
   private unsupported = false;
+  /** The endpoint refused string lengths in the schema: send it without them. */
+  portable = false;
 
   constructor(private setting: StructuredOutputsSetting, private readonly logger: Logger) {}
 
@@ -28,10 +30,22 @@ export class StructuredOutputs {
    */
   fallBackAfter(err: unknown): boolean {
     if (this.setting !== 'auto' || !isResponseFormatUnsupported(err)) return false;
+    // A refused keyword (OpenAI's strict mode and string lengths) costs the constraints, not the schema.
+    if (!this.portable && refusesSchemaKeyword(err)) {
+      this.portable = true;
+      this.logger.warn(`plan: endpoint refused a schema constraint (${shortMessage(err)}); sending the schema without string lengths`);
+      return true;
+    }
     this.unsupported = true;
     this.logger.warn(`plan: endpoint rejected response_format json_schema (${shortMessage(err)}); using JSON extraction from text for this session`);
     return true;
   }
+}
+
+/** The refusal names a length keyword (e.g. "'minLength' is not permitted"). */
+function refusesSchemaKeyword(err: unknown): boolean {
+  const e = err as { message?: string; opts?: { detail?: string }; error?: unknown };
+  return /minLength|maxLength/.test(`${e.message ?? ''} ${e.opts?.detail ?? ''} ${safeJson(e.error)}`);
 }
 
 /** A 400 (or 422) whose message is about response_format / json_schema / structured outputs. */

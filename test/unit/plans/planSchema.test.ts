@@ -32,9 +32,29 @@ describe('plan JSON schema (strict structured outputs)', () => {
       ['estimated_total_time', 'format_version', 'goal', 'prerequisites', 'risks', 'steps']);
   });
 
-  it('drops keywords strict mode rejects and pins tools_needed to the Actor tools', () => {
+  it('keeps the constraints a grammar can enforce: a non-empty goal, at least one step, bounded strings and lists', () => {
+    const schema = planJsonSchema(STEP_TOOLS) as any;
+    assert.equal(schema.properties.goal.minLength, 1);
+    assert.equal(schema.properties.goal.maxLength, 2000);
+    assert.equal(schema.properties.steps.minItems, 1);
+    assert.equal(schema.properties.steps.maxItems, 50);
+    const step = schema.properties.steps.items;
+    assert.equal(step.properties.action.minLength, 1);
+    assert.equal(step.properties.tools_needed.maxItems, 12);
+    assert.equal(step.properties.estimated_time.maxLength, 64);
+  });
+
+  it('the portable variant (after an endpoint refused string lengths) keeps everything but the lengths', () => {
+    const rf = planResponseFormat(STEP_TOOLS, { portable: true });
+    const text = JSON.stringify(rf.json_schema.schema);
+    for (const k of ['"maxLength"', '"minLength"']) assert.ok(!text.includes(k), `${k} left in the portable schema`);
+    assert.equal((rf.json_schema.schema as any).properties.steps.minItems, 1);
+    assert.ok(text.includes('"enum"'));
+  });
+
+  it('drops keywords no endpoint needs and pins tools_needed to the Actor tools', () => {
     const text = JSON.stringify(planJsonSchema(STEP_TOOLS));
-    for (const k of ['"$schema"', '"maxLength"', '"minLength"', '"const"']) assert.ok(!text.includes(k), `${k} left in the schema`);
+    for (const k of ['"$schema"', '"const"', '"default"']) assert.ok(!text.includes(k), `${k} left in the schema`);
     const step = (planJsonSchema(STEP_TOOLS) as any).properties.steps.items;
     assert.deepEqual([...step.properties.tools_needed.items.enum].sort(),
       ['apply_patch', 'delete_file', 'diagnostics', 'edit_file', 'find_files', 'list_files', 'read_file', 'run_command', 'search', 'write_file']);

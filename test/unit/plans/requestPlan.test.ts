@@ -106,6 +106,23 @@ describe('requestPlan against the scripted server', () => {
     assert.ok(t.events.some((e) => e.type === 'card_patched' && e.id === first.cardId && (e.patch as any).superseded === true));
   });
 
+  it('sends the plan schema with its constraints, and without string lengths only after an endpoint refused them', async () => {
+    server = await ScriptedServer.start([
+      { type: 'fault', fault: 'server_error', status: 400, message: "Invalid schema for response_format 'tandem_plan': In context=('properties', 'goal'), 'minLength' is not permitted." },
+      { type: 'json', value: goodPlan() },
+    ]);
+    const t = setup('auto');
+    await requestPlan(t.deps, t.history, t.planning.beginPlanTurn('scripted-model'));
+    const [first, second] = server.chatRequests();
+    assert.equal(first.response_format.json_schema.schema.properties.goal.minLength, 1);
+    assert.equal(first.response_format.json_schema.schema.properties.steps.minItems, 1);
+    // The refusal costs the lengths, not the schema: still json_schema, still at least one step.
+    assert.equal(second.response_format.type, 'json_schema');
+    assert.equal(second.response_format.json_schema.schema.properties.goal.minLength, undefined);
+    assert.equal(second.response_format.json_schema.schema.properties.steps.minItems, 1);
+    assert.equal(t.planning.book.latest()!.provenance.path, 'json_schema');
+  });
+
   it("with structuredOutputs 'on', a 400 is an error, not a silent fallback", async () => {
     server = await ScriptedServer.start([{ type: 'fault', fault: 'server_error', status: 400, message: 'response_format json_schema is not supported' }]);
     const t = setup('on');
