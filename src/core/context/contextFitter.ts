@@ -51,6 +51,8 @@ export interface ContextFitterOptions {
   facts?: () => TaskFacts;
   onCondensed?(info: CondenseInfo): void;
   onSummaryUsage?(usage: SummaryResult): void;
+  /** The user's own message (with whatever it attached) had to be cut to fit: the user must be told. */
+  onUserMessageCut?(info: { tokensBefore: number; tokensAfter: number; window: number; model: string }): void;
 }
 
 /** Nothing more can be cut: even the system prompt and the last message do not fit. */
@@ -174,6 +176,7 @@ export class ContextFitter {
       const before = this.tokens(msgs[big]);
       msgs[big] = cutMessage(msgs[big], target);
       if (this.tokens(msgs[big]) >= before) break;
+      if (msgs[big].role === 'user') this.opts.onUserMessageCut?.({ tokensBefore: before, tokensAfter: this.tokens(msgs[big]), window, model });
     }
     const n = this.total(msgs);
     if (n > budget) {

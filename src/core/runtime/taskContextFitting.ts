@@ -55,6 +55,8 @@ export class TaskContextFitting {
       facts: () => this.facts(),
       onCondensed: (i) => this.onCondensed(i),
       onSummaryUsage: (u) => this.onSummaryUsage(u),
+      onUserMessageCut: (i) =>
+        this.note('context', `Your message was too large for ${i.model}'s ${i.window.toLocaleString('en-US')}-token window and was cut to fit (about ${i.tokensAfter.toLocaleString('en-US')} of ${i.tokensBefore.toLocaleString('en-US')} tokens kept, its beginning and end): the model did not see the middle. Attach less, or set the context window setting if the server's window is larger.`),
     });
   }
 

@@ -49,7 +49,7 @@ describe('retries: waits are visible and Stop ends them at once', function () {
   });
 
   it('a stream that stalls after text reached the chat is not retried (the text would show twice)', async () => {
-    h = await harness({ steps: [{ type: 'fault', fault: 'stall', text: 'partly shown answer', afterChunks: 2, chunkSize: 4, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200, firstOutputTimeoutMs: 200 } }) });
+    h = await harness({ steps: [{ type: 'fault', fault: 'stall', text: 'partly shown answer', afterChunks: 2, chunkSize: 4, repeat: true }], settings: (s) => ({ ...s, limits: { ...s.limits, maxRetries: 2, requestIdleTimeoutMs: 200, firstOutputTimeoutMs: 10_000 } }) });
     assert.equal(await h.agent.send('hello'), 'error');
     assert.equal(h.server.chatRequests().length, 1);
     assert.deepEqual(notes(h), []);

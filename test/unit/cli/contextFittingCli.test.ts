@@ -1,0 +1,43 @@
+/**
+ * Context fitting through the built CLI in every mode: `--no-history` included, with
+ * TANDEM_CONTEXT_WINDOW honoured, and the user told when their own message was cut.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ScriptedServer } from '../../support/scriptedServer';
+import { buildCli, runCliProcess } from '../../support/cliRunner';
+
+describe('tandem CLI: context fitting in every mode', function () {
+  this.timeout(60_000);
+  let cli: string;
+  let server: ScriptedServer | undefined;
+  let ws: string;
+  before(async () => {
+    cli = await buildCli();
+  });
+  beforeEach(() => {
+    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-ctx-'));
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  for (const mode of [['--no-history'], []]) {
+    it(`a message larger than TANDEM_CONTEXT_WINDOW is cut to fit and the user is told (${mode.join(' ') || 'with history'})`, async () => {
+      server = await ScriptedServer.start([{ type: 'text', text: 'read it' }]);
+      const huge = Array.from({ length: 12_000 }, (_, i) => `word${i % 97}`).join(' ');
+      const r = await runCliProcess(cli, ['run', ...mode, '--workspace', ws, '--base-url', server.url, '--model', 'my-local-model', huge], {
+        env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', TANDEM_CONTEXT_WINDOW: '8000' },
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const sent = JSON.stringify(server.chatRequests()[0].messages);
+      assert.ok(sent.length < huge.length, `the request was fitted (${sent.length} chars sent of ${huge.length})`);
+      assert.match(sent, /cut to fit/);
+      assert.match(r.stdout, /Your message was too large for my-local-model's 8,000-token window and was cut to fit/);
+    });
+  }
+});
