@@ -226,21 +226,29 @@ describe('Tandem whole story in the real workbench (UI)', function () {
 
   it('Stop while a command runs ends the turn and kills the command', async () => {
     const pidFile = path.join(ws, 'cmd.pid');
-    const command = `echo $$ > ${pidFile}; sleep 120`;
+    // The command may run in the sandbox's own PID namespace, where `$$` means nothing outside: it is
+    // found from here by its unique command line instead.
+    const command = `echo started > ${pidFile}; sleep 120.4242`;
+    const running = () =>
+      fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === 'sleep\u0000120.4242\u0000' && isAlive(Number(p));
+        } catch {
+          return false;
+        }
+      });
     server.replace([calls(tc('run_command', { command })), text('never reached')]);
     await send('Run the long command');
     const card = toolCard('run_command').last();
     await card.getByRole('button', { name: 'Approve' }).waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await card.innerText(), /sleep 120/, 'the card shows the exact command');
     await card.getByRole('button', { name: 'Approve' }).click();
-    await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the command to start', 30_000);
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-    assert.ok(isAlive(pid));
+    await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '' && running(), 'the command to start', 30_000);
     // The visible terminal named Tandem runs it (xterm draws on a canvas: see the screenshot).
     await wb.page.locator('.terminal-tabs-entry, .single-terminal-tab, .panel .title', { hasText: 'Tandem' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     await wb.screenshot('story-10-command-running');
     await chat.getByRole('button', { name: 'Stop' }).click();
-    await waitUntil(() => !isAlive(pid), 'the command to be killed', 15_000);
+    await waitUntil(() => !running(), 'the command to be killed', 15_000);
     assert.ok(!(await chat.locator('[data-card-kind="text"]', { hasText: 'never reached' }).count()), 'the turn ended at Stop');
     // The user must see the run end: the card leaves "running" and the composer is ready again.
     await waitUntil(async () => !/\brunning\b/.test(await card.innerText()), 'the command card to leave "running"', 15_000);

@@ -259,7 +259,8 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     await waitUntil(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - 300) < 30, 'the side bar to be ~300 px wide');
     await sleep(500);
     await wb.screenshot('tasks-08-narrow-sidebar-tool-cards');
-    const measured = await chat.locator('[data-card-kind="tool_call"]').evaluateAll((els) => els.map((card) => {
+    // Folded placeholders (tool cards whose own card shows the result) carry the kind but no name: measure drawn cards only.
+    const measured = await chat.locator('.card[data-card-kind="tool_call"]').evaluateAll((els) => els.map((card) => {
       const name = card.querySelector('.tool-name') as unknown as { textContent: string; scrollWidth: number; clientWidth: number; getBoundingClientRect(): { height: number; right: number } };
       const summary = card.querySelector('.tool-summary') as unknown as { scrollWidth: number; clientWidth: number } | null;
       const lineHeight = parseFloat(getComputedStyle(name as never).lineHeight) || 20;
