@@ -132,7 +132,9 @@ describe('VS Code host: agent session end to end (scripted model)', function () 
     assert.equal(fs.readFileSync(file, 'utf8'), 'Hello, Tandem\n');
     assert.equal(editor.document.getText(), 'Hello, Tandem\n');
     assert.equal(cardOf('tool_call').find((c) => c.call_id === callId)?.status, 'done');
-    assert.equal(cardOf('plan')[0]?.step_states['1'], 'done');
+    // The plan declared no check, so the step has no evidence that it worked: it ends unverified, and says why.
+    assert.equal(cardOf('plan')[0]?.step_states['1'], 'unverified');
+    assert.deepEqual(cardOf('plan')[0]?.step_evidence?.['1']?.why, ['no check was declared']);
 
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('undo');
