@@ -154,7 +154,7 @@ export const SummaryCard = z.object({
     removed: z.number().int().optional(),
   })),
   commands: z.array(z.object({ command: z.string(), exit: CommandExit.optional() })),
-  steps: z.object({ done: z.number().int(), failed: z.number().int(), total: z.number().int() }).optional(),
+  steps: z.object({ done: z.number().int(), failed: z.number().int(), total: z.number().int(), unverified: z.number().int().optional() }).optional(),
   cost_usd: z.number().optional(),
   tokens_in: z.number().int().optional(),
   tokens_out: z.number().int().optional(),

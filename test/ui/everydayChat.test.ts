@@ -393,7 +393,8 @@ describe('The everyday chat in the real workbench (UI)', function () {
     await progress.waitFor({ state: 'visible' });
     assert.match(await progress.innerText(), /2\/2 · Check the result/);
     await progress.locator('summary').click();
-    await progress.locator('[data-step-state="done"]', { hasText: 'Rewrite beta.txt' }).waitFor({ state: 'visible' });
+    // The plan declares no checks, so an ended step has no evidence: it shows as unverified, never as done.
+    await progress.locator('[data-step-state="unverified"]', { hasText: 'Rewrite beta.txt' }).waitFor({ state: 'visible' });
     await wb.screenshot('everyday-12-sticky-progress');
     await cmd.getByRole('button', { name: 'Approve' }).click();
     await textCard('Step 2 done.').waitFor({ state: 'visible', timeout: 20_000 });
@@ -402,7 +403,7 @@ describe('The everyday chat in the real workbench (UI)', function () {
     const summary = chat.locator('[data-card-kind="summary"]').last();
     await summary.waitFor({ state: 'visible', timeout: 20_000 });
     const said = await summary.innerText();
-    assert.match(said, /2 of 2 done/);
+    assert.match(said, /0 of 2 done, 2 not verified/);
     assert.match(said, /beta\.txt/);
     assert.match(said, /alpha\.txt/, 'files of the whole task');
     assert.match(said, /cat beta\.txt/);

@@ -186,7 +186,7 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     await wb.screenshot('tasks-03b-revert-task-refused');
   });
 
-  it('Revise: plan v1 → feedback → plan v2 shown, v1 collapsed as superseded; Execute runs v2, then the card says Executed ✓ and offers no one-click re-run', async () => {
+  it('Revise: plan v1 → feedback → plan v2 shown, v1 collapsed as superseded; Execute runs v2, then the card says it ran but was not verified (no check) and offers no one-click re-run', async () => {
     await switchTo('Planner');
     server.replace([
       calls(tc('propose_plan', plan('Greet the moon (v1)', 'greeting.txt'))),
@@ -228,9 +228,11 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     await waitUntil(() => read('greeting.txt') === 'Hello, Tandem\n', 'v2 applied on disk');
     assert.ok(!/Executing plan v1/.test(await chat.locator('body').innerText()), 'v1 never executed');
 
-    await v2.locator('[data-plan-status="executed"]', { hasText: 'Executed ✓' }).waitFor({ state: 'visible', timeout: 10_000 });
+    // The step declared no check: the run ended, but nothing shows it worked, so it is never "Executed ✓".
+    await v2.locator('[data-plan-status="executed"]', { hasText: 'Executed, not verified (0 of 1 steps done' }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.ok(!/Executed ✓/.test(await v2.innerText()), 'no ✓ without evidence');
     assert.equal(await v2.getByRole('button', { name: 'Execute plan' }).count(), 0, 'no one-click Execute on an executed plan');
-    assert.equal(await v2.locator('[data-step-state="done"]').count(), 1, 'the step shows done');
+    assert.equal(await v2.locator('[data-step-state="unverified"]').count(), 1, 'the step shows unverified');
     const requests = server.chatRequests().length;
     await v2.getByRole('button', { name: 'Run again…' }).click();
     await v2.getByRole('group', { name: 'Run the plan again' }).waitFor({ state: 'visible' });

@@ -49,7 +49,12 @@ export function buildTaskSummary(cards: readonly Card[], touched: Touched, outco
     if (c.kind !== 'plan' || !c.plan) continue;
     const states = Object.values(c.step_states);
     if (states.some((s) => s !== 'pending')) {
-      steps = { done: states.filter((s) => s === 'done').length, failed: states.filter((s) => s === 'failed').length, total: c.plan.steps.length };
+      steps = {
+        done: states.filter((s) => s === 'done').length,
+        failed: states.filter((s) => s === 'failed').length,
+        unverified: states.filter((s) => s === 'unverified').length,
+        total: c.plan.steps.length,
+      };
     }
     break;
   }
