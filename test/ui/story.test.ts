@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { openWorkbench, type Workbench } from './harness';
+import { processRunning } from '../support/processByCommandLine';
 import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../support/scriptedServer';
 
 let n = 0;
@@ -229,14 +230,7 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     // The command may run in the sandbox's own PID namespace, where `$$` means nothing outside: it is
     // found from here by its unique command line instead.
     const command = `echo started > ${pidFile}; sleep 120.4242`;
-    const running = () =>
-      fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
-        try {
-          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === 'sleep\u0000120.4242\u0000' && isAlive(Number(p));
-        } catch {
-          return false;
-        }
-      });
+    const running = () => processRunning(['sleep', '120.4242']);
     server.replace([calls(tc('run_command', { command })), text('never reached')]);
     await send('Run the long command');
     const card = toolCard('run_command').last();

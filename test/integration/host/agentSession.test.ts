@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { processRunning } from '../../support/processByCommandLine';
 import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../../support/scriptedServer';
 import { AgentSession } from '../../../src/host/vscode/agentSession';
 import { DiffApprover } from '../../../src/host/vscode/diffApprover';
@@ -192,14 +193,7 @@ describe('VS Code host: agent session end to end (scripted model)', function () 
     // The command may run in the sandbox's own PID namespace, where `$$` means nothing outside: it is
     // found from here by its unique command line instead.
     const command = `echo started > ${pidFile}; sleep 60.4242`;
-    const running = () =>
-      fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).some((n) => {
-        try {
-          return fs.readFileSync(`/proc/${n}/cmdline`, 'utf8') === 'sleep\u000060.4242\u0000' && isAlive(Number(n));
-        } catch {
-          return false;
-        }
-      });
+    const running = () => processRunning(['sleep', '60.4242']);
     server.replace([calls(tc('run_command', { command })), text('never')]);
     await session.handle({ type: 'set_role', role: 'actor' });
     const turn = session.handle({ type: 'send', text: 'run it' });
