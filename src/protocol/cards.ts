@@ -29,6 +29,12 @@ export const TextCard = z.object({
   streaming: z.boolean().optional(),
   role: RoleId.optional(),
   note: NoteKind.optional(),
+  /**
+   * An assistant message's fields beside the standard ones (DeepSeek's `reasoning_content` on a
+   * tool-call turn, OpenRouter's `reasoning_details`, unknown ones): kept so a resumed task sends
+   * them back verbatim, as the provider requires. Not shown.
+   */
+  provider_fields: z.record(z.string(), z.unknown()).optional(),
   ts: z.number(),
 });
 
@@ -110,6 +116,10 @@ export const ToolCallCard = z.object({
   reverted: z.boolean().optional(),
   /** Commands: how the command exited. */
   exit: CommandExit.optional(),
+  /** Fields the provider put on this call beside id/type/function (Gemini's thought signature): sent back verbatim, also after a resume. Not shown. */
+  provider_fields: z.record(z.string(), z.unknown()).optional(),
+  /** The assistant message's own provider fields, on its first call's card when the message had no text card. */
+  message_fields: z.record(z.string(), z.unknown()).optional(),
   ts: z.number(),
 });
 

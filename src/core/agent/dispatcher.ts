@@ -19,7 +19,7 @@ import { rejectionText } from '../rejectionText';
 import { maskSecret } from '../secretMask';
 import type { WorkspacePaths } from '../workspacePaths';
 import type { EventStream } from '../events';
-import type { AccumulatedToolCall } from '../llm';
+import { mapProviderStrings, type AccumulatedToolCall } from '../llm';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import type { Planning } from '../plans/planning';
 import { decideApproval, resolveApproval, type PolicyInput } from '../approvalPolicy';
@@ -221,6 +221,8 @@ export class Dispatcher {
       summary: summaryOf(tool, input, call),
       args: parsed.ok ? parsed.value : call.arguments,
       status: 'pending',
+      ...(call.providerFields ? { provider_fields: mapProviderStrings(call.providerFields, (s) => this.clean(s)) } : {}),
+      ...(call.messageFields ? { message_fields: call.messageFields } : {}),
       ts: Date.now(),
     });
     return { call, cardId, tool, input, early };

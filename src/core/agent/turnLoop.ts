@@ -5,7 +5,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { AgentState, RoleId } from '../../protocol';
 import type { EventStream } from '../events';
-import { LlmError, type LlmClient, type ChatResult } from '../llm';
+import { LlmError, mapProviderStrings, type LlmClient, type ChatResult } from '../llm';
 import type { RoleDef } from '../roles';
 import { modelFor, type AgentSettings } from '../settings';
 import type { ToolCatalog } from '../tools/tool';
@@ -145,7 +145,10 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     }
     showReasoning(reasoningMasker.flush());
     showText(masker.flush());
-    if (textCardId) t.events.patchCard(textCardId, { streaming: false });
+    // The message's provider fields are kept on its text card (or its first call's card) so a
+    // resumed task, rebuilt from cards, can send them back; masked like everything stored.
+    const storedFields = result.messageFields ? mapProviderStrings(result.messageFields, (s) => maskSecret(s, key)) : undefined;
+    if (textCardId) t.events.patchCard(textCardId, { streaming: false, ...(storedFields ? { provider_fields: storedFields } : {}) });
     result = { ...result, text: maskSecret(result.text, key) };
     recordUsage(t, {
       model: result.model || model,
@@ -174,15 +177,16 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     for (const m of t.messages) {
       if (m.role === 'assistant' && m.tool_calls) for (const c of m.tool_calls) used.add(c.id);
     }
-    const calls = result.toolCalls.map((c) => {
+    const calls = result.toolCalls.map((c, i) => {
       let id = c.id;
       for (let n = 2; used.has(id); n++) id = `${c.id}_${n}`;
       used.add(id);
-      return id === c.id ? c : { ...c, id };
+      const messageFields = i === 0 && !textCardId ? storedFields : undefined;
+      return id === c.id && !messageFields ? c : { ...c, id, ...(messageFields ? { messageFields } : {}) };
     });
     // Provider fields go back verbatim (Gemini rejects the next request without the thought signature
     // on its calls; DeepSeek wants its reasoning_content on turns with tool calls).
-    const toolCalls: ChatCompletionMessageToolCall[] = calls.map((c) => ({
+    const toolCalls: ChatCompletionMessageToolCall[] = calls.map(({ messageFields: _cardOnly, ...c }) => ({
       ...(c.providerFields ?? {}),
       id: c.id,
       type: 'function',

@@ -15,7 +15,8 @@ function toolContent(c: ToolCallCard): string {
  * messages). The system prompt is the loop's: not included here.
  *
  * - user text → user; assistant text followed by tool-call cards → one assistant message with
- *   `tool_calls`, then one tool message per call (its result, error or rejection).
+ *   `tool_calls`, then one tool message per call (its result, error or rejection). The provider
+ *   fields kept on the cards (thought signatures, reasoning_content, …) go back on them verbatim.
  * - a plan card not produced by a `propose_plan` call → the plan as assistant JSON.
  * - a question answered outside a tool call → a user message with the answer.
  * - system notes (reverts, a stopped run) → user messages marked as notes; notes about the context
@@ -25,24 +26,30 @@ function toolContent(c: ToolCallCard): string {
 export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   let pendingText: string | undefined;
+  let pendingFields: Record<string, unknown> | undefined;
   let calls: ToolCallCard[] = [];
   const flushAssistant = () => {
     if (pendingText === undefined && calls.length === 0) return;
+    // Provider fields go back as the live loop sent them (some providers reject the request without).
+    const fields = pendingFields ?? calls[0]?.message_fields;
     out.push({
+      ...(fields ?? {}),
       role: 'assistant',
       content: pendingText ?? null,
       ...(calls.length
         ? {
             tool_calls: calls.map((c) => ({
+              ...(c.provider_fields ?? {}),
               id: c.call_id,
               type: 'function' as const,
               function: { name: c.tool, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) },
             })),
           }
         : {}),
-    });
+    } as ChatMessage);
     for (const c of calls) out.push({ role: 'tool', tool_call_id: c.call_id, content: toolContent(c) });
     pendingText = undefined;
+    pendingFields = undefined;
     calls = [];
   };
   const user = (text: string) => {
@@ -60,6 +67,7 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
         else if (c.author === 'assistant') {
           if (calls.length || pendingText !== undefined) flushAssistant();
           pendingText = c.text;
+          pendingFields = c.provider_fields;
         } else if (c.note !== 'context' && c.note !== 'retry') user(`[Note from Tandem] ${c.text}`);
         break;
       case 'tool_call':

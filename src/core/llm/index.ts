@@ -2,4 +2,4 @@ export { LlmClient, DEFAULT_REQUEST_DEADLINE_MS, type ChatRequest, type ChatResu
 export { LlmError, toLlmError, redact, type LlmFailureKind } from './llmError';
 export { ToolCallAccumulator, type AccumulatedToolCall } from './toolCallAccumulator';
 export { StreamAssembler } from './streamAssembler';
-export type { ProviderFields } from './providerFields';
+export { mapProviderStrings, type ProviderFields } from './providerFields';

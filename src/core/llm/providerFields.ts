@@ -26,3 +26,18 @@ export function mergeProviderFields(into: ProviderFields | undefined, more: Prov
   }
   return out;
 }
+
+/**
+ * The same fields with `mask` applied to every string inside them, for storing them in cards and
+ * history (a key the model echoed into its reasoning must not be kept). Other values are copied as
+ * they are, so a signature without the key goes back byte for byte.
+ */
+export function mapProviderStrings(fields: ProviderFields, mask: (s: string) => string): ProviderFields {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return mask(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(fields) as ProviderFields;
+}

@@ -13,6 +13,11 @@ export interface AccumulatedToolCall {
    * some providers reject the next request without them.
    */
   providerFields?: ProviderFields;
+  /**
+   * The assistant message's own provider fields, carried by its first call when the message showed
+   * no text card to keep them on (so a resumed task can send them back).
+   */
+  messageFields?: ProviderFields;
 }
 
 const KNOWN_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
