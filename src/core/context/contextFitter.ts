@@ -53,6 +53,8 @@ export interface ContextFitterOptions {
   onSummaryUsage?(usage: SummaryResult): void;
   /** The user's own message (with whatever it attached) had to be cut to fit: the user must be told. */
   onUserMessageCut?(info: { tokensBefore: number; tokensAfter: number; window: number; model: string }): void;
+  /** A tool's result had to be cut to fit (the model saw only its beginning and end): the user must be told too. */
+  onToolResultCut?(info: { toolCallId: string; tokensBefore: number; tokensAfter: number; window: number; model: string }): void;
 }
 
 /** Nothing more can be cut: even the system prompt and the last message do not fit. */
@@ -144,7 +146,12 @@ export class ContextFitter {
 
     // 1. One tool result that alone would not fit is cut (with a note) before anything else.
     const single = Math.max(64, Math.floor((budget - fixed) * 0.5));
-    msgs = msgs.map((m) => (m.role === 'tool' && this.tokens(m) > single ? cutMessage(m, single) : m));
+    msgs = msgs.map((m) => {
+      if (m.role !== 'tool' || this.tokens(m) <= single) return m;
+      const cut = cutMessage(m, single);
+      this.toolResultCut(m, cut, window, model);
+      return cut;
+    });
     if (this.total(msgs) <= budget) return msgs;
 
     // 2. Elide tool results (and bulky tool-call arguments) of earlier turns, oldest first.
@@ -173,10 +180,12 @@ export class ContextFitter {
       const over = this.total(msgs) - budget;
       const target = this.tokens(msgs[big]) - over - 8;
       if (target < 32) break;
-      const before = this.tokens(msgs[big]);
-      msgs[big] = cutMessage(msgs[big], target);
+      const was = msgs[big];
+      const before = this.tokens(was);
+      msgs[big] = cutMessage(was, target);
       if (this.tokens(msgs[big]) >= before) break;
-      if (msgs[big].role === 'user') this.opts.onUserMessageCut?.({ tokensBefore: before, tokensAfter: this.tokens(msgs[big]), window, model });
+      if (was.role === 'user') this.opts.onUserMessageCut?.({ tokensBefore: before, tokensAfter: this.tokens(msgs[big]), window, model });
+      if (was.role === 'tool') this.toolResultCut(was, msgs[big], window, model);
     }
     const n = this.total(msgs);
     if (n > budget) {
@@ -185,6 +194,11 @@ export class ContextFitter {
       );
     }
     return msgs;
+  }
+
+  private toolResultCut(original: ChatMessage, cut: ChatMessage, window: number, model: string): void {
+    const toolCallId = (original as { tool_call_id?: string }).tool_call_id ?? '';
+    this.opts.onToolResultCut?.({ toolCallId, tokensBefore: this.tokens(original), tokensAfter: this.tokens(cut), window, model });
   }
 
   private applyCachedSummary(msgs: ChatMessage[]): ChatMessage[] {

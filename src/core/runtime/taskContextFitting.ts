@@ -21,6 +21,8 @@ import { partCardIds, type TaskOutput } from './taskOutput';
 export class TaskContextFitting {
   readonly fitter: ContextFitter;
   private unknownWindowSaid = false;
+  /** Tool calls whose result the user was told was cut to fit. */
+  private readonly cutResultsSaid = new Set<string>();
   /** The agent's meter for the fit in progress (its summary request is counted there, with the turn's requests). */
   private usageSink?: (u: HookUsage) => void;
   private readonly newId = partCardIds('context');
@@ -57,6 +59,7 @@ export class TaskContextFitting {
       onSummaryUsage: (u) => this.onSummaryUsage(u),
       onUserMessageCut: (i) =>
         this.note('context', `Your message was too large for ${i.model}'s ${i.window.toLocaleString('en-US')}-token window and was cut to fit (about ${i.tokensAfter.toLocaleString('en-US')} of ${i.tokensBefore.toLocaleString('en-US')} tokens kept, its beginning and end): the model did not see the middle. Attach less, or set the context window setting if the server's window is larger.`),
+      onToolResultCut: (i) => this.onToolResultCut(i),
     });
   }
 
@@ -129,6 +132,18 @@ export class TaskContextFitting {
       card: { kind: 'usage', id: this.newId('usage'), model: u.model, role, tokens_in: u.tokensIn, tokens_out: u.tokensOut, latency_ms: u.latencyMs, ...(cost !== undefined ? { cost_usd: cost } : {}), outcome: 'summary', ts: Date.now() },
     });
     this.deps.countUsage?.({ model: u.model, role, tokensIn: u.tokensIn, tokensOut: u.tokensOut, ...(cost !== undefined ? { costUsd: cost } : {}), outcome: 'summary' });
+  }
+
+  /**
+   * The loop keeps the whole result and fits again before every request, so the same result is cut
+   * again each time: the user is told once per call.
+   */
+  private onToolResultCut(i: { toolCallId: string; tokensBefore: number; tokensAfter: number; window: number; model: string }): void {
+    if (this.cutResultsSaid.has(i.toolCallId)) return;
+    this.cutResultsSaid.add(i.toolCallId);
+    const card = this.deps.out.cards().find((c) => c.kind === 'tool_call' && c.call_id === i.toolCallId);
+    const what = card?.kind === 'tool_call' ? `${card.tool} (${card.summary})` : 'a tool';
+    this.note('context', `The result of ${what} was too large for ${i.model}'s ${i.window.toLocaleString('en-US')}-token window and was cut to fit (about ${i.tokensAfter.toLocaleString('en-US')} of ${i.tokensBefore.toLocaleString('en-US')} tokens kept, its beginning and end): the model did not see the middle. Ask for a narrower range or search, or set the context window setting if the server's window is larger.`);
   }
 
   private note(note: 'context' | 'retry', text: string): void {

@@ -40,4 +40,23 @@ describe('tandem CLI: context fitting in every mode', function () {
       assert.match(r.stdout, /Your message was too large for my-local-model's 8,000-token window and was cut to fit/);
     });
   }
+
+  it('a tool result too large for the window is cut to fit and the user is told, once per call', async () => {
+    fs.writeFileSync(path.join(ws, 'big.txt'), Array.from({ length: 1500 }, (_, i) => `line ${i}: alpha bravo charlie delta echo foxtrot ${i * 7}`).join('\n'));
+    fs.writeFileSync(path.join(ws, 'small.txt'), 'tiny\n');
+    server = await ScriptedServer.start([
+      { type: 'tool_calls', calls: [{ id: 'call_big', name: 'read_file', arguments: { path: 'big.txt' } }] },
+      { type: 'tool_calls', calls: [{ id: 'call_small', name: 'read_file', arguments: { path: 'small.txt' } }] },
+      { type: 'text', text: 'read both' },
+    ]);
+    const r = await runCliProcess(cli, ['run', '--no-history', '--role', 'actor', '--workspace', ws, '--base-url', server.url, '--model', 'my-local-model', 'read big.txt then small.txt'], {
+      env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', TANDEM_CONTEXT_WINDOW: '8000' },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const sent = server.chatRequests().map((q) => JSON.stringify(q.messages));
+    assert.match(sent[1], /cut to fit the model's context window/, 'the model was told');
+    assert.match(sent[2], /cut to fit the model's context window/, 'and cut again for the next request');
+    const told = r.stdout.match(/The result of read_file \(read big\.txt\) was too large for my-local-model's 8,000-token window and was cut to fit/g) ?? [];
+    assert.equal(told.length, 1, `the user was told once (the result is cut again before the third request):\n${r.stdout}`);
+  });
 });
