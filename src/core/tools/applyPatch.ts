@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ToolError, type ToolContext } from './tool';
 import { applyEditBlocks, closestWindow, type EditBlock } from './editMatching';
 import type { ResolvedPath } from '../workspacePaths';
+import { editOverUserChange } from './editOverUserChange';
 import {
   approveChange, assertFresh, guardSyntax, assertStillAsApproved, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary,
   MAX_READ_BYTES, resolvePath, userEditNote, writeApproved, type AppliedChange, type DiffSummary, type ProposedChange,
@@ -174,15 +175,40 @@ async function planFile(ctx: ToolContext, r: ResolvedPath, sections: Section[]):
     if (st.size > MAX_READ_BYTES) throw new ToolError(`${shown} is too large to patch here.`);
     source = await ctx.host.fs.readText(r.real);
     if (looksBinary(source)) throw new ToolError(`${shown} looks like a binary file.`);
-    assertFresh(ctx, r, source, false);
   }
-  let text = source;
   const notes: string[] = [];
-  for (const [k, sec] of sections.entries()) {
-    const label = sections.length > 1 ? `${shown} (section ${k + 1} of ${sections.length} for this file)` : shown;
-    const applied = applySection(text, sec.fp, label, k === 0 && creating);
-    text = applied.text;
-    if (applied.note) notes.push(applied.note);
+  const applySections = (from: string) => {
+    let text = from;
+    for (const [k, sec] of sections.entries()) {
+      const label = sections.length > 1 ? `${shown} (section ${k + 1} of ${sections.length} for this file)` : shown;
+      const applied = applySection(text, sec.fp, label, k === 0 && creating);
+      text = applied.text;
+      if (applied.note) notes.push(applied.note);
+    }
+    return text;
+  };
+  let text: string;
+  if (!creating && ctx.reads.isFresh(r.real, source) === false) {
+    // Changed since the agent's read (the user typed meanwhile). The patch was made against the text
+    // the agent read: its hunks, as search/replace blocks, must mean there what the patch means, and
+    // go through on the current text only where they are apart from the user's change.
+    const base = ctx.reads.seenText(r.real);
+    let intended: string | undefined;
+    if (base !== undefined) {
+      try {
+        intended = applySections(base);
+        if (lineEnding(base) === '\r\n') intended = intended.replace(/\r?\n/g, '\r\n');
+      } catch {
+        throw new ToolError(`Refused: ${shown} changed since you read it, and the patch does not fit the text you read either. Read the file again and make a patch against its current text. Nothing was changed.`);
+      }
+      notes.length = 0;
+    }
+    const rematched = editOverUserChange(shown, base, source, sections.flatMap((sec) => hunksAsBlocks(sec.fp)), lineEnding(source), intended);
+    text = rematched.text;
+    notes.push(...rematched.notes);
+  } else {
+    assertFresh(ctx, r, source, false);
+    text = applySections(source);
   }
   if (sections.length > 1) notes.push(`${sections.length} sections of the patch name ${shown}; they were applied one after another to it.`);
   if (!creating && text === source) throw new ToolError(`The patch leaves ${shown} unchanged. Nothing was changed.`);

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ToolError } from './tool';
 import { applyEditBlocks } from './editMatching';
+import { editOverUserChange } from './editOverUserChange';
 import {
-  assertFresh, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary, MAX_READ_BYTES,
+  assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary, MAX_READ_BYTES,
   proposeAndWrite, resolvePath, userEditNote,
 } from './toolSupport';
 
@@ -33,9 +34,11 @@ export const editFileTool = defineTool<Input>({
     if (st.size > MAX_READ_BYTES) throw new ToolError(`${shown} is too large to edit here.`);
     const original = await ctx.host.fs.readText(r.real);
     if (looksBinary(original)) throw new ToolError(`${shown} looks like a binary file; it cannot be edited as text.`);
-    assertFresh(ctx, r, original, false);
-
-    const outcome = applyEditBlocks(original, i.edits, lineEnding(original));
+    // Changed since the agent's read (the user typed meanwhile): the blocks are re-matched against
+    // the current text, and go through only where they are apart from the user's change.
+    const outcome = ctx.reads.isFresh(r.real, original) === false
+      ? { ok: true as const, ...editOverUserChange(shown, ctx.reads.seenText(r.real), original, i.edits, lineEnding(original)) }
+      : applyEditBlocks(original, i.edits, lineEnding(original));
     if (!outcome.ok) return { content: outcome.error.replace(/^(Block \d+ of \d+|The edit):/, `$1 in ${shown}:`), isError: true };
     if (outcome.text === original) throw new ToolError('The edits leave the file unchanged.');
 

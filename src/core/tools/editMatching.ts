@@ -21,8 +21,20 @@ export interface EditBlock {
   new_text: string;
 }
 
+/**
+ * Which lines of the original each result line is, and which original lines the blocks relied on
+ * (matched, replaced or kept inside a matched region): what a merge with someone else's change of
+ * the same original must leave alone (userChangeMerge.ts).
+ */
+export interface EditTrace {
+  /** For each line of the result (split at \n), the index of the original line it is, or -1 for a line the edit wrote. */
+  origin: number[];
+  /** Original line index → the block (1-based) whose match covered it. */
+  touched: Map<number, number>;
+}
+
 export type EditOutcome =
-  | { ok: true; text: string; notes: string[]; fuzzyBlocks: number[] }
+  | { ok: true; text: string; notes: string[]; fuzzyBlocks: number[]; trace: EditTrace }
   | { ok: false; error: string; block: number };
 
 const norm = (s: string) => s.trim().replace(/\s+/g, ' ');
@@ -302,6 +314,13 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
   const notes: string[] = [];
   const fuzzyBlocks: number[] = [];
   const total = blocks.length;
+  let origin = original.split('\n').map((_, i) => i);
+  const touched = new Map<number, number>();
+  /** Lines [start, end) of the text so far became `count` lines written by block `n`. */
+  const traceReplace = (start: number, end: number, count: number, n: number) => {
+    for (let i = start; i < end; i++) if (origin[i]! >= 0 && !touched.has(origin[i]!)) touched.set(origin[i]!, n);
+    origin = [...origin.slice(0, start), ...new Array<number>(count).fill(-1), ...origin.slice(end)];
+  };
   for (let b = 0; b < total; b++) {
     const n = b + 1;
     const name = total > 1 ? `Block ${n} of ${total}` : 'The edit';
@@ -334,6 +353,11 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
       const whole = newHasMarkers || afterIndent ? wholeLinesOf(text, afterIndent ? lineStart : at, oldText.length + (afterIndent ? at - lineStart : 0)) : undefined;
       if (!whole) {
         if (newHasMarkers) return fail(`new_text has an elision marker, but old_text does not cover whole lines. ${SEND_PLAINLY}`);
+        // The lines the occurrence lies on (a final \n of old_text ends its last line, it does not reach the next one).
+        const first = lineOfIndex(text, at) - 1;
+        const last = lineOfIndex(text, oldText.endsWith('\n') ? at + oldText.length - 1 : at + oldText.length);
+        const nl = (s: string) => s.split('\n').length - 1;
+        traceReplace(first, last, last - first + nl(newText) - nl(oldText), n);
         text = text.slice(0, at) + newText + text.slice(at + oldText.length);
         continue;
       }
@@ -408,6 +432,7 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
     const built = buildReplacement(match, lines, bare, newLines, exactMatch, text, eol === '\r\n');
     if (!built.ok) return fail(built.error);
     text = [...lines.slice(0, match.start), ...built.lines, ...lines.slice(match.end)].join('\n');
+    traceReplace(match.start, match.end, built.lines.length, n);
     const span = `lines ${match.start + 1}-${match.end}`;
     if (!exactMatch && exact.length === 0) {
       fuzzyBlocks.push(n);
@@ -419,7 +444,7 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
     }
     if (built.kept > 0) notes.push(`${name}: the elision marker${segsPlural(newLines, oldTrim)} in new_text kept ${built.kept} existing line${built.kept === 1 ? '' : 's'} of the file unchanged.`);
   }
-  return { ok: true, text, notes, fuzzyBlocks };
+  return { ok: true, text, notes, fuzzyBlocks, trace: { origin, touched } };
 }
 
 function segsPlural(newLines: string[], oldTrim: Set<string>): string {

@@ -56,7 +56,8 @@ describe('security: edits are never lost or silently overwritten (built CLI)', f
   // The user edits the file while the model is still streaming the change: the write must be refused.
   for (const [tool, args] of [
     ['write_file', { path: 'a.txt', content: 'the model rewrote everything\n' }],
-    ['edit_file', { path: 'a.txt', edits: [{ old_text: 'line three', new_text: 'LINE THREE' }] }],
+    // The block covers the line the user changed (an edit apart from it is re-matched: below).
+    ['edit_file', { path: 'a.txt', edits: [{ old_text: 'line two\nline three', new_text: 'line two\nLINE THREE' }] }],
     ['apply_patch', { patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n line one\n line two\n-line three\n+LINE THREE\n' }],
   ] as const) {
     it(`${tool} does not overwrite a file the user changed on disk after the agent read it`, async () => {
@@ -77,6 +78,23 @@ describe('security: edits are never lost or silently overwritten (built CLI)', f
       assert.match(result, /changed since you read it|read it again/i, result);
     });
   }
+
+  it('edit_file apart from the line the user changed after the read lands on the current text and keeps their line', async () => {
+    server = await ScriptedServer.start([
+      calls(tc('read_file', { path: 'a.txt' })),
+      { type: 'tool_calls', calls: [tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'line three', new_text: 'LINE THREE' }] })], argChunkSize: 3, chunkDelayMs: 15 },
+      text('done'),
+    ]);
+    const run = runCliProcess(cli, ['run', '--workspace', ws, '--base-url', server.url, '--role', 'actor', '--approve', 'all', 'change a.txt'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
+    const until = Date.now() + 10_000;
+    while (server.chatRequests().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+    fs.writeFileSync(path.join(ws, 'a.txt'), USER);
+    const r = await run;
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), USER.replace('line three', 'LINE THREE'), "the user's line and the agent's both");
+    const result = server.chatRequests()[2].messages.at(-1).content as string;
+    assert.match(result, /changed since you read it \(the user changed line 2\)[\s\S]*the user's change was kept/, result);
+  });
 
   for (const [what, step] of [
     ['edit_file cut mid-arguments (socket reset)', { type: 'fault', fault: 'cut', calls: [tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'line one', new_text: 'CUT '.repeat(30) }] })], fraction: 0.6 }],
@@ -105,7 +123,8 @@ describe('security: a file changed while its change waits for approval is not ov
 
   for (const [tool, args] of [
     ['write_file', { path: 'a.txt', content: 'model text\n' }],
-    ['edit_file', { path: 'a.txt', edits: [{ old_text: 'line three', new_text: 'LINE THREE' }] }],
+    // The block covers the line the user changed (an edit apart from it is re-matched: below).
+    ['edit_file', { path: 'a.txt', edits: [{ old_text: 'line two\nline three', new_text: 'line two\nLINE THREE' }] }],
     ['apply_patch', { patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n line one\n line two\n-line three\n+LINE THREE\n' }],
     ['delete_file', { path: 'a.txt' }],
   ] as const) {

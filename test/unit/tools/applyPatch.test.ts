@@ -133,10 +133,10 @@ describe('apply_patch', function () {
   it('refuses a patch against a file changed since the agent read it', async () => {
     const p = h.write('a.txt', 'one\ntwo\n');
     await h.call(readFileTool, { path: 'a.txt' });
-    fs.writeFileSync(p, 'one\ntwo\nthree\n');
+    fs.writeFileSync(p, 'one!\ntwo\nthree\n');
     const r = await h.call(applyPatchTool, { patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n' });
     assert.match(r.content, /changed since you read it/);
-    assert.equal(h.read('a.txt'), 'one\ntwo\nthree\n');
+    assert.equal(h.read('a.txt'), 'one!\ntwo\nthree\n');
   });
 
   it('says what is wrong with a patch that is not a unified diff', async () => {

@@ -136,16 +136,16 @@ describe('edit_file', () => {
     assert.equal(h.read('win.txt'), 'one\r\n2\r\nthree\r\n');
   });
 
-  it('refuses a stale edit: the file changed on disk since the agent read it', async () => {
+  it('refuses a stale edit: the file changed on disk since the agent read it, in the lines the edit covers', async () => {
     await h.call(readFileTool, { path: 'math.js' });
-    fs.writeFileSync(file, SRC.replace('a + b', 'b + a'));
+    fs.writeFileSync(file, SRC.replace('a - b', 'b - a'));
     const r = await h.call(editFileTool, { path: 'math.js', edits: [{ old_text: '  return a - b;', new_text: '  return 0;' }] });
     assert.equal(r.isError, true);
-    assert.match(r.content, /changed since you read it; read it again/);
-    assert.equal(h.read('math.js'), SRC.replace('a + b', 'b + a'));
-    // After a fresh read the same edit goes through, and the agent's own write counts as read.
+    assert.match(r.content, /changed since you read it \(the user changed line 6\)[\s\S]*Read the file again/);
+    assert.equal(h.read('math.js'), SRC.replace('a - b', 'b - a'));
+    // After a fresh read an edit of the user's text goes through, and the agent's own write counts as read.
     await h.call(readFileTool, { path: 'math.js' });
-    assert.equal((await h.call(editFileTool, { path: 'math.js', edits: [{ old_text: '  return a - b;', new_text: '  return 0;' }] })).isError, undefined);
+    assert.equal((await h.call(editFileTool, { path: 'math.js', edits: [{ old_text: '  return b - a;', new_text: '  return 0;' }] })).isError, undefined);
     assert.equal((await h.call(editFileTool, { path: 'math.js', edits: [{ old_text: '  return 0;', new_text: '  return 1;' }] })).isError, undefined);
   });
 
