@@ -160,6 +160,9 @@ function quote(line: string): string {
   return `"${t.length > 80 ? `${t.slice(0, 80)}…` : t}"`;
 }
 
+/** Readings of an elided old_text compared before giving up on it. */
+const MAX_READINGS = 200;
+
 const SEND_PLAINLY =
   'Send the edit without elision markers: old_text only the lines you change (plus one unchanged line of context), new_text their complete replacement.';
 
@@ -284,6 +287,45 @@ function buildReplacement(
   return { ok: true, lines: out, kept };
 }
 
+/**
+ * Whether a full new_text confirms one reading of an elided old_text: what each marker stood for
+ * (the file's lines between two pieces) is in new_text unchanged, once, between the same two
+ * lines, and new_text has nothing beyond the first and last chains where old_text had only the
+ * anchor line, nor repeats the file's line just outside the region at that edge. A reading too
+ * long takes in lines new_text lacks; one too short leaves lines of new_text after (or before) its
+ * anchor. A model that rewrote lines it elided confirms no reading, or a wrong one only where an
+ * edge piece of several lines repeats inside the region; the caller uses this only when exactly
+ * one reading is confirmed.
+ */
+function newTextKeepsGaps(m: LineMatch, fileTrim: string[], newLines: string[]): boolean {
+  const newT = newLines.map((l) => l.trim());
+  let from = 0;
+  let firstStart = -1;
+  for (let g = 0; g + 1 < m.pieces.length; g++) {
+    const a = m.pieces[g]!;
+    const b = m.pieces[g + 1]!;
+    const chain = [a.lines[a.lines.length - 1]!.trim(), ...fileTrim.slice(a.at + a.lines.length, b.at), b.lines[0]!.trim()];
+    const at: number[] = [];
+    for (let i = 0; i + chain.length <= newT.length; i++) {
+      let j = 0;
+      while (j < chain.length && newT[i + j] === chain[j]) j++;
+      if (j === chain.length) at.push(i);
+    }
+    if (at.length !== 1 || at[0]! < from) return false;
+    if (g === 0) firstStart = at[0]!;
+    from = at[0]! + chain.length;
+  }
+  // The lines before the first chain replace the first piece's other lines; with none (a single
+  // anchor line) there must be none, else the reading starts inside the region new_text rewrites.
+  if (m.pieces[0]!.lines.length === 1 && firstStart > 0) return false;
+  if (m.pieces[m.pieces.length - 1]!.lines.length === 1 && from < newT.length) return false;
+  const headLast = firstStart > 0 ? newT[firstStart - 1] : undefined;
+  if (headLast !== undefined && m.start > 0 && headLast === fileTrim[m.start - 1]) return false;
+  const tailFirst = from < newT.length ? newT[from] : undefined;
+  if (tailFirst !== undefined && m.end < fileTrim.length && tailFirst === fileTrim[m.end]) return false;
+  return true;
+}
+
 /** How many matched lines sit at the file's indentation under the most common constant offset. */
 function indentAgreement(m: LineMatch, fileBare: string[]): number {
   const counts = new Map<number, number>();
@@ -402,10 +444,26 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
           }
           // Several ways to match differ in which repeated lines (a closing brace, a blank) they use;
           // the one whose indentation agrees with old_text's on the most lines is taken when it is alone.
-          let elided = findLineMatches(fileTrim, pieces, 20);
+          let elided = findLineMatches(fileTrim, pieces, MAX_READINGS + 1);
           if (elided.length > 1) {
             const scored = elided.map((x) => ({ x, score: indentAgreement(x, bare) })).sort((a, b) => b.score - a.score);
             if (scored[0]!.score > scored[1]!.score) elided = [scored[0]!.x];
+          }
+          if (elided.length > 1 && elided.length <= MAX_READINGS) {
+            // Readings that all give the same file are one edit: they differ only in which copy of
+            // an unchanged anchor line (a closing brace) bounds the region, and new_text keeps the
+            // run either way. Among readings, those whose indentation agrees best count.
+            const best = Math.max(...elided.map((x) => indentAgreement(x, bare)));
+            const likely = elided.filter((x) => indentAgreement(x, bare) === best);
+            const results = likely.map((x) => {
+              const b = buildReplacement(x, lines, bare, newLines, false, text, eol === '\r\n');
+              return b.ok ? [...lines.slice(0, x.start), ...b.lines, ...lines.slice(x.end)].join('\n') : undefined;
+            });
+            if (results[0] !== undefined && results.every((r) => r === results[0])) elided = [likely[0]!];
+            else if (!newHasMarkers) {
+              const confirmed = elided.filter((x) => newTextKeepsGaps(x, fileTrim, newLines));
+              if (confirmed.length === 1) elided = confirmed;
+            }
           }
           if (elided.length > 1) {
             return fail(

@@ -221,6 +221,64 @@ describe('edit matching: elision markers', () => {
     assert.match(e, /send the edit without elision markers/);
   });
 
+  // Go: the last line kept before a marker is a generic closing brace, as in real elided edits.
+  const GO = [
+    'func (c *Command) MarkRequired(names ...string) {',
+    '\tfor _, v := range names {',
+    '\t\tf := c.Flags().Lookup(v)',
+    '\t\tif f == nil {',
+    '\t\t\tpanic(v)',
+    '\t\t}',
+    '\t\tc.Flags().SetAnnotation(v, requiredAsGroup, nil)',
+    '\t}',
+    '}',
+    '',
+    'func (c *Command) MarkExclusive(names ...string) {',
+    '\tfor _, v := range names {',
+    '\t\tc.Flags().SetAnnotation(v, mutuallyExclusive, nil)',
+    '\t}',
+    '}',
+    '',
+  ].join('\n');
+
+  it('Go: an elided old_text and new_text whose readings differ only in which closing brace ends them give one file, and land', () => {
+    // "}" ends the region at line 9 or at line 15; new_text keeps the run either way, so both readings write the same file.
+    const old_text = '\t\tc.Flags().SetAnnotation(v, requiredAsGroup, nil)\n\t}\n\t// ...\n}';
+    const new_text = '\t\tc.Flags().SetAnnotation(v, requiredAsGroupAnnotation, nil)\n\t}\n\t// ...\n}';
+    assert.equal(ok(applyEditBlocks(GO, [{ old_text, new_text }])), GO.replace('requiredAsGroup,', 'requiredAsGroupAnnotation,'));
+  });
+
+  it('Go: an elided old_text with a full new_text lands on the one reading new_text confirms (the elided lines kept, between the same lines)', () => {
+    const old_text = 'func (c *Command) MarkRequired(names ...string) {\n\tfor _, v := range names {\n\t\t// ... existing code ...\n\t\t}\n\t\tc.Flags().SetAnnotation(v, requiredAsGroup, nil)\n\t}\n\t// ...\n}';
+    const new_text = [
+      'func (c *Command) MarkRequired(names ...string) {',
+      '\tfor _, v := range names {',
+      '\t\tf := c.Flags().Lookup(v)',
+      '\t\tif f == nil {',
+      '\t\t\tpanic(v)',
+      '\t\t}',
+      '\t\tc.Flags().SetAnnotation(v, requiredAsGroupAnnotation, nil)',
+      '\t}',
+      '}',
+    ].join('\n');
+    assert.equal(ok(applyEditBlocks(GO, [{ old_text, new_text }])), GO.replace('requiredAsGroup,', 'requiredAsGroupAnnotation,'));
+  });
+
+  it('adversarial: a full new_text that rewrites the line right after an inner closing brace it elided is refused, not written twice', () => {
+    // The region ends at the "  }" of `if (y)` (line 7); new_text changes `if (y)` to `if (z)`, so the
+    // elided lines are not all kept and no reading is confirmed. The reading ending at the first
+    // "  }" would fit new_text's head and write the rest of the function twice.
+    const src = 'function a() {\n  if (x) {\n    one();\n  }\n  if (y) {\n    two();\n  }\n  return;\n}\n';
+    const new_text = 'function a() {\n  if (x) {\n    one();\n  }\n  if (z) {\n    two();\n  }';
+    const e = refused(applyEditBlocks(src, [{ old_text: 'function a() {\n  // ...\n  }', new_text }]));
+    assert.match(e, /matches more than one region/);
+  });
+
+  it('adversarial: an elided function body replaced by a new one, with a generic last line, is refused (nothing confirms where it ends)', () => {
+    const e = refused(applyEditBlocks(GO, [{ old_text: 'func (c *Command) MarkRequired(names ...string) {\n\t// ...\n}', new_text: 'func (c *Command) MarkRequired(names ...string) {\n\tc.markAll(names, requiredAsGroup)\n}' }]));
+    assert.match(e, /matches more than one region \(lines 1-6 and 1-8 and 1-9 and 1-14 and 1-15\)/);
+  });
+
   it('adversarial: a marker in new_text whose neighbours are not in the old text is refused, not guessed', () => {
     const e = refused(applyEditBlocks(PY, [{ old_text: fullOld, new_text: '    def get(self, key):\n        # ... existing code ...\n        return self.default' }]));
     assert.match(e, /elision marker before "return self.default", which is not a line of the matched old text/);
