@@ -103,7 +103,21 @@ export interface QuestionAsker {
 }
 
 export interface Diagnostic { path: string; line: number; severity: 'error' | 'warning' | 'info' | 'hint'; message: string; source?: string }
-export interface DiagnosticsProvider { get(absPath?: string): Promise<Diagnostic[]> }
+export interface DiagnosticsProvider {
+  get(absPath?: string): Promise<Diagnostic[]>;
+  /**
+   * Hosts with language services: one file's problems around a change about to be written. The
+   * file is shown to the language services first (so `before` is their verdict on the text before
+   * the change, not "never looked at"); `after()` waits, bounded, until its problems stop changing
+   * after the write, then returns them. Hosts without it report nothing after writes.
+   */
+  watch?(absPath: string, signal: AbortSignal): Promise<ProblemWatch>;
+}
+export interface ProblemWatch {
+  /** undefined: the language services gave no verdict on the file before the change (still starting). */
+  before: Diagnostic[] | undefined;
+  after(): Promise<Diagnostic[]>;
+}
 
 export interface Logger {
   info(msg: string): void;

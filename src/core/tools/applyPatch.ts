@@ -11,7 +11,7 @@ import type { ResolvedPath } from '../workspacePaths';
 import { editOverUserChange } from './editOverUserChange';
 import {
   approveChange, assertFresh, guardSyntax, assertStillAsApproved, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary,
-  MAX_READ_BYTES, resolvePath, userEditNote, writeApproved, type AppliedChange, type DiffSummary, type ProposedChange,
+  MAX_READ_BYTES, problemsNote, resolvePath, userEditNote, writeApproved, type AppliedChange, type DiffSummary, type ProposedChange,
 } from './toolSupport';
 
 /** Context lines that may mismatch per hunk before the hunk is refused. */
@@ -276,6 +276,7 @@ export const applyPatchTool = defineTool<Input>({
     );
     for (const { p } of results) lines.push(...p.notes);
     for (const { p, applied } of results) if (applied.userEdited) lines.push(userEditNote(p.change.r.rel ?? p.change.r.real, p.change.proposed, applied.written));
+    for (const notes of await Promise.all(results.map(({ p, applied }) => problemsNote(p.shown, applied)))) lines.push(...notes);
     return { content: lines.join('\n') };
   },
 });

@@ -4,7 +4,7 @@ import { applyEditBlocks } from './editMatching';
 import { editOverUserChange } from './editOverUserChange';
 import {
   assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary, MAX_READ_BYTES,
-  proposeAndWrite, resolvePath, userEditNote,
+  problemsNote, proposeAndWrite, resolvePath, userEditNote,
 } from './toolSupport';
 
 const input = z.object({
@@ -46,6 +46,7 @@ export const editFileTool = defineTool<Input>({
     const lines = [`Edited ${shown}: ${i.edits.length} block${i.edits.length === 1 ? '' : 's'} applied (+${applied.summary.added} -${applied.summary.removed}).`];
     lines.push(...outcome.notes);
     if (applied.userEdited) lines.push(userEditNote(r.rel ?? r.real, outcome.text, applied.written));
+    lines.push(...(await problemsNote(shown, applied)));
     return { content: lines.join('\n') };
   },
 });

@@ -6,7 +6,9 @@ import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { ApprovalInfo } from '../../protocol';
 import { gitHooksFolder } from '../gitHooksPath';
 import { IgnoreMatcher } from '../ignorePolicy';
+import { describeNewProblems, newProblems } from '../newProblems';
 import { isWithin } from '../pathWithin';
+import type { Diagnostic } from '../ports';
 import { rejectionText } from '../rejectionText';
 import { checkSyntax, type SyntaxVerdict } from '../syntax/syntaxGuard';
 import type { ResolvedPath } from '../workspacePaths';
@@ -177,6 +179,8 @@ export interface AppliedChange {
   /** True when the user changed the proposal before approving it. */
   userEdited: boolean;
   summary: DiffSummary;
+  /** Errors the editor reports in the file after the write that it did not before (hosts with language services). */
+  problems?: Promise<{ found: Diagnostic[]; checkedBefore: boolean } | undefined>;
 }
 
 /** Thrown (and turned into a result) when the user says no. */
@@ -222,11 +226,22 @@ export async function assertStillAsApproved(ctx: ToolContext, r: ResolvedPath, o
 export async function writeApproved(ctx: ToolContext, change: ProposedChange, text: string, summary: DiffSummary): Promise<AppliedChange> {
   ctx.signal.throwIfAborted();
   await assertStillAsApproved(ctx, change.r, change.original);
+  // The editor's verdict on the file before the change, so only what the change broke is reported.
+  const watch = await ctx.host.diagnostics?.watch?.(change.r.real, ctx.signal).catch(() => undefined);
+  // Watching can wait for the language services; the file is checked again right before writing.
+  if (watch) await assertStillAsApproved(ctx, change.r, change.original);
   await ctx.beforeChange?.(change.r.real);
   await ctx.host.fs.writeText(change.r.real, text);
   ctx.reads.record(change.r.real, text);
   const userEdited = text !== change.proposed;
-  return { written: text, userEdited, summary: userEdited ? summarizeDiff(change.r.rel ?? change.r.real, change.original, text) : summary };
+  const problems = watch?.after().then((after) => ({ found: newProblems(watch.before ?? [], after), checkedBefore: watch.before !== undefined }), () => undefined);
+  return { written: text, userEdited, summary: userEdited ? summarizeDiff(change.r.rel ?? change.r.real, change.original, text) : summary, problems };
+}
+
+/** The result line about new problems after a write, once the editor has looked (empty when none or no editor). */
+export async function problemsNote(shown: string, applied: AppliedChange): Promise<string[]> {
+  const problems = await applied.problems;
+  return problems?.found.length ? [describeNewProblems(shown, problems.found, problems.checkedBefore)] : [];
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Permission } from '../../protocol';
 import { ToolError, type ToolContext } from './tool';
 import { applyEditBlocks } from './editMatching';
 import { looksLikeElisionMarker } from './editMarkers';
-import { assertFresh, defineTool, displayPath, lineEnding, proposeAndWrite, resolvePath, userEditNote } from './toolSupport';
+import { assertFresh, defineTool, displayPath, lineEnding, problemsNote, proposeAndWrite, resolvePath, userEditNote } from './toolSupport';
 
 const input = z.object({
   path: z.string().min(1),
@@ -67,6 +67,7 @@ export const writeFileTool = defineTool<Input>({
     const lines = [`${verb} ${shown} (+${applied.summary.added} -${applied.summary.removed}).`];
     lines.push(...notes);
     if (applied.userEdited) lines.push(userEditNote(r.rel ?? r.real, proposed, applied.written));
+    lines.push(...(await problemsNote(shown, applied)));
     return { content: lines.join('\n') };
   },
 });
