@@ -102,6 +102,11 @@ describe('VS Code host: new problems after an approved edit reach the model', fu
   async function approveEdit(edit: ScriptedToolCall, preexisting?: string): Promise<{ result: string; card: string }> {
     const file = path.join(dir, 'calc.ts');
     fs.writeFileSync(file, preexisting ?? CALC);
+    if (preexisting) {
+      // The user has the file open and its problem is in the Problems view already.
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(file)));
+      await waitFor(() => vscode.languages.getDiagnostics(vscode.Uri.file(file)).length > 0, 'the file\'s own problem', 60_000);
+    }
     const rel = path.relative(wfs.roots[0]!, file).split(path.sep).join('/');
     (edit.arguments as { path: string }).path = rel;
     server.replace([calls(tc('read_file', { path: rel })), calls(edit), text('done')]);
@@ -124,7 +129,7 @@ describe('VS Code host: new problems after an approved edit reach the model', fu
     assert.ok(vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === path.join(dir, 'calc.ts'))));
   });
 
-  it('a problem the file already had is not reported as new; a clean edit reports none', async () => {
+  it('a problem the open file already had is not reported as new; a clean edit reports none', async () => {
     const broken = `${CALC}export const bad: string = 42;\n`;
     const { result } = await approveEdit(tc('edit_file', { path: '', edits: [{ old_text: 'return n * 2;', new_text: 'return n + n;' }] }), broken);
     assert.match(result, /^Edited .*calc\.ts/);
