@@ -6,12 +6,14 @@
  */
 import { parseArgs as parseArgv } from 'node:util';
 import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../protocol';
-import { OPTIONS, optionsOf, type ApproveMode, type CliContext, type CommandName, type OptionDef, type OptionName } from './commands';
+import { OPTIONS, optionsOf, type ApproveMode, type CliContext, type CommandName, type OptionDef, type OptionName, type ReviewWhen } from './commands';
 
 export interface RunArgs {
   kind: 'run';
-  /** `turn`: one turn on the prompt; `plan`: a Planner turn whose plan goes to `out`; `execute`: run `planFile`. */
-  mode: 'turn' | 'plan' | 'execute';
+  /** `turn`: one turn on the prompt; `plan`: a Planner turn whose plan goes to `out`; `execute`: run `planFile`; `review`: the Reviewer's verdict on `planFile`. */
+  mode: 'turn' | 'plan' | 'execute' | 'review';
+  /** With `execute`: what the Reviewer judges (the plan first, every step, or both). */
+  review?: ReviewWhen;
   workspace?: string;
   role: RoleId;
   /** Whether --role was given (a resumed task otherwise keeps its own role). */
@@ -48,7 +50,7 @@ export type ParsedArgs =
 
 type Values = Partial<Record<OptionName, string | boolean | string[]>>;
 
-const COMMAND_NAMES: readonly CommandName[] = ['run', 'plan', 'history'];
+const COMMAND_NAMES: readonly CommandName[] = ['run', 'plan', 'review', 'history'];
 
 /** parseArgs' own errors, said the way the rest of the CLI says them. */
 function usageError(e: unknown): string {
@@ -130,7 +132,7 @@ export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo>
 }
 
 /** `run` and `plan`: the flags that go together, the role each mode needs. Returns the message on bad usage. */
-function runArgs(command: 'run' | 'plan', values: Values, positionals: string[], roles: RoleRegistry<RoleInfo>): RunArgs | string {
+function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals: string[], roles: RoleRegistry<RoleInfo>): RunArgs | string {
   const given = list(values.role);
   const resume = str(values.resume);
   const noHistory = values['no-history'] === true;
@@ -148,6 +150,12 @@ function runArgs(command: 'run' | 'plan', values: Values, positionals: string[],
     if (other !== undefined) return `tandem plan runs the ${planner.label}; --role ${other} is not allowed`;
     mode = 'plan';
     role = planner.id;
+  } else if (command === 'review') {
+    const reviewer = roles.reviewer;
+    if (!reviewer) return 'tandem review needs a role that reviews; none is registered';
+    if (planFile === undefined) return 'tandem review needs --plan FILE.json (the plan to judge)';
+    mode = 'review';
+    role = reviewer.id;
   } else if (planFile !== undefined) {
     const executor = roles.executor;
     if (!executor) return '--plan needs a role that executes plans; none is registered';
@@ -155,10 +163,12 @@ function runArgs(command: 'run' | 'plan', values: Values, positionals: string[],
     mode = 'execute';
     role = executor.id;
   }
-  // The plan is the brief of an execution, so no prompt is needed; a placeholder names it.
-  const prompt = mode === 'execute' ? `(execute the plan in ${planFile})` : positionals.join(' ').trim();
+  const review = str(values.review) as ReviewWhen | undefined;
+  if (review && mode !== 'execute') return '--review goes with --plan FILE.json (it judges that plan and its steps)';
+  // The plan is the brief of an execution (or what is reviewed), so no prompt is needed; a placeholder names it.
+  const prompt = mode === 'execute' ? `(execute the plan in ${planFile})` : mode === 'review' ? `(review the plan in ${planFile})` : positionals.join(' ').trim();
   if (!prompt) return 'missing the prompt';
-  if (mode === 'execute' && positionals.length) return `--plan executes the plan file; it takes no prompt (got "${positionals.join(' ')}")`;
+  if ((mode === 'execute' || mode === 'review') && positionals.length) return `--plan ${mode === 'review' ? 'is the plan reviewed' : 'executes the plan file'}; it takes no prompt (got "${positionals.join(' ')}")`;
   return {
     kind: 'run',
     mode,
@@ -173,6 +183,7 @@ function runArgs(command: 'run' | 'plan', values: Values, positionals: string[],
     prompt,
     ...(out ? { out } : {}),
     ...(planFile !== undefined ? { planFile } : {}),
+    ...(review ? { review } : {}),
     ...(resume ? { resume } : {}),
     ...(str(values['history-dir']) ? { historyDir: str(values['history-dir']) } : {}),
     noHistory,

@@ -5,7 +5,7 @@
  */
 import type { RoleInfo, RoleRegistry } from '../protocol';
 
-export type CommandName = 'run' | 'plan' | 'history';
+export type CommandName = 'run' | 'plan' | 'review' | 'history';
 
 export const APPROVE_MODES = ['never', 'edits', 'all'] as const;
 export type ApproveMode = (typeof APPROVE_MODES)[number];
@@ -46,10 +46,15 @@ const roleHelp = ({ roles }: CliContext) =>
   });
 
 const RUNS: readonly CommandName[] = ['run', 'plan'];
+/** Commands that talk to a model. */
+const ASKS: readonly CommandName[] = ['run', 'plan', 'review'];
+
+export const REVIEW_WHEN = ['plan', 'steps', 'all'] as const;
+export type ReviewWhen = (typeof REVIEW_WHEN)[number];
 
 /** In usage order. */
 export const OPTIONS = {
-  workspace: { type: 'string', value: 'DIR', help: ['workspace folder (default: the current directory)'], commands: ['run', 'plan', 'history'] },
+  workspace: { type: 'string', value: 'DIR', help: ['workspace folder (default: the current directory)'], commands: ['run', 'plan', 'review', 'history'] },
   role: {
     type: 'string',
     multiple: true,
@@ -62,10 +67,10 @@ export const OPTIONS = {
     type: 'string',
     value: 'M',
     help: ['model for the role (default: $TANDEM_MODEL or gpt-4o-mini)'],
-    commands: RUNS,
+    commands: ASKS,
     check: (v) => (v.trim() ? undefined : '--model needs a value'),
   },
-  'base-url': { type: 'string', value: 'URL', help: ['endpoint, e.g. http://127.0.0.1:8080/v1'], commands: RUNS },
+  'base-url': { type: 'string', value: 'URL', help: ['endpoint, e.g. http://127.0.0.1:8080/v1'], commands: ASKS },
   approve: {
     type: 'string',
     value: APPROVE_MODES.join('|'),
@@ -92,15 +97,29 @@ export const OPTIONS = {
     type: 'boolean',
     help: ['print one event per line (the objects the editor panel gets)'],
     helpIn: { history: ['one JSON object per task (list), or the task\'s cards (show)'] },
-    commands: ['run', 'plan', 'history'],
+    commands: ['run', 'plan', 'review', 'history'],
   },
   plan: {
     type: 'string',
     value: 'FILE.json',
     help: ({ roles }) => [`run: execute this plan file step by step (needs --role ${roles.executor?.id ?? 'ROLE'})`],
-    commands: ['run'],
+    helpIn: { review: ['the plan file the Reviewer judges (required)'] },
+    commands: ['run', 'review'],
     missing: 'needs a file name',
     once: true,
+  },
+  review: {
+    type: 'string',
+    value: REVIEW_WHEN.join('|'),
+    help: ({ roles }) => [
+      `with --plan: the ${roles.reviewer?.label ?? 'reviewing role'} judges`,
+      '  plan   the plan before it runs (a verdict other',
+      '         than ok stops the run: exit 1)',
+      '  steps  every executed step (replan stops: exit 1)',
+      '  all    both',
+    ],
+    commands: ['run'],
+    check: (v) => oneOf('--review', REVIEW_WHEN, v),
   },
   out: {
     type: 'string',
@@ -112,10 +131,10 @@ export const OPTIONS = {
     once: true,
   },
   resume: { type: 'string', value: 'ID', help: ['continue a saved task (a unique prefix of its id is enough)'], commands: RUNS },
-  'history-dir': { type: 'string', value: 'DIR', help: ['where tasks are saved (default below)'], commands: ['run', 'plan', 'history'] },
-  'no-history': { type: 'boolean', help: ['save nothing of this run'], commands: RUNS },
+  'history-dir': { type: 'string', value: 'DIR', help: ['where tasks are saved (default below)'], commands: ['run', 'plan', 'review', 'history'] },
+  'no-history': { type: 'boolean', help: ['save nothing of this run'], commands: ASKS },
   call: { type: 'string', value: 'CALL_ID', help: ['revert: undo only this tool call'], commands: ['history'] },
-  help: { type: 'boolean', short: 'h', help: ['show this help'], commands: ['run', 'plan', 'history'] },
+  help: { type: 'boolean', short: 'h', help: ['show this help'], commands: ['run', 'plan', 'review', 'history'] },
 } satisfies Record<string, OptionDef>;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -136,6 +155,7 @@ export const COMMANDS: Record<CommandName, CommandDef> = {
     ],
   },
   plan: { synopsis: ({ roles }) => [['tandem plan [options] "<prompt>" --out FILE.json', `write the ${roles.planner?.label ?? 'planning role'}'s validated plan`]] },
+  review: { synopsis: ({ roles }) => [['tandem review --plan FILE.json [options]', `the ${roles.reviewer?.label ?? 'reviewing role'}'s verdict on a plan (exit 0 ok, 1 otherwise)`]] },
   history: {
     synopsis: () => [
       ['tandem history [--workspace DIR] [--json]', 'list saved tasks, newest first'],

@@ -11,6 +11,7 @@ import type { Agent } from '../core/agent/agent';
 import type { TurnOutcome } from '../core/agent/agentApi';
 import { writePlanFile } from './planFile';
 import type { PlanRecord } from '../core/plans/planRecord';
+import { verdictExit } from './reviewCommand';
 
 export interface PlanIo {
   cwd: string;
@@ -59,6 +60,10 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
     return { outcome: 'error', exitCode: 1 };
   }
   const outcome = await agent.executePlan(record.cardId);
+  // Review before executing (--review plan): a verdict other than ok means nothing ran; say the verdict.
+  const ran = Object.values(record.stepStates).some((s) => s !== 'pending');
+  if (!ran && record.review && outcome === 'done') return { outcome, exitCode: verdictExit(record, io) };
+  if (record.halted) io.stderr(`tandem: ${record.halted}\n`);
   return { outcome, ...planRunExit(record, outcome, io) };
 }
 

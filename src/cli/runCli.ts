@@ -26,6 +26,7 @@ import { historyDirFor, runHistoryCommand } from './history';
 import { HistoryStore } from '../core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../core/runtime/runningTask';
 import { runPlanCommand, runPlanFile } from './planCommand';
+import { runReviewFile } from './reviewCommand';
 
 export interface CliIo {
   argv: readonly string[];
@@ -79,6 +80,9 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     return EXIT.usage;
   }
   const { settings, logLevel } = settingsFromEnv(io.env, args, io.isTty, registries.roles);
+  // --review plan|steps|all: the Reviewer judges the plan before it runs and/or every executed step.
+  if (args.review === 'plan' || args.review === 'all') settings.reviewPlans = true;
+  if (args.review === 'steps' || args.review === 'all') settings.reviewSteps = 'every_step';
   // Everything shown to a person passes through visibleControls: the model's text, commands and
   // paths must not drive the terminal (see protocol/visibleControls.ts). --json stays raw JSON.
   const shownOut = (s: string) => io.stdout(visibleControls(s));
@@ -134,6 +138,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     const planIo = { ...io, stderr: shownErr };
     if (args.mode === 'plan') ({ outcome, exitCode: exitOverride } = await runPlanCommand(agent, args.prompt, args.out!, planIo));
     else if (args.mode === 'execute') ({ outcome, exitCode: exitOverride } = await runPlanFile(agent, args.planFile!, planIo));
+    else if (args.mode === 'review') ({ outcome, exitCode: exitOverride } = await runReviewFile(agent, args.planFile!, planIo));
     else outcome = await agent.send(args.prompt);
   } finally {
     unregister?.();

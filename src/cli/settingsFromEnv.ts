@@ -26,6 +26,9 @@ export const ENVIRONMENT: readonly { names: string; help: string; task?: boolean
   { names: 'TANDEM_BUDGET_USD', help: 'per-task budget in USD: warn at 80%, stop and ask at 100% (0 = off)', task: true },
   { names: 'TANDEM_CONTEXT_WINDOW', help: "the model's context window in tokens (default: from a table)", task: true },
   { names: 'TANDEM_SUMMARY_MODEL', help: 'a cheaper model for condensing old turns', task: true },
+  { names: 'TANDEM_STEP_BUDGET_USD', help: 'per plan step budget in USD: the step stops and fails there, its changes kept (0 = off)', task: true },
+  { names: 'TANDEM_REVIEW_STEPS', help: 'off|on_failure|every_step: when the Reviewer judges an executed step (default off)', task: true },
+  { names: 'TANDEM_FALLBACK_MODELS', help: 'role=m1,m2;role=m3: models tried when a role\'s answers stay invalid after repairs', task: true },
   { names: 'TANDEM_PRICES', help: 'JSON {"model": {"input": USD/1M, "output": USD/1M}} overriding the price table', task: true },
   { names: 'TANDEM_DATA_DIR', help: 'where tasks are saved (else $XDG_DATA_HOME/tandem, ~/.local/share/tandem)', task: true },
   { names: 'TANDEM_LOG', help: `${LOG_LEVELS.join('|')} (stderr, default warn)` },
@@ -65,6 +68,16 @@ function prices(env: NodeJS.ProcessEnv): AgentSettings['prices'] {
   }
 }
 
+/** `reviewer=model-a,model-b;planner=model-c`: per role, the models tried after its own (unknown roles are ignored). */
+function fallbackModels(text: string, roles: RoleRegistry<RoleInfo>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const part of text.split(';')) {
+    const [role, models] = part.split('=', 2).map((x) => x.trim());
+    if (role && models && roles.has(role)) out[role] = models.split(',').map((m) => m.trim()).filter(Boolean).slice(0, 5);
+  }
+  return out;
+}
+
 export function settingsFromEnv(
   env: NodeJS.ProcessEnv,
   flags: SettingFlags,
@@ -92,6 +105,10 @@ export function settingsFromEnv(
   const window = num(env, 'TANDEM_CONTEXT_WINDOW');
   if (window) settings.contextWindow = Math.floor(window);
   if (env.TANDEM_SUMMARY_MODEL) settings.summaryModel = env.TANDEM_SUMMARY_MODEL;
+  const stepBudget = num(env, 'TANDEM_STEP_BUDGET_USD');
+  if (stepBudget !== undefined) settings.stepBudgetUsd = stepBudget;
+  if (env.TANDEM_REVIEW_STEPS === 'off' || env.TANDEM_REVIEW_STEPS === 'on_failure' || env.TANDEM_REVIEW_STEPS === 'every_step') settings.reviewSteps = env.TANDEM_REVIEW_STEPS;
+  if (env.TANDEM_FALLBACK_MODELS) settings.fallbackModels = fallbackModels(env.TANDEM_FALLBACK_MODELS, roles);
   const table = prices(env);
   if (table) settings.prices = { ...(settings.prices ?? {}), ...table };
   const level = env.TANDEM_LOG as LogLevel | undefined;

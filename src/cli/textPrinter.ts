@@ -60,6 +60,22 @@ export class TextPrinter {
       case 'step_unverified':
         this.line(`[step ${e.step_number} unverified: ${e.reason}]`);
         break;
+      case 'review_verdict': {
+        const what = e.step_number !== undefined ? `step ${e.step_number}` : `plan v${e.version}`;
+        if (!e.verdict) {
+          this.line(`[Reviewer on ${what}: no valid verdict]`);
+          break;
+        }
+        this.line(`[Reviewer on ${what}: ${e.verdict.verdict}] ${e.verdict.reasons.join(' ')}`);
+        for (const c of e.verdict.concerns) this.line(`  ⚑ ${c.step != null ? `step ${c.step}: ` : ''}${c.text}${c.file ? ` (${c.file}${c.line ? `:${c.line}` : ''})` : ''}`);
+        break;
+      }
+      case 'plan_version':
+        if (e.changes) {
+          const c = e.changes;
+          this.line(`[plan v${e.version}${e.replan_of !== undefined ? ` replans v${e.replan_of}` : ''}: ${c.added.length} added, ${c.removed.length} removed, ${c.edited.length} edited since v${c.from_version}]`);
+        }
+        break;
       case 'turn_ended':
         if (!this.atLineStart) this.write('\n');
         break;

@@ -1,6 +1,7 @@
 import { ROLE_TABLE, RoleRegistry, type Permission, type ProductRoleId, type RoleInfo } from '../protocol';
 import { plannerPrompt } from './prompts/planner';
 import { actorPrompt } from './prompts/actor';
+import { reviewerPrompt } from './prompts/reviewer';
 import type { PromptContext } from './prompts/promptContext';
 
 export type { PromptContext };
@@ -14,6 +15,7 @@ export interface RoleDef extends RoleInfo {
 const PROMPTS: Record<ProductRoleId, RoleDef['systemPrompt']> = {
   planner: plannerPrompt,
   actor: actorPrompt,
+  reviewer: reviewerPrompt,
 };
 
 /** The product's roles with their prompts: the registry every host uses unless told otherwise. */

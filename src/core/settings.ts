@@ -24,7 +24,18 @@ export interface AgentSettings {
   taskBudgetUsd: number;
   /** USD per million tokens, overriding the built-in table. */
   prices?: Record<string, { input: number; output: number }>;
+  /** The Reviewer judges every plan version before it is executed (Execute reviews first; a verdict other than ok stops there). */
+  reviewPlans?: boolean;
+  /** When the Reviewer judges an executed step: never, when it did not end done, or after every step. */
+  reviewSteps?: ReviewStepsSetting;
+  /** Per plan step budget in USD (0 or unset: none): a step that reaches it is stopped and fails; its changes stay (revertible). */
+  stepBudgetUsd?: number;
+  /** Per role id: models tried in order when the role's model gave no valid plan or verdict after its repairs. */
+  fallbackModels?: Partial<Record<RoleId, string[]>>;
 }
+
+export const REVIEW_STEPS = ['off', 'on_failure', 'every_step'] as const;
+export type ReviewStepsSetting = (typeof REVIEW_STEPS)[number];
 
 /** Which approval classes are granted without asking. Never covers paths outside the workspace. */
 export interface ApprovalSettings {

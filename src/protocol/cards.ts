@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Plan, StepEvidence, StepState } from './plan';
 import { Question } from './question';
+import { PlanUsage, PlanVersionDiff, ReviewResult } from './review';
 import { RoleId } from './roles';
 
 /** Every card the chat shows. The webview renders unknown kinds as plain text, never a blank panel. */
@@ -51,6 +52,18 @@ export const PlanCard = z.object({
   step_evidence: z.record(z.string(), StepEvidence).optional(),
   superseded: z.boolean().optional(),
   executing: z.boolean().optional(),
+  /** The Reviewer's verdict on this version (Review button, or the review-before-execute setting). */
+  review: ReviewResult.optional(),
+  /** Per step number: the Reviewer's verdict after the step ran. */
+  step_reviews: z.record(z.string(), ReviewResult).optional(),
+  /** What changed from the previous version. */
+  changes: PlanVersionDiff.optional(),
+  /** This version replans that one (after a failed step or a `replan` verdict); its done steps are kept. */
+  replan_of: z.number().int().optional(),
+  /** Why the last execution stopped before the end when no step failed (a `replan` verdict, a step's budget). */
+  halted: z.string().optional(),
+  /** Tokens and cost of this version's work, per role and per step. */
+  usage: PlanUsage.optional(),
   ts: z.number(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentState, Card } from './cards';
 import { RoleId } from './roles';
+import { PlanVersionDiff, ReviewVerdict } from './review';
 
 /**
  * Host → webview (and CLI `--json`): deltas only, never the whole history. Each carries a
@@ -23,6 +24,10 @@ export const HostEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('step_failed'), seq, plan_id: z.string(), step_number: z.number().int(), reason: z.string().optional() }),
   /** The step ended normally but without evidence that it worked (no check, a rejected action, …). */
   z.object({ type: z.literal('step_unverified'), seq, plan_id: z.string(), step_number: z.number().int(), reason: z.string() }),
+  /** The Reviewer judged a plan version (no `step_number`) or an executed step; `verdict` null: no valid answer came. */
+  z.object({ type: z.literal('review_verdict'), seq, plan_id: z.string(), version: z.number().int(), step_number: z.number().int().optional(), verdict: ReviewVerdict.nullable(), model: z.string() }),
+  /** A new plan version was published (right after its card_added): valid or not, what it replans, what changed from the previous version. */
+  z.object({ type: z.literal('plan_version'), seq, plan_id: z.string(), version: z.number().int(), valid: z.boolean(), replan_of: z.number().int().optional(), changes: PlanVersionDiff.optional() }),
   z.object({
     type: z.literal('usage_total'), seq,
     turn: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),

@@ -1,5 +1,6 @@
 export * from './roles';
 export * from './plan';
+export * from './review';
 export * from './question';
 export * from './cards';
 export * from './events';

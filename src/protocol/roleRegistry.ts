@@ -56,6 +56,11 @@ export class RoleRegistry<R extends RoleInfo = RoleInfo> {
     return this.list.find((r) => r.executesPlans);
   }
 
+  /** The role that judges plans and executed steps. */
+  get reviewer(): R | undefined {
+    return this.list.find((r) => r.reviews);
+  }
+
   /** The role after this one, in table order, wrapping around (the chat's role control cycles). */
   next(id: string): R {
     const i = this.list.findIndex((r) => r.id === id);

@@ -31,6 +31,11 @@ export interface RoleInfo {
   readonly mayPlan: boolean;
   /** Carries out approved plans: Execute plan switches to it; offered `fail_step`; runs the step sub-turns. */
   readonly executesPlans: boolean;
+  /**
+   * Judges plans and executed steps with a structured verdict (ok / revise / replan): the plan card's
+   * Review, the review-before-execute setting and step reviews ask it. Absent: false.
+   */
+  readonly reviews?: boolean;
   /** Its model's setting under `tandem.` (unset: the first role's model). */
   readonly modelSetting: string;
 }
@@ -47,6 +52,10 @@ export const ROLE_TABLE = [
   {
     id: 'actor', label: 'Actor', glyph: '◆', tone: 'warning', icon: 'tools', access: 'full access',
     permissions: ['read', 'write', 'create', 'delete', 'execute'], shell: 'full', mayPlan: false, executesPlans: true, modelSetting: 'model.actor',
+  },
+  {
+    id: 'reviewer', label: 'Reviewer', glyph: '◎', tone: 'calm', icon: 'eye', access: 'read-only',
+    permissions: ['read'], shell: 'none', mayPlan: false, executesPlans: false, reviews: true, modelSetting: 'model.reviewer',
   },
 ] as const satisfies readonly RoleInfo[];
 

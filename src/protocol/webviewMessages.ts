@@ -17,8 +17,17 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
     z.object({ type: z.literal('reject'), call_id: id, reason: z.string().max(10_000).optional() }),
     z.object({ type: z.literal('open_diff'), call_id: id }),
     z.object({ type: z.literal('answer'), card_id: id, value: z.string().min(1).max(10_000) }),
-    z.object({ type: z.literal('execute_plan'), card_id: id }),
-    z.object({ type: z.literal('revise_plan'), card_id: id, feedback: z.string().min(1).max(10_000) }),
+    /** `from_step`: continue a partly done plan from that step (the steps before it stay as they ended). */
+    z.object({ type: z.literal('execute_plan'), card_id: id, from_step: z.number().int().min(1).max(50).optional() }),
+    /** `step_comments`: the user's notes on single steps, sent together with the feedback (either may be empty, not both). */
+    z.object({
+      type: z.literal('revise_plan'), card_id: id, feedback: z.string().max(10_000),
+      step_comments: z.array(z.object({ step: z.number().int().min(1).max(50), text: z.string().min(1).max(4000) })).max(50).optional(),
+    }).refine((m) => m.feedback.trim().length > 0 || (m.step_comments?.length ?? 0) > 0, { message: 'say what should change' }),
+    /** The plan card's Review: the Reviewer judges that version. */
+    z.object({ type: z.literal('review_plan'), card_id: id }),
+    /** After a failed step or a `replan` verdict: the Planner proposes the next version, keeping the done steps. */
+    z.object({ type: z.literal('replan'), card_id: id }),
     z.object({ type: z.literal('set_role'), role: RoleId.refine((r) => roleIds.includes(r), { message: 'not a role of this host' }) }),
     z.object({ type: z.literal('stop') }),
     z.object({ type: z.literal('retry') }),

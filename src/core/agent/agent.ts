@@ -24,6 +24,12 @@ import { runStepCheck } from '../plans/runStepCheck';
 import type { PolicyInput } from '../approvalPolicy';
 
 import { requestPlan, type PlanMessage } from '../plans/requestPlan';
+import { replanOf } from '../plans/replanBrief';
+import type { ReplanCarry } from '../plans/planTurn';
+import { stepDiff } from '../plans/stepDiff';
+import { Reviewer } from '../review/reviewer';
+import { promptVersion } from '../prompts/promptVersion';
+import { formatUsd } from '../cost/priceTable';
 import { llmPlanCompleter } from '../plans/llmPlanCompleter';
 import { recordsFromCards } from '../plans/recordsFromCards';
 import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi';
@@ -49,13 +55,14 @@ export class Agent implements AgentApi {
   private readonly reads = new ReadTracker();
   private readonly usage: UsageMeter;
   private readonly messages: ChatCompletionMessageParam[] = [];
-  private readonly hooks?: AgentHooks;
+  private readonly hooks: AgentHooks;
+  private readonly reviewer: Reviewer;
   private running: AbortController | undefined;
   private state: AgentState = 'idle';
   private stateDetail: string | undefined;
   private limitWaiter: ((allow: boolean) => void) | undefined;
   /** What the last turn was and how it ended, so `retry` can run it again without re-adding the user message. */
-  private lastTurn: { kind: 'message'; text: string; role: RoleId; feedback?: string; requirePlan?: boolean } | { kind: 'plan' } | undefined;
+  private lastTurn: { kind: 'message'; text: string; role: RoleId; feedback?: string; requirePlan?: boolean; replan?: ReplanCarry } | { kind: 'plan' } | undefined;
   private lastOutcome: TurnOutcome | undefined;
 
   constructor(private readonly opts: AgentOptions) {
@@ -63,7 +70,8 @@ export class Agent implements AgentApi {
     // A role that is not (or no longer) in the registry — e.g. from an old history file — starts where a new task does.
     this._role = opts.role && this.roles.has(opts.role) ? opts.role : this.roles.initial.id;
     this.settings = opts.settings;
-    this.hooks = opts.hooks;
+    // Every request's usage is also counted on the plan card (per role, per step) and against a step's budget.
+    this.hooks = { ...opts.hooks, onUsage: (u) => { this.countPlanUsage(u); opts.hooks?.onUsage?.(u); } };
     const onEvent = opts.hooks?.onEvent;
     this.events = new EventStream(onEvent ? (e) => { opts.emit(e); onEvent(e); } : opts.emit, opts.resume?.idPrefix ?? 'c');
     this.tools = opts.tools ?? productToolRegistry();
@@ -84,6 +92,27 @@ export class Agent implements AgentApi {
     });
     // A resumed task's plans stay executable and revisable (their cards came back with the snapshot).
     if (opts.resume) this.planning.book.restore(recordsFromCards(opts.resume.cards, opts.resume.planProvenance));
+    this.reviewer = new Reviewer({
+      roles: this.roles,
+      settings: () => this.settings,
+      llm: () => this.llm,
+      structured: this.planning.structured,
+      logger: opts.host.logger,
+      promptContext: () => this.catalog(),
+      onUsage: (u) => emitUsage(this.events, this.usage, { ...u, outcome: 'review' }, this.hooks.onUsage),
+      onRetry: (notice) => this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
+    });
+  }
+
+  /** The step whose budget this request counts against, if any: over the cap, the step is stopped (its checkpoint stays). */
+  private stepStop: AbortController | undefined;
+
+  private countPlanUsage(u: { role: RoleId; tokensIn: number; tokensOut: number; costUsd?: number }): void {
+    const step = this.planning.noteUsage(u.role, { tokensIn: u.tokensIn, tokensOut: u.tokensOut, ...(u.costUsd !== undefined ? { costUsd: u.costUsd } : {}) });
+    const cap = this.settings.stepBudgetUsd ?? 0;
+    if (!step || cap <= 0 || step.costUsd === undefined || step.costUsd < cap) return;
+    this.planning.stopForBudget(`step ${step.step} reached its budget of ${formatUsd(cap)} (${formatUsd(step.costUsd)} spent); its changes so far are kept and can be reverted`);
+    this.stepStop?.abort();
   }
 
   get role(): RoleId {
@@ -182,10 +211,10 @@ export class Agent implements AgentApi {
     // A revision belongs to the Planner; a plain message runs under the role it was sent to.
     if (last.role !== this._role) this.setRole(last.role, 'Retry');
     // The user message is already in the conversation (and on screen): the turn resumes from it as it stands.
-    return this.exclusive(async (signal) => this.turnWithPlanning(last.text, signal, { feedback: last.feedback, requirePlan: last.requirePlan, alreadySent: true }));
+    return this.exclusive(async (signal) => this.turnWithPlanning(last.text, signal, { feedback: last.feedback, requirePlan: last.requirePlan, alreadySent: true, ...(last.replan ? { replan: last.replan } : {}) }));
   }
 
-  async executePlan(planCardId: string): Promise<TurnOutcome> {
+  async executePlan(planCardId: string, opts: { fromStep?: number } = {}): Promise<TurnOutcome> {
     if (this.running) {
       this.errorCard('The agent is busy; stop it before executing a plan.');
       return 'error';
@@ -195,7 +224,15 @@ export class Agent implements AgentApi {
       this.errorCard('No role here executes plans.');
       return 'error';
     }
-    const begun = this.planning.beginExecution(planCardId);
+    const record = this.planning.book.get(planCardId);
+    // With review required before Execute, an unreviewed version is reviewed first; a verdict other than ok stops
+    // here and the card shows it — Execute again is then the user's deliberate override.
+    if (record?.plan && this.settings.reviewPlans && !record.review && this.reviewer.role) {
+      const outcome = await this.reviewPlan(planCardId);
+      const verdict = this.planning.book.get(planCardId)?.review?.verdict?.verdict;
+      if (outcome !== 'done' || verdict !== 'ok') return outcome;
+    }
+    const begun = this.planning.beginExecution(planCardId, opts.fromStep);
     if (!begun.ok) {
       this.errorCard(begun.error);
       return 'error';
@@ -204,12 +241,34 @@ export class Agent implements AgentApi {
     this.lastTurn = { kind: 'plan' };
     // The executing role's first message says which plan it executes (the hand-off is visible in the chat).
     this.events.addCard({ kind: 'text', id: this.events.newId('text'), author: 'assistant', text: begun.announcement, role: executor.id, ts: Date.now() });
+    const plan = begun.execution.record.plan;
     return this.exclusive(async (signal) =>
       executePlanSteps(this.planning, begun.brief, {
         runTurn: async (message) => {
           if (signal.aborted) return 'stopped';
           this.messages.push({ role: 'user', content: message });
-          return this.turn(signal);
+          // Each step runs under its own stop, so its budget can end it without stopping the task.
+          const step = new AbortController();
+          const onAbort = () => step.abort();
+          signal.addEventListener('abort', onAbort, { once: true });
+          this.stepStop = step;
+          try {
+            return await this.turn(step.signal);
+          } finally {
+            this.stepStop = undefined;
+            signal.removeEventListener('abort', onAbort);
+          }
+        },
+        reviewStep: async (step, ended) => {
+          const mode = this.settings.reviewSteps ?? 'off';
+          if (mode === 'off' || !this.reviewer.role || signal.aborted) return undefined;
+          if (mode === 'on_failure' && ended.state === 'done') return undefined;
+          const exec = this.planning.execution;
+          const diff = exec ? await stepDiff(this.opts.host.fs, this.opts.host.fs.roots[0] ?? '.', exec.before) : '';
+          this.setState('thinking', `The ${this.reviewer.role.label} is looking at step ${step.step_number}`);
+          const result = await this.reviewer.reviewStep(plan, step, ended, diff, signal);
+          this.planning.book.setStepReview(planCardId, step.step_number, result);
+          return result;
         },
         runCheck: (command, stepNumber) => runStepCheck(command, stepNumber, {
           ui: this.events,
@@ -227,7 +286,69 @@ export class Agent implements AgentApi {
     );
   }
 
-  async revisePlan(planCardId: string, feedback: string): Promise<TurnOutcome> {
+  /** The plan card's Review: the Reviewer judges the version; the verdict goes on the card. */
+  async reviewPlan(planCardId: string): Promise<TurnOutcome> {
+    if (this.running) {
+      this.errorCard('The agent is busy; stop it before reviewing a plan.');
+      return 'error';
+    }
+    const record = this.planning.book.get(planCardId);
+    if (!record?.plan) {
+      this.errorCard(record ? `Plan v${record.version} could not be validated, so there is nothing to review. Revise it first.` : `No plan with id ${planCardId} in this task.`);
+      return 'error';
+    }
+    const reviewer = this.reviewer.role;
+    if (!reviewer) {
+      this.errorCard('No role here reviews plans.');
+      return 'error';
+    }
+    const plan = record.plan;
+    return this.exclusive(async (signal) => {
+      this.usage.startTurn();
+      this.setState('thinking', `The ${reviewer.label} is reviewing plan v${record.version}`);
+      this.planning.beginReview(planCardId);
+      try {
+        const result = await this.reviewer.reviewPlan(plan, record.version, signal);
+        this.planning.book.setReview(planCardId, result);
+        return 'done';
+      } finally {
+        this.planning.endReview();
+      }
+    });
+  }
+
+  /**
+   * After a failed step or a `replan` verdict: the Planner proposes the next version from the goal,
+   * the steps that ran (with their outputs), the ones that remain, why it stopped and the earlier
+   * replans; the steps that ran are kept in the new version as they ended.
+   */
+  async replan(planCardId: string): Promise<TurnOutcome> {
+    if (this.running) {
+      this.errorCard('The agent is busy; stop it before replanning.');
+      return 'error';
+    }
+    const record = this.planning.book.get(planCardId);
+    if (!record) {
+      this.errorCard(`No plan with id ${planCardId} in this task.`);
+      return 'error';
+    }
+    const planner = this.roles.planner;
+    if (!planner) {
+      this.errorCard('No role here answers with plans.');
+      return 'error';
+    }
+    const r = replanOf(record, this.planning.book.all());
+    if ('error' in r) {
+      this.errorCard(r.error);
+      return 'error';
+    }
+    this.setRole(planner.id, 'Replan');
+    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text: r.message, role: planner.id, ts: Date.now() });
+    this.lastTurn = { kind: 'message', text: r.message, role: planner.id, feedback: r.why, requirePlan: true, replan: r.carry };
+    return this.exclusive(async (signal) => this.turnWithPlanning(r.message, signal, { feedback: r.why, requirePlan: true, replan: r.carry }));
+  }
+
+  async revisePlan(planCardId: string, feedback: string, stepComments: readonly { step: number; text: string }[] = []): Promise<TurnOutcome> {
     if (this.running) {
       this.errorCard('The agent is busy; stop it before revising a plan.');
       return 'error';
@@ -243,6 +364,9 @@ export class Agent implements AgentApi {
       return 'error';
     }
     this.setRole(planner.id, 'Revise plan');
+    // Comments on single steps travel with the feedback, each naming its step (and the step's action, so the Planner need not look it up).
+    const comments = stepComments.map((c) => `- step ${c.step}${record.plan?.steps[c.step - 1] ? ` ("${record.plan.steps[c.step - 1]!.action.slice(0, 80)}")` : ''}: ${c.text.trim()}`);
+    feedback = [feedback.trim(), comments.length ? `Comments on steps:\n${comments.join('\n')}` : ''].filter(Boolean).join('\n');
     const text = `Revise plan v${record.version}: ${feedback}`;
     this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: planner.id, ts: Date.now() });
     this.lastTurn = { kind: 'message', text, role: planner.id, feedback, requirePlan: true };
@@ -276,15 +400,18 @@ export class Agent implements AgentApi {
     }
     this.setState('idle');
     this.events.emit({ type: 'turn_ended', outcome });
-    this.hooks?.onTurnEnded?.(outcome);
+    this.hooks.onTurnEnded?.(outcome);
     return outcome;
   }
 
-  private async turnWithPlanning(text: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean; alreadySent?: boolean } = {}): Promise<TurnOutcome> {
+  private async turnWithPlanning(text: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean; alreadySent?: boolean; replan?: ReplanCarry } = {}): Promise<TurnOutcome> {
     if (!opts.alreadySent) this.messages.push({ role: 'user', content: text });
     if (!this.roleDef.mayPlan) return this.turn(signal);
     const planRole = this._role;
-    const planTurn = this.planning.beginPlanTurn(modelFor(this.settings, planRole), opts.feedback);
+    const planTurn = this.planning.beginPlanTurn(modelFor(this.settings, planRole), opts.feedback, {
+      promptVersion: promptVersion(planRole, this.roleDef.systemPrompt(this.catalog())),
+      ...(opts.replan ? { replan: opts.replan } : {}),
+    });
     try {
       // A retry after the turn itself had answered (only the plan request after it failed): the model
       // already spoke, so go straight to the plan request rather than send a conversation ending in its answer.
@@ -298,7 +425,7 @@ export class Agent implements AgentApi {
         this.setState('thinking');
         const model = modelFor(this.settings, planRole);
         const complete = llmPlanCompleter(this.llm, model, answerTokensFor(model, this.settings), (r) =>
-          emitUsage(this.events, this.usage, { model: r.model, role: planRole, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }, this.hooks?.onUsage),
+          emitUsage(this.events, this.usage, { model: r.model, role: planRole, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }, this.hooks.onUsage),
           (notice) => this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
         );
         let added: PlanMessage[];
@@ -330,12 +457,12 @@ export class Agent implements AgentApi {
 
   /** The plan request through the same context fitting as the loop's requests (its schema takes room, like tools do). */
   private async fitPlanRequest(model: string, role: RoleId, messages: PlanMessage[], responseFormat: unknown, signal: AbortSignal): Promise<PlanMessage[]> {
-    if (!this.hooks?.fitContext) return messages;
+    if (!this.hooks.fitContext) return messages;
     const fitted = await this.hooks.fitContext(messages, model, {
       ...(responseFormat ? { tools: [responseFormat] } : {}),
       maxTokens: answerTokensFor(model, this.settings),
       signal,
-      onUsage: (u) => emitUsage(this.events, this.usage, { ...u, role }, this.hooks?.onUsage),
+      onUsage: (u) => emitUsage(this.events, this.usage, { ...u, role }, this.hooks.onUsage),
     });
     return fitted as PlanMessage[];
   }
@@ -362,13 +489,15 @@ export class Agent implements AgentApi {
         policy: () => this.policyInput(),
         secret: () => this.settings.apiKey,
         beforeChange: async (abs, callId) => {
-          this.planning.noteChange(abs);
-          await this.hooks?.beforeChange?.(abs, callId);
+          // While a step runs, the file's text before its first change is kept for the step's diff (the Reviewer's view).
+          const before = this.planning.wantsBefore(abs) ? await this.opts.host.fs.readText(abs).catch(() => null) : undefined;
+          this.planning.noteChange(abs, before);
+          await this.hooks.beforeChange?.(abs, callId);
         },
         onSettled: (call) => {
           const card = this.events.card(call.cardId);
           this.planning.noteAction({ tool: call.tool, status: call.status, summary: card?.kind === 'tool_call' ? card.summary : call.tool });
-          this.hooks?.onToolCallSettled?.(call);
+          this.hooks.onToolCallSettled?.(call);
         },
         askToContinue: (count) => this.askToContinue(count, signal),
       },

@@ -107,16 +107,20 @@ export interface AgentApi {
   setRole(role: RoleId, reason?: string): void;
   /** A user message: runs one turn to completion (tools and all). */
   send(text: string, opts?: { /** Planner only: end with a plan (a final structured request if it did not call propose_plan); `tandem plan`. */ requirePlan?: boolean }): Promise<TurnOutcome>;
-  /** "Execute plan": switch to the Actor with that validated plan as its brief. */
-  executePlan(planCardId: string): Promise<TurnOutcome>;
+  /** "Execute plan": switch to the Actor with that validated plan as its brief; `fromStep`: continue from that step. */
+  executePlan(planCardId: string, opts?: { fromStep?: number }): Promise<TurnOutcome>;
+  /** "Review": the Reviewer judges the plan version; the verdict goes on its card. */
+  reviewPlan(planCardId: string): Promise<TurnOutcome>;
+  /** "Replan": after a failed step or a `replan` verdict, the Planner proposes the next version, keeping the steps that ran. */
+  replan(planCardId: string): Promise<TurnOutcome>;
   /**
    * Re-runs the last turn that ended in an error or was stopped, on the conversation as it stands:
    * no second user card and no second user message (the model sees the message once). When there is
    * nothing to retry (no such turn, or it was a plan execution: execute the plan again) an error card says so.
    */
   retry(): Promise<TurnOutcome>;
-  /** "Revise": feedback to the Planner, which answers with a new plan version. */
-  revisePlan(planCardId: string, feedback: string): Promise<TurnOutcome>;
+  /** "Revise": feedback (and comments on single steps) to the Planner, which answers with a new plan version. */
+  revisePlan(planCardId: string, feedback: string, stepComments?: readonly { step: number; text: string }[]): Promise<TurnOutcome>;
   /** After the tool-call limit: continue (true) or end the turn (false). */
   continueAfterLimit(allow: boolean): void;
   /** Cancels the request in flight and kills running commands. */

@@ -9,6 +9,8 @@ export interface TaskFacts {
   plan?: Plan;
   /** The plan as text when it never validated. */
   planText?: string;
+  /** The plan's standing (version, step states and scopes, verdicts, current step), see planStateText. */
+  planState?: string;
   touchedFiles: { path: string; change: 'modified' | 'created' | 'deleted' }[];
   /** Files the agent only read (from tool calls in the condensed turns). */
   readFiles?: string[];
@@ -37,6 +39,7 @@ export function renderSummaryMessage(facts: TaskFacts, turns: number, summary: s
   ];
   if (facts.plan) out.push(`## Plan in force\n${renderPlan(facts.plan)}`);
   else if (facts.planText) out.push(`## Plan (unvalidated text)\n${facts.planText}`);
+  if (facts.planState) out.push(`## Plan state\n${facts.planState}`);
   out.push(
     `## Files changed so far\n${facts.touchedFiles.length ? facts.touchedFiles.map((f) => `- ${f.path} (${f.change})`).join('\n') : '- none'}`,
   );

@@ -5,10 +5,11 @@ import type { Plan } from '../../protocol';
  * saw the Planner's exploration, so everything it needs must be here (the Planner's prompt asks
  * for self-contained steps for this reason).
  */
-export function actorBrief(plan: Plan, version: number): string {
+export function actorBrief(plan: Plan, version: number, from = 1): string {
   const lines = [
     `Carry out approved plan v${version}. Goal: ${plan.goal}`,
   ];
+  if (from > 1) lines.push(`Steps 1 to ${from - 1} were carried out already; continue from step ${from}.`);
   if (plan.prerequisites.length) lines.push(`Prerequisites: ${plan.prerequisites.join('; ')}`);
   if (plan.risks.length) lines.push(`Risks to watch: ${plan.risks.join('; ')}`);
   lines.push('Steps:');
@@ -31,6 +32,7 @@ export function stepInstruction(plan: Plan, stepNumber: number): string {
 }
 
 /** The Actor's first message: which plan it is executing. */
-export function executionAnnouncement(plan: Plan, version: number): string {
+export function executionAnnouncement(plan: Plan, version: number, from = 1): string {
+  if (from > 1) return `Continuing plan v${version} from step ${from} of ${plan.steps.length}: ${plan.goal}.`;
   return `Executing plan v${version}: ${plan.goal} (${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}).`;
 }

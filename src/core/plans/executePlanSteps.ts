@@ -12,7 +12,8 @@ import type { TurnOutcome } from '../agent/agentApi';
 import { globMatcher } from '../tools/glob';
 import { stepInstruction } from './actorBrief';
 import type { Planning } from './planning';
-import { stepVerdict, type CheckRun } from './stepVerdict';
+import { stepVerdict, type CheckRun, type StepVerdict } from './stepVerdict';
+import type { PlanStep, ReviewResult } from '../../protocol';
 
 /** Runs one Actor turn from a user-side message (shown or not), to completion. */
 export type RunTurn = (message: string) => Promise<TurnOutcome>;
@@ -25,6 +26,11 @@ export interface StepRunners {
   /** The workspace root changed paths are shown relative to (and scopes are matched against). */
   root: string;
   aborted: () => boolean;
+  /**
+   * The Reviewer's look at a step that just ended (when the step-review setting asks for one):
+   * undefined when it is not asked. A `replan` verdict stops the run before the next step.
+   */
+  reviewStep?: (step: PlanStep, verdict: StepVerdict) => Promise<ReviewResult | undefined>;
 }
 
 export async function executePlanSteps(planning: Planning, brief: string, run: StepRunners): Promise<TurnOutcome> {
@@ -33,15 +39,19 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
   const plan = exec.record.plan;
   let outcome: TurnOutcome = 'done';
   try {
-    for (const step of plan.steps) {
+    const steps = plan.steps.filter((s) => s.step_number >= exec.from);
+    for (const step of steps) {
       const n = step.step_number;
       planning.setStep(n, 'running');
-      const message = n === plan.steps[0].step_number ? `${brief}\n\n${stepInstruction(plan, n)}` : stepInstruction(plan, n);
+      const message = n === steps[0]!.step_number ? `${brief}\n\n${stepInstruction(plan, n)}` : stepInstruction(plan, n);
       outcome = await run.runTurn(message);
       const failure = planning.execution?.failure;
       if (failure !== undefined) {
+        const verdict: StepVerdict = { state: 'failed', evidence: { why: [failure] } };
         planning.setStep(n, 'failed', failure);
-        return outcome === 'done' ? 'error' : outcome;
+        if (!run.aborted()) await run.reviewStep?.(step, verdict);
+        // A step stopped at its budget is a failure of that step, not the user's Stop.
+        return outcome === 'done' || exec.overBudget ? 'error' : outcome;
       }
       if (outcome !== 'done') {
         planning.setStep(n, 'failed', FAIL_REASON[outcome]);
@@ -56,7 +66,14 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
       }
       const verdict = stepVerdict({ actions, outsideScope, ...(check ? { check } : {}) });
       planning.setStep(n, verdict.state, undefined, verdict.evidence);
+      const review = await run.reviewStep?.(step, verdict);
       if (verdict.state === 'failed') return 'error';
+      if (run.aborted()) return 'stopped';
+      if (review?.verdict?.verdict === 'replan' && n !== steps[steps.length - 1]!.step_number) {
+        // The Reviewer only ever stops a run; the user decides: Replan, or continue regardless.
+        planning.book.setHalted(exec.record.cardId, `Stopped after step ${n}: the Reviewer says replan (${review.verdict.reasons.join('; ')}).`);
+        return 'done';
+      }
     }
     return outcome;
   } finally {

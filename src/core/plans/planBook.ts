@@ -3,8 +3,16 @@
  * show them. A new version supersedes the older ones (they stay visible, collapsed). Nothing can
  * be executed from a record whose `plan` is null.
  */
-import type { Card, HostEventInput, Plan, StepEvidence, StepState } from '../../protocol';
+import type { Card, HostEventInput, Plan, PlanUsage, ReviewResult, StepEvidence, StepState, UsageSlice } from '../../protocol';
 import type { PlanProvenance, PlanRecord } from './planRecord';
+import { planVersionDiff } from './planVersionDiff';
+
+/** A replan's carry-over: the version it replans and the steps of the new version that keep how they ended (with their evidence). */
+export interface CarriedSteps {
+  replanOf: number;
+  states: Record<string, Extract<StepState, 'done' | 'unverified'>>;
+  evidence: Record<string, StepEvidence>;
+}
 
 /** The slice of the event stream plans need (`EventStream` satisfies it). */
 export interface PlanUi {
@@ -20,7 +28,8 @@ export class PlanBook {
   constructor(private readonly ui: PlanUi, private readonly now: () => number = Date.now) {}
 
   /** Shows a new plan version (valid or not) and supersedes the previous ones. */
-  publish(result: { plan: Plan | null; errors: string[]; provenance: PlanProvenance }): PlanRecord {
+  publish(result: { plan: Plan | null; errors: string[]; provenance: PlanProvenance; carried?: CarriedSteps; usage?: PlanUsage }): PlanRecord {
+    const previous = [...this.records].reverse().find((r) => r.plan);
     for (const r of this.records) {
       if (!r.superseded) {
         r.superseded = true;
@@ -33,9 +42,12 @@ export class PlanBook {
       plan: result.plan,
       errors: result.errors,
       provenance: result.provenance,
-      stepStates: result.plan ? Object.fromEntries(result.plan.steps.map((s) => [String(s.step_number), 'pending' as StepState])) : {},
-      stepEvidence: {},
+      stepStates: result.plan ? Object.fromEntries(result.plan.steps.map((s) => [String(s.step_number), (result.carried?.states[String(s.step_number)] ?? 'pending') as StepState])) : {},
+      stepEvidence: { ...(result.carried?.evidence ?? {}) },
       superseded: false,
+      ...(result.carried ? { replanOf: result.carried.replanOf } : {}),
+      ...(previous?.plan && result.plan ? { changes: planVersionDiff(previous.plan, result.plan, previous.version) } : {}),
+      ...(result.usage ? { usage: result.usage } : {}),
     };
     this.records.push(record);
     this.ui.addCard({
@@ -47,9 +59,71 @@ export class PlanBook {
       ...(record.plan ? {} : { raw_text: result.provenance.raw }),
       errors: record.errors,
       step_states: { ...record.stepStates },
+      ...(Object.keys(record.stepEvidence).length ? { step_evidence: { ...record.stepEvidence } } : {}),
+      ...(record.replanOf !== undefined ? { replan_of: record.replanOf } : {}),
+      ...(record.changes ? { changes: record.changes } : {}),
+      ...(record.usage ? { usage: record.usage } : {}),
       ts: result.provenance.createdAt || this.now(),
     });
+    this.ui.emit({
+      type: 'plan_version', plan_id: record.cardId, version: record.version, valid: !!record.plan,
+      ...(record.replanOf !== undefined ? { replan_of: record.replanOf } : {}),
+      ...(record.changes ? { changes: record.changes } : {}),
+    });
     return record;
+  }
+
+  /** The Reviewer's verdict on a version: on the card, and as a `review_verdict` event. */
+  setReview(cardId: string, result: ReviewResult): void {
+    const r = this.get(cardId);
+    if (!r) return;
+    r.review = result;
+    this.ui.patchCard(cardId, { review: result });
+    this.ui.emit({ type: 'review_verdict', plan_id: cardId, version: r.version, verdict: result.verdict, model: result.provenance.model });
+  }
+
+  /** The Reviewer's verdict on an executed step. */
+  setStepReview(cardId: string, step: number, result: ReviewResult): void {
+    const r = this.get(cardId);
+    if (!r) return;
+    r.stepReviews = { ...(r.stepReviews ?? {}), [String(step)]: result };
+    this.ui.patchCard(cardId, { step_reviews: { ...r.stepReviews } });
+    this.ui.emit({ type: 'review_verdict', plan_id: cardId, version: r.version, step_number: step, verdict: result.verdict, model: result.provenance.model });
+  }
+
+  /** The user went on despite the verdict (Execute anyway, Continue): the card says it was overridden. */
+  overrideReviews(cardId: string): void {
+    const r = this.get(cardId);
+    if (!r) return;
+    if (r.review && r.review.verdict?.verdict !== 'ok' && !r.review.overridden) {
+      r.review = { ...r.review, overridden: true };
+      this.ui.patchCard(cardId, { review: r.review });
+    }
+    const steps = Object.entries(r.stepReviews ?? {}).filter(([, v]) => v.verdict?.verdict === 'replan' && !v.overridden);
+    if (steps.length) {
+      r.stepReviews = { ...r.stepReviews, ...Object.fromEntries(steps.map(([k, v]) => [k, { ...v, overridden: true }])) };
+      this.ui.patchCard(cardId, { step_reviews: { ...r.stepReviews } });
+    }
+  }
+
+  /** Why the execution stopped before the end without a failed step; undefined clears it. */
+  setHalted(cardId: string, why: string | undefined): void {
+    const r = this.get(cardId);
+    if (!r || r.halted === why) return;
+    r.halted = why;
+    this.ui.patchCard(cardId, { halted: why });
+  }
+
+  /** One request's tokens and cost, counted for the version's role and (while executing) its step. */
+  addUsage(cardId: string, role: string, step: number | undefined, u: UsageAmount): UsageSlice | undefined {
+    const r = this.get(cardId);
+    if (!r) return undefined;
+    const usage: PlanUsage = { by_role: { ...(r.usage?.by_role ?? {}) }, by_step: { ...(r.usage?.by_step ?? {}) } };
+    usage.by_role[role] = addSlice(usage.by_role[role], u);
+    if (step !== undefined && step > 0) usage.by_step[String(step)] = addSlice(usage.by_step[String(step)], u);
+    r.usage = usage;
+    this.ui.patchCard(cardId, { usage });
+    return step !== undefined && step > 0 ? usage.by_step[String(step)] : undefined;
   }
 
   /**
@@ -104,4 +178,29 @@ export class PlanBook {
     r.stepEvidence = {};
     this.ui.patchCard(cardId, { step_states: { ...r.stepStates }, step_evidence: {} });
   }
+
+  /** Before continuing from a step: that step and the ones after it go back to pending; the ones before keep how they ended. */
+  resetStepsFrom(cardId: string, from: number): void {
+    const r = this.get(cardId);
+    if (!r?.plan) return;
+    for (const s of r.plan.steps) {
+      if (s.step_number < from) continue;
+      r.stepStates[String(s.step_number)] = 'pending';
+      delete r.stepEvidence[String(s.step_number)];
+    }
+    this.ui.patchCard(cardId, { step_states: { ...r.stepStates }, step_evidence: { ...r.stepEvidence } });
+  }
+}
+
+/** Tokens and cost of one request (or of several, with `requests`). */
+export interface UsageAmount {
+  tokensIn: number;
+  tokensOut: number;
+  costUsd?: number;
+  requests?: number;
+}
+
+function addSlice(s: UsageSlice | undefined, u: UsageAmount): UsageSlice {
+  const cost = u.costUsd === undefined ? s?.cost_usd : (s?.cost_usd ?? 0) + u.costUsd;
+  return { tokens_in: (s?.tokens_in ?? 0) + u.tokensIn, tokens_out: (s?.tokens_out ?? 0) + u.tokensOut, ...(cost !== undefined ? { cost_usd: cost } : {}), requests: (s?.requests ?? 0) + (u.requests ?? 1) };
 }

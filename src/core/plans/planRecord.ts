@@ -1,4 +1,4 @@
-import type { Plan, StepEvidence, StepState } from '../../protocol';
+import type { Plan, PlanUsage, PlanVersionDiff, ReviewResult, StepEvidence, StepState } from '../../protocol';
 
 /** How the plan reached us: `propose_plan` arguments, a `json_schema` answer, or JSON extracted from text. */
 export type PlanPath = 'tool' | 'json_schema' | 'extraction' | 'file';
@@ -27,6 +27,10 @@ export interface PlanProvenance {
   createdAt: number;
   /** The Revise feedback this version answers, if any. */
   feedback?: string;
+  /** The system prompt's version (role and hash of its text) the plan was asked with. */
+  promptVersion?: string;
+  /** Models of the role's fallback list that were asked after the first one's repairs ran out. */
+  fallbacks?: string[];
 }
 
 export interface PlanRecord {
@@ -40,4 +44,16 @@ export interface PlanRecord {
   /** Per ended step: its evidence, or why it is not done. */
   stepEvidence: Record<string, StepEvidence>;
   superseded: boolean;
+  /** The Reviewer's verdict on this version. */
+  review?: ReviewResult;
+  /** The Reviewer's verdicts on executed steps, by step number. */
+  stepReviews?: Record<string, ReviewResult>;
+  /** The version this one replans (its done steps were carried over as done). */
+  replanOf?: number;
+  /** What changed from the previous valid version. */
+  changes?: PlanVersionDiff;
+  /** Why the last execution stopped early without a failed step. */
+  halted?: string;
+  /** Tokens and cost of this version's work, per role and per step. */
+  usage?: PlanUsage;
 }

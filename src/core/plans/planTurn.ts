@@ -7,8 +7,9 @@
 import type { Logger } from '../ports';
 import { planRepairPrompt } from './repairPrompt';
 import { validatePlan, type PlanCheckOptions } from './validatePlan';
-import type { PlanBook } from './planBook';
+import type { CarriedSteps, PlanBook } from './planBook';
 import type { PlanAttempt, PlanPath, PlanRecord } from './planRecord';
+import type { Plan, PlanStep, StepEvidence, StepState } from '../../protocol';
 
 export type PlanSubmission =
   | { status: 'accepted'; record: PlanRecord }
@@ -23,6 +24,30 @@ export interface PlanTurnOptions extends PlanCheckOptions {
   logger: Logger;
   feedback?: string;
   now?: () => number;
+  /** The system prompt's version, kept in the provenance. */
+  promptVersion?: string;
+  /**
+   * A replan: the model proposes the remaining work only; the published version is the done steps
+   * of version `of` (verbatim, still done, with their evidence) followed by the model's steps.
+   */
+  replan?: ReplanCarry;
+}
+
+export interface ReplanCarry {
+  of: number;
+  /** The steps that ran and did not fail, in order, with how they ended. */
+  keep: readonly { step: PlanStep; state: Extract<StepState, 'done' | 'unverified'>; evidence?: StepEvidence }[];
+}
+
+/** The kept steps first, renumbered 1..k, keeping how they ended; then the new ones after them. */
+export function composeReplan(carry: ReplanCarry, rest: Plan): { plan: Plan; carried: CarriedSteps } {
+  const kept = carry.keep.map((k, i) => ({ ...k.step, step_number: i + 1 }));
+  const carried: CarriedSteps = {
+    replanOf: carry.of,
+    states: Object.fromEntries(carry.keep.map((k, i) => [String(i + 1), k.state])),
+    evidence: Object.fromEntries(carry.keep.map((k, i) => [String(i + 1), k.evidence ?? { why: [] }])),
+  };
+  return { plan: { ...rest, steps: [...kept, ...rest.steps.map((s, i) => ({ ...s, step_number: kept.length + i + 1 }))] }, carried };
 }
 
 export class PlanTurn {
@@ -69,10 +94,15 @@ export class PlanTurn {
     const provenance = () => ({
       model: this.opts.model, raw, path, attempts: [...this.attempts], repairs, createdAt: now(),
       ...(this.opts.feedback ? { feedback: this.opts.feedback } : {}),
+      ...(this.opts.promptVersion ? { promptVersion: this.opts.promptVersion } : {}),
     });
     if (v.ok) {
       this.opts.logger.info(`plan: validated via ${path}${repairs ? ` after ${repairs} repair(s)` : ''}`);
-      this.published = this.book.publish({ plan: v.plan, errors: [], provenance: provenance() });
+      const composed = this.opts.replan ? composeReplan(this.opts.replan, v.plan) : undefined;
+      this.published = this.book.publish({
+        plan: composed?.plan ?? v.plan, errors: [], provenance: provenance(),
+        ...(composed ? { carried: composed.carried } : {}),
+      });
       return { status: 'accepted', record: this.published };
     }
     this.opts.logger.warn(`plan: attempt ${this.attempts.length} via ${path} failed validation: ${v.errors.join(' | ')}`);

@@ -7,7 +7,8 @@ import type { Logger } from '../ports';
 import type { Plan, StepEvidence, StepState } from '../../protocol';
 import type { StepAction } from './stepVerdict';
 import { PlanBook, type PlanUi } from './planBook';
-import { PlanTurn } from './planTurn';
+import { PlanTurn, type ReplanCarry } from './planTurn';
+import type { UsageAmount } from './planBook';
 import type { PlanRecord } from './planRecord';
 import { StructuredOutputs, type StructuredOutputsSetting } from './structuredOutputs';
 import { actorBrief, executionAnnouncement } from './actorBrief';
@@ -36,6 +37,18 @@ export interface PlanExecution {
   actions: StepAction[];
   /** Absolute paths the current step changed (told before each change). */
   changed: Set<string>;
+  /** Each changed file's text before the step first changed it (null: it did not exist), for the step's diff. */
+  before: Map<string, string | null>;
+  /** The step to start from (earlier steps keep how they ended). */
+  from: number;
+  /** Set when the current step went over its budget (the step is stopped and fails with this). */
+  overBudget?: string;
+}
+
+/** What a plan's usage is counted against: the version being executed (with its step), or one reviewed. */
+interface UsageTarget {
+  cardId: string;
+  step?: number;
 }
 
 export class Planning {
@@ -43,6 +56,10 @@ export class Planning {
   readonly structured: StructuredOutputs;
   private turn: PlanTurn | undefined;
   private exec: PlanExecution | undefined;
+  /** A plan version the Reviewer is judging right now (its requests count against it). */
+  private reviewing: string | undefined;
+  /** The Planner turn's usage, counted against the version it produces once it is published. */
+  private turnUsage = new Map<string, Required<UsageAmount>>();
 
   constructor(readonly ui: PlanUi, private opts: PlanningOptions) {
     this.book = new PlanBook(ui, opts.now);
@@ -55,12 +72,45 @@ export class Planning {
   }
 
   /** Starts collecting a plan for a Planner turn (each turn may produce at most one plan version). */
-  beginPlanTurn(model: string, feedback?: string): PlanTurn {
+  beginPlanTurn(model: string, feedback?: string, more: { promptVersion?: string; replan?: ReplanCarry } = {}): PlanTurn {
+    this.turnUsage.clear();
     this.turn = new PlanTurn(this.book, {
       model, feedback, maxRepairs: this.opts.planRepairTries, logger: this.opts.logger,
-      isInside: this.opts.isInside, now: this.opts.now, stepTools: this.opts.stepTools(),
+      isInside: this.opts.isInside, now: this.opts.now, stepTools: this.opts.stepTools(), ...more,
     });
     return this.turn;
+  }
+
+  /**
+   * One request's usage (every role's): counted on the plan card — per role, and per step while a
+   * step runs. Returns the current step's totals so far (for its budget), when a step is running.
+   */
+  noteUsage(role: string, u: UsageAmount): { step: number; costUsd?: number } | undefined {
+    const target = this.usageTarget();
+    if (target) {
+      const slice = this.book.addUsage(target.cardId, role, target.step, u);
+      return target.step && slice ? { step: target.step, ...(slice.cost_usd !== undefined ? { costUsd: slice.cost_usd } : {}) } : undefined;
+    }
+    if (this.turn) {
+      const t = this.turnUsage.get(role) ?? { tokensIn: 0, tokensOut: 0, costUsd: 0, requests: 0 };
+      this.turnUsage.set(role, { tokensIn: t.tokensIn + u.tokensIn, tokensOut: t.tokensOut + u.tokensOut, costUsd: t.costUsd + (u.costUsd ?? 0), requests: t.requests + 1 });
+    }
+    return undefined;
+  }
+
+  private usageTarget(): UsageTarget | undefined {
+    if (this.exec) return { cardId: this.exec.record.cardId, step: this.exec.step };
+    if (this.reviewing) return { cardId: this.reviewing };
+    return undefined;
+  }
+
+  /** While the Reviewer judges a version, its requests count against that version. */
+  beginReview(cardId: string): void {
+    this.reviewing = cardId;
+  }
+
+  endReview(): void {
+    this.reviewing = undefined;
   }
 
   /**
@@ -86,26 +136,36 @@ export class Planning {
   endPlanTurn(): PlanRecord | undefined {
     const t = this.turn;
     this.turn = undefined;
-    return t?.finish();
+    const record = t?.finish();
+    // What it cost to produce this version: the Planner's requests of this turn.
+    if (record) for (const [role, u] of this.turnUsage) this.book.addUsage(record.cardId, role, undefined, u);
+    this.turnUsage.clear();
+    return record;
   }
 
   /**
    * Prepares "Execute plan": refuses anything that is not a validated plan of this task. Returns
    * the Actor's brief and its first message (which plan it executes).
    */
-  beginExecution(cardId: string): { ok: true; execution: PlanExecution; brief: string; announcement: string } | { ok: false; error: string } {
+  beginExecution(cardId: string, fromStep?: number): { ok: true; execution: PlanExecution; brief: string; announcement: string } | { ok: false; error: string } {
     const record = this.book.get(cardId);
     if (!record) return { ok: false, error: `No plan with id ${cardId} in this task.` };
     if (!record.plan) return { ok: false, error: `Plan v${record.version} could not be validated, so it cannot be executed. Revise it first.` };
     if (this.exec) return { ok: false, error: `Plan v${this.exec.record.version} is already being executed.` };
-    this.exec = { record: record as PlanExecution['record'], step: 0, actions: [], changed: new Set() };
-    this.book.resetSteps(cardId);
+    const last = record.plan.steps[record.plan.steps.length - 1]!.step_number;
+    if (fromStep !== undefined && (fromStep < 1 || fromStep > last)) return { ok: false, error: `Plan v${record.version} has no step ${fromStep}.` };
+    const from = fromStep ?? 1;
+    this.exec = { record: record as PlanExecution['record'], step: 0, actions: [], changed: new Set(), before: new Map(), from };
+    if (from > 1) this.book.resetStepsFrom(cardId, from);
+    else this.book.resetSteps(cardId);
+    this.book.setHalted(cardId, undefined);
+    this.book.overrideReviews(cardId);
     this.book.setExecuting(cardId, true);
     return {
       ok: true,
       execution: this.exec,
-      brief: actorBrief(record.plan, record.version),
-      announcement: executionAnnouncement(record.plan, record.version),
+      brief: actorBrief(record.plan, record.version, from),
+      announcement: executionAnnouncement(record.plan, record.version, from),
     };
   }
 
@@ -120,6 +180,8 @@ export class Planning {
       this.exec.failure = undefined;
       this.exec.actions = [];
       this.exec.changed = new Set();
+      this.exec.before = new Map();
+      this.exec.overBudget = undefined;
     }
     this.book.setStepState(this.exec.record.cardId, stepNumber, state, reason, evidence);
   }
@@ -129,9 +191,23 @@ export class Planning {
     if (this.exec && this.exec.step > 0) this.exec.actions.push(action);
   }
 
-  /** A file is about to change while a step runs. */
-  noteChange(absPath: string): void {
-    if (this.exec && this.exec.step > 0) this.exec.changed.add(absPath);
+  /** A file is about to change while a step runs; `before` is its text now (null: it does not exist yet). */
+  noteChange(absPath: string, before?: string | null): void {
+    if (!this.exec || this.exec.step === 0) return;
+    this.exec.changed.add(absPath);
+    if (before !== undefined && !this.exec.before.has(absPath)) this.exec.before.set(absPath, before);
+  }
+
+  /** Whether the current step's first change of this file is still to come (its text before is worth reading). */
+  wantsBefore(absPath: string): boolean {
+    return !!this.exec && this.exec.step > 0 && !this.exec.before.has(absPath);
+  }
+
+  /** The current step went over its budget: it is stopped and ends failed with this reason. */
+  stopForBudget(reason: string): void {
+    if (!this.exec || this.exec.step === 0) return;
+    this.exec.overBudget = reason;
+    this.exec.failure = reason;
   }
 
   /** `fail_step`: the Actor says the current step cannot be done. */

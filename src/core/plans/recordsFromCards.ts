@@ -18,6 +18,12 @@ export function recordsFromCards(cards: readonly Card[], provenance: Readonly<Re
       stepStates: Object.fromEntries(Object.entries(c.step_states).map(([k, v]) => [k, v === 'running' ? 'pending' : v])),
       stepEvidence: { ...(c.step_evidence ?? {}) },
       superseded: !!c.superseded,
+      ...(c.review ? { review: c.review } : {}),
+      ...(c.step_reviews ? { stepReviews: { ...c.step_reviews } } : {}),
+      ...(c.replan_of !== undefined ? { replanOf: c.replan_of } : {}),
+      ...(c.changes ? { changes: c.changes } : {}),
+      ...(c.halted ? { halted: c.halted } : {}),
+      ...(c.usage ? { usage: c.usage } : {}),
       provenance: provenance[c.id] ?? {
         model: '(not kept)', raw: c.raw_text ?? JSON.stringify(c.plan), path: 'tool', attempts: [], repairs: 0, createdAt: c.ts,
       },

@@ -1,3 +1,4 @@
+import { planStateText } from '../plans/planStateText';
 import type { Logger } from '../ports';
 import type { AgentSettings } from '../settings';
 import type { AgentHooks, CountedUsage, FitContextOptions, HookUsage } from '../agent/agentApi';
@@ -71,12 +72,16 @@ export class TaskContextFitting {
   facts(): TaskFacts {
     let plan: TaskFacts['plan'];
     let planText: string | undefined;
+    let planState: string | undefined;
+    let versions = 0;
     const questions: TaskFacts['questions'] = [];
     const decisions: string[] = [];
     for (const c of this.deps.out.cards()) {
+      if (c.kind === 'plan') versions++;
       if (c.kind === 'plan' && !c.superseded) {
         plan = c.plan ?? undefined;
         planText = c.plan ? undefined : c.raw_text;
+        planState = planStateText(c, versions);
       }
       if (c.kind === 'plan' && c.executing) decisions.push(`The user chose to execute plan v${c.version}.`);
       if (c.kind === 'question') questions.push({ question: c.question.question, ...(c.answer !== undefined ? { answer: c.answer } : {}), status: c.status });
@@ -84,7 +89,7 @@ export class TaskContextFitting {
         decisions.push(`${c.tool} (${c.summary}) was not approved${c.error ? `: ${c.error.slice(0, 200)}` : ''}.`);
       if (c.kind === 'tool_call' && c.reverted) decisions.push(`The user reverted ${c.tool} (${c.summary}).`);
     }
-    return { ...(plan ? { plan } : {}), ...(planText ? { planText } : {}), touchedFiles: this.deps.checkpoints?.touchedFiles() ?? [], questions, decisions };
+    return { ...(plan ? { plan } : {}), ...(planText ? { planText } : {}), ...(planState ? { planState } : {}), touchedFiles: this.deps.checkpoints?.touchedFiles() ?? [], questions, decisions };
   }
 
   private async fitContext(messages: ChatMessage[], model: string, o?: FitContextOptions): Promise<ChatMessage[]> {

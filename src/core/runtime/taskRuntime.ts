@@ -3,7 +3,7 @@ import type { Agent } from '../agent/agent';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from './runningTask';
 
 /** The chat messages that act on the task (the others are the host's: approvals, answers, setup). */
-export type TaskMessageType = 'send' | 'execute_plan' | 'revise_plan' | 'set_role' | 'stop' | 'continue' | 'retry' | 'new_task' | 'revert_call' | 'revert_task' | 'revert_file';
+export type TaskMessageType = 'send' | 'execute_plan' | 'revise_plan' | 'review_plan' | 'replan' | 'set_role' | 'stop' | 'continue' | 'retry' | 'new_task' | 'revert_call' | 'revert_task' | 'revert_file';
 
 /**
  * The current task of a host that starts new tasks and resumes saved ones while it runs (the
@@ -68,8 +68,10 @@ export class TaskRuntime {
   /** The chat's task messages, routed to the current task. */
   readonly handlers: Pick<WebviewHandlers, TaskMessageType> = {
     send: async (m) => { await this.agent.send(m.text); },
-    execute_plan: async (m) => { await this.agent.executePlan(m.card_id); },
-    revise_plan: async (m) => { await this.agent.revisePlan(m.card_id, m.feedback); },
+    execute_plan: async (m) => { await this.agent.executePlan(m.card_id, m.from_step !== undefined ? { fromStep: m.from_step } : {}); },
+    revise_plan: async (m) => { await this.agent.revisePlan(m.card_id, m.feedback, m.step_comments ?? []); },
+    review_plan: async (m) => { await this.agent.reviewPlan(m.card_id); },
+    replan: async (m) => { await this.agent.replan(m.card_id); },
     set_role: (m) => this.setRole(m.role, 'switched by you'),
     stop: () => this.agent.stop(),
     continue: (m) => this.agent.continueAfterLimit(m.allow),

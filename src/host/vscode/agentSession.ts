@@ -159,8 +159,10 @@ export class AgentSession implements ChatSession, AgentApi {
    * so the user's message is neither shown nor sent twice (re-sending the last text did both).
    */
   retry(): Promise<TurnOutcome> { return this.current.retry(); }
-  executePlan(planCardId: string): Promise<TurnOutcome> { return this.current.executePlan(planCardId); }
-  revisePlan(planCardId: string, feedback: string): Promise<TurnOutcome> { return this.current.revisePlan(planCardId, feedback); }
+  executePlan(planCardId: string, opts?: { fromStep?: number }): Promise<TurnOutcome> { return this.current.executePlan(planCardId, opts); }
+  reviewPlan(planCardId: string): Promise<TurnOutcome> { return this.current.reviewPlan(planCardId); }
+  replan(planCardId: string): Promise<TurnOutcome> { return this.current.replan(planCardId); }
+  revisePlan(planCardId: string, feedback: string, stepComments?: readonly { step: number; text: string }[]): Promise<TurnOutcome> { return this.current.revisePlan(planCardId, feedback, stepComments); }
   continueAfterLimit(allow: boolean): void { this.current.continueAfterLimit(allow); }
   stop(): void { this.current.stop(); }
   cards() { return this.current.cards(); }

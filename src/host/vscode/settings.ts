@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
-import { DEFAULT_LIMITS, defaultSettings, type AgentSettings, type LimitSettings } from '../../core/settings';
+import { DEFAULT_LIMITS, REVIEW_STEPS, defaultSettings, type AgentSettings, type LimitSettings, type ReviewStepsSetting } from '../../core/settings';
 
 /** The `tandem.*` keys this reads, in one place, so the package.json contribution and this agree. */
 export const SETTING = {
@@ -15,6 +15,10 @@ export const SETTING = {
   commandAllowList: 'commandAllowList',
   contextWindow: 'contextWindow',
   taskBudgetUsd: 'taskBudgetUsd',
+  stepBudgetUsd: 'stepBudgetUsd',
+  reviewPlans: 'review.plans',
+  reviewSteps: 'review.steps',
+  fallbackModels: 'fallbackModels',
   prices: 'prices',
   limits: 'limits',
 } as const;
@@ -84,8 +88,23 @@ export function readAgentSettings(
     commandAllowList: Array.isArray(allow) ? allow.filter((s): s is string => typeof s === 'string' && s.trim() !== '') : [],
     contextWindow: contextWindow > 0 ? contextWindow : undefined,
     taskBudgetUsd: num(SETTING.taskBudgetUsd, 0),
+    stepBudgetUsd: num(SETTING.stepBudgetUsd, 0),
+    reviewPlans: bool(SETTING.reviewPlans, false),
+    reviewSteps: REVIEW_STEPS.includes(config.get<unknown>(SETTING.reviewSteps) as ReviewStepsSetting) ? config.get<ReviewStepsSetting>(SETTING.reviewSteps)! : 'off',
+    fallbackModels: fallbackModels(config.get<unknown>(SETTING.fallbackModels), roles),
     prices: prices && typeof prices === 'object' ? (prices as AgentSettings['prices']) : undefined,
   };
+}
+
+/** `tandem.fallbackModels`: `{ "<role>": ["model", …] }`; anything else is ignored. */
+function fallbackModels(v: unknown, roles: RoleRegistry<RoleInfo>): AgentSettings['fallbackModels'] {
+  if (!v || typeof v !== 'object') return {};
+  const out: Record<string, string[]> = {};
+  for (const [role, list] of Object.entries(v as Record<string, unknown>)) {
+    if (!roles.has(role) || !Array.isArray(list)) continue;
+    out[role] = list.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim()).slice(0, 5);
+  }
+  return out;
 }
 
 /** Whether the user ever chose an endpoint (any scope), as opposed to the built-in default. */

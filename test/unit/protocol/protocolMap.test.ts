@@ -9,7 +9,7 @@ describe('the webview handler table', () => {
     ready: () => snapshot,
     test_connection: async () => ({ type: 'connection_result', ok: false, error: 'refused' }),
     save_settings: async () => ({ type: 'connection_result', ok: true }),
-    send: none, approve: none, reject: none, open_diff: none, answer: none, execute_plan: none, revise_plan: none,
+    send: none, approve: none, reject: none, open_diff: none, answer: none, execute_plan: none, revise_plan: none, review_plan: none, replan: none,
     set_role: none, stop: none, retry: none, new_task: none, revert_call: none, revert_task: none, continue: none,
     open_file_diff: none, revert_file: none, open_file: none, resume_task: none, set_api_key: none,
   };

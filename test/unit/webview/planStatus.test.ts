@@ -26,12 +26,14 @@ describe('webview plan status (Execute, executing, executed)', () => {
   it('after a run it is executed, and says how it went', () => {
     const all = M.planStatus(card({ step_states: { 1: 'done', 2: 'done', 3: 'done' } }) as never);
     assert.deepEqual(all, { kind: 'executed', done: 3, unverified: 0, failed: 0, total: 3 });
+    assert.equal((M.planStatus(card({ step_states: { 1: 'done', 2: 'failed', 3: 'pending' } }) as never) as { next?: number }).next, 2);
     assert.equal(M.executedLabel(all as never), 'Executed ✓');
     const failed = M.planStatus(card({ step_states: { 1: 'done', 2: 'failed', 3: 'pending' } }) as never);
     assert.equal(M.executedLabel(failed as never), 'Execution failed (1 of 3 steps done)');
     // Stopped mid-run: a step left running (the host resets it) or only some done.
     const stopped = M.planStatus(card({ step_states: { 1: 'done', 2: 'pending', 3: 'pending' } }) as never);
-    assert.equal(M.executedLabel(stopped as never), 'Execution ended (1 of 3 steps done)');
+    // The card offers "Continue from step 2": the label says where it stands.
+    assert.equal(M.executedLabel(stopped as never), '1 of 3 steps done; step 2 is next');
   });
 
   it('"Executed ✓" only when every step is done: unverified steps are counted and said', () => {

@@ -10,7 +10,7 @@ export type PlanStatus =
   | { kind: 'superseded' }
   | { kind: 'ready' }
   | { kind: 'executing' }
-  | { kind: 'executed'; done: number; unverified: number; failed: number; total: number };
+  | { kind: 'executed'; done: number; unverified: number; failed: number; total: number; /** The first step that did not end done or unverified: where "Continue from step k" starts. */ next?: number };
 
 export function planStatus(card: PlanCard): PlanStatus {
   if (card.plan === null) return { kind: 'invalid' };
@@ -21,14 +21,16 @@ export function planStatus(card: PlanCard): PlanStatus {
   let unverified = 0;
   let failed = 0;
   let started = false;
+  let next: number | undefined;
   for (const s of steps) {
     const st = card.step_states[String(s.step_number)];
     if (st === 'done') done++;
     else if (st === 'unverified') unverified++;
     else if (st === 'failed') failed++;
     if (st && st !== 'pending') started = true;
+    if (next === undefined && st !== 'done' && st !== 'unverified') next = s.step_number;
   }
-  return started ? { kind: 'executed', done, unverified, failed, total: steps.length } : { kind: 'ready' };
+  return started ? { kind: 'executed', done, unverified, failed, total: steps.length, ...(next !== undefined ? { next } : {}) } : { kind: 'ready' };
 }
 
 /**
@@ -40,5 +42,6 @@ export function executedLabel(s: Extract<PlanStatus, { kind: 'executed' }>): str
   const unverified = s.unverified > 0 ? `, ${s.unverified} unverified` : '';
   if (s.failed > 0) return `Execution failed (${s.done} of ${s.total} steps done${unverified})`;
   if (s.done + s.unverified === s.total) return `Executed, not verified (${s.done} of ${s.total} steps done${unverified})`;
+  if (s.next !== undefined && s.done + s.unverified === s.next - 1) return `${s.done} of ${s.total} steps done${unverified}; step ${s.next} is next`;
   return `Execution ended (${s.done} of ${s.total} steps done${unverified})`;
 }

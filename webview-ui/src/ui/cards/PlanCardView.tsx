@@ -2,11 +2,15 @@ import { useState } from 'preact/hooks';
 import { PathLink } from './ToolCallCardView';
 import type { PlanCard, StepState } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
-import { formatTime, isoTime } from '../format';
+import { formatTime, formatUsage, isoTime } from '../format';
 import { stepReasonFor } from '../stepReasons';
 import { focusOnMount } from '../focusOnMount';
 import { agentBusy } from '../agentBusy';
 import { executedLabel, planStatus } from '../../state/planStatus';
+import { PRODUCT_ROLE_INFO } from '../../../../src/protocol';
+import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, VerdictChip, VersionChanges } from './PlanReviewParts';
+
+const roleLabel = (id: string) => PRODUCT_ROLE_INFO.find(id)?.label ?? id;
 
 const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', unverified: '?', failed: '✗' };
 
@@ -14,20 +18,32 @@ export function PlanCardView({ card }: { card: PlanCard }) {
   const [revising, setRevising] = useState(false);
   const [feedback, setFeedback] = useState('');
   const [confirmRerun, setConfirmRerun] = useState(false);
+  /** The user's comments on single steps, sent together with the next Revise. */
+  const [comments, setComments] = useState<Record<number, string>>({});
+  const [commenting, setCommenting] = useState<number | undefined>(undefined);
   const plan = card.plan;
   const status = planStatus(card);
   // Another turn is running (not this plan): Execute would only be refused with "the agent is busy".
   const busy = agentBusy();
-  const execute = (): void => {
+  const execute = (fromStep?: number): void => {
     setConfirmRerun(false);
-    postToHost({ type: 'execute_plan', card_id: card.id });
+    postToHost({ type: 'execute_plan', card_id: card.id, ...(fromStep !== undefined ? { from_step: fromStep } : {}) });
   };
+  const review = card.review;
+  // A verdict other than ok stands until the user goes on regardless (Execute anyway): never silently.
+  const reviewObjects = !!review && review.verdict?.verdict !== 'ok' && !review.overridden && !!review.verdict;
+  const stepComments = Object.entries(comments).filter(([, t]) => t.trim()).map(([n, t]) => ({ step: Number(n), text: t.trim().slice(0, 4000) }));
+  const replanWanted = status.kind === 'executed' && (status.failed > 0 || !!card.halted || Object.values(card.step_reviews ?? {}).some((r) => r.verdict?.verdict === 'replan' && !r.overridden));
+  const next = status.kind === 'executed' ? status.next : undefined;
 
   const body = (
     <>
       {plan ? (
         <>
           <p class="plan-goal"><strong>Goal:</strong> {plan.goal}</p>
+          {card.replan_of !== undefined && <p class="muted" data-replan-of>Replans v{card.replan_of}: the steps already carried out are kept as they ended.</p>}
+          {card.changes && <VersionChanges changes={card.changes} />}
+          {review && <PlanReviewBlock review={review} />}
           <ol class="plan-steps">
             {plan.steps.map((s) => {
               const state: StepState = card.step_states[String(s.step_number)] ?? 'pending';
@@ -36,6 +52,10 @@ export function PlanCardView({ card }: { card: PlanCard }) {
               const why = state === 'failed' || state === 'unverified'
                 ? (evidence?.why.length ? evidence.why : [stepReasonFor(card.id, s.step_number)].filter((r): r is string => !!r))
                 : [];
+              const concerns = review?.verdict?.concerns.filter((c) => c.step === s.step_number) ?? [];
+              const stepReview = card.step_reviews?.[String(s.step_number)];
+              const stepUsage = card.usage?.by_step[String(s.step_number)];
+              const comment = comments[s.step_number];
               return (
                 <li key={s.step_number} class={`step step-${state}`} data-step-state={state}>
                   <span class="step-state" title={state} aria-label={`Step ${s.step_number}: ${state}`}>{STEP_GLYPH[state]}</span>
@@ -62,6 +82,40 @@ export function PlanCardView({ card }: { card: PlanCard }) {
                         <pre class="raw">{evidence.check.output || '(no output)'}</pre>
                       </details>
                     )}
+                    {concerns.length > 0 && <ConcernList concerns={concerns} />}
+                    {stepReview && (
+                      <div class="step-review" data-step-review={stepReview.verdict?.verdict ?? 'none'}>
+                        <VerdictChip review={stepReview} what="Reviewer" />
+                        {stepReview.verdict && <span class="muted"> {stepReview.verdict.reasons.join(' ')}</span>}
+                        {stepReview.verdict && stepReview.verdict.concerns.length > 0 && <ConcernList concerns={stepReview.verdict.concerns} />}
+                        <ProvenanceDetails provenance={stepReview.provenance} />
+                      </div>
+                    )}
+                    {stepUsage && <div class="step-meta muted" data-step-usage>{formatUsage(stepUsage)}</div>}
+                    {!card.superseded && commenting !== s.step_number && (
+                      comment?.trim()
+                        ? <div class="step-comment" data-step-comment>✎ {comment} <button type="button" class="link" onClick={() => setCommenting(s.step_number)}>edit</button></div>
+                        : !card.executing && <button type="button" class="link step-comment-add" aria-label={`Comment on step ${s.step_number}`} onClick={() => setCommenting(s.step_number)}>Comment</button>
+                    )}
+                    {commenting === s.step_number && (
+                      <textarea
+                        ref={focusOnMount}
+                        class="step-comment-input"
+                        aria-label={`Your comment on step ${s.step_number}`}
+                        placeholder="A comment on this step, sent with Revise (Enter to keep, Esc to close)"
+                        rows={2}
+                        value={comment ?? ''}
+                        onInput={(e) => { const v = (e.currentTarget as HTMLTextAreaElement).value; setComments((c) => ({ ...c, [s.step_number]: v })); }}
+                        onKeyDown={(e) => {
+                          if ((e.key === 'Enter' && !e.shiftKey && !e.isComposing) || e.key === 'Escape') {
+                            e.preventDefault();
+                            e.stopPropagation();
+                            setCommenting(undefined);
+                          }
+                        }}
+                        onBlur={() => setCommenting(undefined)}
+                      />
+                    )}
                   </div>
                 </li>
               );
@@ -74,6 +128,8 @@ export function PlanCardView({ card }: { card: PlanCard }) {
             <div class="plan-section"><strong>Prerequisites</strong><ul>{plan.prerequisites.map((r, i) => <li key={i}>{r}</li>)}</ul></div>
           )}
           {plan.estimated_total_time && <p class="muted">Estimated total: {plan.estimated_total_time}</p>}
+          {card.usage && <PlanUsageLine usage={card.usage} roleLabel={roleLabel} />}
+          {card.halted && <p class="warn-text" data-plan-halted>{card.halted}</p>}
         </>
       ) : (
         <div class="plan-invalid">
@@ -90,14 +146,21 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           {status.kind === 'executed' ? (
             <>
               <span class={`chip ${status.failed ? 'status-error' : status.done === status.total ? 'status-done' : 'status-unverified'}`} data-plan-status="executed">{executedLabel(status)}</span>
+              {replanWanted && <button type="button" class="primary" disabled={busy} onClick={() => postToHost({ type: 'replan', card_id: card.id })}>Replan</button>}
+              {next !== undefined && (
+                <button type="button" class={replanWanted ? 'secondary' : 'primary'} disabled={busy} onClick={() => execute(next)}>Continue from step {next}</button>
+              )}
               {!confirmRerun && <button type="button" class="secondary" onClick={() => setConfirmRerun(true)}>Run again…</button>}
             </>
           ) : (
-            <button type="button" class="primary" disabled={status.kind !== 'ready' || busy} title={busy && status.kind === 'ready' ? 'Tandem is working: stop it or wait, then execute' : undefined} onClick={execute}>
-              Execute plan
+            <button type="button" class="primary" disabled={status.kind !== 'ready' || busy} title={busy && status.kind === 'ready' ? 'Tandem is working: stop it or wait, then execute' : reviewObjects ? 'The Reviewer has concerns: execute regardless' : undefined} onClick={() => execute()}>
+              {reviewObjects ? 'Execute anyway' : 'Execute plan'}
             </button>
           )}
-          <button type="button" class="secondary" aria-expanded={revising} onClick={() => setRevising(!revising)}>Revise</button>
+          {status.kind === 'ready' && (
+            <button type="button" class="secondary" disabled={busy} onClick={() => postToHost({ type: 'review_plan', card_id: card.id })}>{review ? 'Review again' : 'Review'}</button>
+          )}
+          <button type="button" class="secondary" aria-expanded={revising} onClick={() => setRevising(!revising)}>Revise{stepComments.length ? ` (${stepComments.length} comment${stepComments.length === 1 ? '' : 's'})` : ''}</button>
           {status.kind === 'executing' && <span class="chip chip-running" data-plan-status="executing">Executing…</span>}
         </div>
       )}
@@ -110,7 +173,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
         >
           <span>Run every step again? Edits and commands are made a second time.</span>
           <div class="actions">
-            <button type="button" class="primary" disabled={busy} onClick={execute}>Run again</button>
+            <button type="button" class="primary" disabled={busy} onClick={() => execute()}>Run again</button>
             <button type="button" class="secondary" ref={focusOnMount} onClick={() => setConfirmRerun(false)}>Cancel</button>
           </div>
         </div>
@@ -121,9 +184,10 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           onSubmit={(e) => {
             e.preventDefault();
             const text = feedback.trim();
-            if (!text) return;
-            postToHost({ type: 'revise_plan', card_id: card.id, feedback: text.slice(0, 10_000) });
+            if (!text && !stepComments.length) return;
+            postToHost({ type: 'revise_plan', card_id: card.id, feedback: text.slice(0, 10_000), ...(stepComments.length ? { step_comments: stepComments } : {}) });
             setFeedback('');
+            setComments({});
             setRevising(false);
           }}
         >
@@ -149,7 +213,8 @@ export function PlanCardView({ card }: { card: PlanCard }) {
               }
             }}
           />
-          <button type="submit" class="primary" disabled={!feedback.trim()}>Send revision</button>
+          {stepComments.length > 0 && <span class="muted">With your comments on step{stepComments.length === 1 ? '' : 's'} {stepComments.map((c) => c.step).join(', ')}.</span>}
+          <button type="submit" class="primary" disabled={!feedback.trim() && !stepComments.length}>Send revision</button>
         </form>
       )}
     </>

@@ -1,0 +1,60 @@
+/**
+ * What changed between two plan versions, for the card: steps added, removed and edited (field by
+ * field). Steps are paired by identical action first (wherever they moved), then what is left by
+ * step number, so a reworded step reads as an edit and an inserted one as an addition.
+ */
+import type { Plan, PlanStep, PlanVersionDiff } from '../../protocol';
+
+const FIELDS: readonly (keyof PlanStep)[] = ['action', 'reason', 'files', 'commands', 'check', 'tools_needed'];
+
+export function planVersionDiff(before: Plan, after: Plan, fromVersion: number): PlanVersionDiff {
+  const oldLeft = [...before.steps];
+  const pairs: [PlanStep, PlanStep][] = [];
+  const unmatchedNew: PlanStep[] = [];
+  for (const s of after.steps) {
+    const i = oldLeft.findIndex((o) => norm(o.action) === norm(s.action));
+    if (i >= 0) pairs.push([oldLeft.splice(i, 1)[0]!, s]);
+    else unmatchedNew.push(s);
+  }
+  // What is left on both sides pairs up by number: the same slot reworded is an edit.
+  const added: PlanVersionDiff['added'] = [];
+  for (const s of unmatchedNew) {
+    const o = oldLeft.find((x) => x.step_number === s.step_number);
+    if (o) {
+      oldLeft.splice(oldLeft.indexOf(o), 1);
+      pairs.push([o, s]);
+    } else added.push({ step: s.step_number, action: s.action });
+  }
+  const edited: PlanVersionDiff['edited'] = [];
+  let unchanged = 0;
+  for (const [o, s] of pairs) {
+    const changes = FIELDS.flatMap((f) => {
+      const a = show(o[f]);
+      const b = show(s[f]);
+      return a === b ? [] : [{ field: f, before: a, after: b }];
+    });
+    if (changes.length) edited.push({ step: s.step_number, from_step: o.step_number, changes });
+    else unchanged++;
+  }
+  edited.sort((a, b) => a.step - b.step);
+  return {
+    from_version: fromVersion,
+    added,
+    removed: oldLeft.map((o) => ({ step: o.step_number, action: o.action })),
+    edited,
+    unchanged,
+  };
+}
+
+/** True when nothing but numbering changed. */
+export function diffIsEmpty(d: PlanVersionDiff): boolean {
+  return !d.added.length && !d.removed.length && !d.edited.length;
+}
+
+const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+
+function show(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (Array.isArray(v)) return v.join(', ');
+  return String(v);
+}

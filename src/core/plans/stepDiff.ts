@@ -1,0 +1,22 @@
+import * as path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import type { WorkspaceFs } from '../ports';
+
+/** How much of a step's diff the Reviewer is shown (head of each file's patch, then a note). */
+const DIFF_CHARS = 12_000;
+
+/**
+ * What one plan step changed, as unified diffs (workspace-relative names): each changed file's text
+ * before the step first touched it against its text now. For the Reviewer's step review.
+ */
+export async function stepDiff(fs: WorkspaceFs, root: string, before: ReadonlyMap<string, string | null>): Promise<string> {
+  const parts: string[] = [];
+  for (const [abs, old] of [...before].sort(([a], [b]) => a.localeCompare(b))) {
+    const now = await fs.readText(abs).catch(() => null);
+    if (now === old) continue;
+    const rel = path.relative(root, abs).split(path.sep).join('/');
+    parts.push(createTwoFilesPatch(old === null ? '/dev/null' : `a/${rel}`, now === null ? '/dev/null' : `b/${rel}`, old ?? '', now ?? '', '', '', { context: 3 }));
+  }
+  const all = parts.join('\n');
+  return all.length > DIFF_CHARS ? `${all.slice(0, DIFF_CHARS)}\n… (${all.length - DIFF_CHARS} more characters of diff not shown)` : all;
+}

@@ -1,0 +1,87 @@
+/**
+ * The Reviewer at work: a plan version before it runs, or a step after it ran. Each review is one
+ * tool-less structured request (with repairs and fallback models, see requestVerdict.ts) in the
+ * Reviewer role — its own prompt, its own model — that sees only its brief. It never runs a tool,
+ * so it cannot change anything by any road; and its verdict only ever stops things: the user
+ * decides what happens next.
+ */
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { Plan, PlanStep, ReviewResult, RoleRegistry } from '../../protocol';
+import type { LlmClient, RetryNotice } from '../llm/llmClient';
+import type { Logger } from '../ports';
+import type { PromptContext, RoleDef } from '../roles';
+import { modelFor, type AgentSettings } from '../settings';
+import type { StructuredOutputs } from '../plans/structuredOutputs';
+import type { StepVerdict } from '../plans/stepVerdict';
+import { promptVersion } from '../prompts/promptVersion';
+import { answerTokensFor } from '../context/modelWindows';
+import { requestVerdict } from './requestVerdict';
+import { planReviewBrief, stepReviewBrief, verdictChecks } from './reviewBriefs';
+
+export interface ReviewerDeps {
+  roles: RoleRegistry<RoleDef>;
+  settings(): AgentSettings;
+  llm(): LlmClient;
+  structured: StructuredOutputs;
+  logger: Logger;
+  promptContext(): PromptContext;
+  /** One request's usage, as the loop records it (a usage card, totals, budgets). */
+  onUsage(u: { model: string; role: string; tokensIn: number; tokensOut: number; latencyMs: number; estimated?: boolean }): void;
+  onRetry?(notice: RetryNotice): void;
+  now?(): number;
+}
+
+export class Reviewer {
+  constructor(private readonly deps: ReviewerDeps) {}
+
+  /** The role that reviews, if the registry has one. */
+  get role(): RoleDef | undefined {
+    return this.deps.roles.reviewer;
+  }
+
+  reviewPlan(plan: Plan, version: number, signal: AbortSignal): Promise<ReviewResult> {
+    return this.ask(planReviewBrief(plan, version), verdictChecks('plan', plan.steps.length), signal);
+  }
+
+  reviewStep(plan: Plan, step: PlanStep, ended: StepVerdict, diff: string, signal: AbortSignal): Promise<ReviewResult> {
+    const brief = stepReviewBrief({ goal: plan.goal, step, total: plan.steps.length, state: ended.state, evidence: ended.evidence, diff });
+    return this.ask(brief, verdictChecks('step', plan.steps.length), signal, step.step_number);
+  }
+
+  private async ask(brief: string, check: ReturnType<typeof verdictChecks>, signal: AbortSignal, step?: number): Promise<ReviewResult> {
+    const role = this.role;
+    if (!role) throw new Error('no role here reviews plans');
+    const settings = this.deps.settings();
+    const system = role.systemPrompt(this.deps.promptContext());
+    const primary = modelFor(settings, role.id);
+    const models = [...new Set([primary, ...(settings.fallbackModels?.[role.id] ?? [])].filter(Boolean))];
+    const answer = await requestVerdict({
+      complete: async (model, messages, responseFormat, sig) => {
+        const r = await this.deps.llm().stream({
+          model,
+          messages: messages as unknown as ChatCompletionMessageParam[],
+          maxTokens: answerTokensFor(model, settings),
+          ...(responseFormat ? { responseFormat } : {}),
+        }, { signal: sig, ...(this.deps.onRetry ? { onRetry: this.deps.onRetry } : {}) });
+        this.deps.onUsage({ model: r.model, role: role.id, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, ...(r.usage.estimated ? { estimated: true } : {}) });
+        return { text: r.text, latencyMs: r.latencyMs };
+      },
+      structured: this.deps.structured,
+      logger: this.deps.logger,
+      signal,
+      models,
+      repairs: settings.limits.planRepairTries,
+      system,
+      promptVersion: promptVersion(role.id, system),
+      brief,
+      check,
+    });
+    return {
+      verdict: answer.verdict,
+      ...(answer.error ? { error: answer.error } : {}),
+      ...(step !== undefined ? { step } : {}),
+      provenance: answer.provenance,
+      ts: (this.deps.now ?? Date.now)(),
+    };
+  }
+}
