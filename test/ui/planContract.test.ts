@@ -36,6 +36,28 @@ describe('the plan as a contract in the real workbench (UI)', function () {
   // By the card's own title: other cards mention a version too ("Changes from v1", "Replans v2").
   const planCard = (version: number): Locator => chat.locator('[data-card-kind="plan"]').filter({ has: chat.locator('.card-title', { hasText: `Plan v${version}` }) });
 
+  async function waitUntil(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!check()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await sleep(100);
+    }
+  }
+
+  /** The list is virtualised: scroll from the top until the card is rendered, then bring it into view. */
+  async function reveal(card: Locator): Promise<Locator> {
+    const log = chat.locator('[role="log"]');
+    if ((await card.count()) === 0) {
+      await log.evaluate((el) => { (el as { scrollTop: number }).scrollTop = 0; });
+      for (let i = 0; i < 80 && (await card.count()) === 0; i++) {
+        await log.evaluate((el) => { (el as { scrollTop: number }).scrollTop += 250; });
+        await sleep(100);
+      }
+    }
+    await card.first().scrollIntoViewIfNeeded();
+    return card;
+  }
+
   before(async () => {
     server = await ScriptedServer.start([], { models: ['scripted-model'] });
     ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-contract-')));
@@ -116,7 +138,12 @@ describe('the plan as a contract in the real workbench (UI)', function () {
 
     // Execute v2: step 1 done with evidence, step 2's check fails, the step review says replan.
     await v2.getByRole('button', { name: 'Execute plan' }).click();
-    await v2.locator('[data-step-review="replan"]').waitFor({ state: 'visible', timeout: 60_000 });
+    // plan, review, revision; two Actor requests per step; the step review.
+    await waitUntil(() => server.chatRequests().length >= 8, 'the step review request');
+    await reveal(v2);
+    const review = v2.locator('[data-step-review="replan"]');
+    await review.waitFor({ state: 'attached', timeout: 30_000 });
+    await review.scrollIntoViewIfNeeded();
     assert.equal(await v2.locator('li.step').nth(0).getAttribute('data-step-state'), 'done');
     assert.equal(await v2.locator('li.step').nth(1).getAttribute('data-step-state'), 'failed');
     await v2.getByRole('button', { name: 'Replan' }).waitFor({ state: 'visible', timeout: 20_000 });
@@ -125,6 +152,8 @@ describe('the plan as a contract in the real workbench (UI)', function () {
     // Replan: v3 keeps step 1 done and continues from step 2.
     await v2.getByRole('button', { name: 'Replan' }).click();
     const v3 = planCard(3);
+    await waitUntil(() => server.chatRequests().length >= 9, 'the replan request');
+    await reveal(v3);
     await v3.waitFor({ state: 'visible', timeout: 30_000 });
     await v3.locator('[data-replan-of]').waitFor({ state: 'visible' });
     assert.equal(await v3.locator('li.step').nth(0).getAttribute('data-step-state'), 'done');
@@ -133,7 +162,12 @@ describe('the plan as a contract in the real workbench (UI)', function () {
     assert.ok(replanReq, 'the Planner got the replan brief');
     await wb.screenshot('contract-05-v3-replanned');
     await v3.getByRole('button', { name: 'Continue from step 2' }).click();
-    await v3.locator('[data-plan-status="executed"]', { hasText: 'Executed ✓' }).waitFor({ state: 'visible', timeout: 60_000 });
+    await waitUntil(() => server.chatRequests().length >= 11, 'step 2 of v3');
+    await waitUntil(() => fs.existsSync(path.join(ws, 'status.txt')) && fs.readFileSync(path.join(ws, 'status.txt'), 'utf8') === 'ready\n', 'status.txt to say ready');
+    await reveal(v3);
+    const executed = v3.locator('[data-plan-status="executed"]', { hasText: 'Executed ✓' });
+    await executed.waitFor({ state: 'attached', timeout: 30_000 });
+    await executed.scrollIntoViewIfNeeded();
     assert.equal(fs.readFileSync(path.join(ws, 'status.txt'), 'utf8'), 'ready\n');
     assert.equal(fs.readFileSync(path.join(ws, 'CHANGES.md'), 'utf8'), '# Changes\n', 'step 1 was not done twice');
     await sleep(300);

@@ -59,7 +59,7 @@ export class Planning {
   /** A plan version the Reviewer is judging right now (its requests count against it). */
   private reviewing: string | undefined;
   /** The Planner turn's usage, counted against the version it produces once it is published. */
-  private turnUsage = new Map<string, Required<UsageAmount>>();
+  private turnUsage = new Map<string, UsageAmount>();
 
   constructor(readonly ui: PlanUi, private opts: PlanningOptions) {
     this.book = new PlanBook(ui, opts.now);
@@ -92,8 +92,10 @@ export class Planning {
       return target.step && slice ? { step: target.step, ...(slice.cost_usd !== undefined ? { costUsd: slice.cost_usd } : {}) } : undefined;
     }
     if (this.turn) {
-      const t = this.turnUsage.get(role) ?? { tokensIn: 0, tokensOut: 0, costUsd: 0, requests: 0 };
-      this.turnUsage.set(role, { tokensIn: t.tokensIn + u.tokensIn, tokensOut: t.tokensOut + u.tokensOut, costUsd: t.costUsd + (u.costUsd ?? 0), requests: t.requests + 1 });
+      const t = this.turnUsage.get(role) ?? { tokensIn: 0, tokensOut: 0, requests: 0 };
+      // A cost stays unknown until a request with a known price says otherwise (never a made-up $0).
+      const costUsd = u.costUsd === undefined ? t.costUsd : (t.costUsd ?? 0) + u.costUsd;
+      this.turnUsage.set(role, { tokensIn: t.tokensIn + u.tokensIn, tokensOut: t.tokensOut + u.tokensOut, ...(costUsd !== undefined ? { costUsd } : {}), requests: (t.requests ?? 0) + 1 });
     }
     return undefined;
   }

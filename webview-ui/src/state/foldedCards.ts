@@ -1,7 +1,7 @@
 import type { ChatCard } from './localCards';
 
 /** Finish reasons that are just the normal course of a turn; a usage card with any other one stays in the chat. */
-export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'summary']);
+export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'summary', 'review']);
 
 /** Tools whose own card (plan, question) says everything: their tool-call card would only repeat it above. */
 const SHOWN_BY_THEIR_OWN_CARD = new Set(['propose_plan', 'ask_question']);
