@@ -82,6 +82,10 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
     limits: { ...DEFAULT_LIMITS },
     commandAllowList: [],
     taskBudgetUsd: 0,
+    stepBudgetUsd: 0,
+    reviewPlans: false,
+    reviewSteps: 'off',
+    fallbackModels: {},
     ...overrides,
   };
 }
