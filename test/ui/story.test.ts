@@ -308,7 +308,7 @@ describe('Tandem whole story in the real workbench (UI)', function () {
 
   it('Select Model (palette) lists the endpoint\'s models, and the next request uses the pick without a reload', async () => {
     await wb.runCommand('Tandem: Select Model');
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Both roles' }).first().waitFor({ state: 'visible' });
+    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'All roles' }).first().waitFor({ state: 'visible' });
     await wb.page.keyboard.press('Enter');
     const large = wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'scripted-model-large' }).first();
     await large.waitFor({ state: 'visible', timeout: 15_000 });
