@@ -4,11 +4,12 @@
 // built, with cmake under `nice`, on two jobs, with the prebuilt web UI download and CURL off, into
 // the ignored `.cache/llama-server-<version>/` folder (or $TANDEM_LLAMA_SERVER_DIR). About 10+ minutes on two cores.
 // Debian's `cmake` and `build-essential` are installed when missing (as root).
-// Prints the path of the binary last; exits non-zero saying what is missing when it cannot build.
+// Ends with `1 passed, 0 failed` (the binary is there and runs) or `0 passed, 1 failed` and what is
+// missing; exits non-zero when it cannot build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LLAMA_SERVER_BIN, LLAMA_SERVER_DIR, LLAMA_SERVER_OK, NODE_LLAMA_CPP_VERSION } from './llama-server-paths.mjs';
+import { LLAMA_SERVER_BIN, LLAMA_SERVER_DIR, LLAMA_SERVER_OK, LLAMA_SERVER_TEMPLATES, NODE_LLAMA_CPP_VERSION, TEST_TEMPLATE } from './llama-server-paths.mjs';
 
 const APT_PACKAGES = ['cmake', 'build-essential', 'git'];
 const quiet = process.argv.includes('--quiet');
@@ -60,7 +61,7 @@ function ensureSource(work) {
   if (!tgz) throw new SetupError('npm pack produced no tarball');
   if (run('tar', ['xzf', tgz, 'package/llama/gitRelease.bundle'], { cwd: work }) !== 0) throw new SetupError('could not unpack the llama.cpp bundle from the tarball');
   rmSync(src, { recursive: true, force: true });
-  if (run('git', ['clone', '--quiet', join(work, 'package', 'llama', 'gitRelease.bundle'), src], { cwd: work }) !== 0) {
+  if (run('git', ['-c', 'advice.detachedHead=false', 'clone', '--quiet', join(work, 'package', 'llama', 'gitRelease.bundle'), src], { cwd: work }) !== 0) {
     throw new SetupError('git clone of the llama.cpp bundle failed');
   }
   rmSync(join(work, tgz), { force: true });
@@ -94,19 +95,29 @@ function verify(bin) {
   return r.status === 0 ? (r.stdout + r.stderr).trim().split('\n').pop() : null;
 }
 
+/** Chat templates ship in the source (models/templates); the tests put one into their model. */
+function copyTemplates(src) {
+  rmSync(LLAMA_SERVER_TEMPLATES, { recursive: true, force: true });
+  cpSync(join(src, 'models', 'templates'), LLAMA_SERVER_TEMPLATES, { recursive: true });
+  if (!existsSync(join(LLAMA_SERVER_TEMPLATES, TEST_TEMPLATE))) throw new SetupError(`the llama.cpp source has no models/templates/${TEST_TEMPLATE}`);
+}
+
 try {
+  const work = join(LLAMA_SERVER_DIR, 'work');
   if (existsSync(LLAMA_SERVER_OK) && existsSync(LLAMA_SERVER_BIN)) {
     log(`llama-server present: ${LLAMA_SERVER_BIN}`);
+    if (!existsSync(join(LLAMA_SERVER_TEMPLATES, TEST_TEMPLATE))) {
+      log('the chat templates are missing: fetching the source for them (no rebuild)');
+      copyTemplates(ensureSource(work));
+      rmSync(work, { recursive: true, force: true });
+    }
   } else {
     ensureBuildTools();
-    const work = join(LLAMA_SERVER_DIR, 'work');
     const src = ensureSource(work);
     const built = build(src, work);
     mkdirSync(join(LLAMA_SERVER_DIR, 'bin'), { recursive: true });
     if (run('cp', [built, LLAMA_SERVER_BIN]) !== 0) throw new SetupError(`could not copy ${built}`);
-    // Chat templates ship in the source; the tests load one of them with --chat-template-file.
-    mkdirSync(join(LLAMA_SERVER_DIR, 'templates'), { recursive: true });
-    run('cp', ['-r', join(src, 'models', 'templates', '.'), join(LLAMA_SERVER_DIR, 'templates')]);
+    copyTemplates(src);
     const version = verify(LLAMA_SERVER_BIN);
     if (!version) throw new SetupError(`${LLAMA_SERVER_BIN} does not run`);
     writeFileSync(LLAMA_SERVER_OK, `${version}\n`);
@@ -114,11 +125,9 @@ try {
     rmSync(work, { recursive: true, force: true });
     log(`built ${LLAMA_SERVER_BIN} (${version})`);
   }
-  console.log(LLAMA_SERVER_BIN);
+  console.log('1 passed, 0 failed');
 } catch (e) {
-  if (e instanceof SetupError) {
-    console.error(`[setup-llama-server] ${e.message}`);
-    process.exit(1);
-  }
-  throw e;
+  console.error(`[setup-llama-server] ${e instanceof SetupError ? e.message : e?.stack ?? e}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
 }

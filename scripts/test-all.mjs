@@ -52,6 +52,13 @@ const stages = [
   ['setup for integration and ui (Node 24, code-server)', setupFor('integration')],
   ['integration', () => run(node, ['scripts/run-integration.mjs'])],
   ['ui', () => run(node, ['scripts/run-ui.mjs'])],
+  // llama.cpp's own server, built once from the source inside the npm package node-llama-cpp
+  // (10–15 minutes on two cores the first time, nothing after); the tests write their own tiny model.
+  ['setup for llama-server (build once, cached)', () => run(node, ['scripts/setup-llama-server.mjs'])],
+  ['llama-server', () => {
+    if (!existsSync(join(ROOT, 'out', 'test', 'llama')) && run(node, ['scripts/compile-tests.mjs']) !== 0) { console.log('0 passed, 1 failed'); return 1; }
+    return run(node, ['scripts/run-mocha.mjs', 'llama']);
+  }],
 ];
 
 const failed = [];
