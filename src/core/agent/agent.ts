@@ -23,7 +23,7 @@ import { executePlanSteps } from '../plans/executePlanSteps';
 import { runStepCheck } from '../plans/runStepCheck';
 import type { PolicyInput } from '../approvalPolicy';
 
-import { requestPlan, type PlanMessage } from '../plans/requestPlan';
+import { requestPlan, type PlanCompleter, type PlanMessage } from '../plans/requestPlan';
 import { replanOf } from '../plans/replanBrief';
 import type { ReplanCarry } from '../plans/planTurn';
 import { stepDiff } from '../plans/stepDiff';
@@ -411,6 +411,7 @@ export class Agent implements AgentApi {
     const planTurn = this.planning.beginPlanTurn(modelFor(this.settings, planRole), opts.feedback, {
       promptVersion: promptVersion(planRole, this.roleDef.systemPrompt(this.catalog())),
       ...(opts.replan ? { replan: opts.replan } : {}),
+      fallbacks: this.settings.fallbackModels?.[planRole] ?? [],
     });
     try {
       // A retry after the turn itself had answered (only the plan request after it failed): the model
@@ -421,19 +422,20 @@ export class Agent implements AgentApi {
       let outcome: TurnOutcome = answered ? 'done' : await this.turn(signal);
       // Revise needs a new plan version: a model that answered without propose_plan is asked for the plan as JSON.
       // Also after a failed propose_plan the model left unrepaired: the same plan turn goes on, so repairs stay bounded.
-      if (outcome === 'done' && opts.requirePlan && !planTurn.done) {
+      // And when the model's repairs ran out and a fallback model is next: it is asked here.
+      if (outcome === 'done' && (opts.requirePlan || planTurn.wantsFallbackAnswer) && !planTurn.done) {
         this.setState('thinking');
-        const model = modelFor(this.settings, planRole);
-        const complete = llmPlanCompleter(this.llm, model, answerTokensFor(model, this.settings), (r) =>
+        // The plan turn says which model answers now (the role's own, or the fallback it moved to).
+        const complete: PlanCompleter = (messages, responseFormat, sig) => llmPlanCompleter(this.llm, planTurn.model, answerTokensFor(planTurn.model, this.settings), (r) =>
           emitUsage(this.events, this.usage, { model: r.model, role: planRole, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }, this.hooks.onUsage),
           (notice) => this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
-        );
+        )(messages, responseFormat, sig);
         let added: PlanMessage[];
         try {
           added = await requestPlan(
             {
               // Fitted like every loop request: this one carries the whole conversation plus the answer that had no plan.
-              complete: async (messages, responseFormat, sig) => complete(await this.fitPlanRequest(model, planRole, messages, responseFormat, sig), responseFormat, sig),
+              complete: async (messages, responseFormat, sig) => complete(await this.fitPlanRequest(planTurn.model, planRole, messages, responseFormat, sig), responseFormat, sig),
               structured: this.planning.structured,
               logger: this.opts.host.logger,
               signal,

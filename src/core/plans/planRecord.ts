@@ -9,6 +9,8 @@ export interface PlanAttempt {
   path: PlanPath;
   errors: string[];
   at: number;
+  /** The model that answered (absent in records from before fallback models). */
+  model?: string;
 }
 
 /**

@@ -15,6 +15,8 @@ export type PlanSubmission =
   | { status: 'accepted'; record: PlanRecord }
   | { status: 'repair'; errors: string[]; prompt: string }
   | { status: 'rejected'; record: PlanRecord }
+  /** The model's repairs ran out and the role has a fallback model: the plan is asked of `model` afresh (nothing published yet). */
+  | { status: 'fallback'; model: string; errors: string[] }
   /** The turn already has its plan (e.g. two propose_plan calls in one message): nothing was checked. */
   | { status: 'closed'; record: PlanRecord };
 
@@ -26,6 +28,8 @@ export interface PlanTurnOptions extends PlanCheckOptions {
   now?: () => number;
   /** The system prompt's version, kept in the provenance. */
   promptVersion?: string;
+  /** Models tried in order when `model`'s repairs run out (the role's fallback list). */
+  fallbacks?: readonly string[];
   /**
    * A replan: the model proposes the remaining work only; the published version is the done steps
    * of version `of` (verbatim, still done, with their evidence) followed by the model's steps.
@@ -55,8 +59,27 @@ export class PlanTurn {
   private published: PlanRecord | undefined;
   /** Submissions are checked one at a time (see `submit`). */
   private queue: Promise<void> = Promise.resolve();
+  /** The model answering now (the role's own, then each fallback in turn). */
+  private current: string;
+  private readonly fallbacksLeft: string[];
+  private readonly fallbacksUsed: string[] = [];
+  /** Answers checked from the current model. */
+  private fromCurrent = 0;
 
-  constructor(private readonly book: PlanBook, private readonly opts: PlanTurnOptions) {}
+  constructor(private readonly book: PlanBook, private readonly opts: PlanTurnOptions) {
+    this.current = opts.model;
+    this.fallbacksLeft = (opts.fallbacks ?? []).filter((m) => m && m !== opts.model);
+  }
+
+  /** The model the next answer should come from. */
+  get model(): string {
+    return this.current;
+  }
+
+  /** A fallback model was chosen and has not answered with a published plan yet. */
+  get wantsFallbackAnswer(): boolean {
+    return !this.published && this.fallbacksUsed.length > 0 && this.fromCurrent === 0;
+  }
 
   /** The record this turn produced, once accepted or rejected. */
   get result(): PlanRecord | undefined {
@@ -89,12 +112,14 @@ export class PlanTurn {
     const v = parseError !== undefined
       ? { ok: false as const, plan: null, errors: [parseError] }
       : await validatePlan(value, this.opts);
-    this.attempts.push({ raw, path, errors: v.errors, at: now() });
-    const repairs = this.attempts.length - 1;
+    this.attempts.push({ raw, path, errors: v.errors, at: now(), model: this.current });
+    this.fromCurrent++;
+    const repairs = this.attempts.length - 1 - this.fallbacksUsed.length;
     const provenance = () => ({
-      model: this.opts.model, raw, path, attempts: [...this.attempts], repairs, createdAt: now(),
+      model: this.current, raw, path, attempts: [...this.attempts], repairs, createdAt: now(),
       ...(this.opts.feedback ? { feedback: this.opts.feedback } : {}),
       ...(this.opts.promptVersion ? { promptVersion: this.opts.promptVersion } : {}),
+      ...(this.fallbacksUsed.length ? { fallbacks: [...this.fallbacksUsed] } : {}),
     });
     if (v.ok) {
       this.opts.logger.info(`plan: validated via ${path}${repairs ? ` after ${repairs} repair(s)` : ''}`);
@@ -106,8 +131,16 @@ export class PlanTurn {
       return { status: 'accepted', record: this.published };
     }
     this.opts.logger.warn(`plan: attempt ${this.attempts.length} via ${path} failed validation: ${v.errors.join(' | ')}`);
-    if (repairs < this.opts.maxRepairs) {
+    if (this.fromCurrent - 1 < this.opts.maxRepairs) {
       return { status: 'repair', errors: v.errors, prompt: planRepairPrompt(v.errors, path === 'tool' ? 'tool' : 'json', this.opts.stepTools) };
+    }
+    const next = this.fallbacksLeft.shift();
+    if (next) {
+      this.opts.logger.warn(`plan: ${this.current} gave no valid plan after ${this.fromCurrent - 1} repair(s); asking the fallback model ${next}`);
+      this.fallbacksUsed.push(next);
+      this.current = next;
+      this.fromCurrent = 0;
+      return { status: 'fallback', model: next, errors: v.errors };
     }
     this.opts.logger.warn(`plan: could not be validated after ${repairs} repair(s); shown as text, Execute disabled`);
     this.published = this.book.publish({ plan: null, errors: v.errors, provenance: provenance() });
@@ -126,9 +159,11 @@ export class PlanTurn {
       plan: null,
       errors: last.errors,
       provenance: {
-        model: this.opts.model, raw: last.raw, path: last.path, attempts: [...this.attempts],
-        repairs: this.attempts.length - 1, createdAt: (this.opts.now ?? Date.now)(),
+        model: last.model ?? this.current, raw: last.raw, path: last.path, attempts: [...this.attempts],
+        repairs: this.attempts.length - 1 - this.fallbacksUsed.length, createdAt: (this.opts.now ?? Date.now)(),
         ...(this.opts.feedback ? { feedback: this.opts.feedback } : {}),
+        ...(this.opts.promptVersion ? { promptVersion: this.opts.promptVersion } : {}),
+        ...(this.fallbacksUsed.length ? { fallbacks: [...this.fallbacksUsed] } : {}),
       },
     });
     return this.published;

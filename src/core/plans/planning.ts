@@ -72,7 +72,7 @@ export class Planning {
   }
 
   /** Starts collecting a plan for a Planner turn (each turn may produce at most one plan version). */
-  beginPlanTurn(model: string, feedback?: string, more: { promptVersion?: string; replan?: ReplanCarry } = {}): PlanTurn {
+  beginPlanTurn(model: string, feedback?: string, more: { promptVersion?: string; replan?: ReplanCarry; fallbacks?: readonly string[] } = {}): PlanTurn {
     this.turnUsage.clear();
     this.turn = new PlanTurn(this.book, {
       model, feedback, maxRepairs: this.opts.planRepairTries, logger: this.opts.logger,
@@ -125,7 +125,7 @@ export class Planning {
     });
     const found = extractJson(raw);
     const res = found.ok ? await turn.submit(raw, found.value, 'file') : await turn.submit(raw, undefined, 'file', found.error);
-    if (res.status === 'repair') throw new Error('unreachable: no repairs for a plan file');
+    if (res.status === 'repair' || res.status === 'fallback') throw new Error('unreachable: no repairs or fallbacks for a plan file');
     return res.record;
   }
 

@@ -61,6 +61,8 @@ export async function requestPlan(deps: RequestPlanDeps, history: PlanMessage[],
       : await turn.submit(text, undefined, path, found.error);
     added.push({ role: 'assistant', content: text });
     if (res.status === 'repair') added.push({ role: 'user', content: res.prompt });
+    // A fallback model starts from the conversation and the instruction, not from the failed exchange.
+    if (res.status === 'fallback') added.splice(1);
   }
   return added;
 }

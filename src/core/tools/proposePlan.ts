@@ -46,6 +46,14 @@ export const proposePlanTool: Tool<unknown> = {
     }
     if (res.status === 'closed') return { content: 'A plan was already submitted in this turn; end your turn.', isError: true, endTurn: true };
     if (res.status === 'repair') return { content: res.prompt, display: res.errors.join('\n'), isError: true };
+    if (res.status === 'fallback') {
+      return {
+        content: 'The plan could not be validated after the allowed repairs; another model will write it. End your turn.',
+        display: `not validated; the plan is asked of ${res.model}:\n${res.errors.join('\n')}`,
+        isError: true,
+        endTurn: true,
+      };
+    }
     return {
       content: `The plan could not be validated after ${turn.attempts.length - 1} repair(s); it is shown to the user as text and cannot be executed. End your turn.`,
       display: `this plan could not be validated:\n${res.record.errors.join('\n')}`,

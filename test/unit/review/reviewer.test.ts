@@ -245,3 +245,39 @@ describe('the Reviewer', () => {
     assert.equal(h.server.chatRequests().length, 3);
   });
 });
+
+describe('fallback models for plans', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('when propose_plan stays invalid after its repairs, the role\'s fallback model is asked for the plan; provenance names it', async () => {
+    const bad = { ...goodPlan(), steps: [] };
+    h = await harness({ role: 'planner', settings: (s) => ({ ...s, fallbackModels: { planner: ['planner-backup'] }, limits: { ...s.limits, planRepairTries: 1 } }), steps: [
+      propose(bad), propose(bad), json(goodPlan({ goal: 'From the backup model' })),
+    ] });
+    assert.equal(await h.agent.send('plan it'), 'done');
+    const reqs = h.server.chatRequests();
+    assert.deepEqual(reqs.map((r) => r.model), ['planner-model', 'planner-model', 'planner-backup']);
+    assert.equal(reqs[2].response_format?.json_schema?.name, 'tandem_plan');
+    const cards = h.cardsOf('plan');
+    assert.equal(cards.length, 1, 'no invalid version was published on the way');
+    assert.equal(cards[0]!.plan?.goal, 'From the backup model');
+    const prov = h.agent.planning.book.get(cards[0]!.id)!.provenance;
+    assert.equal(prov.model, 'planner-backup');
+    assert.deepEqual(prov.fallbacks, ['planner-backup']);
+    assert.deepEqual(prov.attempts.map((a) => a.model), ['planner-model', 'planner-model', 'planner-backup']);
+    assert.equal(prov.repairs, 1);
+    assert.match(prov.promptVersion ?? '', /^planner@[0-9a-f]{10}$/);
+  });
+
+  it('without fallbacks the rejected plan is shown as before (Execute disabled)', async () => {
+    const bad = { ...goodPlan(), steps: [] };
+    h = await harness({ role: 'planner', settings: (s) => ({ ...s, limits: { ...s.limits, planRepairTries: 1 } }), steps: [propose(bad), propose(bad), text('gave up')] });
+    await h.agent.send('plan it');
+    assert.equal(h.server.chatRequests().length, 2);
+    assert.equal(h.cardsOf('plan')[0]!.plan, null);
+  });
+});
