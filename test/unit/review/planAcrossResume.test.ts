@@ -92,6 +92,31 @@ describe('plan state across condensing and resume', function () {
     assert.equal(fs.readFileSync(path.join(ws, 'note1.txt'), 'utf8'), 'note 1\n');
   });
 
+  it('history keeps the provenance of plans and verdicts: model, prompt version, raw output, errors, repairs', async () => {
+    const t1 = await task([
+      { type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: { ...plan, steps: [] } }] },
+      { type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan }] },
+      { type: 'text', text: 'not json at all' },
+      { type: 'json', value: { verdict: 'ok', reasons: ['fine'], concerns: [] } },
+    ]);
+    await t1.agent.send('three notes');
+    const card = t1.cards('plan')[0]!;
+    await t1.agent.reviewPlan(card.id);
+    await t1.session.close();
+    const saved = await store.load(t1.session.id);
+    const prov = saved.provenance[card.id]!;
+    assert.equal(prov.repairs, 1);
+    assert.match(prov.attempts[0]!.errors.join(), /step/);
+    assert.match(prov.promptVersion ?? '', /^planner@/);
+    const kept = saved.cards.find((c) => c.id === card.id);
+    assert.ok(kept?.kind === 'plan' && kept.review);
+    assert.equal(kept.review.verdict?.verdict, 'ok');
+    assert.equal(kept.review.provenance.repairs, 1);
+    assert.equal(kept.review.provenance.attempts[0]!.raw, 'not json at all');
+    assert.ok(kept.review.provenance.attempts[0]!.errors.length > 0);
+    assert.match(kept.review.provenance.prompt_version, /^reviewer@/);
+  });
+
   it('after a condense the request carries the plan state: version, step states with scopes, verdicts and the current step', async () => {
     const long = (i: number) => `Answer ${i}: ` + 'details about notes and how they are written in this project. '.repeat(18);
     const steps: ScriptStep[] = [
