@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Plan, StepEvidence, StepState } from './plan';
 import { Question } from './question';
-import { PlanUsage, PlanVersionDiff, ReviewResult } from './review';
+import { ModelReliability, PlanUsage, PlanVersionDiff, ReviewResult } from './review';
 import { RoleId } from './roles';
 
 /** Every card the chat shows. The webview renders unknown kinds as plain text, never a blank panel. */
@@ -64,6 +64,8 @@ export const PlanCard = z.object({
   halted: z.string().optional(),
   /** Tokens and cost of this version's work, per role and per step. */
   usage: PlanUsage.optional(),
+  /** Per model, how its structured answers (plans, verdicts) fared in this task so far. */
+  reliability: z.record(z.string(), ModelReliability).optional(),
   ts: z.number(),
 });
 

@@ -30,6 +30,8 @@ export const StructuredAttempt = z.object({
   raw: z.string(),
   errors: z.array(z.string()),
   latency_ms: z.number().optional(),
+  /** Why it was rejected: no JSON could be read from it (`parse`), or the JSON broke the schema or a check (`validation`). */
+  failure: z.enum(['parse', 'validation', 'request']).optional(),
 });
 export type StructuredAttempt = z.infer<typeof StructuredAttempt>;
 
@@ -79,6 +81,19 @@ export const PlanVersionDiff = z.object({
   unchanged: z.number().int(),
 });
 export type PlanVersionDiff = z.infer<typeof PlanVersionDiff>;
+
+/**
+ * How one model fared with structured answers (plans and verdicts) in this task: answers checked,
+ * how many could not be read as JSON, how many broke the schema or a check, and the mean latency of
+ * the answers whose latency is known.
+ */
+export const ModelReliability = z.object({
+  answers: z.number().int(),
+  parse_failures: z.number().int(),
+  validation_failures: z.number().int(),
+  mean_latency_ms: z.number().optional(),
+});
+export type ModelReliability = z.infer<typeof ModelReliability>;
 
 /** Tokens and cost of one slice of a plan's work (a role, a step). */
 export const UsageSlice = z.object({

@@ -91,7 +91,10 @@ export class Agent implements AgentApi {
       stepTools: () => this.catalog().stepTools,
     });
     // A resumed task's plans stay executable and revisable (their cards came back with the snapshot).
-    if (opts.resume) this.planning.book.restore(recordsFromCards(opts.resume.cards, opts.resume.planProvenance));
+    if (opts.resume) {
+      const lastPlan = [...opts.resume.cards].reverse().find((c) => c.kind === 'plan' && c.reliability);
+      this.planning.book.restore(recordsFromCards(opts.resume.cards, opts.resume.planProvenance), lastPlan?.kind === 'plan' ? lastPlan.reliability : undefined);
+    }
     this.reviewer = new Reviewer({
       roles: this.roles,
       settings: () => this.settings,

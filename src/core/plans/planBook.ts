@@ -3,9 +3,10 @@
  * show them. A new version supersedes the older ones (they stay visible, collapsed). Nothing can
  * be executed from a record whose `plan` is null.
  */
-import type { Card, HostEventInput, Plan, PlanUsage, ReviewResult, StepEvidence, StepState, UsageSlice } from '../../protocol';
+import type { Card, HostEventInput, ModelReliability, Plan, PlanUsage, ReviewResult, StepEvidence, StepState, UsageSlice } from '../../protocol';
 import type { PlanProvenance, PlanRecord } from './planRecord';
 import { planVersionDiff } from './planVersionDiff';
+import { ReliabilityTally } from '../review/modelReliability';
 
 /** A replan's carry-over: the version it replans and the steps of the new version that keep how they ended (with their evidence). */
 export interface CarriedSteps {
@@ -24,12 +25,15 @@ export interface PlanUi {
 
 export class PlanBook {
   private readonly records: PlanRecord[] = [];
+  /** How each model's structured answers fared in this task (shown on the card last touched). */
+  private readonly reliability = new ReliabilityTally();
 
   constructor(private readonly ui: PlanUi, private readonly now: () => number = Date.now) {}
 
   /** Shows a new plan version (valid or not) and supersedes the previous ones. */
   publish(result: { plan: Plan | null; errors: string[]; provenance: PlanProvenance; carried?: CarriedSteps; usage?: PlanUsage }): PlanRecord {
     const previous = [...this.records].reverse().find((r) => r.plan);
+    this.reliability.add(result.provenance.attempts);
     for (const r of this.records) {
       if (!r.superseded) {
         r.superseded = true;
@@ -63,6 +67,7 @@ export class PlanBook {
       ...(record.replanOf !== undefined ? { replan_of: record.replanOf } : {}),
       ...(record.changes ? { changes: record.changes } : {}),
       ...(record.usage ? { usage: record.usage } : {}),
+      reliability: this.reliability.snapshot(),
       ts: result.provenance.createdAt || this.now(),
     });
     this.ui.emit({
@@ -78,7 +83,8 @@ export class PlanBook {
     const r = this.get(cardId);
     if (!r) return;
     r.review = result;
-    this.ui.patchCard(cardId, { review: result });
+    this.reliability.add(result.provenance.attempts);
+    this.ui.patchCard(cardId, { review: result, reliability: this.reliability.snapshot() });
     this.ui.emit({ type: 'review_verdict', plan_id: cardId, version: r.version, verdict: result.verdict, model: result.provenance.model });
   }
 
@@ -87,7 +93,8 @@ export class PlanBook {
     const r = this.get(cardId);
     if (!r) return;
     r.stepReviews = { ...(r.stepReviews ?? {}), [String(step)]: result };
-    this.ui.patchCard(cardId, { step_reviews: { ...r.stepReviews } });
+    this.reliability.add(result.provenance.attempts);
+    this.ui.patchCard(cardId, { step_reviews: { ...r.stepReviews }, reliability: this.reliability.snapshot() });
     this.ui.emit({ type: 'review_verdict', plan_id: cardId, version: r.version, step_number: step, verdict: result.verdict, model: result.provenance.model });
   }
 
@@ -130,7 +137,8 @@ export class PlanBook {
    * Puts back the records of a resumed task (history keeps them with their provenance), so Execute
    * and Revise work on the restored cards. Emits nothing: the cards come back with the snapshot.
    */
-  restore(records: readonly PlanRecord[]): void {
+  restore(records: readonly PlanRecord[], reliability?: Readonly<Record<string, ModelReliability>>): void {
+    if (reliability) this.reliability.seed(reliability);
     this.records.length = 0;
     for (const r of records) this.records.push({ ...r, stepStates: { ...r.stepStates }, stepEvidence: { ...(r.stepEvidence ?? {}) } });
   }

@@ -11,6 +11,8 @@ export interface PlanAttempt {
   at: number;
   /** The model that answered (absent in records from before fallback models). */
   model?: string;
+  /** Why it was rejected: no JSON could be read (`parse`), or it broke the schema or a check (`validation`). */
+  failure?: 'parse' | 'validation';
 }
 
 /**

@@ -112,7 +112,7 @@ export class PlanTurn {
     const v = parseError !== undefined
       ? { ok: false as const, plan: null, errors: [parseError] }
       : await validatePlan(value, this.opts);
-    this.attempts.push({ raw, path, errors: v.errors, at: now(), model: this.current });
+    this.attempts.push({ raw, path, errors: v.errors, at: now(), model: this.current, ...(v.ok ? {} : { failure: parseError !== undefined ? 'parse' as const : 'validation' as const }) });
     this.fromCurrent++;
     const repairs = this.attempts.length - 1 - this.fallbacksUsed.length;
     const provenance = () => ({

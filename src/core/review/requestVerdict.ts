@@ -75,11 +75,11 @@ export async function requestVerdict(r: VerdictRequest): Promise<VerdictAnswer> 
         // A fallback model is worth trying when this one cannot answer at all (unknown model, server error).
         if (r.signal.aborted || i === r.models.length - 1) throw err;
         lastError = `${model}: ${(err as Error).message ?? String(err)}`;
-        attempts.push({ model, raw: '', errors: [lastError] });
+        attempts.push({ model, raw: '', errors: [lastError], failure: 'request' });
         break;
       }
       const errors = check(answer.text, r.check);
-      attempts.push({ model, raw: answer.text, errors: errors.ok ? [] : errors.errors, latency_ms: answer.latencyMs });
+      attempts.push({ model, raw: answer.text, errors: errors.ok ? [] : errors.errors, latency_ms: answer.latencyMs, ...(errors.ok ? {} : { failure: errors.failure }) });
       const provenance = (): VerdictProvenance => ({ model, prompt_version: r.promptVersion, raw: answer.text, attempts: [...attempts], repairs, fallbacks: [...fallbacks] });
       if (errors.ok) {
         r.logger.info(`review: verdict "${errors.verdict.verdict}" from ${model}${repairs ? ` after ${repairs} repair(s)` : ''}`);
@@ -101,15 +101,15 @@ export async function requestVerdict(r: VerdictRequest): Promise<VerdictAnswer> 
   };
 }
 
-function check(text: string, semantic?: (v: ReviewVerdict) => string[]): { ok: true; verdict: ReviewVerdict } | { ok: false; errors: string[] } {
+function check(text: string, semantic?: (v: ReviewVerdict) => string[]): { ok: true; verdict: ReviewVerdict } | { ok: false; errors: string[]; failure: 'parse' | 'validation' } {
   const found = extractJson(text);
-  if (!found.ok) return { ok: false, errors: [found.error] };
+  if (!found.ok) return { ok: false, errors: [found.error], failure: 'parse' };
   const parsed = ReviewVerdict.safeParse(dropNulls(found.value));
   if (!parsed.success) {
-    return { ok: false, errors: parsed.error.issues.slice(0, 8).map((i) => `${i.path.length ? i.path.join('.') : '(verdict)'}: ${i.message}`) };
+    return { ok: false, failure: 'validation', errors: parsed.error.issues.slice(0, 8).map((i) => `${i.path.length ? i.path.join('.') : '(verdict)'}: ${i.message}`) };
   }
   const more = semantic?.(parsed.data) ?? [];
-  return more.length ? { ok: false, errors: more } : { ok: true, verdict: parsed.data };
+  return more.length ? { ok: false, errors: more, failure: 'validation' } : { ok: true, verdict: parsed.data };
 }
 
 /** Strict schemas send optional fields as null; the verdict keeps them absent. */

@@ -85,6 +85,13 @@ describe('the Reviewer', () => {
     assert.equal(review.provenance.model, 'backup-model');
     assert.equal(review.provenance.attempts.length, 3);
     assert.match(review.provenance.attempts[1]!.errors.join(), /step 9 does not exist/);
+    // Per-model reliability over the task: the plan and the three verdict answers.
+    const rel = h.cardsOf('plan')[0]!.reliability!;
+    assert.deepEqual(rel['planner-model'], { answers: 1, parse_failures: 0, validation_failures: 0 });
+    assert.equal(rel['reviewer-model']!.answers, 2);
+    assert.equal(rel['reviewer-model']!.validation_failures, 2);
+    assert.equal(rel['backup-model']!.validation_failures, 0);
+    assert.equal(typeof rel['backup-model']!.mean_latency_ms, 'number');
   });
 
   it('no valid verdict at all is said on the card and blocks nothing', async () => {
@@ -96,6 +103,7 @@ describe('the Reviewer', () => {
     assert.equal(review.verdict, null);
     assert.match(review.error ?? '', /No valid verdict after 0 repair/);
     assert.equal(review.provenance.raw, 'I think it is fine');
+    assert.equal(h.cardsOf('plan')[0]!.reliability?.['reviewer-model']?.parse_failures, 1, 'an unreadable answer counts as a parse failure');
   });
 
   it('with review required before Execute, Execute reviews first and a revise verdict executes nothing; Execute again overrides it', async () => {
@@ -271,6 +279,10 @@ describe('fallback models for plans', () => {
     assert.deepEqual(prov.attempts.map((a) => a.model), ['planner-model', 'planner-model', 'planner-backup']);
     assert.equal(prov.repairs, 1);
     assert.match(prov.promptVersion ?? '', /^planner@[0-9a-f]{10}$/);
+    assert.deepEqual(cards[0]!.reliability, {
+      'planner-model': { answers: 2, parse_failures: 0, validation_failures: 2 },
+      'planner-backup': { answers: 1, parse_failures: 0, validation_failures: 0 },
+    });
   });
 
   it('without fallbacks the rejected plan is shown as before (Execute disabled)', async () => {

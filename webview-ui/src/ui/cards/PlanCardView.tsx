@@ -128,7 +128,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
             <div class="plan-section"><strong>Prerequisites</strong><ul>{plan.prerequisites.map((r, i) => <li key={i}>{r}</li>)}</ul></div>
           )}
           {plan.estimated_total_time && <p class="muted">Estimated total: {plan.estimated_total_time}</p>}
-          {card.usage && <PlanUsageLine usage={card.usage} roleLabel={roleLabel} />}
+          <PlanUsageLine usage={card.usage} reliability={card.reliability} roleLabel={roleLabel} />
           {card.halted && <p class="warn-text" data-plan-halted>{card.halted}</p>}
         </>
       ) : (

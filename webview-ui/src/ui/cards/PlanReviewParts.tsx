@@ -84,15 +84,21 @@ export function VersionChanges({ changes }: { changes: PlanVersionDiff }) {
   );
 }
 
-/** Tokens and cost per role, then per step. */
-export function PlanUsageLine({ usage, roleLabel }: { usage: NonNullable<PlanCard['usage']>; roleLabel: (id: string) => string }) {
-  const roles = Object.entries(usage.by_role);
-  if (!roles.length) return null;
+/** Tokens and cost per role, then per step; and how each model's structured answers fared. */
+export function PlanUsageLine({ usage, reliability, roleLabel }: { usage?: PlanCard['usage']; reliability?: PlanCard['reliability']; roleLabel: (id: string) => string }) {
+  const roles = Object.entries(usage?.by_role ?? {});
+  const models = Object.entries(reliability ?? {});
+  if (!roles.length && !models.length) return null;
   return (
     <details class="plan-section plan-usage" data-plan-usage>
-      <summary class="muted">Cost: {roles.map(([r, u]) => `${roleLabel(r)} ${short(u)}`).join(' · ')}</summary>
+      <summary class="muted">Cost: {roles.length ? roles.map(([r, u]) => `${roleLabel(r)} ${short(u)}`).join(' · ') : 'not counted'}</summary>
       <ul>
-        {Object.entries(usage.by_step).map(([n, u]) => <li key={n}>step {n}: {formatUsage(u)} ({u.requests} request{u.requests === 1 ? '' : 's'})</li>)}
+        {Object.entries(usage?.by_step ?? {}).map(([n, u]) => <li key={n}>step {n}: {formatUsage(u)} ({u.requests} request{u.requests === 1 ? '' : 's'})</li>)}
+        {models.map(([m, r]) => (
+          <li key={m} data-reliability={m}>
+            {m}: {r.answers} structured answer{r.answers === 1 ? '' : 's'}, {r.parse_failures} unreadable, {r.validation_failures} invalid{r.mean_latency_ms !== undefined ? `, ${(r.mean_latency_ms / 1000).toFixed(1)} s mean` : ''}
+          </li>
+        ))}
       </ul>
     </details>
   );
