@@ -1,8 +1,8 @@
 /**
  * The plan as a contract in the real workbench (code-server + Chromium, scripted LLM server): a plan
  * → Review with a concern on a step → a comment on that step → Revise (v2 shows what changed) →
- * Execute → a step's check fails → the step review says replan → Replan → v3 keeps the done step
- * and continues from the failed one → Executed ✓. Screenshots: test-results/contract-*.png.
+ * Execute → a step's check fails → the step review says replan → Replan → v3 keeps the done step,
+ * is reviewed (ok) and continues from the failed one → Executed ✓. Screenshots: test-results/contract-*.png.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -101,6 +101,7 @@ describe('the plan as a contract in the real workbench (UI)', function () {
       verdict('replan', ['status.txt says pending, not ready'], [{ step: 2, file: 'status.txt', line: 1, text: 'the content is wrong' }]),
       // Replan: the remaining work only; then Continue from step 2.
       calls(tc('propose_plan', V3_REST)),
+      verdict('ok', ['the remaining step now writes and checks the right content']),
       calls(tc('write_file', { path: 'status.txt', content: 'ready\n' })), text('status.txt now says ready.'),
     ]);
 
@@ -161,8 +162,11 @@ describe('the plan as a contract in the real workbench (UI)', function () {
     const replanReq = server.chatRequests().find((r) => JSON.stringify(r.messages).includes('Replan: plan v2 stopped'));
     assert.ok(replanReq, 'the Planner got the replan brief');
     await wb.screenshot('contract-05-v3-replanned');
+    // A replanned version can be reviewed before going on.
+    await v3.getByRole('button', { name: 'Review', exact: true }).click();
+    await v3.locator('[data-plan-review] [data-verdict="ok"]').waitFor({ state: 'visible', timeout: 30_000 });
     await v3.getByRole('button', { name: 'Continue from step 2' }).click();
-    await waitUntil(() => server.chatRequests().length >= 11, 'step 2 of v3');
+    await waitUntil(() => server.chatRequests().length >= 12, 'step 2 of v3');
     await waitUntil(() => fs.existsSync(path.join(ws, 'status.txt')) && fs.readFileSync(path.join(ws, 'status.txt'), 'utf8') === 'ready\n', 'status.txt to say ready');
     await reveal(v3);
     const executed = v3.locator('[data-plan-status="executed"]', { hasText: 'Executed ✓' });

@@ -157,7 +157,8 @@ export function PlanCardView({ card }: { card: PlanCard }) {
               {reviewObjects ? 'Execute anyway' : 'Execute plan'}
             </button>
           )}
-          {status.kind === 'ready' && (
+          {/* A version that has not run, or one with steps still to run (a replan's), can be reviewed before going on. */}
+          {(status.kind === 'ready' || (next !== undefined && !replanWanted)) && (
             <button type="button" class="secondary" disabled={busy} onClick={() => postToHost({ type: 'review_plan', card_id: card.id })}>{review ? 'Review again' : 'Review'}</button>
           )}
           <button type="button" class="secondary" aria-expanded={revising} onClick={() => setRevising(!revising)}>Revise{stepComments.length ? ` (${stepComments.length} comment${stepComments.length === 1 ? '' : 's'})` : ''}</button>
