@@ -9,6 +9,7 @@ import { approvalFromFlag } from '../core/approvalPolicy';
 import { defaultSettings, DEFAULT_LIMITS, type AgentSettings } from '../core/settings';
 import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../protocol';
 import type { ApproveMode } from './commands';
+import { DEFAULT_INSTRUCTION_MAX_TOKENS, INSTRUCTION_SETTINGS, INSTRUCTION_SOURCES, type KnowledgeSettings } from '../core/knowledge/instructionSources';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
@@ -35,6 +36,8 @@ export const ENVIRONMENT: readonly { names: string; help: string; task?: boolean
   { names: 'TANDEM_SANDBOX_NETWORK=1', help: 'sandboxed commands get the network (default: off; asked per command)' },
   { names: 'TANDEM_SANDBOX_SECRETS, _ALLOW', help: 'file patterns hidden from commands (default .env*,*.pem,*.key), and exceptions' },
   { names: 'TANDEM_BWRAP', help: 'the bubblewrap binary, or off (then every command asks)' },
+  { names: 'TANDEM_INSTRUCTIONS_OFF', help: `project instruction sources not to read: all, or some of ${INSTRUCTION_SETTINGS.join(',')} (or their file names)` },
+  { names: 'TANDEM_INSTRUCTIONS_MAX_TOKENS', help: `token budget for project instructions (default ${DEFAULT_INSTRUCTION_MAX_TOKENS})` },
   { names: 'TANDEM_READONLY_SHELL=1', help: 'read-only roles (the Planner) may run commands in a read-only sandbox' },
 ];
 
@@ -111,6 +114,18 @@ export function settingsFromEnv(
   if (env.TANDEM_FALLBACK_MODELS) settings.fallbackModels = fallbackModels(env.TANDEM_FALLBACK_MODELS, roles);
   const table = prices(env);
   if (table) settings.prices = { ...(settings.prices ?? {}), ...table };
+  settings.knowledge = knowledgeFromEnv(env);
   const level = env.TANDEM_LOG as LogLevel | undefined;
   return { settings, logLevel: level && LOG_LEVELS.includes(level) ? level : 'warn' };
+}
+
+/** `TANDEM_INSTRUCTIONS_OFF=claudeMd,.cursorrules` (setting keys or file names, or `all`), `TANDEM_INSTRUCTIONS_MAX_TOKENS`. */
+function knowledgeFromEnv(env: NodeJS.ProcessEnv): KnowledgeSettings {
+  const off = new Set((env.TANDEM_INSTRUCTIONS_OFF ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  const instructions: KnowledgeSettings['instructions'] = {};
+  for (const k of INSTRUCTION_SETTINGS) {
+    const file = INSTRUCTION_SOURCES.find((s) => s.setting === k)?.path.toLowerCase();
+    if (off.has('all') || off.has(k.toLowerCase()) || (file && off.has(file))) instructions[k] = false;
+  }
+  return { instructions, instructionMaxTokens: int(env, 'TANDEM_INSTRUCTIONS_MAX_TOKENS', DEFAULT_INSTRUCTION_MAX_TOKENS) };
 }

@@ -2,7 +2,7 @@
  * Readable output for people: the assistant's text as it streams, one line per tool call when it
  * settles, plans and questions spelled out; errors go to stderr.
  */
-import type { Card, HostEvent, PlanCard, ToolCallCard } from '../protocol';
+import { instructionsHeadline, type Card, type HostEvent, type PlanCard, type ToolCallCard } from '../protocol';
 import { CardStore } from '../core/events';
 
 const FINAL = new Set(['done', 'error', 'refused', 'rejected']);
@@ -108,6 +108,10 @@ export class TextPrinter {
         break;
       case 'question':
         this.line(`? ${card.question.question}\n${card.question.options.map((o) => `  - ${o.value}: ${o.label}${o.value === card.question.default ? ' (default)' : ''}`).join('\n')}`);
+        break;
+      case 'instructions':
+        // Which repository files steer the agent, on stderr: stdout stays the answer.
+        this.err(`» ${instructionsHeadline(card)}: ${card.files.map((f) => f.path).join(', ')}${card.cut ? `\n  ${card.cut}` : ''}\n`);
         break;
       case 'error':
         if (!this.atLineStart) this.write('\n');

@@ -1,4 +1,5 @@
 import { ROLE_TABLE, type RoleId } from '../protocol';
+import type { KnowledgeSettings } from './knowledge/instructionSources';
 
 /** Everything the agent reads from settings (VS Code `tandem.*`) or CLI flags. One shape for both hosts. */
 export interface AgentSettings {
@@ -32,6 +33,8 @@ export interface AgentSettings {
   stepBudgetUsd?: number;
   /** Per role id: models tried in order when the role's model gave no valid plan or verdict after its repairs. */
   fallbackModels?: Partial<Record<RoleId, string[]>>;
+  /** Project instructions and skills: which sources are read, and their budget (default: all, 4,000 tokens). */
+  knowledge?: KnowledgeSettings;
 }
 
 export const REVIEW_STEPS = ['off', 'on_failure', 'every_step'] as const;

@@ -193,8 +193,32 @@ export const AgentStateCard = z.object({
   ts: z.number(),
 });
 
+/**
+ * Project instructions in use (AGENTS.md and the other tools' files, a role's own file): one
+ * collapsed line in the chat ("Using instructions from AGENTS.md (+2)") the user can open to see
+ * exactly what the model was sent. A nested AGENTS.md met later in the task gets a card of its own.
+ */
+export const InstructionsCard = z.object({
+  kind: z.literal('instructions'),
+  id: z.string(),
+  /** The files in use, in the order they were read. */
+  files: z.array(z.object({
+    path: z.string(),
+    tokens: z.number().int().min(0),
+    /** Tokens cut off its end to fit the budget. */
+    cut_tokens: z.number().int().min(0).optional(),
+  })),
+  /** What did not fit the budget, said plainly. */
+  cut: z.string().optional(),
+  /** A nested AGENTS.md, added when the agent first touched its folder (sent with that tool result). */
+  nested: z.boolean().optional(),
+  /** Exactly the text the model was sent. */
+  text: z.string(),
+  ts: z.number(),
+});
+
 export const Card = z.discriminatedUnion('kind', [
-  TextCard, PlanCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard, SummaryCard,
+  TextCard, PlanCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard, SummaryCard, InstructionsCard,
 ]);
 export type Card = z.infer<typeof Card>;
 export type TextCard = z.infer<typeof TextCard>;
@@ -205,3 +229,4 @@ export type ErrorCard = z.infer<typeof ErrorCard>;
 export type UsageCard = z.infer<typeof UsageCard>;
 export type AgentStateCard = z.infer<typeof AgentStateCard>;
 export type SummaryCard = z.infer<typeof SummaryCard>;
+export type InstructionsCard = z.infer<typeof InstructionsCard>;

@@ -9,3 +9,4 @@ export * from './applyHostEvent';
 export * from './chatSession';
 export * from './protocolMap';
 export * from './roleRegistry';
+export * from './instructionsHeadline';

@@ -37,6 +37,7 @@ import { emitUsage, runTurn } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
+import { ProjectInstructions } from '../knowledge/projectInstructions';
 
 /** How much of a check's output is kept as the step's evidence (head and tail). */
 const CHECK_OUTPUT_CHARS = 4000;
@@ -64,6 +65,8 @@ export class Agent implements AgentApi {
   /** What the last turn was and how it ended, so `retry` can run it again without re-adding the user message. */
   private lastTurn: { kind: 'message'; text: string; role: RoleId; feedback?: string; requirePlan?: boolean; replan?: ReplanCarry } | { kind: 'plan' } | undefined;
   private lastOutcome: TurnOutcome | undefined;
+  /** AGENTS.md and the other instruction files: read once per task, shown once in the chat. */
+  private readonly instructions: ProjectInstructions;
 
   constructor(private readonly opts: AgentOptions) {
     this.roles = opts.roles ?? PRODUCT_ROLES;
@@ -83,6 +86,7 @@ export class Agent implements AgentApi {
       this.messages.push(...(opts.resume.messages as ChatCompletionMessageParam[]));
     }
     this.llm = this.makeClient();
+    this.instructions = new ProjectInstructions({ fs: opts.host.fs, settings: () => this.settings.knowledge, ui: this.events, logger: opts.host.logger });
     this.planning = new Planning(this.events, {
       logger: opts.host.logger,
       structuredOutputs: opts.settings.structuredOutputs,
@@ -481,6 +485,7 @@ export class Agent implements AgentApi {
       messages: this.messages,
       tools: this.tools,
       catalog: () => this.catalog(),
+      knowledge: this.instructions,
       usage: this.usage,
       hooks: this.hooks,
       signal,

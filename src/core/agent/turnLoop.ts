@@ -17,6 +17,7 @@ import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
 import { maskSecret, SecretStreamMasker } from '../secretMask';
+import { pathsInArguments } from '../knowledge/projectInstructions';
 
 export interface TurnContext {
   /** The role in force (asked again before each request: the user may switch mid-turn). */
@@ -37,6 +38,15 @@ export interface TurnContext {
   dispatchEnv: Omit<DispatchEnv, 'signal' | 'tools' | 'events' | 'role' | 'setState'>;
   /** Extra system text for this turn (e.g. the plan being executed). */
   systemSuffix?(): string | undefined;
+  /** Project knowledge: the role's instructions section, and nested instructions met by the tools' paths. */
+  knowledge?: TurnKnowledge;
+}
+
+export interface TurnKnowledge {
+  /** Fixed for the task once read, so the system prompt stays cacheable. */
+  systemText(role: RoleDef): Promise<string | undefined>;
+  /** Text to send with the tool results when the calls' paths reach folders with instructions of their own. */
+  touched(paths: readonly string[]): Promise<string | undefined>;
 }
 
 /** Tool-call progress is reported every this many characters of arguments. */
@@ -61,7 +71,9 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     // Read from the registry for every request: a provider's tools may have changed since the last one.
     const catalog = t.catalog();
     const tools = t.tools.offeredTo(roleDef, t.dispatchEnv.planning).map((tool) => chatToolDef(tool, catalog));
-    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(roleDef, catalog, t.systemSuffix?.()) }, ...t.messages];
+    const instructions = await t.knowledge?.systemText(roleDef);
+    const suffix = [instructions, t.systemSuffix?.()].filter((x): x is string => !!x).join('\n\n');
+    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(roleDef, catalog, suffix || undefined) }, ...t.messages];
     if (t.hooks?.fitContext) {
       try {
         messages = (await t.hooks.fitContext(messages, model, {
@@ -197,6 +209,11 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     const dispatcher = new Dispatcher({ ...t.dispatchEnv, signal: t.signal, tools: t.tools, events: t.events, role: t.role, setState: t.setState });
     const { outcomes, end } = await dispatcher.dispatch(calls, counters);
     for (const o of outcomes) t.messages.push({ role: 'tool', tool_call_id: o.callId, content: o.content });
+    // A folder's own AGENTS.md goes with the results of the calls that first reached it (appended to
+    // the last tool message: a user message between tool results and the answer upsets strict templates).
+    const met = await t.knowledge?.touched(calls.flatMap((c) => pathsInArguments(c.arguments)));
+    const last = t.messages[t.messages.length - 1];
+    if (met && last?.role === 'tool') last.content = `${typeof last.content === 'string' ? last.content : ''}\n\n${met}`;
 
     switch (end) {
       case 'continue':

@@ -28,6 +28,8 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
   let pendingText: string | undefined;
   let pendingFields: Record<string, unknown> | undefined;
   let calls: ToolCallCard[] = [];
+  // A nested AGENTS.md went to the model with the tool results of the calls that reached its folder.
+  let nested: string[] = [];
   const flushAssistant = () => {
     if (pendingText === undefined && calls.length === 0) return;
     // Provider fields go back as the live loop sent them (some providers reject the request without).
@@ -48,6 +50,9 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
         : {}),
     } as ChatMessage);
     for (const c of calls) out.push({ role: 'tool', tool_call_id: c.call_id, content: toolContent(c) });
+    const last = out[out.length - 1];
+    if (nested.length && last?.role === 'tool') last.content = `${String(last.content)}\n\n${nested.join('\n\n')}`;
+    nested = [];
     pendingText = undefined;
     pendingFields = undefined;
     calls = [];
@@ -83,6 +88,13 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
       case 'question':
         if (lastTool !== 'ask_question' && c.status === 'answered') user(`Answer to "${c.question.question}": ${c.answer ?? ''}`);
         break;
+      case 'instructions':
+        // The workspace-wide ones are the system prompt's (read again on resume); a nested one was conversation.
+        if (c.nested) {
+          if (calls.length) nested.push(c.text);
+          else user(c.text);
+        }
+        break;
       case 'usage':
         // A usage card closes one model response: calls after it belong to the next assistant message.
         if (calls.length) flushAssistant();
@@ -90,7 +102,7 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
       default:
         break;
     }
-    if (c.kind !== 'tool_call' && c.kind !== 'plan' && c.kind !== 'question' && c.kind !== 'usage' && c.kind !== 'agent_state') lastTool = undefined;
+    if (c.kind !== 'tool_call' && c.kind !== 'plan' && c.kind !== 'question' && c.kind !== 'usage' && c.kind !== 'agent_state' && c.kind !== 'instructions') lastTool = undefined;
   }
   flushAssistant();
   return out;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
 import { DEFAULT_LIMITS, REVIEW_STEPS, defaultSettings, type AgentSettings, type LimitSettings, type ReviewStepsSetting } from '../../core/settings';
+import { DEFAULT_INSTRUCTION_MAX_TOKENS, INSTRUCTION_SETTINGS, type KnowledgeSettings } from '../../core/knowledge/instructionSources';
 
 /** The `tandem.*` keys this reads, in one place, so the package.json contribution and this agree. */
 export const SETTING = {
@@ -21,6 +22,7 @@ export const SETTING = {
   fallbackModels: 'fallbackModels',
   prices: 'prices',
   limits: 'limits',
+  instructions: 'instructions',
 } as const;
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof LimitSettings)[];
@@ -93,6 +95,7 @@ export function readAgentSettings(
     reviewSteps: REVIEW_STEPS.includes(config.get<unknown>(SETTING.reviewSteps) as ReviewStepsSetting) ? config.get<ReviewStepsSetting>(SETTING.reviewSteps)! : 'off',
     fallbackModels: fallbackModels(config.get<unknown>(SETTING.fallbackModels), roles),
     prices: prices && typeof prices === 'object' ? (prices as AgentSettings['prices']) : undefined,
+    knowledge: readKnowledgeSettings(bool, num),
   };
 }
 
@@ -105,6 +108,13 @@ function fallbackModels(v: unknown, roles: RoleRegistry<RoleInfo>): AgentSetting
     out[role] = list.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim()).slice(0, 5);
   }
   return out;
+}
+
+/** `tandem.instructions.<source>` (each on unless turned off) and the instructions budget. */
+function readKnowledgeSettings(bool: (key: string, fallback: boolean) => boolean, num: (key: string, fallback: number) => number): KnowledgeSettings {
+  const instructions: KnowledgeSettings['instructions'] = {};
+  for (const k of INSTRUCTION_SETTINGS) instructions[k] = bool(`${SETTING.instructions}.${k}`, true);
+  return { instructions, instructionMaxTokens: Math.floor(num(`${SETTING.instructions}.maxTokens`, DEFAULT_INSTRUCTION_MAX_TOKENS)) };
 }
 
 /** Whether the user ever chose an endpoint (any scope), as opposed to the built-in default. */

@@ -7,6 +7,7 @@ import { PlanCardView } from './PlanCardView';
 import { QuestionCardView } from './QuestionCardView';
 import { ToolCallCardView } from './ToolCallCardView';
 import { SummaryCardView } from './SummaryCardView';
+import { InstructionsCardView } from './InstructionsCardView';
 import { ErrorCardView, UsageCardView, AgentStateCardView, RawCardView } from './SmallCards';
 
 /**
@@ -50,6 +51,7 @@ function CardBody({ card }: { card: ChatCard }) {
       case 'error': body = <ErrorCardView card={card} />; label = 'Error'; break;
       case 'usage': body = <UsageCardView card={card} />; label = 'Usage'; break;
       case 'summary': body = <SummaryCardView card={card} />; label = 'Run summary'; break;
+      case 'instructions': body = <InstructionsCardView card={card} />; label = 'Project instructions'; break;
       case 'agent_state': body = <AgentStateCardView card={card} />; label = 'Agent state'; break;
       case 'raw': body = <RawCardView card={card} />; label = 'Unrecognised message'; break;
       default: {
