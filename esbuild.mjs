@@ -61,6 +61,18 @@ const targets = [
     target: 'node20',
   },
   {
+    // The skills' YAML parser (core/knowledge/yamlParser.ts): its own file beside the bundles,
+    // loaded when the first SKILL.md is read.
+    ...common,
+    sourcemap: false,
+    minify: true,
+    entryPoints: { yaml: 'node_modules/yaml/dist/index.js' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
     outdir: 'dist',

@@ -4,6 +4,8 @@
  * usage text lists it. A malformed number or price table is ignored (the default stays in force)
  * rather than failing the run.
  */
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { apiKeyFromEnv } from '../core/apiKeyEnv';
 import { approvalFromFlag } from '../core/approvalPolicy';
 import { defaultSettings, DEFAULT_LIMITS, type AgentSettings } from '../core/settings';
@@ -38,6 +40,7 @@ export const ENVIRONMENT: readonly { names: string; help: string; task?: boolean
   { names: 'TANDEM_BWRAP', help: 'the bubblewrap binary, or off (then every command asks)' },
   { names: 'TANDEM_INSTRUCTIONS_OFF', help: `project instruction sources not to read: all, or some of ${INSTRUCTION_SETTINGS.join(',')} (or their file names)` },
   { names: 'TANDEM_INSTRUCTIONS_MAX_TOKENS', help: `token budget for project instructions (default ${DEFAULT_INSTRUCTION_MAX_TOKENS})` },
+  { names: 'TANDEM_SKILLS_DIR', help: 'your own skills folder (default ~/.tandem/skills); TANDEM_SKILLS=off turns skills off' },
   { names: 'TANDEM_READONLY_SHELL=1', help: 'read-only roles (the Planner) may run commands in a read-only sandbox' },
 ];
 
@@ -127,5 +130,12 @@ function knowledgeFromEnv(env: NodeJS.ProcessEnv): KnowledgeSettings {
     const file = INSTRUCTION_SOURCES.find((s) => s.setting === k)?.path.toLowerCase();
     if (off.has('all') || off.has(k.toLowerCase()) || (file && off.has(file))) instructions[k] = false;
   }
-  return { instructions, instructionMaxTokens: int(env, 'TANDEM_INSTRUCTIONS_MAX_TOKENS', DEFAULT_INSTRUCTION_MAX_TOKENS) };
+  const home = env.HOME || os.homedir();
+  const dir = env.TANDEM_SKILLS_DIR?.trim();
+  return {
+    instructions,
+    instructionMaxTokens: int(env, 'TANDEM_INSTRUCTIONS_MAX_TOKENS', DEFAULT_INSTRUCTION_MAX_TOKENS),
+    skills: env.TANDEM_SKILLS !== 'off',
+    userSkillsDir: dir ? path.resolve(dir.startsWith('~/') ? path.join(home, dir.slice(2)) : dir) : path.join(home, '.tandem', 'skills'),
+  };
 }

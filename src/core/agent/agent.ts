@@ -37,7 +37,7 @@ import { emitUsage, runTurn } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
-import { ProjectInstructions } from '../knowledge/projectInstructions';
+import { ProjectKnowledge } from '../knowledge/projectKnowledge';
 
 /** How much of a check's output is kept as the step's evidence (head and tail). */
 const CHECK_OUTPUT_CHARS = 4000;
@@ -65,8 +65,8 @@ export class Agent implements AgentApi {
   /** What the last turn was and how it ended, so `retry` can run it again without re-adding the user message. */
   private lastTurn: { kind: 'message'; text: string; role: RoleId; feedback?: string; requirePlan?: boolean; replan?: ReplanCarry } | { kind: 'plan' } | undefined;
   private lastOutcome: TurnOutcome | undefined;
-  /** AGENTS.md and the other instruction files: read once per task, shown once in the chat. */
-  private readonly instructions: ProjectInstructions;
+  /** AGENTS.md and the other instruction files, and skills: read once per task, shown once in the chat. */
+  private readonly knowledge: ProjectKnowledge;
 
   constructor(private readonly opts: AgentOptions) {
     this.roles = opts.roles ?? PRODUCT_ROLES;
@@ -86,7 +86,9 @@ export class Agent implements AgentApi {
       this.messages.push(...(opts.resume.messages as ChatCompletionMessageParam[]));
     }
     this.llm = this.makeClient();
-    this.instructions = new ProjectInstructions({ fs: opts.host.fs, settings: () => this.settings.knowledge, ui: this.events, logger: opts.host.logger });
+    this.knowledge = new ProjectKnowledge({ fs: opts.host.fs, settings: () => this.settings.knowledge, ui: this.events, logger: opts.host.logger });
+    // load_skill is offered once the task's skills are found (none: nothing is added to the prompt).
+    this.tools.add(this.knowledge.skills);
     this.planning = new Planning(this.events, {
       logger: opts.host.logger,
       structuredOutputs: opts.settings.structuredOutputs,
@@ -485,7 +487,7 @@ export class Agent implements AgentApi {
       messages: this.messages,
       tools: this.tools,
       catalog: () => this.catalog(),
-      knowledge: this.instructions,
+      knowledge: this.knowledge,
       usage: this.usage,
       hooks: this.hooks,
       signal,

@@ -68,10 +68,11 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     const model = modelFor(settings, role);
     // The answer reserve the fitter keeps free is the max_tokens we send (capped at a quarter of the window).
     const maxTokens = answerTokensFor(model, settings);
+    // Project knowledge first: finding the skills is what adds load_skill to the registry.
+    const instructions = await t.knowledge?.systemText(roleDef);
     // Read from the registry for every request: a provider's tools may have changed since the last one.
     const catalog = t.catalog();
     const tools = t.tools.offeredTo(roleDef, t.dispatchEnv.planning).map((tool) => chatToolDef(tool, catalog));
-    const instructions = await t.knowledge?.systemText(roleDef);
     const suffix = [instructions, t.systemSuffix?.()].filter((x): x is string => !!x).join('\n\n');
     let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(roleDef, catalog, suffix || undefined) }, ...t.messages];
     if (t.hooks?.fitContext) {

@@ -37,6 +37,10 @@ export interface KnowledgeSettings {
   instructions: Partial<Record<InstructionSetting, boolean>>;
   /** Token budget for all instruction text sent in one system prompt (nested files count separately, each capped by it too). */
   instructionMaxTokens: number;
+  /** Skills (`SKILL.md` folders) on; default on. */
+  skills?: boolean;
+  /** The user's own skills folder (absolute); the hosts default it to ~/.tandem/skills. */
+  userSkillsDir?: string;
 }
 
 export const DEFAULT_INSTRUCTION_MAX_TOKENS = 4000;

@@ -1,3 +1,5 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
 import { DEFAULT_LIMITS, REVIEW_STEPS, defaultSettings, type AgentSettings, type LimitSettings, type ReviewStepsSetting } from '../../core/settings';
@@ -23,6 +25,8 @@ export const SETTING = {
   prices: 'prices',
   limits: 'limits',
   instructions: 'instructions',
+  skillsEnabled: 'skills.enabled',
+  skillsUserFolder: 'skills.userFolder',
 } as const;
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof LimitSettings)[];
@@ -95,7 +99,7 @@ export function readAgentSettings(
     reviewSteps: REVIEW_STEPS.includes(config.get<unknown>(SETTING.reviewSteps) as ReviewStepsSetting) ? config.get<ReviewStepsSetting>(SETTING.reviewSteps)! : 'off',
     fallbackModels: fallbackModels(config.get<unknown>(SETTING.fallbackModels), roles),
     prices: prices && typeof prices === 'object' ? (prices as AgentSettings['prices']) : undefined,
-    knowledge: readKnowledgeSettings(bool, num),
+    knowledge: { ...readKnowledgeSettings(bool, num), skills: bool(SETTING.skillsEnabled, true), userSkillsDir: userSkillsDir(str(SETTING.skillsUserFolder, '')) },
   };
 }
 
@@ -108,6 +112,12 @@ function fallbackModels(v: unknown, roles: RoleRegistry<RoleInfo>): AgentSetting
     out[role] = list.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim()).slice(0, 5);
   }
   return out;
+}
+
+/** The user's skills folder: the setting (`~` expanded), else ~/.tandem/skills. */
+export function userSkillsDir(setting: string): string {
+  if (!setting) return path.join(os.homedir(), '.tandem', 'skills');
+  return setting === '~' || setting.startsWith('~/') ? path.join(os.homedir(), setting.slice(1)) : path.resolve(setting);
 }
 
 /** `tandem.instructions.<source>` (each on unless turned off) and the instructions budget. */

@@ -123,7 +123,18 @@ function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; 
   );
 }
 
+/** A loaded skill is a chip on the turn ("Skill: release-notes"); opened, what load_skill returned. */
+function SkillChip({ card }: { card: ToolCallCard }) {
+  const name = (card.args && typeof card.args === 'object' ? (card.args as Record<string, unknown>).name : undefined);
+  return (
+    <div class="tool skill-loaded">
+      <LazyDetails className="result" summary={<span class="chip skill-chip" title={visibleLine(card.result ?? '')}>Skill: {visibleLine(typeof name === 'string' ? name : '?')}</span>} render={() => <pre>{card.result}</pre>} />
+    </div>
+  );
+}
+
 export function ToolCallCardView({ card }: { card: ToolCallCard }) {
+  if (card.tool === 'load_skill' && card.status === 'done') return <SkillChip card={card} />;
   // A call's card starts as `pending` before anything is asked; the question is asked (and the host
   // waits for the answer) only once the card carries what is asked (`approval`). Approve/Reject
   // before that would be a click nothing waits for, so they appear with the approval details.

@@ -29,6 +29,7 @@ export function toolHeadline(card: ToolCallCard): Headline {
       const lines = from !== undefined ? `lines ${from}${typeof a.limit === 'number' ? `–${from + a.limit - 1}` : '+'}` : undefined;
       return { verb: 'Read', path, ...(lines ? { rest: lines } : {}) };
     }
+    case 'load_skill': return { verb: done ? 'Loaded skill' : 'Load skill', rest: str(a.name) };
     case 'list_files': return { verb: done ? 'Listed' : 'List', path: path ?? '.' };
     case 'find_files': return { verb: done ? 'Found files' : 'Find files', rest: str(a.pattern), restIsCode: true, ...(str(a.path) ? { path: str(a.path) } : {}) };
     case 'search': return { verb: done ? 'Searched for' : 'Search for', rest: str(a.pattern), restIsCode: true, ...(str(a.path) ? { path: str(a.path) } : {}) };
