@@ -73,6 +73,18 @@ const targets = [
     target: 'node20',
   },
   {
+    // The MCP client (host/node/mcp/mcpSdk.ts): its own file beside the bundles, loaded when the
+    // first MCP server starts.
+    ...common,
+    sourcemap: false,
+    minify: true,
+    entryPoints: { 'mcp-sdk': 'src/host/node/mcp/mcpSdkEntry.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
     outdir: 'dist',

@@ -20,7 +20,8 @@ const result = await cruise(['src', 'webview-ui/src'], {
   tsPreCompilationDeps: true,
   doNotFollow: { path: '(^|/)node_modules/' },
   exclude: { path: '^(dist|out)/' },
-  enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'] },
+  // conditionNames: packages that map subpaths through "exports" (the MCP SDK's client/*.js) resolve as Node resolves them.
+  enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'], exportsFields: ['exports'], conditionNames: ['require', 'node', 'default'] },
 });
 const cruised = result.output;
 

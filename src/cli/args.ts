@@ -29,6 +29,10 @@ export interface RunArgs {
   resume?: string;
   historyDir?: string;
   noHistory: boolean;
+  /** --mcp-config files, as given. */
+  mcpConfig: string[];
+  /** --allow-tool: MCP tools that run without asking. */
+  allowTools: string[];
 }
 
 export interface HistoryArgs {
@@ -187,5 +191,7 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
     ...(resume ? { resume } : {}),
     ...(str(values['history-dir']) ? { historyDir: str(values['history-dir']) } : {}),
     noHistory,
+    mcpConfig: list(values['mcp-config']),
+    allowTools: list(values['allow-tool']),
   };
 }

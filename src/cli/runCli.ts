@@ -17,6 +17,8 @@ import { TtyAsker } from '../host/node/ttyAsker';
 import { parseArgs } from './args';
 import { EXIT } from './commands';
 import { settingsFromEnv } from './settingsFromEnv';
+import { startCliMcp } from './mcpServers';
+import { McpHub } from '../core/mcp/mcpHub';
 import { TextPrinter } from './textPrinter';
 import { visibleControls } from '../protocol/visibleControls';
 import { historyUsage, usage } from './usage';
@@ -107,6 +109,18 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     if (sandbox && !sandbox.available) shownErr(`tandem: no sandbox for commands (${sandbox.why}); --approve all does not cover them, so each command needs a person's approval\n`);
   }
 
+  settings.mcpAllowedTools = args.allowTools;
+  let mcp: McpHub | undefined;
+  if (args.mcpConfig.length) {
+    const started = await startCliMcp(args.mcpConfig, { cwd: io.cwd, workspace: ws, env: io.env, logger, say: shownErr });
+    if (!(started instanceof McpHub)) {
+      io.stderr(`tandem: ${started.error}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    mcp = started;
+  }
+  const withMcp: Registries = mcp ? { roles: registries.roles, tools: () => { const r = registries.tools(); r.add(mcp); return r; } } : registries;
+
   const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
   // A resumed task keeps its role unless --role says otherwise.
@@ -116,13 +130,14 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
       host,
       settings: () => settings,
       workspace: ws,
-      registries,
+      registries: withMcp,
       ...(args.noHistory ? {} : { history: new HistoryStore(historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir))) }),
     };
     const start = { sink: emit, role: args.role, keepRole: args.roleGiven };
     task = args.resume ? await resumeTask(ports, args.resume, start) : startTask(ports, start);
   } catch (err) {
     io.stderr(`tandem: ${err instanceof Error ? err.message : String(err)}\n`);
+    await mcp?.dispose();
     return args.resume ? EXIT.usage : EXIT.error;
   }
   const agent = task.agent;
@@ -144,6 +159,8 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     unregister?.();
     terminal?.close();
     await task.close();
+    // The servers' processes end with the run.
+    await mcp?.dispose();
   }
   if (task.recorder && !args.json) io.stderr(`\n[task ${task.id} saved: tandem run --resume ${task.id} "…"]\n`);
   if (outcome === 'waiting' && headlessAsker.unanswered.length) {

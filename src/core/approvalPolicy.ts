@@ -25,6 +25,8 @@ export interface PolicyInput {
   approval: ApprovalSettings;
   commandAllowList: readonly string[];
   roots: readonly string[];
+  /** MCP tools (`server__tool`) the user allowed to run without asking; nothing else covers them. */
+  allowedTools?: readonly string[];
 }
 
 /** True when the request touches something outside every workspace root. */
@@ -107,6 +109,10 @@ export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerd
       const why = a.risks.length ? `needs approval: ${a.risks.join(', ')}` : a.unmatched.length ? `not on the allow-list: ${a.unmatched.join('; ')}` : 'commands need approval';
       return fallback(why);
     }
+    case 'mcp':
+      // An MCP tool's effects are unknown: no blanket setting or flag covers it, only naming the tool.
+      if (info.tool_name && p.allowedTools?.includes(info.tool_name)) return { kind: 'auto', why: `${info.tool_name} is allowed by you` };
+      return fallback(`MCP tools need approval unless you allow the tool by name${info.tool_name ? ` (${info.tool_name})` : ''}`);
     default:
       return fallback('needs approval');
   }

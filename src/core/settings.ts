@@ -33,6 +33,10 @@ export interface AgentSettings {
   stepBudgetUsd?: number;
   /** Per role id: models tried in order when the role's model gave no valid plan or verdict after its repairs. */
   fallbackModels?: Partial<Record<RoleId, string[]>>;
+  /** MCP tools (`server__tool`) that run without asking (`tandem.mcp.allowedTools`, `--allow-tool`). */
+  mcpAllowedTools?: string[];
+  /** How long an MCP call may take before it is abandoned. */
+  mcpTimeoutMs?: number;
   /** Project instructions and skills: which sources are read, and their budget (default: all, 4,000 tokens). */
   knowledge?: KnowledgeSettings;
 }

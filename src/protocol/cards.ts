@@ -83,7 +83,7 @@ export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
 
 /** What the user is asked to approve; the webview shows it, the host opens the real diff. */
 export const ApprovalInfo = z.object({
-  kind: z.enum(['edit', 'create', 'delete', 'command', 'outside_workspace']),
+  kind: z.enum(['edit', 'create', 'delete', 'command', 'outside_workspace', 'mcp']),
   path: z.string().optional(),
   real_path: z.string().optional(),
   /** Other workspace-relative names the same file goes by through symlinks (`.git/hooks/x` for `gitstore/hooks/x`). */
@@ -100,6 +100,10 @@ export const ApprovalInfo = z.object({
   network: z.boolean().optional(),
   /** The parser that checked the proposed text for new syntax errors (e.g. `python`); absent when no guard applied. */
   syntax_checked: z.string().optional(),
+  /** MCP calls: the server, the tool as the registry names it (`server__tool`), and the arguments as JSON. */
+  server: z.string().optional(),
+  tool_name: z.string().optional(),
+  arguments: z.string().optional(),
 });
 export type ApprovalInfo = z.infer<typeof ApprovalInfo>;
 

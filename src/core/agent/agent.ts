@@ -517,7 +517,7 @@ export class Agent implements AgentApi {
   }
 
   private policyInput(): PolicyInput {
-    return { approval: this.settings.approval, commandAllowList: this.settings.commandAllowList, roots: this.opts.host.fs.roots };
+    return { approval: this.settings.approval, commandAllowList: this.settings.commandAllowList, roots: this.opts.host.fs.roots, allowedTools: this.settings.mcpAllowedTools ?? [] };
   }
 
   /** At the tool-call limit: a question card, answered by the panel (`continueAfterLimit`) or the host's asker. */

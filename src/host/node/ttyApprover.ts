@@ -15,6 +15,8 @@ function describe(req: ApprovalRequest): string {
       return `create ${i.path ?? i.real_path}${i.added !== undefined ? ` (+${i.added})` : ''}`;
     case 'edit':
       return `edit ${i.path ?? i.real_path}${i.added !== undefined ? ` (+${i.added} -${i.removed ?? 0})` : ''}`;
+    case 'mcp':
+      return `MCP tool ${i.tool_name ?? req.tool} (server ${i.server ?? '?'}) with ${i.arguments ?? '{}'}`;
     default:
       return `${req.tool}`;
   }
