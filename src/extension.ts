@@ -36,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   context.subscriptions.push(
     logger, keys, chatView, statusBar, roleSub, history,
     vscode.commands.registerCommand('tandem.revertTask', () => history.revertTask()),
+    vscode.commands.registerCommand('tandem.mcpServers', () => host.mcp.showServers()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
   );
 

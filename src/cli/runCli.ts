@@ -19,6 +19,7 @@ import { EXIT } from './commands';
 import { settingsFromEnv } from './settingsFromEnv';
 import { startCliMcp } from './mcpServers';
 import { McpHub } from '../core/mcp/mcpHub';
+import { withMcp } from '../core/mcp/withMcp';
 import { TextPrinter } from './textPrinter';
 import { visibleControls } from '../protocol/visibleControls';
 import { historyUsage, usage } from './usage';
@@ -119,7 +120,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     }
     mcp = started;
   }
-  const withMcp: Registries = mcp ? { roles: registries.roles, tools: () => { const r = registries.tools(); r.add(mcp); return r; } } : registries;
+  const withServers = mcp ? withMcp(registries, mcp) : registries;
 
   const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
@@ -130,7 +131,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
       host,
       settings: () => settings,
       workspace: ws,
-      registries: withMcp,
+      registries: withServers,
       ...(args.noHistory ? {} : { history: new HistoryStore(historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir))) }),
     };
     const start = { sink: emit, role: args.role, keepRole: args.roleGiven };

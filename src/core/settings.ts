@@ -35,8 +35,6 @@ export interface AgentSettings {
   fallbackModels?: Partial<Record<RoleId, string[]>>;
   /** MCP tools (`server__tool`) that run without asking (`tandem.mcp.allowedTools`, `--allow-tool`). */
   mcpAllowedTools?: string[];
-  /** How long an MCP call may take before it is abandoned. */
-  mcpTimeoutMs?: number;
   /** Project instructions and skills: which sources are read, and their budget (default: all, 4,000 tokens). */
   knowledge?: KnowledgeSettings;
 }

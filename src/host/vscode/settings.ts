@@ -27,6 +27,7 @@ export const SETTING = {
   instructions: 'instructions',
   skillsEnabled: 'skills.enabled',
   skillsUserFolder: 'skills.userFolder',
+  mcpAllowedTools: 'mcp.allowedTools',
 } as const;
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof LimitSettings)[];
@@ -99,6 +100,7 @@ export function readAgentSettings(
     reviewSteps: REVIEW_STEPS.includes(config.get<unknown>(SETTING.reviewSteps) as ReviewStepsSetting) ? config.get<ReviewStepsSetting>(SETTING.reviewSteps)! : 'off',
     fallbackModels: fallbackModels(config.get<unknown>(SETTING.fallbackModels), roles),
     prices: prices && typeof prices === 'object' ? (prices as AgentSettings['prices']) : undefined,
+    mcpAllowedTools: stringList(config.get<unknown>(SETTING.mcpAllowedTools)),
     knowledge: { ...readKnowledgeSettings(bool, num), skills: bool(SETTING.skillsEnabled, true), userSkillsDir: userSkillsDir(str(SETTING.skillsUserFolder, '')) },
   };
 }
@@ -112,6 +114,10 @@ function fallbackModels(v: unknown, roles: RoleRegistry<RoleInfo>): AgentSetting
     out[role] = list.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim()).slice(0, 5);
   }
   return out;
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s.trim() !== '') : [];
 }
 
 /** The user's skills folder: the setting (`~` expanded), else ~/.tandem/skills. */

@@ -16,9 +16,13 @@ import type { TandemTestApi } from './testApi';
 import { VscodeWorkspaceFs } from './vscodeWorkspaceFs';
 import { PRODUCT_REGISTRIES } from '../../core/registries';
 import { withReadOnlyShell } from '../../core/readOnlyShell';
+import { withMcp } from '../../core/mcp/withMcp';
+import { VscodeMcpServers } from './mcpServers';
 
 export interface VscodeHost {
   session: AgentSession;
+  /** The window's MCP servers (their tools join every task's registry). */
+  mcp: VscodeMcpServers;
   approver: DiffApprover;
   asker: PanelQuestionAsker;
   ports: HostPorts;
@@ -58,6 +62,8 @@ export function createVscodeHost(
   // The key arrives asynchronously (SecretStorage); the agent gets it before the first request can be typed.
   // Read-only roles (the Planner) may run commands in a read-only sandbox when the user turned it on (read at start).
   const readOnlyShell = vscode.workspace.getConfiguration('tandem').get<boolean>('readOnlyShell') === true;
+  const mcp = new VscodeMcpServers(context, logger);
+  const registries = withMcp(readOnlyShell ? withReadOnlyShell(PRODUCT_REGISTRIES) : PRODUCT_REGISTRIES, mcp.hub);
   const session = new AgentSession({
     host: ports,
     approver,
@@ -65,8 +71,10 @@ export function createVscodeHost(
     keys,
     settings: readAgentSettings(''),
     ...(deps.history ? { history: deps.history } : {}),
-    ...(readOnlyShell ? { registries: withReadOnlyShell(PRODUCT_REGISTRIES) } : {}),
+    registries,
   });
+  // Started after activation: a server's start (or its approval question) never delays the chat.
+  setTimeout(() => void mcp.reload().catch((err) => logger.warn(`MCP servers: ${err instanceof Error ? err.message : String(err)}`)), 0);
   const apply = async () => {
     const key = await keys.get();
     logger.setSecrets([key]);
@@ -75,7 +83,7 @@ export function createVscodeHost(
   void apply();
 
   context.subscriptions.push(
-    fs, panelApprover, approver, asker, commands,
+    fs, panelApprover, approver, asker, commands, mcp,
     registerDiffTitleCommands(approver, logger),
     watchAgentSettings(() => keys.get(), keys.onDidChange, (s) => {
       logger.setSecrets([s.apiKey]);
@@ -89,5 +97,5 @@ export function createVscodeHost(
   const testApi = context.extensionMode === vscode.ExtensionMode.Test
     ? { secrets: context.secrets, keys, approver, asker }
     : undefined;
-  return { session, approver, asker, ports, testApi };
+  return { session, mcp, approver, asker, ports, testApi };
 }

@@ -17,7 +17,7 @@ export function pendingApproval(cards: readonly ChatCard[]): PendingApproval | n
     if (c.kind === 'text' && c.author === 'user') return null;
     if (c.kind !== 'tool_call' || c.status !== 'pending' || !c.approval) continue;
     const a = c.approval;
-    const what = a.kind === 'command' ? `run \`${a.command ?? c.summary}\`` : `${a.kind === 'create' ? 'create' : a.kind === 'delete' ? 'delete' : 'edit'} ${a.path ?? c.summary}`;
+    const what = a.kind === 'command' ? `run \`${a.command ?? c.summary}\`` : a.kind === 'mcp' ? `call the MCP tool ${a.tool_name ?? c.tool}` : `${a.kind === 'create' ? 'create' : a.kind === 'delete' ? 'delete' : 'edit'} ${a.path ?? c.summary}`;
     return { callId: c.call_id, what };
   }
   return null;

@@ -79,6 +79,13 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
           <pre class="command"><code>{visibleBlock(a.command ?? '')}</code></pre>
           {a.cwd && <div class="muted">in <code>{visibleLine(a.cwd)}</code></div>}
         </>
+      ) : a.kind === 'mcp' ? (
+        <>
+          <div class="approval-target">
+            <span class="label">MCP tool</span> <code>{visibleLine(a.tool_name ?? '')}</code> <span class="muted">from the server {visibleLine(a.server ?? '?')}</span>
+          </div>
+          <pre class="command mcp-arguments"><code>{visibleBlock(a.arguments ?? '{}')}</code></pre>
+        </>
       ) : (
         <div class="approval-target">
           <span class="label">{a.kind === 'create' ? 'New file' : a.kind === 'delete' ? 'Delete' : a.kind === 'outside_workspace' ? 'Outside the workspace' : 'Edit'}</span>{' '}

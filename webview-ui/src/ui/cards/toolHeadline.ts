@@ -43,6 +43,11 @@ export function toolHeadline(card: ToolCallCard): Headline {
       const suffix = !exit || exit.outcome === 'success' ? undefined : exit.outcome === 'failed' ? `exit ${exit.code ?? '?'}` : exit.outcome === 'timed_out' ? 'timed out' : 'killed';
       return { verb: done || exit ? 'Ran' : 'Run', rest: command, restIsCode: true, ...(suffix ? { suffix } : {}) };
     }
-    default: return { verb: card.summary };
+    default: {
+      // An MCP tool (`server__tool`): "Call echo", the server beside it as the tool name.
+      const mcp = /^[A-Za-z0-9_-]+?__(.+)$/.exec(card.tool);
+      if (mcp) return { verb: done ? 'Called' : 'Call', rest: mcp[1]! };
+      return { verb: card.summary };
+    }
   }
 }
