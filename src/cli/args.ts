@@ -29,10 +29,10 @@ export interface RunArgs {
   resume?: string;
   historyDir?: string;
   noHistory: boolean;
-  /** --mcp-config files, as given. */
-  mcpConfig: string[];
-  /** --allow-tool: MCP tools that run without asking. */
-  allowTools: string[];
+  /** --mcp-config files, as given (absent when none). */
+  mcpConfig?: string[];
+  /** --allow-tool: MCP tools that run without asking (absent when none). */
+  allowTools?: string[];
 }
 
 export interface HistoryArgs {
@@ -191,7 +191,7 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
     ...(resume ? { resume } : {}),
     ...(str(values['history-dir']) ? { historyDir: str(values['history-dir']) } : {}),
     noHistory,
-    mcpConfig: list(values['mcp-config']),
-    allowTools: list(values['allow-tool']),
+    ...(list(values['mcp-config']).length ? { mcpConfig: list(values['mcp-config']) } : {}),
+    ...(list(values['allow-tool']).length ? { allowTools: list(values['allow-tool']) } : {}),
   };
 }

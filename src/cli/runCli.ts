@@ -110,9 +110,9 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     if (sandbox && !sandbox.available) shownErr(`tandem: no sandbox for commands (${sandbox.why}); --approve all does not cover them, so each command needs a person's approval\n`);
   }
 
-  settings.mcpAllowedTools = args.allowTools;
+  settings.mcpAllowedTools = args.allowTools ?? [];
   let mcp: McpHub | undefined;
-  if (args.mcpConfig.length) {
+  if (args.mcpConfig?.length) {
     const started = await startCliMcp(args.mcpConfig, { cwd: io.cwd, workspace: ws, env: io.env, logger, say: shownErr });
     if (!(started instanceof McpHub)) {
       io.stderr(`tandem: ${started.error}\n\n${USAGE}`);

@@ -155,7 +155,8 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
         <span class="card-title">
           <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
           <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={toolHeadline(card)} /></span>{' '}
-          <span class="tool-name" title="Tool">{card.tool}</span>
+          {/* An MCP tool's name is long (`server__tool`) and the headline already says the tool: show the server. */}
+          <span class="tool-name" title={`Tool ${card.tool}`}>{/^[A-Za-z0-9_-]+?__./.test(card.tool) ? card.tool.slice(0, card.tool.indexOf('__')) : card.tool}</span>
         </span>
         {exit ? (
           <span class={`chip exit-${exit.outcome}`} data-exit={exit.outcome} title={exit.code === null ? 'No exit code' : `Exit code ${exit.code}`}>{exitLabel(exit)}</span>
