@@ -231,12 +231,13 @@ export type SyntaxVerdict =
   | { checked: true; language: string; ok: false; message: string };
 
 /**
- * Judges `after` against `before` (undefined for a new file, which is not judged: there is no
- * clean state to keep). `label` names the file in the message.
+ * Judges `after` against `before` (undefined for a new file, judged as if it had been empty: any
+ * error in it is new). `label` names the file in the message.
  */
-export async function checkSyntax(label: string, before: string | undefined, after: string): Promise<SyntaxVerdict> {
+export async function checkSyntax(label: string, original: string | undefined, after: string): Promise<SyntaxVerdict> {
   const name = grammarFor(label);
-  if (!name || before === undefined) return { checked: false };
+  if (!name) return { checked: false };
+  const before = original ?? '';
   const loaded = await languageFor(name);
   if (!loaded) return { checked: false };
   // The tree of the text before is parsed (or found) first so the text after is an incremental reparse of it.
@@ -274,7 +275,9 @@ export async function checkSyntax(label: string, before: string | undefined, aft
     language: name,
     ok: false,
     message:
-      `Refused: the change would leave ${label} with a syntax error it did not have${errorsBefore.length ? ' (besides the ones it already had)' : ''}: ` +
+      (original === undefined
+        ? `Refused: the new file ${label} would have a syntax error: `
+        : `Refused: the change would leave ${label} with a syntax error it did not have${errorsBefore.length ? ' (besides the ones it already had)' : ''}: `) +
       `line ${first.line}: ${first.what}${more} (checked with the ${name} parser).\n${shown}\nThe change was not written; fix it and send it again.`,
   };
 }

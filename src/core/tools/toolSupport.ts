@@ -165,6 +165,8 @@ export interface ProposedChange {
   proposed: string;
   /** The syntax guard's verdict, when already judged (apply_patch judges every file before asking about any). */
   syntax?: SyntaxVerdict;
+  /** Set on approval when the text the user edited in the proposal has a syntax error the proposal did not: written as they approved it, and the model is told. */
+  userSyntax?: string;
 }
 
 /** The syntax guard: a change that leaves a new syntax error is refused before anyone is asked. */
@@ -181,6 +183,8 @@ export interface AppliedChange {
   summary: DiffSummary;
   /** Errors the editor reports in the file after the write that it did not before (hosts with language services). */
   problems?: Promise<{ found: Diagnostic[]; checkedBefore: boolean } | undefined>;
+  /** A syntax error in the text the user approved (ProposedChange.userSyntax). */
+  userSyntax?: string;
 }
 
 /** Thrown (and turned into a result) when the user says no. */
@@ -197,6 +201,14 @@ export async function approveChange(ctx: ToolContext, change: ProposedChange): P
   const decision = await ctx.approve({ info, proposedText: change.proposed, originalText: change.original });
   if (!decision.approved) {
     throw new Rejected(rejectionText(decision, `this change to ${label}`, 'Nothing was changed.'));
+  }
+  if (decision.editedText !== undefined && decision.editedText !== change.proposed) {
+    // The user's own text is theirs to write; a syntax error in it is only reported, so the model
+    // does not build on a file it believes parses.
+    const theirs = await checkSyntax(label, change.original, decision.editedText);
+    if (theirs.checked && !theirs.ok) {
+      change.userSyntax = `Note: the text the user approved has a syntax error (it was written as they approved it): ${theirs.message.replace(/^Refused: the (change|new file)/, 'the $1').replace(/\nThe change was not written; fix it and send it again\.$/, '')}`;
+    }
   }
   return { text: decision.editedText ?? change.proposed, summary };
 }
@@ -235,13 +247,19 @@ export async function writeApproved(ctx: ToolContext, change: ProposedChange, te
   ctx.reads.record(change.r.real, text);
   const userEdited = text !== change.proposed;
   const problems = watch?.after().then((after) => ({ found: newProblems(watch.before ?? [], after), checkedBefore: watch.before !== undefined }), () => undefined);
-  return { written: text, userEdited, summary: userEdited ? summarizeDiff(change.r.rel ?? change.r.real, change.original, text) : summary, problems };
+  return { written: text, userEdited, summary: userEdited ? summarizeDiff(change.r.rel ?? change.r.real, change.original, text) : summary, problems, userSyntax: change.userSyntax };
 }
 
-/** The result line about new problems after a write, once the editor has looked (empty when none or no editor). */
+/**
+ * The result lines after a write: a syntax error in the text the user approved, and the new
+ * problems once the editor has looked (empty when none, or no editor).
+ */
 export async function problemsNote(shown: string, applied: AppliedChange): Promise<string[]> {
   const problems = await applied.problems;
-  return problems?.found.length ? [describeNewProblems(shown, problems.found, problems.checkedBefore)] : [];
+  return [
+    ...(applied.userSyntax ? [applied.userSyntax] : []),
+    ...(problems?.found.length ? [describeNewProblems(shown, problems.found, problems.checkedBefore)] : []),
+  ];
 }
 
 /**

@@ -66,7 +66,28 @@ describe('syntax guard (tree-sitter)', function () {
     assert.equal(h.read('home.py'), PY);
   });
 
-  it('does not judge new files (there is no clean state to keep)', async () => {
-    assert.deepEqual(await checkSyntax('new.py', undefined, 'def (:\n'), { checked: false });
+  it('judges a new file as if it had been empty: write_file of a broken Python file is refused and nothing is created; a clean one goes through', async () => {
+    const r = await h.call(writeFileTool, { path: 'pkg/new.py', content: 'def f(x:\n    return x\n' });
+    assert.equal(r.isError, true);
+    assert.match(r.content, /Refused: the new file pkg\/new\.py would have a syntax error: line 1/);
+    assert.equal(h.approvals.length, 0, 'nothing was asked');
+    assert.throws(() => h.read('pkg/new.py'), /ENOENT/);
+    const ok = await h.call(writeFileTool, { path: 'pkg/new.py', content: 'def f(x):\n    return x\n' });
+    assert.equal(ok.isError, undefined, ok.content);
+    assert.equal(h.approvals[0]!.info.syntax_checked, 'python');
+    const patch = await h.call(applyPatchTool, { patch: '--- /dev/null\n+++ b/pkg/other.go\n@@ -0,0 +1,3 @@\n+package pkg\n+\n+func F() {\n' });
+    assert.equal(patch.isError, true);
+    assert.match(patch.content, /new file pkg\/other\.go would have a syntax error/);
+    assert.deepEqual(await checkSyntax('new.yaml', undefined, 'a: [\n'), { checked: false }, 'no grammar: not judged');
+  });
+
+  it("the user's own edit of the proposal is written as they approved it, and a syntax error in it is reported to the model", async () => {
+    h.write('home.py', PY);
+    h.approver.script = (req) => ({ approved: true, editedText: req.proposedText!.replace('if user:', 'if user') });
+    const r = await h.call(editFileTool, { path: 'home.py', edits: [{ old_text: '    return "/root"', new_text: '    return "/"' }] });
+    assert.equal(r.isError, undefined, r.content);
+    assert.equal(h.read('home.py'), PY.replace('"/root"', '"/"').replace('if user:', 'if user'));
+    assert.match(r.content, /The user edited your proposal/);
+    assert.match(r.content, /Note: the text the user approved has a syntax error \(it was written as they approved it\): the change would leave home\.py with a syntax error it did not have: line 5/);
   });
 });
