@@ -10,7 +10,7 @@ import { applyEditBlocks, closestWindow, type EditBlock } from './editMatching';
 import type { ResolvedPath } from '../workspacePaths';
 import { editOverUserChange } from './editOverUserChange';
 import {
-  approveChange, assertFresh, guardSyntax, assertStillAsApproved, assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary,
+  approveChange, assertFresh, guardSyntax, assertNotIgnored, textToWrite, defineTool, displayPath, lineEnding, looksBinary,
   MAX_READ_BYTES, problemsNote, resolvePath, userEditNote, writeApproved, type AppliedChange, type DiffSummary, type ProposedChange,
 } from './toolSupport';
 
@@ -188,6 +188,7 @@ async function planFile(ctx: ToolContext, r: ResolvedPath, sections: Section[]):
     return text;
   };
   let text: string;
+  let touched: ReadonlyMap<number, number> | undefined;
   if (!creating && ctx.reads.isFresh(r.real, source) === false) {
     // Changed since the agent's read (the user typed meanwhile). The patch was made against the text
     // the agent read: its hunks, as search/replace blocks, must mean there what the patch means, and
@@ -205,18 +206,25 @@ async function planFile(ctx: ToolContext, r: ResolvedPath, sections: Section[]):
     }
     const rematched = editOverUserChange(shown, base, source, sections.flatMap((sec) => hunksAsBlocks(sec.fp)), lineEnding(source), intended);
     text = rematched.text;
+    touched = rematched.trace.touched;
     notes.push(...rematched.notes);
   } else {
     assertFresh(ctx, r, source, false);
     text = applySections(source);
+    // The lines the hunks rely on, for a change of the file while this waits for approval: known
+    // when the hunks, as blocks, mean what the patch means.
+    if (!creating) {
+      const asBlocks = applyEditBlocks(source, sections.flatMap((sec) => hunksAsBlocks(sec.fp)), lineEnding(source));
+      if (asBlocks.ok && asBlocks.text === text) touched = asBlocks.trace.touched;
+    }
   }
   if (sections.length > 1) notes.push(`${sections.length} sections of the patch name ${shown}; they were applied one after another to it.`);
   if (!creating && text === source) throw new ToolError(`The patch leaves ${shown} unchanged. Nothing was changed.`);
   if (!creating && lineEnding(source) === '\r\n' && lineEnding(text) !== '\r\n') {
     // Keep a CRLF file CRLF even where added lines came in with LF.
-    return { change: { r, kind: 'edit', original: source, proposed: text.replace(/\r?\n/g, '\r\n') }, shown, notes };
+    return { change: { r, kind: 'edit', original: source, proposed: text.replace(/\r?\n/g, '\r\n'), touched }, shown, notes };
   }
-  return { change: { r, kind: creating ? 'create' : 'edit', original: creating ? undefined : source, proposed: text }, shown, notes };
+  return { change: { r, kind: creating ? 'create' : 'edit', original: creating ? undefined : source, proposed: text, touched }, shown, notes };
 }
 
 export const applyPatchTool = defineTool<Input>({
@@ -257,8 +265,9 @@ export const applyPatchTool = defineTool<Input>({
     const approved: { p: Planned; text: string; summary: DiffSummary }[] = [];
     for (const p of planned) approved.push({ p, ...(await approveChange(ctx, p.change)) });
     // Every file is checked again before the first is written, so a file changed while waiting for
-    // approval fails the patch with nothing written; the result says exactly which files changed.
-    for (const a of approved) await assertStillAsApproved(ctx, a.p.change.r, a.p.change.original);
+    // approval (where the change cannot go over the user's) fails the patch with nothing written;
+    // the result says exactly which files changed.
+    for (const a of approved) await textToWrite(ctx, a.p.change, a.text);
     const results: { p: Planned; applied: AppliedChange }[] = [];
     for (const a of approved) {
       try {

@@ -42,7 +42,7 @@ export const editFileTool = defineTool<Input>({
     if (!outcome.ok) return { content: outcome.error.replace(/^(Block \d+ of \d+|The edit):/, `$1 in ${shown}:`), isError: true };
     if (outcome.text === original) throw new ToolError('The edits leave the file unchanged.');
 
-    const applied = await proposeAndWrite(ctx, { r, kind: 'edit', original, proposed: outcome.text });
+    const applied = await proposeAndWrite(ctx, { r, kind: 'edit', original, proposed: outcome.text, touched: outcome.trace.touched });
     const lines = [`Edited ${shown}: ${i.edits.length} block${i.edits.length === 1 ? '' : 's'} applied (+${applied.summary.added} -${applied.summary.removed}).`];
     lines.push(...outcome.notes);
     if (applied.userEdited) lines.push(userEditNote(r.rel ?? r.real, outcome.text, applied.written));

@@ -6,7 +6,7 @@
  * refused (a whole-file rewrite always meets the user's change).
  */
 import { ToolError } from './tool';
-import { applyEditBlocks, type EditBlock } from './editMatching';
+import { applyEditBlocks, type EditBlock, type EditTrace } from './editMatching';
 import { describeUserLines, mergeOverUserChange, userHunks } from './userChangeMerge';
 import { summarizeDiff } from './toolSupport';
 
@@ -15,6 +15,8 @@ const READ_AGAIN = 'Their change is kept. Read the file again and make your chan
 export interface Rematched {
   text: string;
   notes: string[];
+  /** The trace of the blocks on the current text. */
+  trace: EditTrace;
 }
 
 /**
@@ -55,6 +57,7 @@ export function editOverUserChange(
   const capped = body.length > 4000 ? `${body.slice(0, 4000)}\n[… diff cut …]` : body;
   return {
     text: merged.text,
+    trace: onCurrent.trace,
     notes: [
       ...onCurrent.notes,
       `${shown} had changed since you read it (the user changed ${where}). Your change does not touch those lines, so it was applied to the current text and the user's change was kept. The user's change:\n${capped}`,

@@ -13,6 +13,7 @@ import { rejectionText } from '../rejectionText';
 import { checkSyntax, type SyntaxVerdict } from '../syntax/syntaxGuard';
 import type { ResolvedPath } from '../workspacePaths';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool';
+import { describeUserLines, mergeOverUserChange, traceOfChange } from './userChangeMerge';
 
 /** Wraps `run` so expected failures (ToolError, fs errors) come back to the model as error results, never as throws. */
 export function defineTool<I>(tool: Tool<I>): Tool<I> {
@@ -167,6 +168,13 @@ export interface ProposedChange {
   syntax?: SyntaxVerdict;
   /** Set on approval when the text the user edited in the proposal has a syntax error the proposal did not: written as they approved it, and the model is told. */
   userSyntax?: string;
+  /**
+   * For an edit (edit_file, apply_patch) rather than a rewrite: the lines of `original` its blocks
+   * matched or replaced (EditTrace.touched). When the user changes the file while the change waits
+   * for approval, the approved change is merged over theirs only where neither these lines nor the
+   * ones it changes were changed by them.
+   */
+  touched?: ReadonlyMap<number, number>;
 }
 
 /** The syntax guard: a change that leaves a new syntax error is refused before anyone is asked. */
@@ -185,6 +193,8 @@ export interface AppliedChange {
   problems?: Promise<{ found: Diagnostic[]; checkedBefore: boolean } | undefined>;
   /** A syntax error in the text the user approved (ProposedChange.userSyntax). */
   userSyntax?: string;
+  /** Set when the user changed the file while the change waited and it was merged over theirs. */
+  mergeNote?: string;
 }
 
 /** Thrown (and turned into a result) when the user says no. */
@@ -234,20 +244,59 @@ export async function assertStillAsApproved(ctx: ToolContext, r: ResolvedPath, o
   }
 }
 
+/**
+ * What to write once a change is approved: the approved text when the file is as it was, or, for an
+ * edit of a file the user changed while it waited, the approved change over theirs when no line
+ * the change touches (or sits between) was changed by them. Otherwise refused, nothing written.
+ */
+export async function textToWrite(ctx: ToolContext, change: ProposedChange, approved: string): Promise<{ text: string; note?: string }> {
+  await assertStillAsApproved(ctx, change.r, change.original, false);
+  const st = await ctx.host.fs.stat(change.r.real);
+  const current = st?.type === 'file' ? await ctx.host.fs.readText(change.r.real) : undefined;
+  if (current === change.original) return { text: approved };
+  if (!change.touched || change.original === undefined || current === undefined) {
+    await assertStillAsApproved(ctx, change.r, change.original);
+    return { text: approved };
+  }
+  const shown = displayPath(ctx, change.r);
+  const trace = traceOfChange(change.original, approved);
+  for (const [line, block] of change.touched) if (!trace.touched.has(line)) trace.touched.set(line, block);
+  const merged = mergeOverUserChange(change.original, approved, trace, current);
+  const where = describeUserLines(merged.user);
+  if (!merged.ok) {
+    throw new ToolError(`Refused: ${shown} changed on disk while waiting for approval (the user changed ${where}), and the change covers lines they changed. Their change is kept; read it again before changing it. Nothing was changed.`);
+  }
+  const { diff } = summarizeDiff(shown, change.original, current);
+  const body = diff.split('\n').slice(2).join('\n');
+  return {
+    text: merged.text,
+    note: `${shown} changed while the change waited for approval (the user changed ${where}). The approved change does not touch those lines, so it was written over the current text and the user's change was kept. The user's change:\n${body.length > 4000 ? `${body.slice(0, 4000)}\n[… diff cut …]` : body}`,
+  };
+}
+
 /** Writes approved text, keeping a checkpoint first, and records it as what the agent has seen. */
-export async function writeApproved(ctx: ToolContext, change: ProposedChange, text: string, summary: DiffSummary): Promise<AppliedChange> {
+export async function writeApproved(ctx: ToolContext, change: ProposedChange, approved: string, summary: DiffSummary): Promise<AppliedChange> {
   ctx.signal.throwIfAborted();
-  await assertStillAsApproved(ctx, change.r, change.original);
+  let decided = await textToWrite(ctx, change, approved);
   // The editor's verdict on the file before the change, so only what the change broke is reported.
   const watch = await ctx.host.diagnostics?.watch?.(change.r.real, ctx.signal).catch(() => undefined);
-  // Watching can wait for the language services; the file is checked again right before writing.
-  if (watch) await assertStillAsApproved(ctx, change.r, change.original);
+  // Watching can wait for the language services (and the user may type meanwhile): what is written
+  // is decided again right before writing.
+  if (watch) decided = await textToWrite(ctx, change, approved);
+  const { text, note: mergeNote } = decided;
   await ctx.beforeChange?.(change.r.real);
   await ctx.host.fs.writeText(change.r.real, text);
   ctx.reads.record(change.r.real, text);
-  const userEdited = text !== change.proposed;
+  const userEdited = approved !== change.proposed;
   const problems = watch?.after().then((after) => ({ found: newProblems(watch.before ?? [], after), checkedBefore: watch.before !== undefined }), () => undefined);
-  return { written: text, userEdited, summary: userEdited ? summarizeDiff(change.r.rel ?? change.r.real, change.original, text) : summary, problems, userSyntax: change.userSyntax };
+  return {
+    written: text,
+    userEdited,
+    summary: text !== change.proposed ? summarizeDiff(change.r.rel ?? change.r.real, change.original, text) : summary,
+    problems,
+    userSyntax: change.userSyntax,
+    mergeNote,
+  };
 }
 
 /**
@@ -257,6 +306,7 @@ export async function writeApproved(ctx: ToolContext, change: ProposedChange, te
 export async function problemsNote(shown: string, applied: AppliedChange): Promise<string[]> {
   const problems = await applied.problems;
   return [
+    ...(applied.mergeNote ? [applied.mergeNote] : []),
     ...(applied.userSyntax ? [applied.userSyntax] : []),
     ...(problems?.found.length ? [describeNewProblems(shown, problems.found, problems.checkedBefore)] : []),
   ];

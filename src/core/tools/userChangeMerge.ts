@@ -108,3 +108,35 @@ export function describeUserLines(user: UserHunk[]): string {
   }
   return parts.length > 6 ? `${parts.slice(0, 6).join(', ')} and ${parts.length - 6} more places` : parts.join(', ');
 }
+
+/**
+ * The trace of a change known only by its result (an approved text): unchanged lines keep their
+ * origin; every removed line is touched, and so are both neighbours of a pure insertion, which
+ * anchor where it goes.
+ */
+export function traceOfChange(base: string, changed: string): EditTrace {
+  const origin: number[] = [];
+  const touched = new Map<number, number>();
+  const baseCount = base.split('\n').length;
+  let at = 0;
+  const parts = diffArrays(base.split('\n'), changed.split('\n'));
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
+    const n = part.count ?? part.value.length;
+    if (!part.added && !part.removed) {
+      for (let i = 0; i < n; i++) origin.push(at + i);
+      at += n;
+    } else if (part.removed) {
+      for (let i = 0; i < n; i++) touched.set(at + i, 1);
+      at += n;
+    } else {
+      for (let i = 0; i < n; i++) origin.push(-1);
+      const replaces = parts[k - 1]?.removed || parts[k + 1]?.removed;
+      if (!replaces) {
+        if (at > 0) touched.set(at - 1, 1);
+        if (at < baseCount) touched.set(at, 1);
+      }
+    }
+  }
+  return { origin, touched };
+}

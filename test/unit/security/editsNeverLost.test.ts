@@ -151,6 +151,27 @@ describe('security: a file changed while its change waits for approval is not ov
     });
   }
 
+  it('edit_file apart from the line the user saved while the diff was open: the approved change is written over theirs, keeping it', async () => {
+    let ref: Harness | undefined;
+    h = await harness({
+      files: { 'a.txt': ORIGINAL },
+      settings: (s) => ({ ...s, approval: approvalFromFlag(undefined, true) }),
+      approver: {
+        request: async () => {
+          fs.writeFileSync(path.join(ref!.ws, 'a.txt'), USER);
+          return { approved: true };
+        },
+      },
+      steps: [calls(tc('read_file', { path: 'a.txt' })), calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'line three', new_text: 'LINE THREE' }] })), text('ok')],
+    });
+    ref = h;
+    await h.agent.send('change a.txt');
+    assert.equal(h.read('a.txt'), USER.replace('line three', 'LINE THREE'), "the user's save and the approved change both");
+    const card = h.toolCards()[1]!;
+    assert.equal(card.status, 'done', card.error);
+    assert.match(card.result ?? '', /changed while the change waited for approval \(the user changed line 2\)/);
+  });
+
   it('a file created by someone else while a new-file proposal waits is not overwritten', async () => {
     let ref: Harness | undefined;
     h = await harness({

@@ -124,6 +124,32 @@ describe('edits over a file the user changed since the agent read it', () => {
     assert.equal(h.read('io_util.py'), user);
   });
 
+  it('edit_file: the user types elsewhere while the change waits for approval: the approved change is written over theirs, keeping it', async () => {
+    let user = '';
+    h.approver.script = () => {
+      user = userTypes('def main():\n', 'def main() -> None:\n');
+      return { approved: true };
+    };
+    const r = await h.call(editFileTool, { path: 'io_util.py', edits: [{ old_text: '        return f.read()', new_text: '        return f.read().strip()' }] });
+    assert.equal(r.isError, undefined, r.content);
+    assert.equal(h.read('io_util.py'), user.replace('return f.read()', 'return f.read().strip()'));
+    assert.match(r.content, /changed while the change waited for approval \(the user changed line 14\)[\s\S]*the user's change was kept/);
+  });
+
+  it('apply_patch: the user changes a line the approved hunk covers while it waits: refused, their text kept', async () => {
+    let user = '';
+    h.approver.script = () => {
+      user = userTypes('    with open(path) as f:', '    with open(path, "rb") as f:');
+      return { approved: true };
+    };
+    const r = await h.call(applyPatchTool, {
+      patch: '--- a/io_util.py\n+++ b/io_util.py\n@@ -4,3 +4,3 @@\n def load(path):\n-    with open(path) as f:\n+    with open(path, encoding="utf-8") as f:\n         return f.read()\n',
+    });
+    assert.equal(r.isError, true);
+    assert.match(r.content, /changed on disk while waiting for approval \(the user changed line 5\), and the change covers lines they changed/);
+    assert.equal(h.read('io_util.py'), user);
+  });
+
   it('write_file over a file the user changed stays refused', async () => {
     const user = userTypes('import os\n', 'import os\nimport sys\n');
     const r = await h.call(writeFileTool, { path: 'io_util.py', content: PY.replace('"a.txt"', '"b.txt"') });
