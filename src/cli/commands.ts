@@ -7,7 +7,7 @@ import type { RoleInfo, RoleRegistry } from '../protocol';
 
 export type CommandName = 'run' | 'plan' | 'review' | 'history';
 
-export const APPROVE_MODES = ['never', 'edits', 'all'] as const;
+export const APPROVE_MODES = ['never', 'edits', 'plan', 'all'] as const;
 export type ApproveMode = (typeof APPROVE_MODES)[number];
 
 /** What the table's texts and checks depend on: the roles in force (the product's, or a test's). */
@@ -79,8 +79,13 @@ export const OPTIONS = {
       '  never  deny every action that needs approval',
       '         (the default without a terminal)',
       '  edits  allow edits and new files inside the workspace',
+      '  plan   with --plan: allow what each step declares (its',
+      "         files and commands); nothing else",
       '  all    allow every action inside the workspace',
       'Paths outside the workspace are never allowed by a flag.',
+      "While a plan runs, an action outside the step's scope is an",
+      'amendment: no flag allows it (asked with a terminal; without',
+      'one the run stops with exit code 3 and prints it).',
       'With a terminal and no flag, each action is asked (y/n).',
     ],
     commands: RUNS,
@@ -193,6 +198,6 @@ export const EXIT_HELP: Record<keyof typeof EXIT, string> = {
   done: 'the turn ended',
   error: 'an error (endpoint, network, tool failures, internal)',
   usage: 'bad usage',
-  waiting: 'stopped on a question it may not answer, or at the tool-call limit',
+  waiting: 'stopped on a question or a plan amendment it may not answer, or at the tool-call limit',
   interrupted: 'stopped by Ctrl-C',
 };

@@ -12,6 +12,7 @@ import type { TurnOutcome } from '../core/agent/agentApi';
 import { writePlanFile } from './planFile';
 import type { PlanRecord } from '../core/plans/planRecord';
 import { verdictExit } from './reviewCommand';
+import type { Amendment } from '../protocol';
 
 export interface PlanIo {
   cwd: string;
@@ -60,11 +61,23 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
     return { outcome: 'error', exitCode: 1 };
   }
   const outcome = await agent.executePlan(record.cardId);
+  // An amendment added to the plan makes a newer version: the run is judged on the one it ended on.
+  const executed = agent.planning.book.get(agent.planning.lastExecutedCardId ?? record.cardId) ?? record;
   // Review before executing (--review plan): a verdict other than ok means nothing ran; say the verdict.
-  const ran = Object.values(record.stepStates).some((s) => s !== 'pending');
-  if (!ran && record.review && outcome === 'done') return { outcome, exitCode: verdictExit(record, io) };
-  if (record.halted) io.stderr(`tandem: ${record.halted}\n`);
-  return { outcome, ...planRunExit(record, outcome, io) };
+  const ran = Object.values(executed.stepStates).some((s) => s !== 'pending');
+  if (!ran && executed.review && outcome === 'done') return { outcome, exitCode: verdictExit(executed, io) };
+  if (executed.halted) io.stderr(`tandem: ${executed.halted}\n`);
+  return { outcome, ...planRunExit(executed, outcome, io) };
+}
+
+/** What a headless run prints when it stopped on an amendment (exit 3). */
+export function formatAmendment(a: Amendment): string {
+  const add = [...(a.add.files ?? []).map((f) => `files: ${f}`), ...(a.add.commands ?? []).map((c) => `commands: ${c}`)];
+  return [
+    `tandem: stopped on an amendment to plan v${a.plan_version}: ${a.text}.`,
+    "  Only a person can allow an action outside the step's scope; no --approve flag does.",
+    add.length ? `  To allow it, add it to step ${a.step_number} of the plan file (${add.join('; ')}) and run again, or run with a terminal to decide.` : '  Run with a terminal to decide.',
+  ].join('\n');
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `tandem run`: one turn of the agent on a workspace, headless. Composes the Node host with the
  * approver/asker the flags and the terminal call for, prints events, and maps the outcome to an
- * exit code (0 done, 1 error, 2 usage, 3 waiting on a question or the tool-call limit, 130 Ctrl-C).
+ * exit code (0 done, 1 error, 2 usage, 3 waiting on a question, a plan amendment or the tool-call limit, 130 Ctrl-C).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -28,8 +28,8 @@ import { withReadOnlyShell } from '../core/readOnlyShell';
 import { historyDirFor, runHistoryCommand } from './history';
 import { HistoryStore } from '../core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../core/runtime/runningTask';
-import { runPlanCommand, runPlanFile } from './planCommand';
 import { runReviewFile } from './reviewCommand';
+import { formatAmendment, runPlanCommand, runPlanFile } from './planCommand';
 
 export interface CliIo {
   argv: readonly string[];
@@ -105,9 +105,9 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   });
 
   // Said once per run: blanket approval does not reach commands when they cannot be sandboxed.
-  if (settings.approval.autoApprove.command) {
+  if (settings.approval.autoApprove.command || settings.approval.planScope) {
     const sandbox = await host.commands.sandboxStatus?.();
-    if (sandbox && !sandbox.available) shownErr(`tandem: no sandbox for commands (${sandbox.why}); --approve all does not cover them, so each command needs a person's approval\n`);
+    if (sandbox && !sandbox.available) shownErr(`tandem: no sandbox for commands (${sandbox.why}); --approve ${settings.approval.planScope ? 'plan' : 'all'} does not cover them, so each command needs a person's approval\n`);
   }
 
   settings.mcpAllowedTools = args.allowTools ?? [];
@@ -164,7 +164,10 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     await mcp?.dispose();
   }
   if (task.recorder && !args.json) io.stderr(`\n[task ${task.id} saved: tandem run --resume ${task.id} "…"]\n`);
-  if (outcome === 'waiting' && headlessAsker.unanswered.length) {
+  const amendment = outcome === 'waiting' ? agent.planning.refusedAmendment : undefined;
+  if (amendment) {
+    shownErr(`\n${formatAmendment(amendment)}\n`);
+  } else if (outcome === 'waiting' && headlessAsker.unanswered.length) {
     shownErr(`\n${formatQuestion(headlessAsker.unanswered[headlessAsker.unanswered.length - 1]!)}\n`);
   } else if (outcome === 'waiting' || outcome === 'limit') {
     io.stderr(`\ntandem: stopped at the limit of tool calls per turn (set TANDEM_MAX_TOOL_CALLS to allow more).\n`);

@@ -2,7 +2,7 @@
  * Readable output for people: the assistant's text as it streams, one line per tool call when it
  * settles, plans and questions spelled out; errors go to stderr.
  */
-import { instructionsHeadline, type Card, type HostEvent, type PlanCard, type ToolCallCard } from '../protocol';
+import { instructionsHeadline, type AmendmentOutcome, type Card, type HostEvent, type PlanCard, type ToolCallCard } from '../protocol';
 import { CardStore } from '../core/events';
 
 const FINAL = new Set(['done', 'error', 'refused', 'rejected']);
@@ -76,6 +76,9 @@ export class TextPrinter {
           this.line(`[plan v${e.version}${e.replan_of !== undefined ? ` replans v${e.replan_of}` : ''}: ${c.added.length} added, ${c.removed.length} removed, ${c.edited.length} edited since v${c.from_version}]`);
         }
         break;
+      case 'amendment':
+        this.line(`[amendment, step ${e.amendment.step_number}: ${e.amendment.text} — ${AMENDMENT_WORD[e.amendment.outcome]}${e.amendment.change ? ` (${e.amendment.change})` : ''}]`);
+        break;
       case 'turn_ended':
         if (!this.atLineStart) this.write('\n');
         break;
@@ -144,3 +147,7 @@ export function formatPlan(card: PlanCard): string {
   lines.push(`  Estimated: ${p.estimated_total_time}`);
   return lines.join('\n');
 }
+
+const AMENDMENT_WORD: Record<AmendmentOutcome, string> = {
+  asked: 'asking', allowed_once: 'allowed once', added: 'added to the plan', rejected: 'rejected', refused: 'refused: nobody can allow it here',
+};

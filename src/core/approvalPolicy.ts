@@ -132,10 +132,17 @@ export async function resolveApproval(
   return { decision: await approver.request(req, signal), verdict };
 }
 
-/** The CLI's `--approve` flag as settings. `undefined` = no flag: ask when there is a terminal, else never. */
-export function approvalFromFlag(flag: 'never' | 'edits' | 'all' | undefined, isTty: boolean): ApprovalSettings {
+/**
+ * The CLI's `--approve` flag as settings. `undefined` = no flag: ask when there is a terminal, else never.
+ * No flag answers an amendment (an action outside the executing plan step's scope): with a terminal
+ * it is asked, without one it is refused and the run stops (exit 3).
+ */
+export function approvalFromFlag(flag: 'never' | 'edits' | 'plan' | 'all' | undefined, isTty: boolean): ApprovalSettings {
   const none = { edit: false, create: false, delete: false, command: false };
   switch (flag) {
+    // Executing a plan approves each step's in-scope edits and commands; nothing else is allowed unasked.
+    case 'plan':
+      return { mode: isTty ? 'ask' : 'never', autoApprove: none, planScope: true };
     case 'never':
       return { mode: 'never', autoApprove: none };
     case 'edits':

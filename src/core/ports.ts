@@ -78,6 +78,8 @@ export type ApprovalDecision =
       editedText?: string;
       /** What the user typed with Approve ("and add a test next"): it reaches the model with the result. */
       note?: string;
+      /** An amendment's "Add to the plan": widen the step's scope in a new plan version (ignored otherwise). */
+      addToPlan?: boolean;
     }
   | {
       approved: false;

@@ -47,6 +47,12 @@ export interface ApprovalSettings {
   /** 'ask': ask the Approver for anything not auto-approved; 'never': deny it (headless default). */
   mode: 'ask' | 'never';
   autoApprove: { edit: boolean; create: boolean; delete: boolean; command: boolean };
+  /**
+   * Plan-scope approval (`tandem.autoApprove.planScope`, `--approve plan`): Execute plan counts as
+   * approving each step's in-scope edits, new files and commands; the policy's hard rules still hold
+   * and out-of-scope actions are amendments a person decides (plans/amendmentGate.ts).
+   */
+  planScope?: boolean;
 }
 
 export interface LimitSettings {

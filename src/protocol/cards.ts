@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Plan, StepEvidence, StepState } from './plan';
 import { Question } from './question';
 import { ModelReliability, PlanUsage, PlanVersionDiff, ReviewResult } from './review';
+import { Amendment } from './amendment';
 import { RoleId } from './roles';
 
 /** Every card the chat shows. The webview renders unknown kinds as plain text, never a blank panel. */
@@ -66,6 +67,8 @@ export const PlanCard = z.object({
   usage: PlanUsage.optional(),
   /** Per model, how its structured answers (plans, verdicts) fared in this task so far. */
   reliability: z.record(z.string(), ModelReliability).optional(),
+  /** This version was made by an amendment during execution ("Add to the plan"): what it widened. */
+  amended: z.string().optional(),
   ts: z.number(),
 });
 
@@ -104,6 +107,8 @@ export const ApprovalInfo = z.object({
   server: z.string().optional(),
   tool_name: z.string().optional(),
   arguments: z.string().optional(),
+  /** Set while a plan step runs and this action is outside the step's scope: the card asks Allow once / Add to the plan / Reject. */
+  amendment: Amendment.optional(),
 });
 export type ApprovalInfo = z.infer<typeof ApprovalInfo>;
 

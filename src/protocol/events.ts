@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentState, Card } from './cards';
 import { RoleId } from './roles';
 import { PlanVersionDiff, ReviewVerdict } from './review';
+import { Amendment } from './amendment';
 
 /**
  * Host → webview (and CLI `--json`): deltas only, never the whole history. Each carries a
@@ -28,6 +29,8 @@ export const HostEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('review_verdict'), seq, plan_id: z.string(), version: z.number().int(), step_number: z.number().int().optional(), verdict: ReviewVerdict.nullable(), model: z.string() }),
   /** A new plan version was published (right after its card_added): valid or not, what it replans, what changed from the previous version. */
   z.object({ type: z.literal('plan_version'), seq, plan_id: z.string(), version: z.number().int(), valid: z.boolean(), replan_of: z.number().int().optional(), changes: PlanVersionDiff.optional() }),
+  /** A step asked for something outside its scope (`outcome` asked), and how that was decided. */
+  z.object({ type: z.literal('amendment'), seq, call_id: z.string(), amendment: Amendment }),
   z.object({
     type: z.literal('usage_total'), seq,
     turn: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),

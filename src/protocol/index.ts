@@ -1,6 +1,7 @@
 export * from './roles';
 export * from './plan';
 export * from './review';
+export * from './amendment';
 export * from './question';
 export * from './cards';
 export * from './events';

@@ -12,8 +12,11 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
   return z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready'), last_seq: z.number().int().optional() }),
     z.object({ type: z.literal('send'), text: z.string().min(1).max(100_000) }),
-    /** `note`: what the user typed with Approve; it goes to the model with the tool's result. */
-    z.object({ type: z.literal('approve'), call_id: id, note: z.string().max(10_000).optional() }),
+    /**
+     * `note`: what the user typed with Approve; it goes to the model with the tool's result.
+     * `add_to_plan`: an amendment's "Add to the plan" (the host ignores it for an ordinary approval).
+     */
+    z.object({ type: z.literal('approve'), call_id: id, note: z.string().max(10_000).optional(), add_to_plan: z.boolean().optional() }),
     z.object({ type: z.literal('reject'), call_id: id, reason: z.string().max(10_000).optional() }),
     z.object({ type: z.literal('open_diff'), call_id: id }),
     z.object({ type: z.literal('answer'), card_id: id, value: z.string().min(1).max(10_000) }),

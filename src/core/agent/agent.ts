@@ -21,6 +21,7 @@ import { Planning } from '../plans/planning';
 import { insideWorkspace } from '../plans/validatePlan';
 import { executePlanSteps } from '../plans/executePlanSteps';
 import { runStepCheck } from '../plans/runStepCheck';
+import { inScopePolicy } from '../plans/amendmentGate';
 import type { PolicyInput } from '../approvalPolicy';
 
 import { requestPlan, type PlanCompleter, type PlanMessage } from '../plans/requestPlan';
@@ -282,7 +283,8 @@ export class Agent implements AgentApi {
         runCheck: (command, stepNumber) => runStepCheck(command, stepNumber, {
           ui: this.events,
           host: this.opts.host,
-          policy: this.policyInput(),
+          // The check is in its step's scope by definition: plan-scope approval covers it like the step's commands.
+          policy: inScopePolicy(this.policyInput(), 'command'),
           cwd: this.opts.host.fs.roots[0] ?? '.',
           roots: this.opts.host.fs.roots,
           timeoutMs: this.settings.limits.commandTimeoutMs,

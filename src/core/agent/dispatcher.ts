@@ -23,6 +23,7 @@ import { mapProviderStrings, type AccumulatedToolCall } from '../llm';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import type { Planning } from '../plans/planning';
 import { decideApproval, resolveApproval, type PolicyInput } from '../approvalPolicy';
+import { classifyStepApproval, decideAmendment } from '../plans/amendmentGate';
 import type { SettledToolCall } from './agentApi';
 
 export interface DispatchEnv {
@@ -156,9 +157,9 @@ export class Dispatcher {
       env.setState('calling_tool');
       const results = await Promise.all(group.map((p) => this.execute(p)));
       let stop: DispatchEnd | undefined;
-      for (const { outcome, unanswerable } of results) {
+      for (const { outcome, unanswerable, halted } of results) {
         outcomes.set(outcome.callId, outcome);
-        if (unanswerable) stop = 'waiting';
+        if (unanswerable || halted) stop = 'waiting';
         if (outcome.endTurn && !stop) stop = 'end_turn';
         if (outcome.status === 'error' || outcome.status === 'refused') {
           counters.consecutiveErrors++;
@@ -254,7 +255,7 @@ export class Dispatcher {
     this.env.onSettled?.({ callId: p.call.id, cardId: p.cardId, tool: p.call.name, status });
   }
 
-  private async execute(p: Prepared): Promise<{ outcome: CallOutcome; unanswerable?: QuestionUnanswerable }> {
+  private async execute(p: Prepared): Promise<{ outcome: CallOutcome; unanswerable?: QuestionUnanswerable; halted?: boolean }> {
     const env = this.env;
     if (p.early) return { outcome: this.finish(p, p.early.status, p.early.message) };
     const tool = p.tool!;
@@ -262,6 +263,8 @@ export class Dispatcher {
     let decided: 'approved' | 'rejected' | undefined;
     let rejection: Extract<ApprovalDecision, { approved: false }> | undefined;
     let approvalNote: string | undefined;
+    /** Set when an amendment nobody may decide was refused: the turn stops here, waiting (CLI exit 3). */
+    let halt = false;
 
     const ctx = {
       host: env.host,
@@ -277,15 +280,33 @@ export class Dispatcher {
       approve: async (req: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision> => {
         const full: ApprovalRequest = { ...req, callId: p.call.id, tool: tool.name };
         env.events.patchCard(p.cardId, { approval: req.info as ApprovalInfo });
-        const policy = env.policy();
-        // Only a request that will reach a person puts the agent in `waiting_on_user`.
-        const needsAsk = decideApproval(req.info, policy).kind === 'ask';
-        if (needsAsk) env.setState('waiting_on_user');
+        // While a plan step runs, the step's scope decides first: in scope, the plan may count as the
+        // approval; outside it, an amendment only a person decides (plans/amendmentGate.ts).
+        const step = classifyStepApproval(env.planning, req.info, env.policy());
         let decision: ApprovalDecision;
-        try {
-          decision = (await resolveApproval(full, policy, env.host.approver, env.signal)).decision;
-        } finally {
-          if (needsAsk) env.setState('calling_tool');
+        if (step.kind === 'amendment') {
+          const res = await decideAmendment(full, step.amendment, env.policy(), {
+            planning: env.planning!,
+            approver: env.host.approver,
+            signal: env.signal,
+            show: (amendment) => {
+              env.events.patchCard(p.cardId, { approval: { ...(req.info as ApprovalInfo), amendment } });
+              env.events.emit({ type: 'amendment', call_id: p.call.id, amendment });
+            },
+            waiting: (on) => env.setState(on ? 'waiting_on_user' : 'calling_tool'),
+          });
+          decision = res.decision;
+          if (res.halt) halt = true;
+        } else {
+          const policy = step.policy;
+          // Only a request that will reach a person puts the agent in `waiting_on_user`.
+          const needsAsk = decideApproval(req.info, policy).kind === 'ask';
+          if (needsAsk) env.setState('waiting_on_user');
+          try {
+            decision = (await resolveApproval(full, policy, env.host.approver, env.signal)).decision;
+          } finally {
+            if (needsAsk) env.setState('calling_tool');
+          }
         }
         if (decision.approved) {
           decided = 'approved';
@@ -315,7 +336,7 @@ export class Dispatcher {
       if (decided === 'rejected') {
         const content = this.clean(result.content || rejectionText(rejection ?? {}, `this ${tool.name} call`));
         this.finishRejected(p, content);
-        return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected', ...(result.endTurn ? { endTurn: true } : {}) } };
+        return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected', ...(result.endTurn ? { endTurn: true } : {}) }, ...(halt ? { halted: true } : {}) };
       }
       if (env.signal.aborted && !result.content) {
         return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
@@ -335,7 +356,7 @@ export class Dispatcher {
         // Write tools throw on a rejection; the card still says rejected, not failed.
         const content = this.clean(err instanceof Error && err.message ? err.message : rejectionText(rejection ?? {}, `this ${tool.name} call`));
         this.finishRejected(p, content);
-        return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected' } };
+        return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected' }, ...(halt ? { halted: true } : {}) };
       }
       const message = err instanceof ToolError ? err.message : `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`;
       env.host.logger.warn(`tool ${tool.name} threw: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);

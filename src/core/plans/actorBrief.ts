@@ -14,14 +14,17 @@ export function actorBrief(plan: Plan, version: number, from = 1): string {
   if (plan.risks.length) lines.push(`Risks to watch: ${plan.risks.join('; ')}`);
   lines.push('Steps:');
   for (const s of plan.steps) lines.push(stepLine(s));
-  lines.push('Stay within the plan; ask (ask_question) before going beyond it.');
+  lines.push("Stay within each step's scope (its files and commands): anything else is an amendment the user must allow.");
   return lines.join('\n');
 }
 
+/** One step with its scope: what it may change and run, and the check that will judge it. */
 function stepLine(s: Plan['steps'][number]): string {
-  const files = s.files.length ? ` Files: ${s.files.join(', ')}.` : '';
+  const files = ` Files: ${s.files.length ? s.files.join(', ') : 'none'}.`;
+  const commands = ` Commands: ${s.commands?.length ? s.commands.join(' | ') : 'none'}.`;
+  const check = s.check?.trim() ? ` Check (run after the step; exit 0 = done): ${s.check.trim()}.` : '';
   const tools = s.tools_needed.length ? ` Tools: ${s.tools_needed.join(', ')}.` : '';
-  return `${s.step_number}. ${s.action}${s.reason ? ` (why: ${s.reason})` : ''}${files}${tools}`;
+  return `${s.step_number}. ${s.action}${s.reason ? ` (why: ${s.reason})` : ''}${files}${commands}${check}${tools}`;
 }
 
 /** The message the loop sends to start one step while executing a plan step by step. */

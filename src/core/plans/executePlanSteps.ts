@@ -9,11 +9,11 @@
  */
 import * as path from 'node:path';
 import type { TurnOutcome } from '../agent/agentApi';
-import { globMatcher } from '../tools/glob';
 import { stepInstruction } from './actorBrief';
 import type { Planning } from './planning';
 import { stepVerdict, type CheckRun, type StepVerdict } from './stepVerdict';
 import type { PlanStep, ReviewResult } from '../../protocol';
+import { fileInScope } from './stepScope';
 
 /** Runs one Actor turn from a user-side message (shown or not), to completion. */
 export type RunTurn = (message: string) => Promise<TurnOutcome>;
@@ -36,15 +36,18 @@ export interface StepRunners {
 export async function executePlanSteps(planning: Planning, brief: string, run: StepRunners): Promise<TurnOutcome> {
   const exec = planning.execution;
   if (!exec) throw new Error('executePlanSteps: no plan is being executed');
-  const plan = exec.record.plan;
+  // "Add to the plan" may publish a new version mid-run: each step is read from the version in force.
+  const current = () => planning.execution?.record.plan ?? exec.record.plan;
+  // Continue from step k: the steps before `from` keep how they ended.
+  const numbers = exec.record.plan.steps.map((s) => s.step_number).filter((n) => n >= exec.from);
+  const last = numbers[numbers.length - 1];
   let outcome: TurnOutcome = 'done';
   try {
-    const steps = plan.steps.filter((s) => s.step_number >= exec.from);
-    for (const step of steps) {
-      const n = step.step_number;
+    for (const n of numbers) {
       planning.setStep(n, 'running');
-      const message = n === steps[0]!.step_number ? `${brief}\n\n${stepInstruction(plan, n)}` : stepInstruction(plan, n);
+      const message = n === numbers[0] ? `${brief}\n\n${stepInstruction(current(), n)}` : stepInstruction(current(), n);
       outcome = await run.runTurn(message);
+      const step = current().steps.find((s) => s.step_number === n)!;
       const failure = planning.execution?.failure;
       if (failure !== undefined) {
         const verdict: StepVerdict = { state: 'failed', evidence: { why: [failure] } };
@@ -54,11 +57,12 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
         return outcome === 'done' || exec.overBudget ? 'error' : outcome;
       }
       if (outcome !== 'done') {
-        planning.setStep(n, 'failed', FAIL_REASON[outcome]);
+        const refused = outcome === 'waiting' ? planning.refusedAmendment : undefined;
+        planning.setStep(n, 'failed', refused ? `stopped on an amendment nobody could decide here: ${refused.text}` : FAIL_REASON[outcome]);
         return outcome;
       }
-      const actions = [...exec.actions];
-      const outsideScope = step.files.length ? outside(step.files, [...exec.changed], run.root) : [];
+      const actions = [...(planning.execution?.actions ?? [])];
+      const outsideScope = outside(step.files, [...(planning.execution?.changed ?? [])], run.root);
       const check = step.check?.trim() ? await run.runCheck(step.check.trim(), n) : undefined;
       if (run.aborted()) {
         planning.setStep(n, 'failed', FAIL_REASON.stopped);
@@ -69,9 +73,9 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
       const review = await run.reviewStep?.(step, verdict);
       if (verdict.state === 'failed') return 'error';
       if (run.aborted()) return 'stopped';
-      if (review?.verdict?.verdict === 'replan' && n !== steps[steps.length - 1]!.step_number) {
+      if (review?.verdict?.verdict === 'replan' && n !== last) {
         // The Reviewer only ever stops a run; the user decides: Replan, or continue regardless.
-        planning.book.setHalted(exec.record.cardId, `Stopped after step ${n}: the Reviewer says replan (${review.verdict.reasons.join('; ')}).`);
+        planning.book.setHalted(planning.execution?.record.cardId ?? exec.record.cardId, `Stopped after step ${n}: the Reviewer says replan (${review.verdict.reasons.join('; ')}).`);
         return 'done';
       }
     }
@@ -83,12 +87,10 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
 
 /** The changed paths (workspace-relative, forward slashes) that none of the step's files/globs covers. */
 function outside(files: readonly string[], changed: readonly string[], root: string): string[] {
-  const matchers = files.map((f) => globMatcher(f.trim().replace(/\/+$/, '')));
-  const dirs = files.map((f) => f.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, ''));
   return changed
     .map((abs) => path.relative(root, abs).split(path.sep).join('/'))
     // A path outside the root is never in scope; a named folder covers what is under it.
-    .filter((rel) => rel.startsWith('..') || path.isAbsolute(rel) || !(matchers.some((m) => m(rel)) || dirs.some((d) => d && rel.startsWith(`${d}/`))))
+    .filter((rel) => rel.startsWith('..') || path.isAbsolute(rel) || !fileInScope(files, rel))
     .sort();
 }
 

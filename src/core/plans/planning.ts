@@ -4,7 +4,7 @@
  * Actor is executing. The loop owns one and hands it to tools through `ToolContext.planning`.
  */
 import type { Logger } from '../ports';
-import type { Plan, StepEvidence, StepState } from '../../protocol';
+import type { Amendment, Plan, StepEvidence, StepState } from '../../protocol';
 import type { StepAction } from './stepVerdict';
 import { PlanBook, type PlanUi } from './planBook';
 import { PlanTurn, type ReplanCarry } from './planTurn';
@@ -13,6 +13,8 @@ import type { PlanRecord } from './planRecord';
 import { StructuredOutputs, type StructuredOutputsSetting } from './structuredOutputs';
 import { actorBrief, executionAnnouncement } from './actorBrief';
 import { extractJson } from './extractJson';
+import { widenStepScope } from './widenStepScope';
+import type { ScopeAddition } from './stepScope';
 
 export interface PlanningOptions {
   logger: Logger;
@@ -60,6 +62,10 @@ export class Planning {
   private reviewing: string | undefined;
   /** The Planner turn's usage, counted against the version it produces once it is published. */
   private turnUsage = new Map<string, UsageAmount>();
+  /** The last execution's amendment that nobody could decide (headless): the run stopped on it. */
+  refusedAmendment: Amendment | undefined;
+  /** The card of the version the last execution ended on (an amendment may have made a newer one). */
+  lastExecutedCardId: string | undefined;
 
   constructor(readonly ui: PlanUi, private opts: PlanningOptions) {
     this.book = new PlanBook(ui, opts.now);
@@ -162,6 +168,8 @@ export class Planning {
     else this.book.resetSteps(cardId);
     this.book.setHalted(cardId, undefined);
     this.book.overrideReviews(cardId);
+    this.refusedAmendment = undefined;
+    this.lastExecutedCardId = cardId;
     this.book.setExecuting(cardId, true);
     return {
       ok: true,
@@ -217,6 +225,41 @@ export class Planning {
     if (!this.exec || this.exec.step === 0) return false;
     this.exec.failure = reason;
     return true;
+  }
+
+  /** An amendment was refused where nobody could decide it: the run stops on it (CLI exit 3). */
+  noteRefusedAmendment(amendment: Amendment): void {
+    this.refusedAmendment = amendment;
+  }
+
+  /**
+   * "Add to the plan": publishes a new version whose step `stepNumber` has its scope widened, and
+   * goes on executing that version (its steps keep the states and evidence they had). Returns the
+   * new version and what changed, or undefined when no plan is executing.
+   */
+  amendStep(stepNumber: number, add: ScopeAddition, why: string): { version: number; change: string } | undefined {
+    const exec = this.exec;
+    if (!exec) return undefined;
+    const old = exec.record;
+    const widened = widenStepScope(old.plan, stepNumber, add);
+    if (!widened) return undefined;
+    const now = (this.opts.now ?? Date.now)();
+    const record = this.book.publish({
+      plan: widened.plan,
+      errors: [],
+      provenance: { model: old.provenance.model, raw: JSON.stringify(widened.plan, null, 2), path: 'amendment', attempts: [], repairs: 0, createdAt: now, feedback: `amendment: ${why}` },
+    });
+    // The new version continues the run where it stands: same step states and evidence, executing.
+    record.stepStates = { ...old.stepStates };
+    record.stepEvidence = { ...old.stepEvidence };
+    this.book.setExecuting(old.cardId, false);
+    this.ui.patchCard(record.cardId, {
+      step_states: { ...record.stepStates }, step_evidence: { ...record.stepEvidence }, executing: true,
+      amended: `v${record.version} adds to v${old.version}: ${widened.change}`,
+    });
+    exec.record = record as PlanExecution['record'];
+    this.lastExecutedCardId = record.cardId;
+    return { version: record.version, change: widened.change };
   }
 
   endExecution(): void {

@@ -1,6 +1,7 @@
 /**
  * Parses and checks a plan: the zod shape first, then the rules zod cannot express (at least one
- * step, steps numbered 1..n in order, only tools a step may use, files inside the workspace).
+ * step, steps numbered 1..n in order, only tools a step may use, a scope inside the workspace:
+ * files relative and without `..`, commands and check that are command lines; see scopeEntryRules.ts).
  * Every problem is one line that names the step ("step 3: tools_needed names unknown tool 'sed'"),
  * because those lines go back to the model verbatim for a repair, and to the user on the card.
  */
@@ -8,6 +9,7 @@ import * as path from 'node:path';
 import type { z } from 'zod';
 import { Plan } from '../../protocol';
 import { dropNulls } from './strictJsonSchema';
+import { commandEntryProblem, fileEntryProblem } from './scopeEntryRules';
 import type { WorkspacePaths } from '../workspacePaths';
 
 export type PlanValidation = { ok: true; plan: Plan; errors: [] } | { ok: false; plan: null; errors: string[] };
@@ -96,11 +98,23 @@ async function semanticErrors(data: unknown, opts: PlanCheckOptions): Promise<st
         if (typeof t === 'string' && !known.has(t)) errors.push(`${label}: tools_needed names unknown tool '${t}'`);
       }
     }
-    if (Array.isArray(s.files) && opts.isInside) {
+    if (Array.isArray(s.files)) {
       for (const f of s.files) {
-        if (typeof f !== 'string' || f.trim() === '') continue;
-        if (!(await opts.isInside(f.trim()))) errors.push(`${label}: file '${f}' is outside the workspace`);
+        if (typeof f !== 'string') continue;
+        const lexical = fileEntryProblem(f);
+        if (lexical) errors.push(`${label}: ${lexical}`);
+        else if (opts.isInside && !(await opts.isInside(f.trim()))) errors.push(`${label}: file '${f}' is outside the workspace`);
       }
+    }
+    if (Array.isArray(s.commands)) {
+      s.commands.forEach((c, k) => {
+        const problem = typeof c === 'string' ? commandEntryProblem(c, `commands[${k}]`) : undefined;
+        if (problem) errors.push(`${label}: ${problem}`);
+      });
+    }
+    if (typeof s.check === 'string') {
+      const problem = commandEntryProblem(s.check, 'check');
+      if (problem) errors.push(`${label}: ${problem}`);
     }
   }
   return errors;

@@ -13,7 +13,8 @@ import type { Tool } from './tool';
 
 export const proposePlanTool: Tool<unknown> = {
   name: 'propose_plan',
-  description: 'Submit the finished plan for the user to review. Each step must be self-contained: the Actor sees only the plan.',
+  // Self-contained steps and scopes are taught by the Planner's prompt; the description stays short (prompt budget).
+  description: 'Submit the finished plan for the user to review.',
   // Anything: validation (with per-step error lines for a repair) happens in `run`, not in the generic parser.
   input: z.unknown(),
   // The plan schema's tools_needed enum is the registry's step tools as they stand for this request.

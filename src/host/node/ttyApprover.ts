@@ -28,6 +28,7 @@ export class TtyApprover implements Approver {
 
   async request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (req.info.diff) this.out(`${req.info.diff.trimEnd()}\n`);
+    if (req.info.amendment) return this.amendment(req, signal);
     let answer: string;
     try {
       answer = await this.prompt.ask(`Allow ${describe(req)}? [y/N] `, signal);
@@ -35,5 +36,20 @@ export class TtyApprover implements Approver {
       return { approved: false, reason: err instanceof Error ? err.message : 'not approved' };
     }
     return /^y(es)?$/i.test(answer) ? { approved: true } : { approved: false, reason: 'the user said no' };
+  }
+
+  /** An action outside the plan step's scope: allow once, add it to the plan, or (anything else) reject. */
+  private async amendment(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const a = req.info.amendment!;
+    const canAdd = !!(a.add.files?.length || a.add.commands?.length);
+    let answer: string;
+    try {
+      answer = await this.prompt.ask(`Amendment: ${a.text}.\n  ${describe(req)}\n  [o]nce${canAdd ? ' / [a]dd to the plan' : ''} / [N]o? `, signal);
+    } catch (err) {
+      return { approved: false, reason: err instanceof Error ? err.message : 'not approved' };
+    }
+    if (/^o(nce)?$/i.test(answer)) return { approved: true };
+    if (canAdd && /^a(dd)?$/i.test(answer)) return { approved: true, addToPlan: true };
+    return { approved: false, reason: 'the user rejected the amendment' };
   }
 }

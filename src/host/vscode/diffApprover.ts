@@ -78,7 +78,7 @@ export class DiffApprover implements Approver, vscode.Disposable {
   }
 
   /** Chat card "Approve" (and the diff title bar). False when no such call waits. */
-  approve(callId: string, note?: string): boolean { return this.panel.approve(callId, note); }
+  approve(callId: string, note?: string, addToPlan?: boolean): boolean { return this.panel.approve(callId, note, addToPlan); }
 
   /** Chat card "Reject" (and the diff title bar). */
   reject(callId: string, reason?: string): boolean { return this.panel.reject(callId, reason); }

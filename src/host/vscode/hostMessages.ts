@@ -24,7 +24,7 @@ export function hostMessageHandlers(deps: {
   const { approver, asker, logger, keys } = deps;
   return {
     approve: (msg) => {
-      if (!approver.approve(msg.call_id, msg.note)) logger.warn(`approve for ${msg.call_id}: nothing is waiting on it`);
+      if (!approver.approve(msg.call_id, msg.note, msg.add_to_plan)) logger.warn(`approve for ${msg.call_id}: nothing is waiting on it`);
     },
     reject: (msg) => {
       if (!approver.reject(msg.call_id, msg.reason)) logger.warn(`reject for ${msg.call_id}: nothing is waiting on it`);

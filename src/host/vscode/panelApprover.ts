@@ -21,9 +21,11 @@ export class PanelApprover implements Approver, vscode.Disposable {
     return decided.finally(() => this.requests.delete(req.callId));
   }
 
-  /** The chat card's Approve, with what the user typed with it. False when no such call waits (stale or forged message). */
-  approve(callId: string, note?: string): boolean {
-    return this.pending.settle(callId, note?.trim() ? { approved: true, note: note.trim() } : { approved: true });
+  /** The chat card's Approve (an amendment's Allow once, or Add to the plan), with what the user typed with it. False when no such call waits (stale or forged message). */
+  approve(callId: string, note?: string, addToPlan?: boolean): boolean {
+    // "Add to the plan" means something only for an amendment; on an ordinary approval it is dropped.
+    const add = addToPlan === true && this.requests.get(callId)?.info.amendment !== undefined;
+    return this.pending.settle(callId, { approved: true, ...(note?.trim() ? { note: note.trim() } : {}), ...(add ? { addToPlan: true } : {}) });
   }
 
   /** The chat card's Reject, with the user's optional reason (goes back to the model). */

@@ -50,7 +50,7 @@ describe('tandem arguments (node:util parseArgs over the command table)', () => 
     assert.equal(error(['run', 'x', '--model']), '--model needs a value');
     assert.equal(error(['run', 'x', '--model', ' ']), '--model needs a value');
     assert.match(error(['run', '--workspace', '--json', 'x']), /^--workspace needs a value/);
-    assert.equal(error(['run', '--approve', 'some', 'x']), '--approve must be one of never, edits, all (got "some")');
+    assert.equal(error(['run', '--approve', 'some', 'x']), '--approve must be one of never, edits, plan, all (got "some")');
     assert.equal(error(['run', '--answer', 'yes', 'x']), '--answer must be "default" (got "yes")');
     assert.equal(error(['run', '--resume', 'abc', '--no-history', 'x']), '--resume and --no-history cannot be combined');
     assert.equal(error(['history', '--out']), '--out needs a file name');

@@ -178,7 +178,7 @@ describe('tandem plan / run --plan (built CLI, scripted server)', function () {
     const r = await tandem([text('never')], ['run', '--role', 'actor', '--plan', out]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /not valid, so it was not executed/);
-    assert.match(r.stderr, /step 1: file '\.\.\/\.\.\/outside\.txt' is outside the workspace/);
+    assert.match(r.stderr, /step 1: file '\.\.\/\.\.\/outside\.txt' goes up with '\.\.' and is outside the workspace/);
     assert.equal(server!.chatRequests().length, 0);
   });
 

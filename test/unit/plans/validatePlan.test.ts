@@ -44,17 +44,59 @@ describe('validatePlan', () => {
     assert.equal(v.ok, false);
     assert.ok(v.errors.includes("step 2: tools_needed names unknown tool 'sed'"), v.errors.join('\n'));
     assert.ok(v.errors.includes('step 2: step_number is 3, expected 2 (steps are numbered 1..n in order)'), v.errors.join('\n'));
-    assert.ok(v.errors.includes("step 1: file '../../etc/passwd' is outside the workspace"), v.errors.join('\n'));
+    assert.ok(v.errors.includes("step 1: file '../../etc/passwd' goes up with '..' and is outside the workspace"), v.errors.join('\n'));
     assert.equal(v.errors.length, 3);
   });
 
-  it('rejects a plan without steps, and a sibling folder that only shares the prefix', async () => {
+  it('rejects a plan without steps, and absolute paths (a sibling folder sharing the prefix, or one inside)', async () => {
     const v = await validatePlan(samplePlan({ steps: [] }), { stepTools: STEP_TOOLS });
     assert.deepEqual(v.errors, ['steps: the plan has no steps; at least one is needed']);
     const p = samplePlan();
     p.steps[0].files = [`${ws}-evil/x.ts`, `${ws}/inside.ts`];
     const w = await validatePlan(p, { isInside: lexicallyInside([ws]), stepTools: STEP_TOOLS });
-    assert.deepEqual(w.errors, [`step 1: file '${ws}-evil/x.ts' is outside the workspace`]);
+    // A scope is matched later against workspace-relative paths: an absolute one is refused even inside.
+    assert.deepEqual(w.errors, [
+      `step 1: file '${ws}-evil/x.ts' is an absolute path; name it relative to the workspace`,
+      `step 1: file '${ws}/inside.ts' is an absolute path; name it relative to the workspace`,
+    ]);
+  });
+
+  it('rejects file scopes that escape the workspace however they are matched: globs with .., home, drive letters', async () => {
+    const p = samplePlan();
+    p.steps[0].files = ['src/../../**', '**/../secrets/*', '~/.ssh/*', 'C:\\Windows\\x', ' ', 'src/**/*.ts', './README.md', 'docs/'];
+    const v = await validatePlan(p, { isInside: lexicallyInside([ws]), stepTools: STEP_TOOLS });
+    assert.equal(v.ok, false);
+    assert.deepEqual(v.errors, [
+      "step 1: file 'src/../../**' goes up with '..' and is outside the workspace",
+      "step 1: file '**/../secrets/*' goes up with '..' and is outside the workspace",
+      "step 1: file '~/.ssh/*' is an absolute path; name it relative to the workspace",
+      "step 1: file 'C:\\Windows\\x' is an absolute path; name it relative to the workspace",
+      'step 1: files has an empty entry',
+    ]);
+  });
+
+  it('rejects commands and checks that are empty or not a command line, and accepts real ones', async () => {
+    const p: any = samplePlan();
+    p.steps[0].commands = ['npm test -- --grep args', '   ', '$ npm run build', 'Run the unit tests'];
+    p.steps[0].check = 'Verify that the build passes.';
+    p.steps[1].commands = ['npm test'];
+    p.steps[1].check = 'npm test\nrm -rf build';
+    const v = await validatePlan(p, { isInside: lexicallyInside([ws]), stepTools: STEP_TOOLS });
+    assert.equal(v.ok, false);
+    assert.deepEqual(v.errors, [
+      'step 1: commands[1] is empty; give a command line or leave it out',
+      "step 1: commands[2] '$ npm run build' starts with a '$ ' prompt; give the command line alone",
+      "step 1: commands[3] 'Run the unit tests' reads as a sentence, not a command line; give the exact command (e.g. 'npm test')",
+      "step 1: check 'Verify that the build passes.' reads as a sentence, not a command line; give the exact command (e.g. 'npm test')",
+      "step 2: check 'npm test\nrm -rf build' spans several lines; give one command line (join commands with &&)",
+    ]);
+    const good: any = samplePlan();
+    good.steps[0].commands = ['npm test -- --grep args', 'git diff --stat', 'FOO=1 make check'];
+    good.steps[0].check = 'grep -q verbose src/args.ts';
+    good.steps[1].check = 'npm test';
+    const ok = await validatePlan(good, { isInside: lexicallyInside([ws]), stepTools: STEP_TOOLS });
+    assert.deepEqual(ok.errors, []);
+    assert.equal(ok.plan?.steps[0].check, 'grep -q verbose src/args.ts');
   });
 
   it('reports shape errors one per line with the step and field', async () => {
