@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Agent } from '../../src/core/agent/agent';
 import type { AgentHooks } from '../../src/core/agent/agentApi';
 import { defaultSettings, type AgentSettings } from '../../src/core/settings';
-import type { Approver, QuestionAsker, ApprovalRequest } from '../../src/core/ports';
+import type { Approver, QuestionAsker, ApprovalRequest, DiagnosticsProvider } from '../../src/core/ports';
 import type { Tool } from '../../src/core/tools/tool';
 import type { Card, HostEvent, RoleId, ToolCallCard } from '../../src/protocol';
 import { HostEvent as HostEventSchema } from '../../src/protocol';
@@ -32,6 +32,8 @@ export interface HarnessOptions {
   approver?: Approver;
   asker?: QuestionAsker;
   hooks?: AgentHooks;
+  /** The editor's problems, for tests of what an editor host reports (the Node host has none). */
+  diagnostics?: DiagnosticsProvider;
 }
 
 export interface Harness {
@@ -61,6 +63,7 @@ export async function harness(o: HarnessOptions): Promise<Harness> {
     },
   };
   const host = createNodeHost({ roots: [ws], approver: recordingApprover, asker: o.asker });
+  if (o.diagnostics) host.diagnostics = o.diagnostics;
   const base = defaultSettings({ baseURL: server.url, apiKey: 'sk-harness-key-9876', models: { planner: 'planner-model', actor: 'actor-model' } });
   base.limits = { ...base.limits, maxRetries: 0, requestIdleTimeoutMs: 5000 };
   const settings = o.settings ? o.settings(base) : base;

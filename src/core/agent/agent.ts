@@ -96,6 +96,7 @@ export class Agent implements AgentApi {
       planRepairTries: opts.settings.limits.planRepairTries,
       isInside: insideWorkspace(this.paths),
       stepTools: () => this.catalog().stepTools,
+      diagnostics: opts.host.diagnostics,
     });
     // A resumed task's plans stay executable and revisable (their cards came back with the snapshot).
     if (opts.resume) {
@@ -293,6 +294,7 @@ export class Agent implements AgentApi {
         }),
         root: this.opts.host.fs.roots[0] ?? '.',
         aborted: () => signal.aborted,
+        newErrors: () => this.planning.execution?.problems.newErrorLines(this.opts.host.fs.roots[0] ?? '.') ?? Promise.resolve([]),
       }),
     );
   }
@@ -505,7 +507,7 @@ export class Agent implements AgentApi {
         beforeChange: async (abs, callId) => {
           // While a step runs, the file's text before its first change is kept for the step's diff (the Reviewer's view).
           const before = this.planning.wantsBefore(abs) ? await this.opts.host.fs.readText(abs).catch(() => null) : undefined;
-          this.planning.noteChange(abs, before);
+          await this.planning.noteChange(abs, before);
           await this.hooks.beforeChange?.(abs, callId);
         },
         onSettled: (call) => {

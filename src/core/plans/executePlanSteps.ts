@@ -31,6 +31,8 @@ export interface StepRunners {
    * undefined when it is not asked. A `replan` verdict stops the run before the next step.
    */
   reviewStep?: (step: PlanStep, verdict: StepVerdict) => Promise<ReviewResult | undefined>;
+  /** New errors in the editor's problems of the files the current step changed (after its check ran). */
+  newErrors?: () => Promise<string[]>;
 }
 
 export async function executePlanSteps(planning: Planning, brief: string, run: StepRunners): Promise<TurnOutcome> {
@@ -68,7 +70,9 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
         planning.setStep(n, 'failed', FAIL_REASON.stopped);
         return 'stopped';
       }
-      const verdict = stepVerdict({ actions, outsideScope, ...(check ? { check } : {}) });
+      // After the check: it gives the language services time to catch up with the step's last write.
+      const newErrors = (await run.newErrors?.()) ?? [];
+      const verdict = stepVerdict({ actions, outsideScope, newErrors, ...(check ? { check } : {}) });
       planning.setStep(n, verdict.state, undefined, verdict.evidence);
       const review = await run.reviewStep?.(step, verdict);
       if (verdict.state === 'failed') return 'error';

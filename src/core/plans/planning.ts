@@ -15,6 +15,8 @@ import { actorBrief, executionAnnouncement } from './actorBrief';
 import { extractJson } from './extractJson';
 import { widenStepScope } from './widenStepScope';
 import type { ScopeAddition } from './stepScope';
+import { StepProblems } from './stepProblems';
+import type { DiagnosticsProvider } from '../ports';
 
 export interface PlanningOptions {
   logger: Logger;
@@ -26,6 +28,8 @@ export interface PlanningOptions {
   /** Whether a file named in a plan is inside the workspace (see `insideWorkspace`). */
   isInside?: (file: string) => Promise<boolean>;
   now?: () => number;
+  /** The editor's problems, where there is an editor: new errors in a step's files keep it from done. */
+  diagnostics?: DiagnosticsProvider;
 }
 
 /** The plan being executed and what happened to its current step. */
@@ -45,6 +49,8 @@ export interface PlanExecution {
   from: number;
   /** Set when the current step went over its budget (the step is stopped and fails with this). */
   overBudget?: string;
+  /** The editor's problems of those files before the step changed them (see stepProblems.ts). */
+  problems: StepProblems;
 }
 
 /** What a plan's usage is counted against: the version being executed (with its step), or one reviewed. */
@@ -163,7 +169,7 @@ export class Planning {
     const last = record.plan.steps[record.plan.steps.length - 1]!.step_number;
     if (fromStep !== undefined && (fromStep < 1 || fromStep > last)) return { ok: false, error: `Plan v${record.version} has no step ${fromStep}.` };
     const from = fromStep ?? 1;
-    this.exec = { record: record as PlanExecution['record'], step: 0, actions: [], changed: new Set(), before: new Map(), from };
+    this.exec = { record: record as PlanExecution['record'], step: 0, actions: [], changed: new Set(), before: new Map(), from, problems: new StepProblems(this.opts.diagnostics) };
     if (from > 1) this.book.resetStepsFrom(cardId, from);
     else this.book.resetSteps(cardId);
     this.book.setHalted(cardId, undefined);
@@ -192,6 +198,7 @@ export class Planning {
       this.exec.changed = new Set();
       this.exec.before = new Map();
       this.exec.overBudget = undefined;
+      this.exec.problems = new StepProblems(this.opts.diagnostics);
     }
     this.book.setStepState(this.exec.record.cardId, stepNumber, state, reason, evidence);
   }
@@ -201,11 +208,15 @@ export class Planning {
     if (this.exec && this.exec.step > 0) this.exec.actions.push(action);
   }
 
-  /** A file is about to change while a step runs; `before` is its text now (null: it does not exist yet). */
-  noteChange(absPath: string, before?: string | null): void {
+  /**
+   * A file is about to change while a step runs; `before` is its text now (null: it does not exist
+   * yet). Its editor problems are taken before the step's first change of it (stepProblems.ts).
+   */
+  async noteChange(absPath: string, before?: string | null): Promise<void> {
     if (!this.exec || this.exec.step === 0) return;
     this.exec.changed.add(absPath);
     if (before !== undefined && !this.exec.before.has(absPath)) this.exec.before.set(absPath, before);
+    await this.exec.problems.beforeChange(absPath);
   }
 
   /** Whether the current step's first change of this file is still to come (its text before is worth reading). */

@@ -4,7 +4,8 @@
  *   limit, an open question), or its check ran and did not exit 0 (a non-zero exit, a timeout);
  * - **unverified**: the step ended normally but something stands between it and evidence: one of
  *   its actions was rejected, refused or failed; it changed a file outside its declared `files`;
- *   its check was not run (not approved); or it declared no check at all;
+ *   the editor reports new errors in a file it changed; its check was not run (not approved); or
+ *   it declared no check at all;
  * - **done**: none of the above, and its check exited 0 — the only road to ✓.
  * Why: a model's "done" is a claim, not evidence; a step whose command the user rejected must
  * never be shown with the same badge as one whose test passed.
@@ -29,6 +30,8 @@ export interface StepFacts {
   outsideScope: readonly string[];
   /** Undefined when the step declared no check. */
   check?: CheckRun;
+  /** New errors in the editor's problems of the files the step changed ("src/a.ts:3: …"); none where no editor reports them. */
+  newErrors?: readonly string[];
 }
 
 export interface StepVerdict {
@@ -51,6 +54,7 @@ export function stepVerdict(f: StepFacts): StepVerdict {
     if (a.status !== 'done') why.push(`${a.tool} (${a.summary}) ${STATUS_WORD[a.status]}`);
   }
   for (const p of f.outsideScope) why.push(`changed ${p}, which the step's files do not name`);
+  for (const e of f.newErrors ?? []) why.push(`new error in the editor's problems: ${e}`);
   if (f.check?.ran) {
     const r = f.check.result;
     if (r.exit_code !== 0) {

@@ -40,6 +40,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
     <>
       {plan ? (
         <>
+          {card.amended && <p class="plan-amended" data-plan-amended>⚑ {card.amended}</p>}
           <p class="plan-goal"><strong>Goal:</strong> {plan.goal}</p>
           {card.replan_of !== undefined && <p class="muted" data-replan-of>Replans v{card.replan_of}: the steps already carried out are kept as they ended.</p>}
           {card.changes && <VersionChanges changes={card.changes} />}
@@ -62,15 +63,16 @@ export function PlanCardView({ card }: { card: PlanCard }) {
                   <div class="step-body">
                     <div class="step-action"><span class="step-no">{s.step_number}.</span> {s.action}</div>
                     {s.reason && <div class="muted">{s.reason}</div>}
-                    <div class="step-meta">
-                      {s.files.map((f) => <code key={f} class="file"><PathLink path={f} /></code>)}
-                      {s.tools_needed.length > 0 && <span class="muted">{s.tools_needed.join(', ')}</span>}
+                    <div class="step-meta" data-step-scope="files">
+                      <span class="scope-label">may change:</span>
+                      {s.files.length ? s.files.map((f) => <code key={f} class="file"><PathLink path={f} /></code>) : <span class="muted">no files</span>}
+                      {s.tools_needed.length > 0 && <span class="muted">· {s.tools_needed.join(', ')}</span>}
                       {s.estimated_time && <span class="muted">≈ {s.estimated_time}</span>}
                     </div>
                     {(s.commands?.length ?? 0) > 0 && (
-                      <div class="step-meta">{s.commands!.map((c) => <code key={c} class="command">$ {c}</code>)}</div>
+                      <div class="step-meta" data-step-scope="commands"><span class="scope-label">may run:</span>{s.commands!.map((c) => <code key={c} class="command">$ {c}</code>)}</div>
                     )}
-                    {s.check && <div class="step-meta muted">check: <code>{s.check}</code></div>}
+                    {s.check && <div class="step-meta" data-step-scope="check"><span class="scope-label">check:</span> <code>{s.check}</code></div>}
                     {why.length > 0 && (
                       <ul class={state === 'failed' ? 'error-text step-why' : 'muted step-why'} data-step-why>
                         {why.map((w, i) => <li key={i}>{w}</li>)}

@@ -4,6 +4,7 @@ import { clearComposerDraft, composerDraft } from '../composerDraft';
 import { toolHeadline, type Headline } from './toolHeadline';
 import { LazyDetails } from '../LazyDetails';
 import { visibleBlock, visibleLine } from '../visibleText';
+import { AmendmentBlock } from './AmendmentBlock';
 
 function hasArgs(args: unknown): boolean {
   if (args === undefined || args === null) return false;
@@ -164,11 +165,12 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           <span class={`chip status-${starting ? 'starting' : card.status}`}>{starting ? 'starting' : STATUS_LABEL[card.status] ?? card.status}</span>
         )}
       </div>
+      {card.approval?.amendment && <AmendmentBlock a={card.approval.amendment} callId={card.call_id} pending={pending} />}
       {card.approval && (pending || card.approval.kind === 'command') && <ApprovalDetails a={card.approval} callId={card.call_id} />}
       {card.approval && !pending && card.status === 'done' && (card.approval.kind === 'edit' || card.approval.kind === 'create' || card.approval.kind === 'delete') && (
         <ChangeLine a={card.approval} callId={card.call_id} reverted={card.reverted === true} />
       )}
-      {pending && (
+      {pending && !card.approval?.amendment && (
         <div class="actions">
           <button type="button" class="primary" title={withNote ? 'Approve, and send your message with it' : undefined} onClick={() => decide(card.call_id, true)}>{withNote ? 'Approve with message' : 'Approve'}</button>
           <button type="button" class="secondary" title={withNote ? 'Reject, and send your message as the reason' : undefined} onClick={() => decide(card.call_id, false)}>{withNote ? 'Reject with message' : 'Reject'}</button>

@@ -1,0 +1,135 @@
+/**
+ * The plan as a contract in the real workbench (code-server + Chromium, scripted LLM server): a
+ * plan whose steps show their scope (files, commands, check) → Execute with plan-scope approval
+ * (the in-scope edit runs unasked) → an edit outside the step's scope raises an amendment card →
+ * Add to the plan → plan v2 says what it widened and the run goes on in it → step 1 done on its
+ * check → step 2's check fails and the step ends failed, with why. Screenshots: test-results/scope-*.png.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { FrameLocator, Locator } from 'playwright-core';
+import { openWorkbench, type Workbench } from './harness';
+import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../support/scriptedServer';
+
+let n = 0;
+const tc = (name: string, args: Record<string, unknown>): ScriptedToolCall => ({ id: `call_${name}_${++n}`, name, arguments: args });
+const calls = (...c: ScriptedToolCall[]): ScriptStep => ({ type: 'tool_calls', calls: c });
+const text = (t: string): ScriptStep => ({ type: 'text', text: t });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const PLAN = {
+  format_version: '1.0',
+  goal: 'Greet Tandem and note it',
+  steps: [
+    { step_number: 1, action: 'In greeting.txt replace "world" with "Tandem"', reason: 'the user asked for it', tools_needed: ['read_file', 'edit_file'], estimated_time: '1m', files: ['greeting.txt'], commands: [], check: 'grep -q Tandem greeting.txt' },
+    { step_number: 2, action: 'Say goodbye in greeting.txt', reason: 'politeness', tools_needed: ['edit_file'], estimated_time: '1m', files: ['greeting.txt'], commands: ['grep'], check: 'grep -q goodbye greeting.txt' },
+  ],
+  estimated_total_time: '2m',
+  risks: [],
+  prerequisites: [],
+};
+
+describe('plan step scopes and amendments in the real workbench (UI)', function () {
+  this.timeout(300_000);
+  let server: ScriptedServer;
+  let wb: Workbench;
+  let chat: FrameLocator;
+  let ws: string;
+
+  const input = (): Locator => chat.locator('textarea[aria-label="Message Tandem"]');
+  const planCard = (version: number): Locator => chat.locator('[data-card-kind="plan"]', { hasText: `v${version}` }).last();
+
+  before(async () => {
+    server = await ScriptedServer.start([], { models: ['scripted-model'] });
+    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-scope-')));
+    fs.writeFileSync(path.join(ws, 'greeting.txt'), 'Hello, world\n');
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'notes\n');
+    wb = await openWorkbench({
+      workspace: ws,
+      settings: {
+        'tandem.baseUrl': server.url,
+        'tandem.model.planner': 'scripted-model',
+        'tandem.model.actor': 'scripted-model',
+        'tandem.contextWindow': 128_000,
+        'tandem.limits.requestIdleTimeoutMs': 30_000,
+        // Execute plan approves each step's in-scope edits and commands.
+        'tandem.autoApprove.planScope': true,
+      },
+    });
+    chat = await wb.openTandemView();
+    await input().waitFor({ state: 'visible' });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`scope-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
+  });
+
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+    if (ws) fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('plan with scopes → Execute (plan-scope approval) → amendment → Add to the plan (v2) → a failing check ends its step failed', async () => {
+    server.replace([
+      calls(tc('propose_plan', PLAN)),
+      // Step 1: the in-scope edit (no approval asked), then an edit of a file the step did not name.
+      calls(tc('read_file', { path: 'greeting.txt' }), tc('read_file', { path: 'notes.txt' })),
+      calls(tc('edit_file', { path: 'greeting.txt', edits: [{ old_text: 'world', new_text: 'Tandem' }] })),
+      calls(tc('edit_file', { path: 'notes.txt', edits: [{ old_text: 'notes', new_text: 'greeted Tandem' }] })),
+      text('Step 1 done.'),
+      // Step 2: says it is done without doing it; its check tells the truth.
+      text('Step 2 done.'),
+    ]);
+    await input().click();
+    await input().fill('Greet Tandem and note it');
+    await input().press('Enter');
+
+    const v1 = planCard(1);
+    await v1.waitFor({ state: 'visible', timeout: 30_000 });
+    // The plan card shows each step's scope: what it may change, run and how it is checked.
+    const scope = await v1.locator('[data-step-scope]').allInnerTexts();
+    assert.ok(scope.some((t) => /may change:\s*greeting\.txt/.test(t)), scope.join(' | '));
+    assert.ok(scope.some((t) => /may run:\s*\$ grep/.test(t)), scope.join(' | '));
+    assert.ok(scope.some((t) => /check:\s*grep -q Tandem greeting\.txt/.test(t)), scope.join(' | '));
+    await wb.screenshot('scope-01-plan-with-scopes');
+
+    await v1.getByRole('button', { name: 'Execute plan' }).click();
+    const amendment = chat.locator('[data-amendment="asked"]');
+    await amendment.waitFor({ state: 'visible', timeout: 40_000 });
+    assert.match(await amendment.innerText(), /Step 1 wants to edit notes\.txt, which the plan did not name/);
+    // The in-scope edit ran without an Approve: plan-scope approval.
+    assert.equal(fs.readFileSync(path.join(ws, 'greeting.txt'), 'utf8'), 'Hello, Tandem\n');
+    assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'notes\n', 'nothing written before the decision');
+    await amendment.getByRole('button', { name: 'Allow once' }).waitFor({ state: 'visible' });
+    await amendment.getByRole('button', { name: 'Reject' }).waitFor({ state: 'visible' });
+    await wb.screenshot('scope-02-amendment');
+
+    await amendment.getByRole('button', { name: 'Add to the plan' }).click();
+    await waitUntil(() => fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8') === 'greeted Tandem\n', 'the amended edit to be written');
+    const v2 = planCard(2);
+    await v2.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await v2.locator('[data-plan-amended]').innerText(), /v2 adds to v1: step 1 files: \+ notes\.txt/);
+    await chat.locator('[data-amendment="added"]').waitFor({ state: 'visible' });
+
+    // Step 1 done on its check; step 2 failed: its check exited 1.
+    await v2.locator('[data-step-state="failed"]').waitFor({ state: 'visible', timeout: 40_000 });
+    const states = await v2.locator('li.step').evaluateAll((els) => els.map((e) => e.getAttribute('data-step-state')));
+    assert.deepEqual(states, ['done', 'failed']);
+    assert.match(await v2.locator('[data-step-why]').innerText(), /the check `grep -q goodbye greeting\.txt` exited 1/);
+    await v2.locator('[data-plan-status="executed"]').waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await v2.locator('[data-plan-status="executed"]').innerText(), /failed/i);
+    await v2.scrollIntoViewIfNeeded();
+    await wb.screenshot('scope-03-v2-done-and-failed');
+  });
+});
