@@ -129,7 +129,9 @@ describe('plan step scopes and amendments in the real workbench (UI)', function 
     assert.match(await v2.locator('[data-step-why]').innerText(), /the check `grep -q goodbye greeting\.txt` exited 1/);
     await v2.locator('[data-plan-status="executed"]').waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await v2.locator('[data-plan-status="executed"]').innerText(), /failed/i);
-    await v2.scrollIntoViewIfNeeded();
-    await wb.screenshot('scope-03-v2-done-and-failed');
+    await v2.locator('[data-plan-amended]').scrollIntoViewIfNeeded();
+    await wb.screenshot('scope-03-v2-amended');
+    await v2.locator('[data-step-state="failed"]').scrollIntoViewIfNeeded();
+    await wb.screenshot('scope-04-v2-done-and-failed');
   });
 });

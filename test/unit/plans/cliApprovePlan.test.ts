@@ -93,6 +93,34 @@ describe('tandem run --plan --approve plan (built CLI, scripted server)', functi
     });
   }
 
+  it('the CI story: exit 3 on the amendment; the plan file widened as printed; the rerun ends with a failing check (exit 1)', async () => {
+    const script = () => [
+      call('write_file', { path: 'notes.txt', content: 'hello\n' }),
+      call('write_file', { path: 'log.txt', content: 'wrote notes\n' }),
+      text('Created.'),
+      call('run_command', { command: 'cat notes.txt' }),
+      text('Shown.'),
+    ];
+    const plan = scopedPlan();
+    plan.steps[1]!.check = 'grep -q goodbye notes.txt';
+    fs.writeFileSync(planFile, JSON.stringify(plan));
+    const first = await run(script(), 'plan');
+    assert.equal(first.code, 3, first.stderr);
+    assert.match(first.stderr, /add it to step 1 of the plan file \(files: log\.txt\)/);
+    await server!.close();
+    server = undefined;
+    // What a person does with the printed amendment: add it to the plan, and run again.
+    plan.steps[0]!.files.push('log.txt');
+    fs.writeFileSync(planFile, JSON.stringify(plan));
+    const second = await run(script(), 'plan');
+    assert.equal(second.code, 1, second.stderr);
+    assert.equal(fs.readFileSync(path.join(ws, 'log.txt'), 'utf8'), 'wrote notes\n');
+    const ev = events(second);
+    assert.equal(ev.filter((e) => e.type === 'amendment').length, 0);
+    assert.deepEqual(ev.filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`), ['step_started:1', 'step_done:1', 'step_started:2', 'step_failed:2']);
+    assert.match(second.stderr, /step 2 failed: the check `grep -q goodbye notes\.txt` exited 1/);
+  });
+
   it('a command outside the step\'s commands is an amendment too (exit 3), and nothing of it runs', async () => {
     const r = await run([
       call('write_file', { path: 'notes.txt', content: 'hello\n' }),
