@@ -2,28 +2,13 @@
  * "No new errors in the editor's problems for the files the step touched" as step evidence. Before
  * the step first changes a file, its problems are taken; after the step (and its check, which gives
  * the language services time to catch up with the last write) they are taken again, and errors the
- * file did not have before are the step's. Problems are compared by source and message, counting
- * repeats, not by line: lines move with every edit above them, and a problem that only moved is not new.
+ * file did not have before are the step's (newProblems.ts: compared by message, counting repeats,
+ * not by line, so a problem that only moved is not new).
  * Hosts without language services (the CLI) have no `DiagnosticsProvider`: nothing is claimed there.
  */
 import * as path from 'node:path';
 import type { Diagnostic, DiagnosticsProvider } from '../ports';
-
-const keyOf = (d: Diagnostic) => `${d.source ?? ''}\u0000${d.message}`;
-
-/** The errors of `after` that `before` did not have. */
-export function newErrors(before: readonly Diagnostic[], after: readonly Diagnostic[]): Diagnostic[] {
-  const had = new Map<string, number>();
-  for (const d of before) if (d.severity === 'error') had.set(keyOf(d), (had.get(keyOf(d)) ?? 0) + 1);
-  const out: Diagnostic[] = [];
-  for (const d of after) {
-    if (d.severity !== 'error') continue;
-    const left = had.get(keyOf(d)) ?? 0;
-    if (left > 0) had.set(keyOf(d), left - 1);
-    else out.push(d);
-  }
-  return out;
-}
+import { newProblems } from '../newProblems';
 
 /** Per file the step changed: its problems before the first change. */
 export class StepProblems {
@@ -44,7 +29,7 @@ export class StepProblems {
     for (const [file, before] of this.before) {
       const after = await this.diagnostics.get(file).catch(() => []);
       const rel = path.relative(root, file).split(path.sep).join('/');
-      for (const d of newErrors(before, after)) lines.push(`${rel}:${d.line}: ${d.message}${d.source ? ` [${d.source}]` : ''}`);
+      for (const d of newProblems(before, after, ['error'])) lines.push(`${rel}:${d.line}: ${d.message}${d.source ? ` [${d.source}]` : ''}`);
     }
     return lines.slice(0, max);
   }

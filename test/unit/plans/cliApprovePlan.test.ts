@@ -109,8 +109,9 @@ describe('tandem run --plan --approve plan (built CLI, scripted server)', functi
     assert.match(first.stderr, /add it to step 1 of the plan file \(files: log\.txt\)/);
     await server!.close();
     server = undefined;
-    // What a person does with the printed amendment: add it to the plan, and run again.
+    // What a person does with the printed amendment: add it to the plan, and run again on a clean tree.
     plan.steps[0]!.files.push('log.txt');
+    fs.rmSync(path.join(ws, 'notes.txt'), { force: true });
     fs.writeFileSync(planFile, JSON.stringify(plan));
     const second = await run(script(), 'plan');
     assert.equal(second.code, 1, second.stderr);

@@ -9,7 +9,6 @@ import * as fs from 'node:fs';
 import { harness, type Harness } from '../../support/agentHarness';
 import type { ScriptStep } from '../../support/scriptedServer';
 import type { Diagnostic, DiagnosticsProvider } from '../../../src/core/ports';
-import { newErrors } from '../../../src/core/plans/stepProblems';
 
 const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });
@@ -58,10 +57,5 @@ describe("step evidence: the editor's problems of the files a step touched", () 
   it('an error the file already had (moved to another line) is not new: the step is done', async () => {
     const card = await run('export const answer = 42;\nconst old = undefinedName;\n');
     assert.equal(card.step_states['1'], 'done', JSON.stringify(card.step_evidence));
-  });
-
-  it('compares by message and counts repeats, ignoring warnings', () => {
-    const d = (line: number, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic => ({ path: '/a', line, severity, message });
-    assert.deepEqual(newErrors([d(1, 'x')], [d(5, 'x'), d(6, 'x'), d(7, 'y', 'warning')]).map((e) => e.line), [6]);
   });
 });
