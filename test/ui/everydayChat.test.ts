@@ -346,7 +346,7 @@ describe('The everyday chat in the real workbench (UI)', function () {
       format_version: '1.0', goal: 'Touch beta, then check', estimated_total_time: '2 min', risks: [], prerequisites: [],
       steps: [
         { step_number: 1, action: 'Rewrite beta.txt', reason: 'asked', tools_needed: ['edit_file'], estimated_time: '1 min', files: ['beta.txt'] },
-        { step_number: 2, action: 'Check the result', reason: 'asked', tools_needed: ['run_command'], estimated_time: '1 min', files: [] },
+        { step_number: 2, action: 'Check the result', reason: 'asked', tools_needed: ['run_command'], estimated_time: '1 min', files: [], commands: ['cat beta.txt'] },
       ],
     };
     server.replace([
