@@ -120,7 +120,9 @@ describe('plan step scopes and amendments in the real workbench (UI)', function 
     const v2 = planCard(2);
     await v2.waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await v2.locator('[data-plan-amended]').innerText(), /v2 adds to v1: step 1 files: \+ notes\.txt/);
-    await chat.locator('[data-amendment="added"]').waitFor({ state: 'visible' });
+    // The amendment card (just above v2) says it was added; the chat draws only the cards in view.
+    await v2.locator('[data-plan-amended]').scrollIntoViewIfNeeded();
+    await chat.locator('[data-amendment="added"]').waitFor({ state: 'attached', timeout: 10_000 });
 
     // Step 1 done on its check; step 2 failed: its check exited 1.
     await v2.locator('[data-step-state="failed"]').waitFor({ state: 'visible', timeout: 40_000 });
