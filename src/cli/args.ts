@@ -24,6 +24,8 @@ export interface RunArgs {
   answerDefault: boolean;
   json: boolean;
   prompt: string;
+  /** --attach: files attached to the prompt besides its @mentions (as given, relative to the current folder). */
+  attach: string[];
   out?: string;
   planFile?: string;
   resume?: string;
@@ -185,6 +187,7 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
     answerDefault: values.answer === 'default',
     json: values.json === true,
     prompt,
+    attach: list(values.attach),
     ...(out ? { out } : {}),
     ...(planFile !== undefined ? { planFile } : {}),
     ...(review ? { review } : {}),

@@ -151,6 +151,13 @@ export const OPTIONS = {
     commands: RUNS,
     check: (v) => (/^[A-Za-z0-9_-]+__[A-Za-z0-9_-]+$/.test(v) ? undefined : `--allow-tool names an MCP tool as server__tool (got "${v}")`),
   },
+  attach: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    help: ['attach a file to the prompt (repeatable; also @path in the prompt);', 'only files inside the workspace and not ignored'],
+    commands: RUNS,
+  },
   resume: { type: 'string', value: 'ID', help: ['continue a saved task (a unique prefix of its id is enough)'], commands: RUNS },
   'history-dir': { type: 'string', value: 'DIR', help: ['where tasks are saved (default below)'], commands: ['run', 'plan', 'review', 'history'] },
   'no-history': { type: 'boolean', help: ['save nothing of this run'], commands: ASKS },

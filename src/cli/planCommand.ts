@@ -23,9 +23,9 @@ export interface PlanIo {
  * `tandem plan`: one Planner turn that must end in a plan. Exit code override: 1 when no plan
  * validated (the errors are printed; nothing is written), otherwise the turn's own outcome.
  */
-export async function runPlanCommand(agent: Agent, prompt: string, out: string, io: PlanIo): Promise<{ outcome: TurnOutcome; exitCode?: number }> {
+export async function runPlanCommand(agent: Agent, prompt: string, out: string, io: PlanIo, attach: readonly string[] = []): Promise<{ outcome: TurnOutcome; exitCode?: number }> {
   const before = agent.planning.book.latest();
-  const outcome = await agent.send(prompt, { requirePlan: true });
+  const outcome = await agent.send(prompt, { requirePlan: true, attach });
   const record = agent.planning.book.latest();
   if (outcome !== 'done') return { outcome };
   if (!record || record === before) {

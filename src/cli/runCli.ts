@@ -30,6 +30,7 @@ import { HistoryStore } from '../core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../core/runtime/runningTask';
 import { runReviewFile } from './reviewCommand';
 import { formatAmendment, runPlanCommand, runPlanFile } from './planCommand';
+import { checkAttachFiles } from './attachFiles';
 
 export interface CliIo {
   argv: readonly string[];
@@ -121,6 +122,12 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     mcp = started;
   }
   const withServers = mcp ? withMcp(registries, mcp) : registries;
+  // --attach names files by the current folder; each must be a readable file inside the workspace (after symlinks) and not ignored.
+  const attach = await checkAttachFiles(host, ws, args.attach.map((f) => path.resolve(io.cwd, f)));
+  if ('error' in attach) {
+    shownErr(`tandem: ${attach.error}\n`);
+    return EXIT.usage;
+  }
 
   const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
@@ -152,10 +159,10 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   let exitOverride: number | undefined;
   try {
     const planIo = { ...io, stderr: shownErr };
-    if (args.mode === 'plan') ({ outcome, exitCode: exitOverride } = await runPlanCommand(agent, args.prompt, args.out!, planIo));
+    if (args.mode === 'plan') ({ outcome, exitCode: exitOverride } = await runPlanCommand(agent, args.prompt, args.out!, planIo, attach.files));
     else if (args.mode === 'execute') ({ outcome, exitCode: exitOverride } = await runPlanFile(agent, args.planFile!, planIo));
     else if (args.mode === 'review') ({ outcome, exitCode: exitOverride } = await runReviewFile(agent, args.planFile!, planIo));
-    else outcome = await agent.send(args.prompt);
+    else outcome = await agent.send(args.prompt, { attach: attach.files });
   } finally {
     unregister?.();
     terminal?.close();

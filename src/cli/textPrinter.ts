@@ -98,6 +98,8 @@ export class TextPrinter {
           if (!this.atLineStart) this.write('\n');
           this.write(card.text);
         } else if (card.author === 'system') this.line(`» ${card.text}`);
+        // What the prompt's @mentions and --attach attached, one line each (their contents went to the model).
+        else if (card.author === 'user') for (const a of card.attachments ?? []) if (a.kind !== 'context') this.err(`📎 @${a.label}${a.note ? ` — ${a.note}` : ''}\n`);
         break;
       case 'usage':
         // Only an estimate is worth a line: the endpoint's own counts are in --json and history.

@@ -41,7 +41,8 @@ export function isOutsideWorkspace(info: ApprovalInfo, roots: readonly string[])
 
 /** Why changing this file could run code by itself (executionSensitivePaths.ts), judged on its workspace-relative path and its real path. */
 function sensitiveFileReason(info: ApprovalInfo, roots: readonly string[]): { why: string; name: string; what: string } | undefined {
-  const rels: string[] = [...(info.aliases ?? [])];
+  // A change to several files (a rename) is as sensitive as its most sensitive file.
+  const rels: string[] = [...(info.aliases ?? []), ...(info.files ?? []).map((f) => f.path)];
   if (info.path && !path.isAbsolute(info.path)) rels.push(info.path);
   const real = info.real_path ?? (info.path && path.isAbsolute(info.path) ? info.path : undefined);
   const root = real ? roots.find((r) => isWithin(r, real)) : undefined;

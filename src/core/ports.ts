@@ -3,6 +3,8 @@
  * `src/host/vscode` on the VS Code API. The core never imports `vscode`.
  */
 import type { ApprovalInfo, Question } from '../protocol';
+import type { CodeIntelligence } from './codeIntelligence';
+import type { ContextSources } from './mentions/contextSources';
 
 export interface FileStat {
   type: 'file' | 'directory' | 'symlink' | 'other';
@@ -22,6 +24,11 @@ export interface WorkspaceFs {
   /** Create or replace a file (creating parent folders). Editor hosts go through WorkspaceEdit. */
   writeText(absPath: string, content: string): Promise<void>;
   delete(absPath: string): Promise<void>;
+  /**
+   * Several files changed as one edit (a rename across files): an editor host applies them as one
+   * WorkspaceEdit, so one Undo takes them all back. Absent: the files are written one by one.
+   */
+  writeTexts?(files: readonly { absPath: string; content: string }[]): Promise<void>;
   /** `fs.realpath`, following symlinks; for a path that does not exist, the real path of its nearest existing ancestor joined with the rest. */
   realpath(absPath: string): Promise<string>;
 }
@@ -69,6 +76,8 @@ export interface ApprovalRequest {
   /** For edits: the proposed full new text, so an editor host can show a diff and let the user edit it. */
   proposedText?: string;
   originalText?: string;
+  /** A change to several files approved as one (a rename): each file's texts, for a multi-file diff. Not editable. */
+  files?: { absPath: string; originalText: string; proposedText: string }[];
 }
 
 export type ApprovalDecision =
@@ -136,6 +145,10 @@ export interface HostPorts {
   approver: Approver;
   asker: QuestionAsker;
   diagnostics?: DiagnosticsProvider;
+  /** The editor's language servers (symbols, definitions, references, hover, rename); absent without an editor. */
+  codeIntel?: CodeIntelligence;
+  /** Git changes, terminal output and the editor's context for mentions in the user's messages. */
+  context?: ContextSources;
   /** Path to a ripgrep binary if one is known (VS Code's bundled rg, or one on PATH). */
   ripgrepPath?: string;
   logger: Logger;

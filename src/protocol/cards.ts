@@ -21,6 +21,22 @@ export type AgentState = z.infer<typeof AgentState>;
 export const NoteKind = z.enum(['context', 'retry', 'revert']);
 export type NoteKind = z.infer<typeof NoteKind>;
 
+/**
+ * What a mention in the user's message attached (`@src/cart.ts`, `@problems`, the editor's context
+ * line): read once when the message was sent, capped, and kept with the message so the history
+ * shows (and resends) exactly what the model was given. `error` when it could not be attached.
+ */
+export const Attachment = z.object({
+  kind: z.enum(['file', 'folder', 'range', 'problems', 'git', 'terminal', 'context']),
+  /** As written in the message (`src/cart.ts:12-20`, `problems`). */
+  label: z.string().max(4096),
+  content: z.string().max(200_000),
+  /** Why it was not attached (outside the workspace, ignored, missing), or that it was cut. */
+  note: z.string().max(1000).optional(),
+  error: z.boolean().optional(),
+});
+export type Attachment = z.infer<typeof Attachment>;
+
 export const TextCard = z.object({
   kind: z.literal('text'),
   id: z.string(),
@@ -37,6 +53,8 @@ export const TextCard = z.object({
    * them back verbatim, as the provider requires. Not shown.
    */
   provider_fields: z.record(z.string(), z.unknown()).optional(),
+  /** A user message's mentions and editor context, as attached when it was sent. */
+  attachments: z.array(Attachment).max(50).optional(),
   ts: z.number(),
 });
 
@@ -109,6 +127,8 @@ export const ApprovalInfo = z.object({
   arguments: z.string().optional(),
   /** Set while a plan step runs and this action is outside the step's scope: the card asks Allow once / Add to the plan / Reject. */
   amendment: Amendment.optional(),
+  /** One change to several files (a rename): each file with its counts; `path` is the first of them. */
+  files: z.array(z.object({ path: z.string(), added: z.number().int(), removed: z.number().int() })).max(500).optional(),
 });
 export type ApprovalInfo = z.infer<typeof ApprovalInfo>;
 

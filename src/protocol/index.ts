@@ -11,3 +11,4 @@ export * from './chatSession';
 export * from './protocolMap';
 export * from './roleRegistry';
 export * from './instructionsHeadline';
+export * from './mentions';

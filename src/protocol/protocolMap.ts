@@ -37,6 +37,7 @@ export interface ProtocolMap {
   resume_task: [Request<'resume_task'>, void];
   /** An error card's Set API key: the setup card (even when setup does not look needed). */
   set_api_key: [Request<'set_api_key'>, Ui<'setup_needed'> | void];
+  mention_search: [Request<'mention_search'>, Ui<'mention_results'>];
 }
 
 /** One handler per message type, typed by the map: a missing or misspelt entry does not compile. */

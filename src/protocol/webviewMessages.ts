@@ -56,6 +56,8 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
     z.object({ type: z.literal('resume_task'), task_id: id }),
     /** An error card's "Set API key": the host shows the setup card. */
     z.object({ type: z.literal('set_api_key') }),
+    /** The `@` picker: workspace files and folders matching what was typed after `@`. */
+    z.object({ type: z.literal('mention_search'), query: z.string().max(500) }),
   ]);
 }
 
@@ -78,5 +80,9 @@ export const HostUiMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('send_deferred'), text: z.string() }),
   /** The workspace's latest saved tasks, for the empty chat (newest first, a handful). */
   z.object({ type: z.literal('recent_tasks'), tasks: z.array(z.object({ id: z.string(), title: z.string(), updated: z.number() })).max(20) }),
+  /** The `@` picker's answer to `mention_search` (workspace-relative; folders end in `/`), best first. */
+  z.object({ type: z.literal('mention_results'), query: z.string(), paths: z.array(z.string()).max(50) }),
+  /** Add Selection to Tandem: put this mention (`@path:12-20`) into the composer and focus it, without sending. */
+  z.object({ type: z.literal('insert_mention'), text: z.string().max(5000) }),
 ]);
 export type HostUiMessage = z.infer<typeof HostUiMessage>;

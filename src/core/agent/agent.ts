@@ -3,6 +3,8 @@
  * for the VS Code panel, the CLI and tests. Everything the user sees leaves through `emit` as
  * stamped `HostEvent`s; `cards()` is rebuilt from those very events.
  */
+import { resolveMentions } from '../mentions/resolveMentions';
+import { withAttachments } from '../mentions/attachmentText';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentState, Card, HostEvent, RoleId } from '../../protocol';
 import { EventStream } from '../events';
@@ -60,6 +62,8 @@ export class Agent implements AgentApi {
   private readonly hooks: AgentHooks;
   private readonly reviewer: Reviewer;
   private running: AbortController | undefined;
+  /** A message's mentions are being read (before its turn starts): a second send must wait like during a run. */
+  private attaching = false;
   private state: AgentState = 'idle';
   private stateDetail: string | undefined;
   private limitWaiter: ((allow: boolean) => void) | undefined;
@@ -194,14 +198,28 @@ export class Agent implements AgentApi {
     return this.events.snapshot(this._role, taskId);
   }
 
-  async send(text: string, opts: { requirePlan?: boolean } = {}): Promise<TurnOutcome> {
-    if (this.running) {
+  /**
+   * A user message. Its `@` mentions (and `attach`: files the CLI's --attach names) are read now and
+   * attached once, with the editor's context line when the host gives one; the card keeps them.
+   */
+  async send(text: string, opts: { requirePlan?: boolean; attach?: readonly string[] } = {}): Promise<TurnOutcome> {
+    if (this.running || this.attaching) {
       this.errorCard('The agent is still working on the previous message. Stop it first, or wait.');
       return 'error';
     }
-    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: this._role, ts: Date.now() });
-    this.lastTurn = { kind: 'message', text, role: this._role, requirePlan: opts.requirePlan };
-    return this.exclusive(async (signal) => this.turnWithPlanning(text, signal, { requirePlan: opts.requirePlan }));
+    this.attaching = true;
+    let attachments;
+    try {
+      const resolved = await resolveMentions(text, { host: this.opts.host, paths: this.paths }, { extraFiles: opts.attach, withEditorContext: true });
+      for (const r of resolved.reads) this.reads.record(r.real, r.text);
+      attachments = resolved.attachments;
+    } finally {
+      this.attaching = false;
+    }
+    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: this._role, ...(attachments.length ? { attachments } : {}), ts: Date.now() });
+    const sent = withAttachments(text, attachments);
+    this.lastTurn = { kind: 'message', text: sent, role: this._role, requirePlan: opts.requirePlan };
+    return this.exclusive(async (signal) => this.turnWithPlanning(sent, signal, { requirePlan: opts.requirePlan }));
   }
 
   async retry(): Promise<TurnOutcome> {

@@ -1,3 +1,4 @@
+import { withAttachments } from '../mentions/attachmentText';
 import type { Card, ToolCallCard } from '../../protocol';
 import type { ChatMessage } from '../context/chatMessage';
 
@@ -68,7 +69,7 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
   for (const c of cards) {
     switch (c.kind) {
       case 'text':
-        if (c.author === 'user') user(c.text);
+        if (c.author === 'user') user(withAttachments(c.text, c.attachments));
         else if (c.author === 'assistant') {
           if (calls.length || pendingText !== undefined) flushAssistant();
           pendingText = c.text;

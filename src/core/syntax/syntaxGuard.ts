@@ -95,7 +95,8 @@ async function loadRuntime(): Promise<Runtime | undefined> {
   return undefined;
 }
 
-async function languageFor(name: string): Promise<{ ts: Runtime; lang: TreeSitter.Language } | undefined> {
+/** The parser runtime and a grammar by name, loaded once (also used by the symbol outline). */
+export async function languageFor(name: string): Promise<{ ts: Runtime; lang: TreeSitter.Language } | undefined> {
   runtime ??= loadRuntime();
   const ts = await runtime;
   if (!ts) return undefined;

@@ -17,6 +17,12 @@ import { readFileTool } from './readFile';
 import { runCommandTool } from './runCommand';
 import { searchTool } from './search';
 import { writeFileTool } from './writeFile';
+import { documentOutlineTool } from './documentOutline';
+import { findReferencesTool } from './findReferences';
+import { findSymbolTool } from './findSymbol';
+import { goToDefinitionTool } from './goToDefinition';
+import { hoverTypeTool } from './hoverType';
+import { renameSymbolTool } from './renameSymbol';
 
 export const WORKSPACE_TOOLS: ToolProvider = fixedProvider('workspace', [
   readFileTool,
@@ -24,9 +30,15 @@ export const WORKSPACE_TOOLS: ToolProvider = fixedProvider('workspace', [
   findFilesTool,
   searchTool,
   diagnosticsTool,
+  findSymbolTool,
+  goToDefinitionTool,
+  findReferencesTool,
+  documentOutlineTool,
+  hoverTypeTool,
   editFileTool,
   applyPatchTool,
   writeFileTool,
+  renameSymbolTool,
   deleteFileTool,
   runCommandTool,
 ]);

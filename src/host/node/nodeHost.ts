@@ -2,6 +2,7 @@
  * The host ports on plain Node, composed for the CLI and unit tests: real files, a real shell,
  * ripgrep from PATH, and whichever approver/asker the caller chose (terminal or headless).
  */
+import { gitChanges } from './gitChanges';
 import type { Approver, HostPorts, Logger, QuestionAsker } from '../../core/ports';
 import { nullLogger } from '../../core/ports';
 import { HeadlessAsker } from '../../core/questions/headlessAsker';
@@ -30,6 +31,7 @@ export function createNodeHost(o: NodeHostOptions): HostPorts {
     approver: o.approver ?? new DenyingApprover(),
     asker: o.asker ?? new HeadlessAsker('none', logger),
     ripgrepPath: findRipgrep(),
+    context: { gitChanges },
     logger,
   };
 }

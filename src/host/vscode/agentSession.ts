@@ -25,6 +25,8 @@ export interface AgentSessionDeps {
   registries?: Registries;
   /** Where tasks are saved (with their checkpoints); without it nothing is saved. */
   history?: HistoryStore;
+  /** The `@` picker's workspace path search (none: the picker offers only problems, git, terminal, selection). */
+  mentionSearch?: { search(query: string): Promise<string[]> };
 }
 
 /**
@@ -86,6 +88,7 @@ export class AgentSession implements ChatSession, AgentApi {
         await deps.approver.showTexts(`${msg.path}: since the task started ↔ now`, start.path, start.before, undefined);
       },
       open_file: async (msg) => { await openWorkspaceFile(msg.path, deps.host.fs.roots, deps.host.logger); },
+      mention_search: async (msg) => ({ type: 'mention_results', query: msg.query, paths: (await deps.mentionSearch?.search(msg.query)) ?? [] }),
       resume_task: async (msg) => {
         if (msg.task_id === this.runtime.task.id) return;
         await this.runtime.resume(msg.task_id).catch((e: unknown) => deps.host.logger.warn(`resume ${msg.task_id}: ${String(e)}`));

@@ -7,6 +7,7 @@ import { listModels } from './connection';
 import { readAgentSettings } from './settings';
 import { modelFor } from '../../core/settings';
 import { selectionContext, selectionPrompt } from './selectionPrompt';
+import { selectionMention } from './selectionMention';
 
 /** What the command bodies need from the composition root. */
 export interface CommandDeps {
@@ -89,6 +90,16 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     if (agent && planner && agent.role !== planner.id) agent.setRole(planner.id, 'Plan from selection');
     await deps.revealChat();
     deps.sendPrompt(selectionPrompt('plan', sel, goal));
+  });
+
+  // Add Selection to Tandem: a mention of the selected lines goes into the composer, which gets the focus; nothing is sent.
+  reg('tandem.addSelection', async () => {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) { void vscode.window.showWarningMessage('Tandem: open a file and select some code first.'); return; }
+    const mention = selectionMention(editor);
+    if (!mention) { void vscode.window.showWarningMessage('Tandem: only files inside the workspace can be added.'); return; }
+    await deps.revealChat();
+    deps.postUi({ type: 'insert_mention', text: mention });
   });
 
   if (deps.openHistory) reg('tandem.openHistory', () => deps.openHistory?.());

@@ -47,6 +47,7 @@ export class DiffApprover implements Approver, vscode.Disposable {
   }
 
   async request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (req.files?.length) return this.requestMany(req, req.files, signal);
     if (req.proposedText === undefined) return this.panel.request(req, signal);
 
     const name = path.basename(req.info.real_path ?? req.info.path ?? 'proposal') || 'proposal';
@@ -77,6 +78,35 @@ export class DiffApprover implements Approver, vscode.Disposable {
     }
   }
 
+  /** Several files' changes as one approval (a rename): one multi-file diff, read-only; decided on the chat card. */
+  private readonly many = new Map<string, () => Promise<void>>();
+
+  private async requestMany(req: ApprovalRequest, files: NonNullable<ApprovalRequest['files']>, signal: AbortSignal): Promise<ApprovalDecision> {
+    const n = ++this.counter;
+    const uris = files.map((f, i) => {
+      const name = path.basename(f.absPath) || 'file';
+      const left = ProposalFs.uriFor(this.originalScheme, `Tandem proposal ${n}.${i} before`, name);
+      const right = ProposalFs.uriFor(this.originalScheme, `Tandem proposal ${n}.${i}`, name);
+      this.originals.put(left, f.originalText);
+      this.originals.put(right, f.proposedText);
+      return [vscode.Uri.file(f.absPath), left, right] as const;
+    });
+    const title = `Tandem proposal ${n}: ${req.info.reason ?? 'change'}`;
+    const show = () => Promise.resolve(vscode.commands.executeCommand('vscode.changes', title, uris)).then(() => undefined);
+    this.many.set(req.callId, show);
+    try {
+      const decided = this.panel.request(req, signal);
+      await show().catch((e) => this.logger.warn(`could not open the multi-file diff for ${req.callId}: ${e}`));
+      return await decided;
+    } finally {
+      this.many.delete(req.callId);
+      // The multi-diff tab's input type is not public API; its title is ours and unique (numbered).
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label === title);
+      if (tabs.length) await vscode.window.tabGroups.close(tabs, true).then(undefined, () => undefined);
+      for (const [, l, r] of uris) { this.originals.remove(l); this.originals.remove(r); }
+    }
+  }
+
   /** Chat card "Approve" (and the diff title bar). False when no such call waits. */
   approve(callId: string, note?: string, addToPlan?: boolean): boolean { return this.panel.approve(callId, note, addToPlan); }
 
@@ -85,6 +115,8 @@ export class DiffApprover implements Approver, vscode.Disposable {
 
   /** Chat card "Open diff": shows the diff again (the user closed it, or wants focus in it). */
   async openDiff(callId: string, preserveFocus = false): Promise<boolean> {
+    const many = this.many.get(callId);
+    if (many) { await many(); return true; }
     const p = this.open.get(callId);
     if (!p) return false;
     await this.showDiff(p, preserveFocus);

@@ -5,6 +5,9 @@ import { AgentSession } from './agentSession';
 import type { HistoryStore } from '../../core/history/historyStore';
 import { DiffApprover, registerDiffTitleCommands } from './diffApprover';
 import { VscodeDiagnostics } from './diagnostics';
+import { VscodeCodeIntelligence } from './vscodeCodeIntelligence';
+import { VscodeContextSources } from './vscodeContextSources';
+import { MentionSearch } from './mentionSearch';
 import type { ChannelLogger } from './logChannel';
 import { PanelApprover } from './panelApprover';
 import { PanelQuestionAsker } from './questionAsker';
@@ -50,12 +53,16 @@ export function createVscodeHost(
     return { network: c.get<boolean>('network') === true, secretFiles: list('hiddenFiles'), allowSecretFiles: list('shownFiles') };
   };
   const commands = new TerminalCommandRunner({ fallback: new NodeCommandRunner({ sandbox }), logger, sandbox });
+  const contextSources = new VscodeContextSources();
+  const mentionSearch = new MentionSearch(fs);
   const ports: HostPorts = {
     fs,
     commands,
     approver,
     asker,
     diagnostics: new VscodeDiagnostics(),
+    codeIntel: new VscodeCodeIntelligence(),
+    context: contextSources,
     ripgrepPath: findRipgrep(vscode.env.appRoot),
     logger,
   };
@@ -72,6 +79,7 @@ export function createVscodeHost(
     settings: readAgentSettings(''),
     ...(deps.history ? { history: deps.history } : {}),
     registries,
+    mentionSearch,
   });
   // Started after activation: a server's start (or its approval question) never delays the chat.
   setTimeout(() => void mcp.reload().catch((err) => logger.warn(`MCP servers: ${err instanceof Error ? err.message : String(err)}`)), 0);
@@ -83,7 +91,7 @@ export function createVscodeHost(
   void apply();
 
   context.subscriptions.push(
-    fs, panelApprover, approver, asker, commands, mcp,
+    fs, panelApprover, approver, asker, commands, mcp, contextSources, mentionSearch,
     registerDiffTitleCommands(approver, logger),
     watchAgentSettings(() => keys.get(), keys.onDidChange, (s) => {
       logger.setSecrets([s.apiKey]);

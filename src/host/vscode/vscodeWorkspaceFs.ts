@@ -78,6 +78,19 @@ export class VscodeWorkspaceFs implements WorkspaceFs, vscode.Disposable {
     }
   }
 
+  /** Existing files changed together (a rename): one WorkspaceEdit, so one Undo reverts every file. */
+  async writeTexts(files: readonly { absPath: string; content: string }[]): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    const docs: vscode.TextDocument[] = [];
+    for (const f of files) {
+      const doc = this.openDocument(f.absPath) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(f.absPath)));
+      docs.push(doc);
+      if (doc.getText() !== f.content) edit.replace(doc.uri, fullRange(doc), f.content);
+    }
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`The editor refused the edit to ${files.map((f) => f.absPath).join(', ')}`);
+    for (const doc of docs) if (doc.isDirty && !(await doc.save()) && !(await doc.save())) throw new Error(`Could not save ${doc.uri.fsPath}`);
+  }
+
   async delete(absPath: string): Promise<void> {
     const uri = vscode.Uri.file(absPath);
     const edit = new vscode.WorkspaceEdit();

@@ -57,7 +57,7 @@ describe('plan JSON schema (strict structured outputs)', () => {
     for (const k of ['"$schema"', '"const"', '"default"']) assert.ok(!text.includes(k), `${k} left in the schema`);
     const step = (planJsonSchema(STEP_TOOLS) as any).properties.steps.items;
     assert.deepEqual([...step.properties.tools_needed.items.enum].sort(),
-      ['apply_patch', 'delete_file', 'diagnostics', 'edit_file', 'find_files', 'list_files', 'read_file', 'run_command', 'search', 'write_file']);
+      ['apply_patch', 'delete_file', 'diagnostics', 'document_outline', 'edit_file', 'find_files', 'find_references', 'find_symbol', 'go_to_definition', 'hover_type', 'list_files', 'read_file', 'rename_symbol', 'run_command', 'search', 'write_file']);
     assert.deepEqual((planJsonSchema(STEP_TOOLS) as any).properties.format_version.enum, ['1.0']);
     const rf = planResponseFormat(STEP_TOOLS);
     assert.equal(rf.type, 'json_schema');

@@ -12,6 +12,7 @@ describe('the webview handler table', () => {
     send: none, approve: none, reject: none, open_diff: none, answer: none, execute_plan: none, revise_plan: none, review_plan: none, replan: none,
     set_role: none, stop: none, retry: none, new_task: none, revert_call: none, revert_task: none, continue: none,
     open_file_diff: none, revert_file: none, open_file: none, resume_task: none, set_api_key: none,
+    mention_search: (m) => ({ type: 'mention_results', query: m.query, paths: [] }),
   };
 
   it('posts an answer given at once in the same tick, before any event the host sends after it', () => {

@@ -111,7 +111,7 @@ describe('a third role from a test registry', () => {
       );
       assert.equal(r.code, 0, r.stderr);
       const offered = server!.toolsOffered()[0]!;
-      assert.deepEqual([...offered].sort(), ['ask_question', 'diagnostics', 'find_files', 'list_files', 'read_file', 'search']);
+      assert.deepEqual([...offered].sort(), ['ask_question', 'diagnostics', 'document_outline', 'find_files', 'find_references', 'find_symbol', 'go_to_definition', 'hover_type', 'list_files', 'read_file', 'search']);
       const events = r.stdout.trim().split('\n').map((l) => HostEvent.parse(JSON.parse(l)));
       const refused = events.find((e) => e.type === 'card_patched' && (e.patch as { status?: string }).status === 'refused');
       assert.ok(refused, 'the write call is refused at dispatch');

@@ -15,7 +15,7 @@ import { harness, type Harness } from '../../support/agentHarness';
 import { approvalFromFlag } from '../../../src/core/approvalPolicy';
 import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint, WRITE_TOOLS } from './securityKit';
 
-const READ_TOOLS = ['read_file', 'list_files', 'find_files', 'search', 'diagnostics'];
+const READ_TOOLS = ['read_file', 'list_files', 'find_files', 'search', 'diagnostics', 'find_symbol', 'go_to_definition', 'find_references', 'document_outline', 'hover_type'];
 
 describe('security: the Planner cannot write, whatever the model tries (built CLI, --approve all)', function () {
   this.timeout(60_000);

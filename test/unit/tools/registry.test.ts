@@ -45,7 +45,7 @@ const names = (tools: readonly Tool[]) => tools.map((t) => t.name);
 describe('tool registry (providers)', () => {
   it('offers the Planner read tools only, and no shell', () => {
     const offered = productToolRegistry().offeredTo(planner).filter((t) => !t.conversational);
-    assert.deepEqual(names(offered).sort(), ['diagnostics', 'find_files', 'list_files', 'read_file', 'search']);
+    assert.deepEqual(names(offered).sort(), ['diagnostics', 'document_outline', 'find_files', 'find_references', 'find_symbol', 'go_to_definition', 'hover_type', 'list_files', 'read_file', 'search']);
     for (const t of offered) assert.equal(t.readOnly, true, t.name);
   });
 
