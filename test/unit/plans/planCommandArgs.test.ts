@@ -10,9 +10,9 @@ const error = (argv: string[]) => {
 describe('tandem plan / run --plan arguments', () => {
   it('turns `plan ... --out FILE` into a Planner run and keeps the file', () => {
     assert.deepEqual(parseArgs(['plan', '--model', 'm', 'add a flag', '--out', 'p.json']),
-      { kind: 'run', mode: 'plan', role: 'planner', roleGiven: false, model: 'm', prompt: 'add a flag', out: 'p.json', answerDefault: false, json: false, noHistory: false, workspace: undefined, baseURL: undefined, approve: undefined });
+      { kind: 'run', mode: 'plan', role: 'planner', roleGiven: false, model: 'm', prompt: 'add a flag', out: 'p.json', answerDefault: false, json: false, noHistory: false, workspace: undefined, baseURL: undefined, approve: undefined, attach: [] });
     assert.deepEqual(parseArgs(['plan', '--out=p.json', 'x']), {
-      kind: 'run', mode: 'plan', role: 'planner', roleGiven: false, prompt: 'x', out: 'p.json', answerDefault: false, json: false, noHistory: false, workspace: undefined, model: undefined, baseURL: undefined, approve: undefined });
+      kind: 'run', mode: 'plan', role: 'planner', roleGiven: false, prompt: 'x', out: 'p.json', answerDefault: false, json: false, noHistory: false, workspace: undefined, model: undefined, baseURL: undefined, approve: undefined, attach: [] });
   });
   it('refuses plan without --out, or with --role actor', () => {
     assert.match(error(['plan', 'x']), /--out FILE.json/);

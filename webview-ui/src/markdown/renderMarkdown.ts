@@ -5,6 +5,7 @@
  * marked's own escaping. Code blocks get a Copy button that the card handles by delegation.
  */
 import { Marked, type Tokens } from 'marked';
+import { isAnswerPath } from '../mentions/answerPaths';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
@@ -39,6 +40,11 @@ const marked = new Marked({
       const label = escapeHtml(token.text || token.href || 'image');
       const href = safeHref(token.href);
       return href ? `<a href="${escapeHtml(href)}">[image: ${label}]</a>` : `[image: ${label}]`;
+    },
+    // A workspace path in inline code (`src/cart.ts:12`) links to the editor (see mentions/pathLinks.ts).
+    codespan(token: Tokens.Codespan): string {
+      const code = `<code>${escapeHtml(token.text)}</code>`;
+      return isAnswerPath(token.text) ? `<a href="#" class="path-link" data-path="${escapeHtml(token.text)}" title="Open in the editor">${code}</a>` : code;
     },
     code(token: Tokens.Code): string {
       const lang = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';

@@ -6,6 +6,7 @@ import { ChatStore } from '../state/chatStore';
 import { decodeInbound } from '../state/decodeInbound';
 import type { ChatCard } from '../state/localCards';
 import { Composer } from './Composer';
+import { mentionResults, withMention } from '../mentions/mentionResults';
 import { Header } from './Header';
 import { SetupCard, type ConnectionResult } from './SetupCard';
 import { setStepReasonLookup } from './stepReasons';
@@ -102,6 +103,8 @@ export function App() {
         case 'prefill': setDraft(msg.text); setFocusTick((t) => t + 1); break;
         case 'recent_tasks': setRecent(msg.tasks); break;
         case 'send_deferred': queued.addFront(msg.text); saveQueue(); break;
+        case 'mention_results': mentionResults.set(msg); break;
+        case 'insert_mention': setDraft((d) => withMention(d, msg.text)); setFocusTick((t) => t + 1); break;
       }
     };
     const queue = new InboundQueue((batch) => {

@@ -2,6 +2,8 @@ import { useEffect, useRef } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
 import type { PendingApproval } from '../state/pendingApproval';
 import type { QueuedMessage } from '../state/messageQueue';
+import { useMentionPicker } from '../mentions/MentionPicker';
+import { MentionChips } from '../mentions/MentionChips';
 
 interface Props {
   draft: string;
@@ -28,6 +30,7 @@ interface Props {
  */
 export function Composer({ draft, onDraft, busy, focusTick, approval, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued }: Props) {
   const ta = useRef<HTMLTextAreaElement>(null);
+  const mentions = useMentionPicker(ta, draft, onDraft);
   useEffect(() => {
     if (focusTick > 0) ta.current?.focus();
   }, [focusTick]);
@@ -94,14 +97,18 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, queue, que
           )}
         </div>
       )}
+      {mentions.popup}
       <textarea
         ref={ta}
         aria-label="Message Tandem"
         placeholder={placeholder}
         rows={2}
         value={draft}
-        onInput={(e) => onDraft((e.currentTarget as HTMLTextAreaElement).value)}
+        onInput={(e) => { onDraft((e.currentTarget as HTMLTextAreaElement).value); mentions.sync(); }}
+        onClick={mentions.sync}
+        onKeyUp={(e) => { if (e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End') mentions.sync(); }}
         onKeyDown={(e) => {
+          if (mentions.onKeyDown(e)) return;
           if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
             e.preventDefault();
             send();
@@ -111,6 +118,7 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, queue, que
           }
         }}
       />
+      <MentionChips draft={draft} onDraft={onDraft} />
       <div class="composer-actions">
         {/* Stop only while something runs, in Send's place; Queue beside it once there is text to queue. */}
         {busy && (

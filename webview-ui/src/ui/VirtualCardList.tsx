@@ -10,6 +10,7 @@ import type { ChatCard } from '../state/localCards';
 import { HeightModel } from '../state/heightModel';
 import { CardView } from './cards/CardView';
 import { copyCodeBlock } from './copyCode';
+import { openPathLink } from '../mentions/pathLinks';
 
 const GAP = 8;
 const OVERSCAN = 500;
@@ -196,7 +197,7 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, extra
         aria-live="polite"
         data-version={version}
         onScroll={onScroll}
-        onClick={copyCodeBlock}
+        onClick={(e) => { copyCodeBlock(e); openPathLink(e); }}
       >
         <div class="list-inner" style={{ height: `${model.total}px` }}>{rows}</div>
         {n === 0 && <div class="empty">Describe a task below. The Planner reads your workspace and proposes a plan; the Actor carries it out with your approval.{emptyExtra}</div>}

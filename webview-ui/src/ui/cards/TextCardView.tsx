@@ -1,10 +1,16 @@
 import type { TextCard } from '../../../../src/protocol';
 import { renderMarkdownCached, renderStreamingMarkdown } from '../../markdown/renderMarkdown';
+import { AttachmentList } from '../../mentions/AttachmentList';
 
 export function TextCardView({ card }: { card: TextCard }) {
   if (card.author === 'user') {
     // What the user typed is shown as typed, never interpreted.
-    return <div class="user-text">{card.text}</div>;
+    return (
+      <>
+        <div class="user-text">{card.text}</div>
+        {card.attachments?.length ? <AttachmentList attachments={card.attachments} /> : null}
+      </>
+    );
   }
   // Streaming text changes every frame: don't fill the cache with its intermediate states.
   const html = card.streaming ? renderStreamingMarkdown(card.text) : renderMarkdownCached(card.text);

@@ -1,0 +1,109 @@
+/**
+ * The `@` picker: typing `@` in the composer opens a list of what can be mentioned — the kinds
+ * (problems, selection, git changes, terminal) and workspace files and folders from the host's
+ * search, narrowed as the user types. Keyboard first: ↑/↓ move, Enter or Tab pick, Escape closes;
+ * a folder picked stays open to go deeper. Picking replaces the typed `@query` with the mention.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { postToHost } from '../bridge/vscodeApi';
+import { mentionResults } from './mentionResults';
+
+const KINDS = [
+  { value: 'problems', hint: 'current problems (errors, warnings)' },
+  { value: 'selection', hint: "the editor's selection" },
+  { value: 'git', hint: 'git changes (working tree and staged)' },
+  { value: 'terminal', hint: "the active terminal's last output" },
+];
+
+interface Item { value: string; hint: string }
+
+/** The `@query` being typed at the cursor, or undefined. */
+function tokenAt(text: string, cursor: number): { start: number; query: string } | undefined {
+  const m = /(^|[\s([{,;])@([^\s"'`,;()[\]{}<>]*)$/.exec(text.slice(0, cursor));
+  return m ? { start: cursor - m[2]!.length - 1, query: m[2]! } : undefined;
+}
+
+export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, draft: string, onDraft: (t: string) => void) {
+  const [cursor, setCursor] = useState(0);
+  const [active, setActive] = useState(0);
+  const [closedAt, setClosedAt] = useState<number | undefined>(undefined);
+  const [, setTick] = useState(0);
+  useEffect(() => mentionResults.subscribe(() => setTick((t) => t + 1)), []);
+
+  const token = tokenAt(draft, cursor);
+  const open = token !== undefined && closedAt !== token.start;
+  const query = token?.query ?? '';
+  useEffect(() => {
+    if (open) postToHost({ type: 'mention_search', query: query.slice(0, 500) });
+  }, [open, query]);
+
+  const q = query.toLowerCase();
+  const results = mentionResults.get();
+  const items: Item[] = open
+    ? [
+        ...KINDS.filter((k) => !q.includes('/') && k.value.startsWith(q)),
+        ...(results.query === query ? results.paths : []).map((p) => ({ value: p, hint: p.endsWith('/') ? 'folder' : '' })),
+      ]
+    : [];
+  const shown = Math.min(active, Math.max(0, items.length - 1));
+
+  const pick = (item: Item): void => {
+    if (!token) return;
+    const quoted = /\s/.test(item.value) ? `"${item.value}"` : item.value;
+    // A folder stays open (no space after it) so the next level can be picked.
+    const insert = `@${quoted}${item.value.endsWith('/') ? '' : ' '}`;
+    const next = draft.slice(0, token.start) + insert + draft.slice(cursor);
+    const at = token.start + insert.length;
+    onDraft(next);
+    setActive(0);
+    setCursor(at);
+    requestAnimationFrame(() => { ta.current?.focus(); ta.current?.setSelectionRange(at, at); });
+  };
+
+  const sync = (): void => {
+    const el = ta.current;
+    if (el) setCursor(el.selectionStart ?? 0);
+    setActive(0);
+  };
+
+  /** True when the key was the picker's (the composer must not act on it too). */
+  const onKeyDown = (e: KeyboardEvent): boolean => {
+    if (!open || items.length === 0) return false;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const d = e.key === 'ArrowDown' ? 1 : -1;
+      setActive((shown + d + items.length) % items.length);
+      return true;
+    }
+    if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+      e.preventDefault();
+      pick(items[shown]!);
+      return true;
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      setClosedAt(token!.start);
+      return true;
+    }
+    return false;
+  };
+
+  const popup = open && items.length > 0 && (
+    <ul class="mention-picker" role="listbox" aria-label="Mention">
+      {items.slice(0, 24).map((it, i) => (
+        <li
+          key={it.value}
+          role="option"
+          aria-selected={i === shown}
+          class={i === shown ? 'active' : undefined}
+          onMouseDown={(e) => { e.preventDefault(); pick(it); }}
+        >
+          <span class="mention-value">@{it.value}</span>
+          {it.hint && <span class="muted"> {it.hint}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+
+  return { onKeyDown, sync, popup };
+}
