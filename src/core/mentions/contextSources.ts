@@ -8,6 +8,8 @@ export interface ContextSources {
   gitChanges?(root: string): Promise<string | undefined>;
   /** The last command's output in the active terminal, or undefined when none is known. */
   terminalOutput?(): Promise<string | undefined>;
+  /** `@selection`: the active editor's file (absolute) and selected lines, whatever the automatic-context setting; undefined without a selection. */
+  activeSelection?(): Promise<{ path: string; lines: LineSpan } | undefined>;
   /** The active editor's file (absolute) with its visible lines and selection; undefined when none is active or the setting is off. */
   editorContext?(): Promise<EditorContext | undefined>;
 }

@@ -144,6 +144,16 @@ async function resolveKeyword(env: MentionEnv, m: Extract<Mention, { kind: 'keyw
   }
 }
 
+/** `@selection`: the editor's selected lines, attached like `@path:start-end` of that file (same checks). */
+async function resolveSelection(env: MentionEnv, label: string, matcher: IgnoreMatcher): Promise<Attachment | undefined> {
+  const sel = await env.host.context?.activeSelection?.().catch(() => undefined);
+  if (!sel) return undefined;
+  const r = await env.paths.resolve(sel.path).catch(() => undefined);
+  const where = `${r?.inside && r.rel ? r.rel : sel.path}:${sel.lines.start}-${sel.lines.end}`;
+  const a = await resolvePathMention(env, { kind: 'path', raw: where, path: sel.path, lines: sel.lines }, matcher, new Map());
+  return a && { ...a, label: `${label} (${where})` };
+}
+
 /** The editor's context as one line (active file, visible lines, selection), when the host gives one and the file may be read. */
 async function editorContext(env: MentionEnv, matcher: IgnoreMatcher): Promise<Attachment | undefined> {
   const c = await env.host.context?.editorContext?.().catch(() => undefined);
@@ -166,7 +176,9 @@ export async function resolveMentions(text: string, env: MentionEnv, opts: { ext
   for (const f of opts.extraFiles ?? []) if (!mentions.some((m) => m.raw === f)) mentions.push({ kind: 'path', raw: f, path: f });
   let budget = MAX_MESSAGE_ATTACHMENT_CHARS;
   for (const m of mentions) {
-    const a = m.kind === 'keyword' ? await resolveKeyword(env, m, matcher) : await resolvePathMention(env, m, matcher, reads);
+    const a = m.kind === 'path'
+      ? await resolvePathMention(env, m, matcher, reads)
+      : (m.keyword === 'selection' && (await resolveSelection(env, m.raw, matcher))) || (await resolveKeyword(env, m, matcher));
     if (!a) continue;
     if (a.error) { out.push(a); continue; }
     if (budget <= 0) { out.push(failed(a.kind, a.label, 'not attached: the message already carries as much as it may (attach fewer or smaller things)')); continue; }

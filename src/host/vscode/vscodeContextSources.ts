@@ -3,7 +3,7 @@
  * automatic context (active file, visible lines, selection) unless `tandem.autoContext` is off.
  */
 import * as vscode from 'vscode';
-import type { ContextSources, EditorContext } from '../../core/mentions/contextSources';
+import type { ContextSources, EditorContext, LineSpan } from '../../core/mentions/contextSources';
 import { gitChanges } from '../node/gitChanges';
 import { TerminalOutputTracker } from './terminalOutput';
 
@@ -18,8 +18,17 @@ export class VscodeContextSources implements ContextSources, vscode.Disposable {
     return this.terminal.lastOutput();
   }
 
+  async activeSelection(): Promise<{ path: string; lines: LineSpan } | undefined> {
+    const c = await this.current();
+    return c?.selection ? { path: c.path, lines: c.selection } : undefined;
+  }
+
   async editorContext(): Promise<EditorContext | undefined> {
     if (vscode.workspace.getConfiguration('tandem').get<boolean>('autoContext') === false) return undefined;
+    return this.current();
+  }
+
+  private async current(): Promise<EditorContext | undefined> {
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (!editor || editor.document.uri.scheme !== 'file') return undefined;
     const visible = editor.visibleRanges[0];

@@ -108,6 +108,17 @@ describe('mentions: attaching what a message mentions', () => {
     assert.deepEqual(ignored.attachments, []);
   });
 
+  it('@selection attaches the editor\'s selected lines (same checks as a path); without one it says how to mention lines', async () => {
+    const none = await resolveMentions('@selection', env());
+    assert.match(none.attachments[0]!.note!, /no editor selection here.*@path:12-20/);
+    h.host.context = { activeSelection: async () => ({ path: path.join(h.ws, 'src/cart.ts'), lines: { start: 2, end: 3 } }) };
+    const r = await resolveMentions('@selection', env());
+    assert.deepEqual(r.attachments, [{ kind: 'range', label: 'selection (src/cart.ts:2-3)', content: '2\tconst a = 1;\n3\tconst b = 2;' }]);
+    h.write('.gitignore', 'src/\n');
+    const ignored = await resolveMentions('@selection', env());
+    assert.match(ignored.attachments[0]!.note!, /ignore rules/);
+  });
+
   it('a resumed task resends each message with what was attached to it', () => {
     const attachments = [{ kind: 'file' as const, label: 'src/cart.ts', content: '1\texport class Cart {}' }];
     const msgs = rebuildMessages([{ kind: 'text', id: 'u1', author: 'user', text: 'fix @src/cart.ts', attachments, ts: 1 }]);
