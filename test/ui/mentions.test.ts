@@ -46,8 +46,15 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
   const option = (label: string): Locator => chat.locator('.mention-picker li', { hasText: label });
   const userCard = (t: string): Locator => chat.locator('[data-card-kind="text"]', { hasText: t });
 
-  async function idle(): Promise<void> {
-    await waitUntil(async () => !/Tandem is working/.test((await input().getAttribute('placeholder')) ?? ''), 'the turn to end', 30_000);
+  /** Sends what is in the composer and waits for the answer; returns the user message the model got (the request whose last user message has `marker`). */
+  async function sendAndWait(marker: string, answer: string, answerShown = answer): Promise<string> {
+    server.replace([text(answer)]);
+    await input().press('Enter');
+    await userCard(marker).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await chat.locator('[data-card-kind="text"]', { hasText: answerShown }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const sent = server.chatRequests().map((b) => userMessages(b).at(-1) ?? '').filter((m) => m.includes(marker)).at(-1);
+    assert.ok(sent, `a request carried "${marker}"`);
+    return sent;
   }
 
   /** Types `@query` and picks `label` with the keyboard (arrows until it is the active option, then Enter). */
@@ -149,10 +156,7 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     assert.deepEqual(chips.map((c) => c.replace('✕', '').trim()), ['@src/cart.ts', '@src/', '@problems', '@git']);
     await wb.screenshot('mentions-03-chips-before-send');
 
-    server.replace([text('I see the cart, the folder, one problem and the change to price.ts.')]);
-    await input().press('Enter');
-    await idle();
-    const sent = userMessages(server.chatRequests().at(-1)).join('\n');
+    const sent = await sendAndWait('fix @src/cart.ts and @src/', 'I see the cart, the folder, one problem and the change to price.ts.');
     assert.match(sent, /<attachment mention="@src\/cart\.ts" kind="file">\n1\texport class Cart \{/);
     assert.match(sent, /<attachment mention="@src\/" kind="folder">[\s\S]*broken\.ts[\s\S]*price\.ts/);
     assert.match(sent, /<attachment mention="@problems" kind="problems">\nsrc\/broken\.ts:1 error: Type 'string' is not assignable to type 'number'/);
@@ -178,15 +182,14 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     await term.waitFor({ state: 'attached', timeout: 30_000 });
     await sleep(2500);
     await term.focus();
-    await wb.page.keyboard.type('echo marker-$((40+2))-from-terminal\n', { delay: 20 });
-    await sleep(2500);
+    // A command that runs a moment (as builds and tests do): its output comes after the shell reports the start.
+    await wb.page.keyboard.type('sleep 1; echo marker-$((40+2))-from-terminal\n', { delay: 20 });
+    await sleep(4000);
     await input().click();
     await mention('term', '@terminal');
-    server.replace([text('Seen the terminal.')]);
-    await input().press('Enter');
-    await idle();
-    const sent = userMessages(server.chatRequests().at(-1)).join('\n');
-    assert.match(sent, /<attachment mention="@terminal" kind="terminal">\n\$ echo marker-\$\(\(40\+2\)\)-from-terminal[^\n]*\n[\s\S]*marker-42-from-terminal/);
+    await input().pressSequentially('what failed?', { delay: 20 });
+    const sent = await sendAndWait('@terminal what failed?', 'Seen the terminal.');
+    assert.match(sent, /<attachment mention="@terminal" kind="terminal">\n\$ sleep 1; echo marker-\$\(\(40\+2\)\)-from-terminal \(exit 0\)\n[\s\S]*marker-42-from-terminal/);
     await wb.screenshot('mentions-05-terminal');
   });
 
@@ -197,22 +200,19 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     await wb.page.keyboard.press('Control+Home');
     await wb.page.keyboard.press('Shift+ArrowDown');
     await wb.page.keyboard.press('Shift+ArrowDown');
-    const requests = server.chatRequests().length;
+    const userCards = await chat.locator('[data-card-kind="text"] .user-text').count();
     await wb.page.keyboard.press('Control+Shift+Alt+A');
     await waitUntil(async () => (await input().inputValue()).includes('@src/price.ts:1-2'), 'the selection mention in the composer');
     assert.equal(await input().inputValue(), '@src/price.ts:1-2 ');
     assert.equal(await input().evaluate((el) => el.ownerDocument.activeElement === el), true, 'the composer has the focus');
     await chat.locator('.composer .mention-chip', { hasText: '@src/price.ts:1-2' }).waitFor({ state: 'visible' });
     await sleep(500);
-    assert.equal(server.chatRequests().length, requests, 'nothing was sent');
+    assert.equal(await chat.locator('[data-card-kind="text"] .user-text').count(), userCards, 'nothing was sent');
     await wb.screenshot('mentions-06-add-selection');
 
     // Sent: just those lines, numbered.
-    server.replace([text('Those two lines compute the price; see `src/cart.ts:3` for the total.')]);
     await input().pressSequentially('explain', { delay: 20 });
-    await input().press('Enter');
-    await idle();
-    const sent = userMessages(server.chatRequests().at(-1)).join('\n');
+    const sent = await sendAndWait('@src/price.ts:1-2 explain', 'Those two lines compute the price; see `src/cart.ts:3` for the total.', 'Those two lines compute the price');
     assert.match(sent, /<attachment mention="@src\/price\.ts:1-2" kind="range">\n1\texport function price\(sku: string\): number \{\n2\t {2}return sku\.length \* 2;\n<\/attachment>/);
   });
 

@@ -6,7 +6,7 @@
 import { resolveMentions } from '../mentions/resolveMentions';
 import { withAttachments } from '../mentions/attachmentText';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { AgentState, Card, HostEvent, RoleId } from '../../protocol';
+import type { AgentState, Attachment, Card, HostEvent, RoleId } from '../../protocol';
 import { EventStream } from '../events';
 import { LlmClient, LlmError } from '../llm';
 import { QuestionUnanswerable } from '../ports';
@@ -208,11 +208,14 @@ export class Agent implements AgentApi {
       return 'error';
     }
     this.attaching = true;
-    let attachments;
+    let attachments: Attachment[] = [];
     try {
       const resolved = await resolveMentions(text, { host: this.opts.host, paths: this.paths }, { extraFiles: opts.attach, withEditorContext: true });
       for (const r of resolved.reads) this.reads.record(r.real, r.text);
       attachments = resolved.attachments;
+    } catch (e) {
+      // Reading the mentions failed as a whole: the message still goes, without them (logged).
+      this.opts.host.logger.warn(`mentions not attached: ${(e as Error).message}`);
     } finally {
       this.attaching = false;
     }

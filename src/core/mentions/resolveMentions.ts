@@ -160,9 +160,10 @@ async function editorContext(env: MentionEnv, matcher: IgnoreMatcher): Promise<A
   if (!c) return undefined;
   const r = await env.paths.resolve(c.path).catch(() => undefined);
   if (!r?.inside || !r.root || !r.rel || (await matcher.ignores(r.root, r.rel, false))) return undefined;
+  const lines = (s: { start: number; end: number }) => (s.start === s.end ? `line ${s.start}` : `lines ${s.start}-${s.end}`);
   const parts = [r.rel];
-  if (c.visible) parts.push(`lines ${c.visible.start}-${c.visible.end} visible`);
-  if (c.selection) parts.push(`selection ${c.selection.start === c.selection.end ? `line ${c.selection.start}` : `lines ${c.selection.start}-${c.selection.end}`}`);
+  if (c.visible) parts.push(`${lines(c.visible)} visible`);
+  if (c.selection) parts.push(`selection ${lines(c.selection)}`);
   return { kind: 'context', label: 'editor', content: `Active editor: ${parts.join(', ')}` };
 }
 
@@ -176,9 +177,15 @@ export async function resolveMentions(text: string, env: MentionEnv, opts: { ext
   for (const f of opts.extraFiles ?? []) if (!mentions.some((m) => m.raw === f)) mentions.push({ kind: 'path', raw: f, path: f });
   let budget = MAX_MESSAGE_ATTACHMENT_CHARS;
   for (const m of mentions) {
-    const a = m.kind === 'path'
-      ? await resolvePathMention(env, m, matcher, reads)
-      : (m.keyword === 'selection' && (await resolveSelection(env, m.raw, matcher))) || (await resolveKeyword(env, m, matcher));
+    let a: Attachment | undefined;
+    try {
+      a = m.kind === 'path'
+        ? await resolvePathMention(env, m, matcher, reads)
+        : (m.keyword === 'selection' && (await resolveSelection(env, m.raw, matcher))) || (await resolveKeyword(env, m, matcher));
+    } catch (e) {
+      // A mention that cannot be read never costs the message: it goes without it, saying why.
+      a = failed(m.kind === 'path' ? 'file' : m.keyword === 'selection' ? 'range' : m.keyword, m.raw, `not attached: ${(e as Error).message}`);
+    }
     if (!a) continue;
     if (a.error) { out.push(a); continue; }
     if (budget <= 0) { out.push(failed(a.kind, a.label, 'not attached: the message already carries as much as it may (attach fewer or smaller things)')); continue; }

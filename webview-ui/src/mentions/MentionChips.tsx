@@ -2,10 +2,11 @@
  * The mentions in the message being typed, as chips under the input: what will be attached when
  * it is sent. ✕ takes a mention out of the text.
  */
-import { parseMentions } from '../../../src/protocol/mentions';
+import { looksLikePath, parseMentions } from '../../../src/protocol/mentions';
 
 export function MentionChips({ draft, onDraft }: { draft: string; onDraft(t: string): void }) {
-  const mentions = parseMentions(draft);
+  // A word being typed (`@car`) is not a mention yet: only keywords and what looks like a path.
+  const mentions = parseMentions(draft).filter((m) => m.kind === 'keyword' || looksLikePath(m.path));
   if (mentions.length === 0) return null;
   const remove = (raw: string): void => {
     const written = /\s/.test(raw) ? `@"${raw}"` : `@${raw}`;

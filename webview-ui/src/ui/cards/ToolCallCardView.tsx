@@ -1,3 +1,4 @@
+import { ApprovalFiles } from './ApprovalFiles';
 import type { ApprovalInfo, CommandExit, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { clearComposerDraft, composerDraft } from '../composerDraft';
@@ -98,6 +99,7 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
           )}
         </div>
       )}
+      {a.files && a.files.length > 1 && <ApprovalFiles files={a.files} />}
       {a.real_path && (
         <div class="warn">Real path: <code>{visibleLine(a.real_path)}</code></div>
       )}
