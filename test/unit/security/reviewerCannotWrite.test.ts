@@ -13,7 +13,7 @@ import { buildCli, runCliProcess } from '../../support/cliRunner';
 import { ScriptedServer as Server } from '../../support/scriptedServer';
 import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint, WRITE_TOOLS } from './securityKit';
 
-const READ_TOOLS = ['read_file', 'list_files', 'find_files', 'search', 'diagnostics'];
+const READ_TOOLS = ['read_file', 'list_files', 'find_files', 'search', 'diagnostics', 'find_symbol', 'go_to_definition', 'find_references', 'document_outline', 'hover_type'];
 
 describe('security: the Reviewer cannot write, whatever the model tries (built CLI, --approve all)', function () {
   this.timeout(60_000);
