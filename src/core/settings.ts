@@ -1,5 +1,5 @@
 import { ROLE_TABLE, type RoleId } from '../protocol';
-import type { KnowledgeSettings } from './knowledge/instructionSources';
+import { defaultKnowledgeSettings, type KnowledgeSettings } from './knowledge/instructionSources';
 
 /** Everything the agent reads from settings (VS Code `tandem.*`) or CLI flags. One shape for both hosts. */
 export interface AgentSettings {
@@ -97,6 +97,8 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
     reviewPlans: false,
     reviewSteps: 'off',
     fallbackModels: {},
+    mcpAllowedTools: [],
+    knowledge: defaultKnowledgeSettings(),
     ...overrides,
   };
 }

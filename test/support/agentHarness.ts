@@ -66,6 +66,8 @@ export async function harness(o: HarnessOptions): Promise<Harness> {
   if (o.diagnostics) host.diagnostics = o.diagnostics;
   const base = defaultSettings({ baseURL: server.url, apiKey: 'sk-harness-key-9876', models: { planner: 'planner-model', actor: 'actor-model' } });
   base.limits = { ...base.limits, maxRetries: 0, requestIdleTimeoutMs: 5000 };
+  // Hermetic: the user's own skills folder (~/.tandem/skills) never leaks into a test's prompt.
+  base.knowledge = { ...base.knowledge!, userSkillsDir: path.join(ws, '.no-user-skills') };
   const settings = o.settings ? o.settings(base) : base;
   const events: HostEvent[] = [];
   const agent = new Agent({

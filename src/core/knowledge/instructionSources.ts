@@ -3,6 +3,9 @@
  * standard first, then the files users bring from other tools. Each source can be turned off on
  * its own (`tandem.instructions.<setting>`, `TANDEM_INSTRUCTIONS_OFF` in the CLI).
  */
+import * as os from 'node:os';
+import * as path from 'node:path';
+
 export interface InstructionSource {
   /** The key under `tandem.instructions.` and in `TANDEM_INSTRUCTIONS_OFF`. */
   readonly setting: InstructionSetting;
@@ -45,7 +48,15 @@ export interface KnowledgeSettings {
 
 export const DEFAULT_INSTRUCTION_MAX_TOKENS = 4000;
 
-export const DEFAULT_KNOWLEDGE_SETTINGS: KnowledgeSettings = { instructions: {}, instructionMaxTokens: DEFAULT_INSTRUCTION_MAX_TOKENS };
+/** Every source on, the default budget, skills on with the user's folder at ~/.tandem/skills (the editor's settings default to exactly this). */
+export function defaultKnowledgeSettings(): KnowledgeSettings {
+  return {
+    instructions: Object.fromEntries(INSTRUCTION_SETTINGS.map((k) => [k, true])) as Record<InstructionSetting, boolean>,
+    instructionMaxTokens: DEFAULT_INSTRUCTION_MAX_TOKENS,
+    skills: true,
+    userSkillsDir: path.join(os.homedir(), '.tandem', 'skills'),
+  };
+}
 
 export function sourceEnabled(s: KnowledgeSettings | undefined, setting: InstructionSetting): boolean {
   return s?.instructions[setting] !== false;
