@@ -3,7 +3,9 @@
  * role without write, create or delete permission) get `shell: 'readonly'`, so they may run
  * commands — `git log`, `ls -R`, a linter, the tests — in the sandbox with the whole workspace
  * read-only (writes go to a throwaway overlay) and no network. Roles are data: the setting yields a
- * registry whose read-only rows carry the capability; nothing asks which role is which.
+ * registry whose read-only rows carry the capability; nothing asks which role is which. A role that
+ * reviews keeps no shell: its verdict rests on what it is shown (the step's own check output), never
+ * on commands of its choosing.
  */
 import { RoleRegistry } from '../protocol';
 import type { Registries } from './registries';
@@ -11,6 +13,6 @@ import type { Registries } from './registries';
 const changesThings = (permissions: readonly string[]) => permissions.some((p) => p === 'write' || p === 'create' || p === 'delete');
 
 export function withReadOnlyShell(r: Registries): Registries {
-  const roles = new RoleRegistry(r.roles.list.map((role) => (role.shell === 'none' && !changesThings(role.permissions) ? { ...role, shell: 'readonly' as const } : role)));
+  const roles = new RoleRegistry(r.roles.list.map((role) => (role.shell === 'none' && !changesThings(role.permissions) && !role.reviews ? { ...role, shell: 'readonly' as const } : role)));
   return { roles, tools: r.tools };
 }

@@ -69,6 +69,16 @@ describe('security: the Reviewer cannot write, whatever the model tries (built C
     }
   });
 
+  it('keeps no shell even with the read-only shell setting that gives the Planner one', async () => {
+    const before = treeFingerprint(ws);
+    const r = await runCliAgainst(cli, [calls(tc('run_command', { command: 'ls' })), text('done')], ws, ['--role', 'reviewer', '--approve', 'all', '--json', '--no-history', 'look'], { TANDEM_READONLY_SHELL: '1' });
+    server = r.server;
+    assert.equal(r.run.code, 0, r.run.stderr);
+    assert.ok(!r.server.toolsOffered()[0]!.includes('run_command'), 'not offered');
+    assert.match(r.run.stdout, /run_command is not permitted for the Reviewer role \(no shell\)/);
+    assert.deepEqual(treeFingerprint(ws), before);
+  });
+
   it('in a verdict request: no tools are offered, and tool calls in its answers are never run', async () => {
     const planFile = path.join(ws, 'plan.json');
     fs.writeFileSync(planFile, JSON.stringify({ format_version: '1.0', goal: 'g', steps: [{ step_number: 1, action: 'read a.txt', reason: 'r', tools_needed: ['read_file'], estimated_time: '1m', files: ['a.txt'] }], estimated_total_time: '1m', risks: [], prerequisites: [] }));
