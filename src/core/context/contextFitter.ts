@@ -52,7 +52,7 @@ export interface ContextFitterOptions {
   onCondensed?(info: CondenseInfo): void;
   onSummaryUsage?(usage: SummaryResult): void;
   /** The user's own message (with whatever it attached) had to be cut to fit: the user must be told. */
-  onUserMessageCut?(info: { tokensBefore: number; tokensAfter: number; window: number; model: string }): void;
+  onUserMessageCut?(info: { tokensBefore: number; tokensAfter: number; window: number; model: string; message: ChatMessage }): void;
   /** A tool's result had to be cut to fit (the model saw only its beginning and end): the user must be told too. */
   onToolResultCut?(info: { toolCallId: string; tokensBefore: number; tokensAfter: number; window: number; model: string }): void;
 }
@@ -184,7 +184,7 @@ export class ContextFitter {
       const before = this.tokens(was);
       msgs[big] = cutMessage(was, target);
       if (this.tokens(msgs[big]) >= before) break;
-      if (was.role === 'user') this.opts.onUserMessageCut?.({ tokensBefore: before, tokensAfter: this.tokens(msgs[big]), window, model });
+      if (was.role === 'user') this.opts.onUserMessageCut?.({ tokensBefore: before, tokensAfter: this.tokens(msgs[big]), window, model, message: was });
       if (was.role === 'tool') this.toolResultCut(was, msgs[big], window, model);
     }
     const n = this.total(msgs);

@@ -3,7 +3,7 @@ import type { Logger } from '../ports';
 import type { AgentSettings } from '../settings';
 import type { AgentHooks, CountedUsage, FitContextOptions, HookUsage } from '../agent/agentApi';
 import { ContextFitter, ContextOverflowError, type CondenseInfo, type Summarizer, type SummaryResult } from '../context/contextFitter';
-import type { ChatMessage } from '../context/chatMessage';
+import { contentText, type ChatMessage } from '../context/chatMessage';
 import { LlmSummarizer } from '../context/llmSummarizer';
 import type { TaskFacts } from '../context/taskFacts';
 import { TurnHalt } from '../context/turnHalt';
@@ -24,6 +24,8 @@ export class TaskContextFitting {
   private unknownWindowSaid = false;
   /** Tool calls whose result the user was told was cut to fit. */
   private readonly cutResultsSaid = new Set<string>();
+  /** The user's messages (by text) they were told were cut to fit. */
+  private readonly cutMessagesSaid = new Set<string>();
   /** The agent's meter for the fit in progress (its summary request is counted there, with the turn's requests). */
   private usageSink?: (u: HookUsage) => void;
   private readonly newId = partCardIds('context');
@@ -58,8 +60,13 @@ export class TaskContextFitting {
       facts: () => this.facts(),
       onCondensed: (i) => this.onCondensed(i),
       onSummaryUsage: (u) => this.onSummaryUsage(u),
-      onUserMessageCut: (i) =>
-        this.note('context', `Your message was too large for ${i.model}'s ${i.window.toLocaleString('en-US')}-token window and was cut to fit (about ${i.tokensAfter.toLocaleString('en-US')} of ${i.tokensBefore.toLocaleString('en-US')} tokens kept, its beginning and end): the model did not see the middle. Attach less, or set the context window setting if the server's window is larger.`),
+      onUserMessageCut: (i) => {
+        // Cut again before every request of the turn: said once per message.
+        const key = contentText((i.message as { content?: unknown }).content);
+        if (this.cutMessagesSaid.has(key)) return;
+        this.cutMessagesSaid.add(key);
+        this.note('context', `Your message was too large for ${i.model}'s ${i.window.toLocaleString('en-US')}-token window and was cut to fit (about ${i.tokensAfter.toLocaleString('en-US')} of ${i.tokensBefore.toLocaleString('en-US')} tokens kept, its beginning and end): the model did not see the middle. Attach less, or set the context window setting if the server's window is larger.`);
+      },
       onToolResultCut: (i) => this.onToolResultCut(i),
     });
   }

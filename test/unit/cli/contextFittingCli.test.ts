@@ -27,8 +27,10 @@ describe('tandem CLI: context fitting in every mode', function () {
   });
 
   for (const mode of [['--no-history'], []]) {
-    it(`a message larger than TANDEM_CONTEXT_WINDOW is cut to fit and the user is told (${mode.join(' ') || 'with history'})`, async () => {
-      server = await ScriptedServer.start([{ type: 'text', text: 'read it' }]);
+    it(`a message larger than TANDEM_CONTEXT_WINDOW is cut to fit and the user is told, once (${mode.join(' ') || 'with history'})`, async () => {
+      fs.writeFileSync(path.join(ws, 'small.txt'), 'tiny\n');
+      // Two requests in the turn: the message is cut again for the second one.
+      server = await ScriptedServer.start([{ type: 'tool_calls', calls: [{ id: 'call_s', name: 'read_file', arguments: { path: 'small.txt' } }] }, { type: 'text', text: 'read it' }]);
       const huge = Array.from({ length: 12_000 }, (_, i) => `word${i % 97}`).join(' ');
       const r = await runCliProcess(cli, ['run', ...mode, '--workspace', ws, '--base-url', server.url, '--model', 'my-local-model', huge], {
         env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', TANDEM_CONTEXT_WINDOW: '8000' },
@@ -37,7 +39,9 @@ describe('tandem CLI: context fitting in every mode', function () {
       const sent = JSON.stringify(server.chatRequests()[0].messages);
       assert.ok(sent.length < huge.length, `the request was fitted (${sent.length} chars sent of ${huge.length})`);
       assert.match(sent, /cut to fit/);
-      assert.match(r.stdout, /Your message was too large for my-local-model's 8,000-token window and was cut to fit/);
+      assert.match(JSON.stringify(server.chatRequests()[1].messages), /cut to fit/);
+      const told = r.stdout.match(/Your message was too large for my-local-model's 8,000-token window and was cut to fit/g) ?? [];
+      assert.equal(told.length, 1, r.stdout);
     });
   }
 
