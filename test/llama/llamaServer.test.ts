@@ -54,8 +54,11 @@ describe('Tandem against a real llama-server', function () {
       const answer = a.cardsOf('text').filter((c) => c.author === 'assistant').map((c) => c.text).join('');
       assert.equal(answer, 'OK');
       const answerCard = a.cardsOf('text').find((c) => c.author === 'assistant' && c.text === 'OK')!;
+      // The card appeared empty and streaming, and the text arrived in deltas (one per token here).
+      const added = a.events.find((e) => e.type === 'card_added' && e.card.id === answerCard.id);
+      assert.ok(added?.type === 'card_added' && added.card.kind === 'text' && added.card.streaming === true && added.card.text === '');
       const deltas = a.events.filter((e) => e.type === 'text_appended' && e.id === answerCard.id);
-      assert.ok(deltas.length >= 1, 'the answer arrived as streamed text');
+      assert.equal(deltas.map((e) => (e.type === 'text_appended' ? e.text : '')).join(''), 'OK');
       const usage = a.cardsOf('usage');
       assert.equal(usage.length, 2, 'one usage card per request');
       for (const u of usage) {
