@@ -12,7 +12,7 @@ export const PlanStep = z.object({
   /** … the commands it may run (whole command lines or prefixes; absent in plans written before scopes) … */
   commands: z.array(z.string().min(1).max(500)).max(20).optional(),
   /** … and the command whose exit code 0 is the evidence that the step worked (e.g. its test). */
-  check: z.string().max(500).optional(),
+  check: z.string().min(1).max(500).optional(),
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 
