@@ -36,7 +36,7 @@ import { formatUsd } from '../cost/priceTable';
 import { llmPlanCompleter } from '../plans/llmPlanCompleter';
 import { recordsFromCards } from '../plans/recordsFromCards';
 import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi';
-import { emitUsage, runTurn } from './turnLoop';
+import { emitUsage, runTurn, systemPromptFor } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
@@ -474,7 +474,9 @@ export class Agent implements AgentApi {
               logger: this.opts.host.logger,
               signal,
             },
-            this.messages as unknown as PlanMessage[],
+            // The plan request is the role's own request: its system prompt (with the project's instructions) comes first,
+            // as in every loop request, or the model would answer it as nobody in particular.
+            [{ role: 'system', content: await this.systemPrompt() }, ...(this.messages as unknown as PlanMessage[])],
             planTurn,
           );
         } catch (err) {
@@ -489,6 +491,12 @@ export class Agent implements AgentApi {
     } finally {
       this.planning.endPlanTurn();
     }
+  }
+
+  /** The system prompt the turn loop sends for the current role (role prompt, then project instructions). */
+  private async systemPrompt(): Promise<string> {
+    const instructions = await this.knowledge?.systemText(this.roleDef);
+    return systemPromptFor(this.roleDef, this.catalog(), instructions || undefined);
   }
 
   /** The plan request through the same context fitting as the loop's requests (its schema takes room, like tools do). */

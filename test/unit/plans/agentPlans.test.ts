@@ -179,6 +179,9 @@ describe('plans through the agent', () => {
     assert.equal(reqs.length, 3);
     assert.equal(reqs[2].response_format.json_schema.strict, true);
     assert.equal(reqs[2].tools, undefined, 'the plan request offers no tools');
+    // The plan request is the Planner's too: the same system prompt as its turn's requests, first.
+    assert.equal(reqs[2].messages[0].role, 'system');
+    assert.equal(reqs[2].messages[0].content, reqs[1].messages[0].content);
     const [card] = h.cardsOf('plan');
     assert.ok(card.plan);
     assert.equal(h.agent.planning.book.get(card.id)!.provenance.path, 'json_schema');
