@@ -89,7 +89,7 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
     models: Object.fromEntries(ROLE_TABLE.map((r) => [r.id, 'gpt-4o-mini'])),
     maxTokens: 4096,
     structuredOutputs: 'auto',
-    approval: { mode: 'ask', autoApprove: { edit: false, create: false, delete: false, command: false } },
+    approval: { mode: 'ask', autoApprove: { edit: false, create: false, delete: false, command: false }, planScope: false },
     limits: { ...DEFAULT_LIMITS },
     commandAllowList: [],
     taskBudgetUsd: 0,

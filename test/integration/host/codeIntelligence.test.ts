@@ -94,6 +94,8 @@ describe('VS Code host: language-server tools on a TypeScript project (scripted 
 
   afterEach(async () => {
     session.stop();
+    // Saves the task's history now: a debounced write landing after the folder is gone would fail in a later test.
+    await session.task.close();
     await closeAllEditors();
     approver.dispose();
     panel.dispose();

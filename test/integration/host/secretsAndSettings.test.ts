@@ -92,7 +92,8 @@ describe('VS Code host: settings', () => {
     await config().update(SETTING.autoApproveEdit, true, G);
     const s = readAgentSettings('k');
     assert.equal(s.baseURL, 'http://127.0.0.1:9/v1');
-    assert.deepEqual(s.models, { planner: 'big-planner', actor: 'fast-actor' });
+    // A role whose model is not set (the Reviewer here) uses the first role's model.
+    assert.deepEqual(s.models, { planner: 'big-planner', actor: 'fast-actor', reviewer: 'big-planner' });
     assert.equal(s.limits.maxToolCallsPerTurn, 7);
     assert.deepEqual(s.commandAllowList, ['npm test', 'git status']);
     assert.equal(s.approval.autoApprove.edit, true);
