@@ -9,7 +9,7 @@
  */
 import * as path from 'node:path';
 import type { ApprovalInfo } from '../protocol';
-import { analyzeCommand } from './commandSafety';
+import { allowListEntries, analyzeCommand } from './commandSafety';
 import { executionSensitiveReason } from './executionSensitivePaths';
 import { IGNORE_FILE_NAMES } from './ignorePolicy';
 import type { ApprovalDecision, ApprovalRequest, Approver } from './ports';
@@ -27,6 +27,18 @@ export interface PolicyInput {
   roots: readonly string[];
   /** MCP tools (`server__tool`) the user allowed to run without asking; nothing else covers them. */
   allowedTools?: readonly string[];
+}
+
+/**
+ * What "Always allow" on a command's card would add to the allow-list, or why it is not offered:
+ * the list only ever covers sandboxed commands inside the workspace that need no network.
+ */
+export function allowRuleFor(info: ApprovalInfo, roots: readonly string[]): NonNullable<ApprovalInfo['allow']> | undefined {
+  if (info.kind !== 'command') return undefined;
+  if (isOutsideWorkspace(info, roots)) return { refused: 'it runs outside the workspace, which always needs your approval' };
+  if (info.sandboxed !== true) return { refused: 'commands run without a sandbox here, and the allow-list covers sandboxed commands only' };
+  if (info.network) return { refused: 'it needs the network, which always needs your approval' };
+  return allowListEntries(info.command ?? '');
 }
 
 /** True when the request touches something outside every workspace root. */

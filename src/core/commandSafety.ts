@@ -10,7 +10,7 @@
  *
  * Used by the loop's approval policy; `run_command` itself always asks through `ctx.approve`.
  */
-import { parse, type ParseEntry } from 'shell-quote';
+import { parse, quote, type ParseEntry } from 'shell-quote';
 
 export interface CommandAnalysis {
   /** Each simple command, as its words joined by spaces. */
@@ -89,6 +89,28 @@ function covered(segment: string[], allowList: readonly string[]): boolean {
 }
 
 export function analyzeCommand(command: string, allowList: readonly string[]): CommandAnalysis {
+  const { segments, risks: riskList } = parseCommand(command);
+  const texts = segments.map((s) => s.join(' '));
+  const unmatched = segments.filter((s) => !covered(s, allowList)).map((s) => s.join(' '));
+  return { segments: texts, unmatched, risks: riskList, allowListed: segments.length > 0 && unmatched.length === 0 && riskList.length === 0 };
+}
+
+/**
+ * The allow-list entries "Always allow" adds for `command`: each simple command's words as the
+ * parser read them, quoted so they parse back to the same words — an entry covers that command
+ * and the same command with more arguments, never a chain, redirection or substitution around it
+ * (those are checked on every run, whatever the list holds). None when the command has such a
+ * construct: no entry could ever let it run without asking.
+ */
+export function allowListEntries(command: string): { entries: string[] } | { refused: string } {
+  const { segments, risks } = parseCommand(command);
+  if (risks.length > 0) return { refused: `it has ${risks.join(', ')}, which always needs your approval` };
+  if (segments.length === 0) return { refused: 'there is no command in it' };
+  return { entries: [...new Set(segments.map((words) => quote(words)))] };
+}
+
+/** A command's simple commands (each as its words) and the constructs a word prefix cannot describe. */
+function parseCommand(command: string): { segments: string[][]; risks: string[] } {
   const { normalized, risks } = scan(command);
   const riskSet = new Set(risks);
   let tokens: ParseEntry[];
@@ -96,7 +118,7 @@ export function analyzeCommand(command: string, allowList: readonly string[]): C
     // Keep `$VAR` literal instead of expanding it from our own environment.
     tokens = parse(normalized, (key: string) => `$${key}`);
   } catch {
-    return { segments: [command], unmatched: [command], risks: [...riskSet, 'unparsable command'], allowListed: false };
+    return { segments: [[command]], risks: [...riskSet, 'unparsable command'] };
   }
 
   const segments: string[][] = [];
@@ -141,9 +163,5 @@ export function analyzeCommand(command: string, allowList: readonly string[]): C
     }
   }
   flush();
-
-  const texts = segments.map((s) => s.join(' '));
-  const unmatched = segments.filter((s) => !covered(s, allowList)).map((s) => s.join(' '));
-  const riskList = [...riskSet];
-  return { segments: texts, unmatched, risks: riskList, allowListed: segments.length > 0 && unmatched.length === 0 && riskList.length === 0 };
+  return { segments, risks: [...riskSet] };
 }

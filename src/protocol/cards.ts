@@ -129,6 +129,11 @@ export const ApprovalInfo = z.object({
   amendment: Amendment.optional(),
   /** One change to several files (a rename): each file with its counts; `path` is the first of them. */
   files: z.array(z.object({ path: z.string(), added: z.number().int(), removed: z.number().int() })).max(500).optional(),
+  /**
+   * Commands: what "Always allow" would add to the allow-list (the command as parsed: one entry
+   * per simple command), or why it is not offered.
+   */
+  allow: z.object({ entries: z.array(z.string()).optional(), refused: z.string().optional() }).optional(),
 });
 export type ApprovalInfo = z.infer<typeof ApprovalInfo>;
 
@@ -175,6 +180,11 @@ export const ErrorCard = z.object({
   retryable: z.boolean(),
   /** What failed, when a request to the model did ('auth': the card offers Set API key). */
   failure: z.string().max(40).optional(),
+  /**
+   * A refusal of something the user clicked (a revert that would lose their edits): which action
+   * and what it was on, so the chat also shows it next to the button that asked.
+   */
+  refused: z.object({ action: z.enum(['revert_call', 'revert_task', 'revert_file', 'edit_message']), target: z.string().optional() }).optional(),
   ts: z.number(),
 });
 

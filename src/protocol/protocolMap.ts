@@ -38,6 +38,12 @@ export interface ProtocolMap {
   /** An error card's Set API key: the setup card (even when setup does not look needed). */
   set_api_key: [Request<'set_api_key'>, Ui<'setup_needed'> | void];
   mention_search: [Request<'mention_search'>, Ui<'mention_results'>];
+  edit_message: [Request<'edit_message'>, void];
+  /** The allow-list as it stands after the change. */
+  allow_command: [Request<'allow_command'>, Ui<'allow_list'> | void];
+  remove_allowed_command: [Request<'remove_allowed_command'>, Ui<'allow_list'> | void];
+  /** The models in force after the change. */
+  set_model: [Request<'set_model'>, Ui<'models'> | void];
 }
 
 /** One handler per message type, typed by the map: a missing or misspelt entry does not compile. */

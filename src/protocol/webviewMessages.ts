@@ -58,6 +58,19 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
     z.object({ type: z.literal('set_api_key') }),
     /** The `@` picker: workspace files and folders matching what was typed after `@`. */
     z.object({ type: z.literal('mention_search'), query: z.string().max(500) }),
+    /**
+     * Edit & resend on one of the user's messages: the task is cut before it and `text` is sent in
+     * its place; the files changed after it are reverted or kept as they are (`files`).
+     */
+    z.object({ type: z.literal('edit_message'), card_id: id, text: z.string().min(1).max(100_000), files: z.enum(['revert', 'keep']) }),
+    /**
+     * "Always allow" on a command card: the host adds the entries it derives from that card's
+     * command itself (never text from the webview); `remove_allowed_command` takes one back.
+     */
+    z.object({ type: z.literal('allow_command'), call_id: id }),
+    z.object({ type: z.literal('remove_allowed_command'), entry: z.string().min(1).max(2000) }),
+    /** The header's model picker: the model for one role (`tandem.model.<role>`). */
+    z.object({ type: z.literal('set_model'), role: RoleId.refine((r) => roleIds.includes(r), { message: 'not a role of this host' }), model: z.string().min(1).max(200) }),
   ]);
 }
 
@@ -84,5 +97,17 @@ export const HostUiMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mention_results'), query: z.string(), paths: z.array(z.string()).max(50) }),
   /** Add Selection to Tandem: put this mention (`@path:12-20`) into the composer and focus it, without sending. */
   z.object({ type: z.literal('insert_mention'), text: z.string().max(5000) }),
+  /** The command allow-list as it stands (after Always allow, a removal, or a settings change). */
+  z.object({ type: z.literal('allow_list'), entries: z.array(z.string()).max(500) }),
+  /**
+   * The model picker: each role's model in force and the models the endpoint lists (empty when it
+   * could not be asked).
+   */
+  z.object({ type: z.literal('models'), by_role: z.record(RoleId, z.string()), available: z.array(z.string()).max(2000) }),
+  /**
+   * The context meter: how much of the model's window the last request used, measured as Tandem
+   * fitted that request (`known` false: the window is Tandem's assumption, not the model's).
+   */
+  z.object({ type: z.literal('context_meter'), model: z.string(), used: z.number().int().min(0), window: z.number().int().min(1), known: z.boolean() }),
 ]);
 export type HostUiMessage = z.infer<typeof HostUiMessage>;

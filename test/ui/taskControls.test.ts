@@ -248,6 +248,8 @@ describe('Tandem task controls in the real workbench (UI)', function () {
     server.replace([calls(tc('read_file', { path: deepPath }), tc('find_files', { pattern: '**/settings/advanced/*.tsx' })), text('Read it.')]);
     await send('Read the connection preferences panel');
     await textCard('Read it.').waitFor({ state: 'visible', timeout: 20_000 });
+    // The read and the search are one line ("Read 1 file, searched 1 time"); opened, their cards show.
+    await chat.getByRole('button', { name: /Read 1 file, searched 1 time/ }).last().click();
     // The side bar opens ~300 px wide; if not, drag its edge there.
     const sidebar = wb.page.locator('.part.sidebar');
     const box = (await sidebar.boundingBox())!;

@@ -35,6 +35,7 @@ import { promptVersion } from '../prompts/promptVersion';
 import { formatUsd } from '../cost/priceTable';
 import { llmPlanCompleter } from '../plans/llmPlanCompleter';
 import { recordsFromCards } from '../plans/recordsFromCards';
+import { rebuildMessages } from '../history/rebuildMessages';
 import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi';
 import { emitUsage, runTurn, systemPromptFor } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
@@ -223,6 +224,46 @@ export class Agent implements AgentApi {
     const sent = withAttachments(text, attachments);
     this.lastTurn = { kind: 'message', text: sent, role: this._role, requirePlan: opts.requirePlan };
     return this.exclusive(async (signal) => this.turnWithPlanning(sent, signal, { requirePlan: opts.requirePlan }));
+  }
+
+  /**
+   * Why the user message `cardId` cannot be edited now, or undefined when it can (it is one of the
+   * user's messages in this task and no turn is in flight).
+   */
+  cannotRewindTo(cardId: string): string | undefined {
+    if (this.running) return 'The agent is still working; stop it before editing a message.';
+    const card = this.events.card(cardId);
+    if (card?.kind !== 'text' || card.author !== 'user') return 'That message cannot be edited: it is not one of your messages in this task.';
+    return undefined;
+  }
+
+  /**
+   * Edit & resend, the conversation part: the task goes back to just before the user message
+   * `cardId` (that card and every card after it are dropped, and the model's conversation is
+   * rebuilt from the cards that remain, plus `note` when given), and the role the message was
+   * sent to is back in force. The caller deals with the files changed after that point (the
+   * checkpoints) and sends the edited text. False (said in the chat) when it cannot be done.
+   */
+  rewindTo(cardId: string, opts: { taskId?: string; note?: { text: string; kind?: 'revert' } } = {}): boolean {
+    const why = this.cannotRewindTo(cardId);
+    if (why) {
+      this.errorCard(why);
+      return false;
+    }
+    const cards = this.cards();
+    const at = cards.findIndex((c) => c.id === cardId);
+    const sentAs = (cards[at] as { role?: RoleId }).role;
+    const kept = cards.slice(0, at);
+    const provenance = Object.fromEntries(this.planning.book.all().map((r) => [r.cardId, r.provenance] as const));
+    this.planning.book.restore(recordsFromCards(kept, provenance));
+    this.lastTurn = undefined;
+    this.lastOutcome = undefined;
+    if (sentAs && this.roles.has(sentAs)) this.setRole(sentAs, 'Edit & resend');
+    this.events.emit({ type: 'snapshot', cards: kept, role: this._role, ...(opts.taskId ? { task_id: opts.taskId } : {}) });
+    if (opts.note) this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', text: opts.note.text, ...(opts.note.kind ? { note: opts.note.kind } : {}), ts: Date.now() });
+    this.messages.length = 0;
+    this.messages.push(...(rebuildMessages(this.cards()) as ChatCompletionMessageParam[]));
+    return true;
   }
 
   async retry(): Promise<TurnOutcome> {

@@ -22,7 +22,7 @@ import type { EventStream } from '../events';
 import { mapProviderStrings, type AccumulatedToolCall } from '../llm';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import type { Planning } from '../plans/planning';
-import { decideApproval, resolveApproval, type PolicyInput } from '../approvalPolicy';
+import { allowRuleFor, decideApproval, resolveApproval, type PolicyInput } from '../approvalPolicy';
 import { classifyStepApproval, decideAmendment } from '../plans/amendmentGate';
 import type { SettledToolCall } from './agentApi';
 
@@ -279,7 +279,8 @@ export class Dispatcher {
       beforeChange: env.beforeChange ? (abs: string) => env.beforeChange!(abs, p.call.id) : undefined,
       approve: async (req: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision> => {
         const full: ApprovalRequest = { ...req, callId: p.call.id, tool: tool.name };
-        env.events.patchCard(p.cardId, { approval: req.info as ApprovalInfo });
+        const allow = allowRuleFor(req.info, env.policy().roots);
+        env.events.patchCard(p.cardId, { approval: (allow ? { ...req.info, allow } : req.info) as ApprovalInfo });
         // While a plan step runs, the step's scope decides first: in scope, the plan may count as the
         // approval; outside it, an amendment only a person decides (plans/amendmentGate.ts).
         const step = classifyStepApproval(env.planning, req.info, env.policy());

@@ -378,6 +378,27 @@ export class CheckpointStore {
     await this.pending;
     const live = this.list.filter((e) => !e.reverted && (onlyFile === undefined || e.display === onlyFile));
     if (live.length === 0) return { ok: false, conflicts: [], message: onlyFile === undefined ? 'This task has no changes left to revert.' : `The task has no changes to ${onlyFile} left to revert.` };
+    const r = await this.revertChains(live, onlyFile === undefined ? 'the task' : `the task's changes to ${onlyFile}`);
+    return r.ok ? { ...r, message: onlyFile === undefined ? `Reverted the whole task: ${describe(r.files)}.` : `Reverted the task's changes to ${describe(r.files)}.` } : r;
+  }
+
+  /**
+   * Undo the changes of `callIds` (a stretch of the task: the calls after an edited message), each
+   * file back to how it was before the first of them; refuses as a whole if any file was edited
+   * since, and when a later call outside the stretch changed the same file again.
+   */
+  async revertCalls(callIds: ReadonlySet<string>): Promise<RevertResult> {
+    await this.pending;
+    const live = this.list.filter((e) => !e.reverted && callIds.has(e.callId));
+    if (live.length === 0) return { ok: true, files: [], message: 'No files were changed after that point.' };
+    const outside = this.list.find((o) => !o.reverted && !callIds.has(o.callId) && live.some((e) => e.path === o.path && o.seq > e.seq));
+    if (outside) return this.refusal([{ path: outside.display, reason: `${outside.display} was changed again by a later agent call (${outside.callId}).` }], 'these changes');
+    const r = await this.revertChains(live, 'these changes');
+    return r.ok ? { ...r, message: `Reverted ${describe(r.files)}.` } : r;
+  }
+
+  /** Restores each file of `live` (unreverted entries, oldest first) to its first pre-image, or nothing. */
+  private async revertChains(live: CheckpointEntry[], what: string): Promise<RevertResult> {
     const byPath = new Map<string, CheckpointEntry[]>();
     for (const e of live) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
     const conflicts: RevertConflict[] = [];
@@ -397,14 +418,14 @@ export class CheckpointStore {
         }
       }
     }
-    if (conflicts.length) return this.refusal(conflicts, onlyFile === undefined ? 'the task' : `the task's changes to ${onlyFile}`);
+    if (conflicts.length) return this.refusal(conflicts, what);
     const files: { path: string; action: 'restored' | 'deleted' | 'recreated' }[] = [];
     // Newest first; per file only the oldest pre-image matters, which the chain check made equal to restoring each in turn.
     for (const chain of [...byPath.values()].sort((a, b) => b[b.length - 1].seq - a[a.length - 1].seq)) {
       files.push({ path: chain[0].display, action: await this.restore(chain[0]) });
     }
     this.markReverted(live);
-    return { ok: true, files, message: onlyFile === undefined ? `Reverted the whole task: ${describe(files)}.` : `Reverted the task's changes to ${describe(files)}.` };
+    return { ok: true, files, message: '' };
   }
 }
 

@@ -96,6 +96,15 @@ export class TaskRecorder {
   onEvent(e: HostEvent): void {
     if (this.closed) return;
     for (const id of this.state.applyEvent(e)) this.dirty.add(id);
+    if (e.type === 'snapshot' && this.started) {
+      // A snapshot in a running task rewinds it (Edit & resend drops the cards after a message):
+      // the log only adds and patches, so the shorter task is written as a new snapshot.
+      this.written.clear();
+      this.dirty.clear();
+      for (const c of this.state.cards()) this.written.set(c.id, c);
+      this.compact();
+      return;
+    }
     if (e.type === 'role_changed' || e.type === 'snapshot') this.metaDirty = true;
     // A turn's end is written at once (with the meta the History list reads); anything else within
     // the debounce, so a long turn in flight is mostly kept too, at one fsync per burst of events.

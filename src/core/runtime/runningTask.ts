@@ -30,7 +30,7 @@ import { combineHooks } from './combineHooks';
 import { settleInterruptedCards } from './settleInterruptedCards';
 import { TaskBudgetGuard } from './taskBudgetGuard';
 import { TaskCheckpoints } from './taskCheckpoints';
-import { TaskContextFitting } from './taskContextFitting';
+import { TaskContextFitting, type ContextMeasure } from './taskContextFitting';
 import type { TaskOutput } from './taskOutput';
 
 /** What a host gives the runtime. */
@@ -55,6 +55,8 @@ export interface TaskStart {
   /** A new task's role (default: the registry's first); a resumed task keeps the role it was saved in unless `keepRole`. */
   role?: RoleId;
   keepRole?: boolean;
+  /** Each request as fitted to the model's window (the chat's context meter). */
+  onContextMeasured?(m: ContextMeasure): void;
 }
 
 /** A started task: its agent, and what the host may ask of the parts around it. */
@@ -96,6 +98,36 @@ export class RunningTask {
   /** The task summary's per-file "Revert…". */
   revertFile(display: string): Promise<RevertResult> {
     return this.parts.checkpoints?.revertFile(display) ?? Promise.resolve(NO_CHECKPOINTS);
+  }
+
+  /**
+   * Edit & resend on one of the user's messages: the task is cut just before it and `text` goes
+   * out in its place. The files the dropped turns changed are reverted (`files: 'revert'`; when
+   * that is refused nothing at all happens, and the chat says why) or kept as they are, and the
+   * chat and the model are told which.
+   */
+  async editMessage(cardId: string, text: string, files: 'revert' | 'keep'): Promise<void> {
+    const agent = this.agent;
+    const why = agent.cannotRewindTo(cardId);
+    if (why) {
+      agent.rewindTo(cardId);
+      return;
+    }
+    const cards = agent.cards();
+    const dropped = cards.slice(cards.findIndex((c) => c.id === cardId));
+    const callIds = new Set(dropped.flatMap((c) => (c.kind === 'tool_call' ? [c.call_id] : [])));
+    await this.settled();
+    const changed = this.parts.checkpoints?.filesChangedBy(callIds) ?? [];
+    let note: { text: string; kind?: 'revert' } | undefined;
+    if (changed.length > 0 && files === 'revert') {
+      const r = await this.parts.checkpoints!.revertCalls(callIds, { action: 'edit_message', target: cardId });
+      if (!r.ok) return;
+      note = { kind: 'revert', text: `You edited an earlier message: the files changed after it were put back (${r.message.replace(/^Reverted /, '').replace(/\.$/, '')}).` };
+    } else if (changed.length > 0) {
+      note = { text: `You edited an earlier message; the files changed after it were kept as they are now: ${changed.join(', ')}.` };
+    }
+    if (!agent.rewindTo(cardId, { taskId: this.id, ...(note ? { note } : {}) })) return;
+    await agent.send(text);
   }
 
   /** The agent's latest change that is not reverted yet ("Revert Last Change"). */
@@ -186,6 +218,7 @@ function wire(
     checkpoints,
     role: () => agent?.role ?? t.role,
     ...(ports.summarizer ? { summarizer: ports.summarizer } : {}),
+    ...(start.onContextMeasured ? { onMeasured: start.onContextMeasured } : {}),
   });
   const recorder = t.recorder;
   const history: AgentHooks | undefined = recorder ? { onEvent: (e) => recorder.onEvent(e) } : undefined;

@@ -5,6 +5,10 @@ import { CheckpointStore, type CheckpointLimits, type RevertResult } from '../ch
 import { revertDiffs, revertRefusalText } from '../checkpoints/revertRefusalText';
 import { partCardIds, type TaskOutput } from './taskOutput';
 import { buildTaskSummary } from '../history/taskSummary';
+import type { ErrorCard } from '../../protocol';
+
+/** Which click a refused revert answers (the chat shows the refusal by that button). */
+type Refusal = NonNullable<ErrorCard['refused']>;
 
 /** The conversation the model is sent (the agent's own array) and whether a turn is in flight. */
 export interface ModelConversation {
@@ -62,7 +66,7 @@ export class TaskCheckpoints {
     const calls = [...new Set(this.store.entries().filter((e) => !e.reverted && e.display === display).map((e) => e.callId))];
     const r = await this.store.revertTask(display);
     // Only the cards whose every file went back are marked reverted.
-    this.report(r, calls.filter((c) => this.store.callState(c).reverted));
+    this.report(r, calls.filter((c) => this.store.callState(c).reverted), { action: 'revert_file', target: display });
     return r;
   }
 
@@ -100,7 +104,24 @@ export class TaskCheckpoints {
   async revertCall(callId: string): Promise<RevertResult> {
     await this.settled();
     const r = await this.store.revertCall(callId);
-    this.report(r, [callId]);
+    this.report(r, [callId], { action: 'revert_call', target: callId });
+    return r;
+  }
+
+  /** The files the calls `callIds` changed that are not reverted yet (workspace-relative, first changed first). */
+  filesChangedBy(callIds: ReadonlySet<string>): string[] {
+    return [...new Set(this.store.entries().filter((e) => !e.reverted && callIds.has(e.callId)).map((e) => e.display))];
+  }
+
+  /**
+   * Edit & resend with "revert": the files the dropped calls changed go back to how they were
+   * before the first of them. Their cards are being dropped, so none is patched; a refusal is said
+   * in the chat (and nothing was reverted).
+   */
+  async revertCalls(callIds: ReadonlySet<string>, refused: Refusal): Promise<RevertResult> {
+    await this.settled();
+    const r = await this.store.revertCalls(callIds);
+    if (!r.ok) this.report(r, [], refused);
     return r;
   }
 
@@ -115,7 +136,7 @@ export class TaskCheckpoints {
     await this.settled();
     const calls = [...new Set(this.store.entries().filter((e) => !e.reverted).map((e) => e.callId))];
     const r = await this.store.revertTask();
-    this.report(r, calls);
+    this.report(r, calls, { action: 'revert_task' });
     return r;
   }
 
@@ -126,7 +147,7 @@ export class TaskCheckpoints {
     (model.conversation as unknown[]).push({ role: 'user', content: this.modelNotes.splice(0).map((n) => `[Note from Tandem] ${n}`).join('\n') });
   }
 
-  private report(r: RevertResult, calls: string[]): void {
+  private report(r: RevertResult, calls: string[], refused: Refusal): void {
     const out = this.deps.out;
     if (r.ok) {
       this.modelNotes.push(`The user reverted changes: ${r.message} Re-read these files before changing them again.`);
@@ -138,7 +159,7 @@ export class TaskCheckpoints {
       out.emit({ type: 'card_added', card: { kind: 'text', id: this.newId('revert'), author: 'system', note: 'revert', text: r.message, ts: Date.now() } });
     } else {
       const diffs = revertDiffs(r.conflicts);
-      out.emit({ type: 'card_added', card: { kind: 'error', id: this.newId('revert-refused'), message: revertRefusalText(r.message, r.conflicts, 'card'), ...(diffs ? { detail: diffs } : {}), retryable: false, ts: Date.now() } });
+      out.emit({ type: 'card_added', card: { kind: 'error', id: this.newId('revert-refused'), message: revertRefusalText(r.message, r.conflicts, 'card'), ...(diffs ? { detail: diffs } : {}), retryable: false, refused, ts: Date.now() } });
     }
   }
 }

@@ -12,6 +12,14 @@ import { costOf } from '../cost/priceTable';
 import type { TaskCheckpoints } from './taskCheckpoints';
 import { partCardIds, type TaskOutput } from './taskOutput';
 
+/** One request as fitted: its size in the model's tokens and the window it must fit (`known`: not assumed). */
+export interface ContextMeasure {
+  model: string;
+  used: number;
+  window: number;
+  known: boolean;
+}
+
 /**
  * Context fitting for one task, the agent's `fitContext` hook: before each request the
  * conversation is elided and, past the window, condensed by the summary model, keeping the task's
@@ -43,6 +51,8 @@ export class TaskContextFitting {
     role: () => CountedUsage['role'];
     /** Defaults to the agent's endpoint with the summary model. */
     summarizer?: Summarizer;
+    /** Each request as fitted: how much of the model's window it takes (the chat's context meter). */
+    onMeasured?(m: ContextMeasure): void;
   }) {
     const summarizer =
       deps.summarizer ??
@@ -111,7 +121,10 @@ export class TaskContextFitting {
     }
     this.usageSink = o?.onUsage;
     try {
-      return await this.fitter.fit(messages, model, { ...(o?.tools ? { tools: o.tools } : {}), ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o?.signal ? { signal: o.signal } : {}) });
+      const fitted = await this.fitter.fit(messages, model, { ...(o?.tools ? { tools: o.tools } : {}), ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o?.signal ? { signal: o.signal } : {}) });
+      // In the model's tokens (ours scaled as the fitter scales them), tool schemas included.
+      this.deps.onMeasured?.({ model, used: Math.round(this.fitter.requestTokens(fitted, o?.tools) * w.tokenFactor), window: w.window, known: w.known });
+      return fitted;
     } catch (err) {
       if (err instanceof ContextOverflowError) {
         this.deps.out.emit({ type: 'card_added', card: { kind: 'error', id: this.newId('overflow'), message: err.message, retryable: false, ts: Date.now() } });

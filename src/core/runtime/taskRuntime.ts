@@ -1,9 +1,10 @@
 import type { HostEvent, RoleId, WebviewHandlers } from '../../protocol';
 import type { Agent } from '../agent/agent';
-import { resumeTask, startTask, type RunningTask, type TaskPorts } from './runningTask';
+import { resumeTask, startTask, type RunningTask, type TaskPorts, type TaskStart } from './runningTask';
+import type { ContextMeasure } from './taskContextFitting';
 
 /** The chat messages that act on the task (the others are the host's: approvals, answers, setup). */
-export type TaskMessageType = 'send' | 'execute_plan' | 'revise_plan' | 'review_plan' | 'replan' | 'set_role' | 'stop' | 'continue' | 'retry' | 'new_task' | 'revert_call' | 'revert_task' | 'revert_file';
+export type TaskMessageType = 'send' | 'execute_plan' | 'revise_plan' | 'review_plan' | 'replan' | 'set_role' | 'stop' | 'continue' | 'retry' | 'new_task' | 'revert_call' | 'revert_task' | 'revert_file' | 'edit_message';
 
 /**
  * The current task of a host that starts new tasks and resumes saved ones while it runs (the
@@ -21,9 +22,17 @@ export class TaskRuntime {
       onEvent(event: HostEvent): void;
       /** A new or resumed task replaced the previous one (its snapshot is for the view). */
       onTaskChanged?(task: RunningTask): void;
+      /** Each request of the current task as fitted to the model's window. */
+      onContextMeasured?(m: ContextMeasure): void;
     },
   ) {
-    this.current = startTask(ports, { sink: this.sinkFor(++this.generation).sink });
+    const s = this.sinkFor(++this.generation);
+    this.current = startTask(ports, this.startOf(s));
+  }
+
+  private startOf(s: { sink: (e: HostEvent) => void; generation: number }): TaskStart {
+    const measured = this.out.onContextMeasured;
+    return { sink: s.sink, ...(measured ? { onContextMeasured: (m: ContextMeasure) => { if (s.generation === this.generation) measured(m); } } : {}) };
   }
 
   get task(): RunningTask { return this.current; }
@@ -41,14 +50,14 @@ export class TaskRuntime {
   /** Stops the current task (its pending approvals end as rejected), saves it, and starts clean in the Planner. */
   newTask(): RunningTask {
     const s = this.sinkFor(-1);
-    return this.replace(startTask(this.ports, { sink: s.sink }), s);
+    return this.replace(startTask(this.ports, this.startOf(s)), s);
   }
 
   /** Continues the saved task `idOrPrefix`: the chat shows its cards and the agent has its context. */
   async resume(idOrPrefix: string): Promise<RunningTask> {
     // Opened first: a task locked by another window leaves the current one as it is.
     const s = this.sinkFor(-1);
-    return this.replace(await resumeTask(this.ports, idOrPrefix, { sink: s.sink }), s);
+    return this.replace(await resumeTask(this.ports, idOrPrefix, this.startOf(s)), s);
   }
 
   private replace(next: RunningTask, sink: { generation: number }): RunningTask {
@@ -81,6 +90,7 @@ export class TaskRuntime {
     revert_call: async (m) => { await this.current.revertCall(m.call_id); },
     revert_task: async () => { await this.current.revertTask(); },
     revert_file: async (m) => { await this.current.revertFile(m.path); },
+    edit_message: async (m) => { await this.current.editMessage(m.card_id, m.text, m.files); },
   };
 
   setRole(role: RoleId, reason?: string): void {

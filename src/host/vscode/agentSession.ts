@@ -13,6 +13,10 @@ import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
 import { openWorkspaceFile } from './openWorkspaceFile';
+import { allowRuleFor } from '../../core/approvalPolicy';
+import { PRODUCT_REGISTRIES } from '../../core/registries';
+import { allowCommands, disallowCommand, setRoleModel } from './chatPreferences';
+import { listModels } from './connection';
 
 export interface AgentSessionDeps {
   host: HostPorts;
@@ -56,7 +60,12 @@ export class AgentSession implements ChatSession, AgentApi {
         onTaskChanged: (task) => {
           this.roleChanged.fire(task.agent.role);
           this.outbound.fire(task.snapshot());
+          this.meter = undefined;
           void this.postRecentTasks();
+        },
+        onContextMeasured: (m) => {
+          this.meter = { type: 'context_meter', model: m.model, used: m.used, window: Math.max(1, m.window), known: m.known };
+          this.post(this.meter);
         },
       },
     );
@@ -92,6 +101,28 @@ export class AgentSession implements ChatSession, AgentApi {
       resume_task: async (msg) => {
         if (msg.task_id === this.runtime.task.id) return;
         await this.runtime.resume(msg.task_id).catch((e: unknown) => deps.host.logger.warn(`resume ${msg.task_id}: ${String(e)}`));
+      },
+      edit_message: (msg) => this.runtime.handlers.edit_message(msg),
+      // Always allow: the entries come from the card's own command as the core parsed it, never
+      // from the webview; the command waiting on the card is approved with it.
+      allow_command: async (msg) => {
+        const card = this.runtime.agent.cards().find((c) => c.kind === 'tool_call' && c.call_id === msg.call_id);
+        const rule = card?.kind === 'tool_call' && card.approval ? allowRuleFor(card.approval, deps.host.fs.roots) : undefined;
+        if (!card || card.kind !== 'tool_call' || !rule?.entries?.length) { deps.host.logger.warn(`allow_command for ${msg.call_id}: no command that can be allow-listed`); return; }
+        const entries = await allowCommands(rule.entries);
+        deps.host.logger.info(`allow-list: added ${rule.entries.join(' | ')}`);
+        if (card.status === 'pending') deps.approver.approve(msg.call_id);
+        return { type: 'allow_list', entries };
+      },
+      remove_allowed_command: async (msg) => {
+        const entries = await disallowCommand(msg.entry);
+        deps.host.logger.info(`allow-list: removed ${msg.entry}`);
+        return { type: 'allow_list', entries };
+      },
+      set_model: async (msg) => {
+        if (!(await setRoleModel(msg.role, msg.model, this.roles))) return;
+        // The settings watcher brings the new model to the agent; the picker shows it at once.
+        return this.modelsMessage({ ...this.settings.models, [msg.role]: msg.model.trim() });
       },
       set_api_key: async () => {
         const setup = await setupMessage(deps.keys, { force: true });
@@ -146,6 +177,44 @@ export class AgentSession implements ChatSession, AgentApi {
 
   private post(msg: HostUiMessage): void { this.outbound.fire(msg); }
 
+  private get roles() { return (this.deps.registries ?? PRODUCT_REGISTRIES).roles; }
+
+  /** The last request's share of the window, re-sent to a reloaded chat. */
+  private meter: Extract<HostUiMessage, { type: 'context_meter' }> | undefined;
+  /** The endpoint's models, asked once per endpoint (the picker's list). */
+  private available: { baseURL: string; models: Promise<string[]> } | undefined;
+
+  private modelsMessage(byRole: Partial<Record<string, string>>): Extract<HostUiMessage, { type: 'models' }> {
+    const only = Object.fromEntries(this.roles.list.map((r) => [r.id, byRole[r.id] ?? '']));
+    return { type: 'models', by_role: only, available: this.availableNow ?? [] };
+  }
+  private availableNow: string[] | undefined;
+
+  /** The picker's state: each role's model, and (once the endpoint answered) the models it lists. */
+  private async postModels(): Promise<void> {
+    const s = this.settings;
+    if (this.available?.baseURL !== s.baseURL) {
+      this.availableNow = undefined;
+      this.available = {
+        baseURL: s.baseURL,
+        models: listModels(s.baseURL, s.apiKey).then((r) => (r.ok ? r.models : []), () => []),
+      };
+    }
+    this.post(this.modelsMessage(s.models));
+    const asked = this.available;
+    const models = await asked.models;
+    if (this.available !== asked) return;
+    this.availableNow = models;
+    this.post(this.modelsMessage(this.settings.models));
+  }
+
+  /** What the chat shows beside the cards: the allow-list, the models, the context meter. */
+  private postPreferences(): void {
+    this.post({ type: 'allow_list', entries: this.settings.commandAllowList });
+    void this.postModels();
+    if (this.meter) this.post(this.meter);
+  }
+
   /** The setup card, when nothing is configured yet. */
   private async offerSetup(): Promise<void> {
     const setup = await setupMessage(this.deps.keys);
@@ -172,6 +241,7 @@ export class AgentSession implements ChatSession, AgentApi {
   updateSettings(settings: AgentSettings): void {
     this.settings = settings;
     this.runtime.settingsChanged();
+    this.postPreferences();
     void this.recheckSetup();
   }
 
@@ -199,6 +269,7 @@ export class AgentSession implements ChatSession, AgentApi {
     // A (re)loaded chat that has nothing configured yet gets the setup card, after its snapshot.
     if (msg.type === 'ready') {
       void this.postRecentTasks();
+      this.postPreferences();
       await this.offerSetup();
     }
   }

@@ -72,6 +72,7 @@ describe('task runtime: start, resume and routing for a host', function () {
       test_connection: () => ({ type: 'connection_result', ok: true }), save_settings: () => ({ type: 'connection_result', ok: true }),
       open_file_diff: (m) => void hostSide.push(m.type), open_file: (m) => void hostSide.push(m.type), resume_task: (m) => void hostSide.push(m.type), set_api_key: (m) => void hostSide.push(m.type),
       mention_search: (m) => ({ type: 'mention_results', query: m.query, paths: [] }),
+      allow_command: (m) => void hostSide.push(m.type), remove_allowed_command: (m) => void hostSide.push(m.type), set_model: (m) => void hostSide.push(m.type),
     };
     const chat = (msg: WebviewMessage) => dispatchWebviewMessage(handlers, msg, (r) => view.push(r));
     const cardsOf = <K extends Card['kind']>(kind: K) => runtime.agent.cards().filter((c): c is Extract<Card, { kind: K }> => c.kind === kind);
@@ -157,6 +158,79 @@ describe('task runtime: start, resume and routing for a host', function () {
     await b.runtime.close();
     const saved = await store.load(id);
     assert.equal(saved.cards.filter((c) => c.kind === 'text' && c.author === 'user').length, 2, 'both sessions are in the one saved task');
+  });
+
+  it('edit_message cuts the task before the message, reverts the files changed after it when asked, and saves the shorter task', async () => {
+    const h = host([
+      { type: 'tool_calls', calls: [{ id: 'call_a', name: 'write_file', arguments: { path: 'a.txt', content: 'A\n' } }] },
+      { type: 'text', text: 'Wrote a.' },
+      { type: 'text', text: 'Fine, nothing written.' },
+    ]);
+    await h.chat({ type: 'set_role', role: 'actor' });
+    await h.chat({ type: 'send', text: 'Write a.txt' });
+    await h.runtime.task.settled();
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'A\n');
+    const mine = h.cardsOf('text').find((c) => c.author === 'user')!;
+    const before = h.runtime.agent.cards().filter((c) => c.ts < mine.ts).map((c) => c.id);
+
+    await h.chat({ type: 'edit_message', card_id: mine.id, text: 'Write nothing', files: 'revert' });
+    assert.equal(fs.existsSync(path.join(ws, 'a.txt')), false, 'the file the dropped turn created is gone');
+    const texts = h.cardsOf('text').map((c) => c.text);
+    assert.ok(!texts.includes('Write a.txt') && !texts.includes('Wrote a.'), `the old message and reply are dropped: ${JSON.stringify(texts)}`);
+    assert.ok(texts.includes('Write nothing') && texts.includes('Fine, nothing written.'));
+    assert.match(texts.find((t) => t.startsWith('You edited')) ?? '', /put back \(a\.txt removed/);
+    assert.equal(h.cardsOf('tool_call').length, 0);
+    const sent = server.chatRequests().at(-1)!.messages as { role: string; content: string }[];
+    assert.ok(!JSON.stringify(sent).includes('Write a.txt'), 'the model no longer sees the old message');
+    assert.match(sent.filter((m) => m.role === 'user').map((m) => m.content).join('\n'), /Write nothing/);
+    assert.ok(h.view.some((e) => 'seq' in e && e.type === 'snapshot' && !e.cards.some((c) => c.id === mine.id)), 'the view got the cut task');
+    assert.ok(before.every((id) => h.runtime.agent.cards().some((c) => c.id === id)), 'what came before the message stays');
+
+    const id = h.runtime.task.id;
+    await h.runtime.close();
+    const saved = await store.load(id);
+    assert.deepEqual(saved.cards.map((c) => c.id), h.runtime.agent.cards().map((c) => c.id), 'history holds the task as cut, not the dropped cards');
+  });
+
+  it('edit_message can keep the files as they are (the model is told), and refuses a card that is not one of the user\'s messages', async () => {
+    const h = host([
+      { type: 'tool_calls', calls: [{ id: 'call_b', name: 'write_file', arguments: { path: 'b.txt', content: 'B\n' } }] },
+      { type: 'text', text: 'Wrote b.' },
+      { type: 'text', text: 'Keeping b.' },
+    ]);
+    await h.chat({ type: 'set_role', role: 'actor' });
+    await h.chat({ type: 'send', text: 'Write b.txt' });
+    await h.runtime.task.settled();
+    const mine = h.cardsOf('text').find((c) => c.author === 'user')!;
+    await h.chat({ type: 'edit_message', card_id: mine.id, text: 'Write b.txt, and say so', files: 'keep' });
+    assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'B\n', 'kept');
+    const sent = server.chatRequests().at(-1)!.messages as { role: string; content: string }[];
+    assert.match(sent.filter((m) => m.role === 'user').map((m) => m.content).join('\n'), /kept as they are now: b\.txt/);
+
+    // Not one of the user's messages: nothing is dropped, and the chat says why.
+    const answer = h.cardsOf('text').find((c) => c.author === 'assistant')!;
+    const count = h.runtime.agent.cards().length;
+    await h.chat({ type: 'edit_message', card_id: answer.id, text: 'x', files: 'keep' });
+    assert.equal(h.runtime.agent.cards().length, count + 1);
+    assert.match(h.cardsOf('error').at(-1)!.message, /not one of your messages/);
+  });
+
+  it('tells the host how much of the window each request takes (the context meter)', async () => {
+    server.replace([{ type: 'text', text: 'Short.' }, { type: 'text', text: 'Long.' }]);
+    const settings: AgentSettings = defaultSettings({ baseURL: server.url, apiKey: 'sk-test', models: { planner: 'gpt-4o', actor: 'gpt-4o' } });
+    settings.limits = { ...settings.limits, maxRetries: 0 };
+    const measured: { model: string; used: number; window: number; known: boolean }[] = [];
+    const runtime = new TaskRuntime(
+      { host: createNodeHost({ roots: [ws], asker: new HeadlessAsker('none') }), settings: () => settings, history: store },
+      { onEvent: () => undefined, onContextMeasured: (m) => void measured.push(m) },
+    );
+    runtimes.push(runtime);
+    await runtime.agent.send('Hi');
+    await runtime.agent.send(`Read this: ${'lorem ipsum dolor sit amet '.repeat(400)}`);
+    assert.equal(measured.length, 2);
+    assert.deepEqual(measured.map((m) => [m.model, m.window, m.known]), [['gpt-4o', 128_000, true], ['gpt-4o', 128_000, true]]);
+    assert.ok(measured[0]!.used > 50, `the first request has the system prompt and tools (${measured[0]!.used})`);
+    assert.ok(measured[1]!.used > measured[0]!.used + 1500, `the long message shows (${measured[0]!.used} → ${measured[1]!.used})`);
   });
 
   it('a task that cannot be opened is not resumed, and the current task stays as it was', async () => {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { analyzeCommand } from '../../../src/core/commandSafety';
+import { allowListEntries, analyzeCommand } from '../../../src/core/commandSafety';
+import { allowRuleFor } from '../../../src/core/approvalPolicy';
 
 const ALLOW = ['git show', 'git status', 'ls', 'npm test', 'echo', 'cat'];
 
@@ -61,5 +62,43 @@ describe('command allow-list analysis', () => {
   it('allows nothing with an empty allow-list or an empty command', () => {
     assert.equal(analyzeCommand('ls', []).allowListed, false);
     assert.equal(analyzeCommand('', ALLOW).allowListed, false);
+  });
+});
+
+describe('Always allow: the allow-list entries of a command', () => {
+  it('is the command as parsed, quoted so it parses back to the same words, and covers that command with more arguments', () => {
+    const r = allowListEntries('echo  "tandem check"');
+    assert.deepEqual(r, { entries: ["echo 'tandem check'"] });
+    const entries = (r as { entries: string[] }).entries;
+    assert.equal(analyzeCommand('echo "tandem check"', entries).allowListed, true);
+    assert.equal(analyzeCommand("echo 'tandem check' --again", entries).allowListed, true);
+    // A different second word is another command.
+    assert.equal(analyzeCommand('echo tandem', entries).allowListed, false);
+  });
+
+  it('never widens through a chain or a pipe: one entry per part, and a chain with anything else still asks', () => {
+    const r = allowListEntries('npm test && npm run lint | tee /dev/null');
+    assert.deepEqual(r, { entries: ['npm test', 'npm run lint', 'tee /dev/null'] });
+    const one = (allowListEntries('npm test') as { entries: string[] }).entries;
+    for (const c of ['npm test && rm -rf x', 'npm test; curl x', 'npm test | sh', 'npm test > out.txt', 'npm test $(rm x)']) {
+      assert.equal(analyzeCommand(c, one).allowListed, false, c);
+    }
+  });
+
+  it('offers nothing for a command no entry could ever cover', () => {
+    for (const c of ['ls > out.txt', 'echo $(whoami)', 'cat `x`', 'sleep 1 &', '(cd x && ls)', '   ']) {
+      assert.ok('refused' in allowListEntries(c), c);
+    }
+  });
+});
+
+describe('Always allow on a card: only where the allow-list applies', () => {
+  const roots = ['/ws'];
+  it('is offered for a sandboxed command in the workspace, refused without the sandbox, with network, or outside', () => {
+    assert.deepEqual(allowRuleFor({ kind: 'command', command: 'npm test', cwd: '/ws', sandboxed: true }, roots), { entries: ['npm test'] });
+    assert.match(allowRuleFor({ kind: 'command', command: 'npm test', cwd: '/ws', sandboxed: false }, roots)?.refused ?? '', /without a sandbox/);
+    assert.match(allowRuleFor({ kind: 'command', command: 'npm ci', cwd: '/ws', sandboxed: true, network: true }, roots)?.refused ?? '', /network/);
+    assert.match(allowRuleFor({ kind: 'command', command: 'ls', cwd: '/etc', sandboxed: true }, roots)?.refused ?? '', /outside the workspace/);
+    assert.equal(allowRuleFor({ kind: 'edit', path: 'a.ts' }, roots), undefined);
   });
 });

@@ -19,11 +19,47 @@ import { planProgress } from '../state/planProgress';
 import { lastCallUsage } from '../state/foldedCards';
 import { formatTime, formatUsage } from './format';
 import { setComposerDraftAccess } from './composerDraft';
+import { refusalFor, setChatLookup } from './chatLookup';
+import { cardGroups, type CardGroup } from '../state/cardGroups';
+import { currentRefusals, refusalKey } from '../state/refusals';
+import type { ContextMeter, ModelChoice } from './Header';
 
 export const store = new ChatStore();
 setStepReasonLookup((k) => store.stepReasons.get(k));
 setRetryOfferLookup((id) => store.retryOfferId === id);
 setAgentBusyLookup(() => store.agentState !== 'idle');
+/** The host's allow-list as last sent (command cards say when their command is on it). */
+let allowEntries: readonly string[] = [];
+/** Runs of reads and searches shown as one line (recomputed when the cards change), and those opened. */
+let groups = new Map<string, CardGroup>();
+let groupsVersion = -1;
+const openGroups = new Set<string>();
+let onGroupToggled: () => void = () => undefined;
+let refusals = new Map<string, string>();
+function groupsNow(): Map<string, CardGroup> {
+  if (groupsVersion !== store.version) {
+    groups = cardGroups(store.cards);
+    refusals = currentRefusals(store.cards);
+    groupsVersion = store.version;
+  }
+  return groups;
+}
+setChatLookup({
+  cards: () => store.cards,
+  allowList: () => allowEntries,
+  group: (id) => groupsNow().get(id),
+  expanded: (id) => openGroups.has(id),
+  toggle: (id) => {
+    if (!openGroups.delete(id)) openGroups.add(id);
+    onGroupToggled();
+  },
+  refusal: (action, target) => { groupsNow(); return refusals.get(refusalKey(action, target)); },
+});
+/** Changes whenever a refusal appears or stops being current (rows showing one re-render). */
+function refusalsKey(): string {
+  groupsNow();
+  return [...refusals.keys()].join(',');
+}
 
 /** Figures the standalone bench reads (window.__tandemStats); cheap enough to keep always on. */
 export const stats = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0, decodeMs: 0 };
@@ -81,6 +117,11 @@ export function App() {
   const [connection, setConnection] = useState<ConnectionResult | null>(null);
   const [focusTick, setFocusTick] = useState(0);
   const [recent, setRecent] = useState<{ id: string; title: string; updated: number }[]>([]);
+  const [models, setModels] = useState<ModelChoice | null>(null);
+  const [meter, setMeter] = useState<ContextMeter | null>(null);
+  const [allowTick, setAllowTick] = useState(0);
+  const [groupTick, setGroupTick] = useState(0);
+  onGroupToggled = () => setGroupTick((t) => t + 1);
   const queued = useState(() => new MessageQueue(persisted.queue ?? []))[0];
   const [queueTick, setQueueTick] = useState(0);
   const saveQueue = (): void => {
@@ -105,6 +146,9 @@ export function App() {
         case 'send_deferred': queued.addFront(msg.text); saveQueue(); break;
         case 'mention_results': mentionResults.set(msg); break;
         case 'insert_mention': setDraft((d) => withMention(d, msg.text)); setFocusTick((t) => t + 1); break;
+        case 'allow_list': allowEntries = msg.entries; setAllowTick((t) => t + 1); break;
+        case 'models': setModels({ byRole: msg.by_role, available: msg.available }); break;
+        case 'context_meter': setMeter({ model: msg.model, used: msg.used, window: msg.window, known: msg.known }); break;
       }
     };
     const queue = new InboundQueue((batch) => {
@@ -168,16 +212,24 @@ export function App() {
   const lastCall = useMemo(() => lastCallUsage(store.cards, (u) => `${u.model} · ${u.role} · ${formatUsage(u)} · ${(u.latency_ms / 1000).toFixed(1)} s`), [version]);
   const onScrollMemory = (m: ScrollMemory): void =>
     saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick, anchor_id: m.anchorId, anchor_offset: m.anchorOffset });
+  const groupKey = (id: string): string => {
+    const g = groupsNow().get(id);
+    return g ? `${g.leader === id ? 'lead' : 'member'}:${g.members.length}:${g.failed}:${openGroups.has(g.leader)}` : '';
+  };
   const extraFor = (card: ChatCard): unknown =>
     card.kind === 'plan' ? `${store.stepReasons.size}|${busy}`
       : card.kind === 'error' ? store.retryOfferId === card.id
-      : card.kind === 'tool_call' && card.status === 'pending' ? draft.trim() !== ''
+      : card.kind === 'tool_call' && card.status === 'pending' ? `${draft.trim() !== ''}|${allowTick}`
+      : card.kind === 'tool_call' && card.approval?.kind === 'command' ? allowTick
+      : card.kind === 'tool_call' ? `${groupKey(card.id)}|${card.revertible ? refusalsKey() : ''}`
+      : card.kind === 'text' && card.author === 'user' ? `${busy}|${refusalsKey()}`
+      : card.kind === 'summary' ? refusalsKey()
       : undefined;
   const busy = store.agentState !== 'idle';
 
   return (
     <div class="app">
-      <Header role={store.roleInfo} next={store.nextRole} agentState={store.agentState} agentDetail={store.agentDetail} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} revertible={store.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(store.cards)} />
+      <Header role={store.roleInfo} next={store.nextRole} agentState={store.agentState} agentDetail={store.agentDetail} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} revertible={store.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(store.cards)} models={models} meter={meter} revertRefusal={refusalFor('revert_task')} />
       {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
       <VirtualCardList
         cards={store.cards}

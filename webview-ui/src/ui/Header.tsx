@@ -3,8 +3,9 @@ import type { AgentState, RoleInfo } from '../../../src/protocol';
 import { postToHost } from '../bridge/vscodeApi';
 import type { Totals, TurnOutcome } from '../state/chatStore';
 import { AgentStateChip } from './AgentStateChip';
-import { formatUsage } from './format';
+import { formatTokens, formatUsage } from './format';
 import { focusOnMount } from './focusOnMount';
+import { RefusalNote } from './RefusalNote';
 import type { PlanProgress } from '../state/planProgress';
 
 interface Props {
@@ -28,6 +29,64 @@ interface Props {
   lastCall?: string;
   /** The files a whole-task revert would put back (read when the confirmation opens). */
   revertibleFiles?(): string[];
+  /** Each role's model and the endpoint's list, for the picker. */
+  models?: ModelChoice | null;
+  /** How much of the window the last request took. */
+  meter?: ContextMeter | null;
+  /** Why the last Revert task was refused, while that is current. */
+  revertRefusal?: string;
+}
+
+export interface ModelChoice { byRole: Record<string, string>; available: string[] }
+export interface ContextMeter { model: string; used: number; window: number; known: boolean }
+
+/**
+ * The model in force for this role, with the endpoint's other models to pick from (the choice is
+ * this role's model setting). Without a list from the endpoint it shows the model alone.
+ */
+function ModelPicker({ role, models }: { role: RoleInfo; models: ModelChoice }) {
+  const current = models.byRole[role.id] ?? '';
+  const options = [...new Set([current, ...models.available].filter((m) => m !== ''))];
+  return (
+    <label class="model-picker" title={`The ${role.label}'s model (each role has its own). ${models.available.length ? 'Pick another from the endpoint\'s list.' : 'The endpoint listed no models.'}`}>
+      <span class="muted">Model</span>
+      <select
+        aria-label={`Model for the ${role.label}`}
+        value={current}
+        disabled={options.length < 2}
+        onChange={(e) => {
+          const model = (e.target as HTMLSelectElement).value;
+          if (model && model !== current) postToHost({ type: 'set_model', role: role.id, model });
+        }}
+      >
+        {options.map((m) => <option key={m} value={m}>{m}</option>)}
+      </select>
+    </label>
+  );
+}
+
+/** "Context 12k / 128k (9%)" with a bar that turns to warning past three quarters and to error past nine tenths. */
+function ContextMeterView({ m }: { m: ContextMeter }) {
+  const pct = Math.min(100, Math.round((m.used / m.window) * 100));
+  const level = pct >= 90 ? 'high' : pct >= 75 ? 'mid' : 'low';
+  const how = m.known ? '' : ' (window assumed: set the context window setting to your server\'s)';
+  return (
+    <span
+      class={`context-meter meter-${level}`}
+      role="meter"
+      aria-label="Context window used"
+      aria-valuemin={0}
+      aria-valuemax={m.window}
+      aria-valuenow={m.used}
+      data-context-used={m.used}
+      data-context-window={m.window}
+      title={`The last request to ${m.model} used about ${m.used.toLocaleString('en-US')} of its ${m.window.toLocaleString('en-US')}-token window${how}. Past the window Tandem condenses the oldest turns.`}
+    >
+      <span class="muted">Context</span>
+      <span class="meter-bar" aria-hidden="true"><span style={{ width: `${Math.max(2, pct)}%` }} /></span>
+      <span>{formatTokens(m.used)} / {m.known ? '' : '~'}{formatTokens(m.window)} ({pct}%)</span>
+    </span>
+  );
 }
 
 const STEP_MARK: Record<string, string> = { pending: '○', running: '▶', done: '✓', failed: '✗' };
@@ -54,7 +113,7 @@ const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped'
 
 const NOTICE_MS = 12_000;
 
-export function Header({ role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, revertible, busy, progress, lastCall, revertibleFiles }: Props) {
+export function Header({ role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, revertible, busy, progress, lastCall, revertibleFiles, models, meter, revertRefusal }: Props) {
   const [confirmRevert, setConfirmRevert] = useState(false);
   useEffect(() => { if (revertible === 0) setConfirmRevert(false); }, [revertible]);
   // Why the role changed matters when it happens; after a while it is just noise.
@@ -93,6 +152,7 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
           </button>
         )}
       </div>
+      {!confirmRevert && revertible > 0 && <RefusalNote text={revertRefusal} />}
       {confirmRevert && revertible > 0 && (
         <div
           class="confirm"
@@ -119,6 +179,12 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
             </button>
             <button type="button" class="secondary" ref={focusOnMount} onClick={() => setConfirmRevert(false)}>Cancel</button>
           </div>
+        </div>
+      )}
+      {(models || meter) && (
+        <div class="header-row model-row">
+          {models && <ModelPicker role={role} models={models} />}
+          {meter && <ContextMeterView m={meter} />}
         </div>
       )}
       {progress && <StepProgress p={progress} />}

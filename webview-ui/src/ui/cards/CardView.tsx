@@ -2,6 +2,8 @@ import { Component } from 'preact';
 import type { ChatCard } from '../../state/localCards';
 import { validated } from '../../state/decodeInbound';
 import { isFolded } from '../../state/foldedCards';
+import { groupExpanded, groupOf } from '../chatLookup';
+import { ToolGroupLine } from './ToolGroupLine';
 import { TextCardView } from './TextCardView';
 import { PlanCardView } from './PlanCardView';
 import { QuestionCardView } from './QuestionCardView';
@@ -22,6 +24,19 @@ export class CardView extends Component<{ card: ChatCard }, { failed?: string; f
     // Nothing reaches the DOM unvalidated: snapshot cards are checked here, on first display.
     const card = validated(this.props.card);
     if (isFolded(card)) return <div class="card-folded" aria-hidden="true" data-card-kind={card.kind} data-card-id={card.id} />;
+    const group = card.kind === 'tool_call' ? groupOf(card.id) : undefined;
+    if (group) {
+      const open = groupExpanded(group.leader);
+      if (card.id === group.leader) {
+        return (
+          <div class="tool-group">
+            <ToolGroupLine group={group} open={open} />
+            {open && <CardBody card={card} />}
+          </div>
+        );
+      }
+      if (!open) return <div class="card-folded" aria-hidden="true" data-card-kind={card.kind} data-card-id={card.id} />;
+    }
     const failed = this.state.failedCard === card ? this.state.failed : undefined;
     if (failed !== undefined) {
       return (

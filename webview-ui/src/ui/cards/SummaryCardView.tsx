@@ -1,3 +1,5 @@
+import { RefusalNote } from '../RefusalNote';
+import { refusalFor } from '../chatLookup';
 import { useState } from 'preact/hooks';
 import type { SummaryCard } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
@@ -48,6 +50,7 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
                 ) : (
                   <button type="button" class="link" aria-label={`Revert ${f.path}…`} onClick={() => setConfirm(f.path)}>Revert…</button>
                 )}
+                <RefusalNote text={refusalFor('revert_file', f.path)} />
               </li>
             ))}
           </ul>
@@ -80,6 +83,7 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
           <button type="button" class="secondary" onClick={() => postToHost({ type: 'new_task' })}>New task</button>
         </div>
       )}
+      {card.files.length > 1 && <RefusalNote text={refusalFor('revert_task')} />}
     </div>
   );
 }

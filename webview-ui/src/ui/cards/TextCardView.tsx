@@ -1,13 +1,13 @@
 import type { TextCard } from '../../../../src/protocol';
 import { renderMarkdownCached, renderStreamingMarkdown } from '../../markdown/renderMarkdown';
 import { AttachmentList } from '../../mentions/AttachmentList';
+import { UserMessageView } from './UserMessageView';
 
 export function TextCardView({ card }: { card: TextCard }) {
   if (card.author === 'user') {
-    // What the user typed is shown as typed, never interpreted.
     return (
       <>
-        <div class="user-text">{card.text}</div>
+        <UserMessageView card={card} />
         {card.attachments?.length ? <AttachmentList attachments={card.attachments} /> : null}
       </>
     );

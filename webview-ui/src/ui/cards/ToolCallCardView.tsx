@@ -6,6 +6,10 @@ import { toolHeadline, type Headline } from './toolHeadline';
 import { LazyDetails } from '../LazyDetails';
 import { visibleBlock, visibleLine } from '../visibleText';
 import { AmendmentBlock } from './AmendmentBlock';
+import { useState } from 'preact/hooks';
+import { focusOnMount } from '../focusOnMount';
+import { allowListNow, refusalFor } from '../chatLookup';
+import { RefusalNote } from '../RefusalNote';
 
 function hasArgs(args: unknown): boolean {
   if (args === undefined || args === null) return false;
@@ -113,6 +117,57 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
 }
 
 /**
+ * "Always allow" on a command waiting for approval: first a confirmation that shows exactly the
+ * entries the allow-list gets (the command as parsed, one per simple command) and what they
+ * match, then the host adds them and runs this command. Compound commands never widen the rule:
+ * each part needs its own entry, and chains, pipes into other commands, redirections and
+ * substitutions are checked on every run whatever the list holds.
+ */
+function AlwaysAllow({ entries, callId }: { entries: string[]; callId: string }) {
+  const [open, setOpen] = useState(false);
+  if (!open) {
+    return <button type="button" class="secondary" title="Add this command to the allow-list (you see the entry first)" onClick={() => setOpen(true)}>Always allow…</button>;
+  }
+  return (
+    <div class="confirm allow-confirm" role="group" aria-label="Always allow this command" onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setOpen(false); } }}>
+      <div>Add {entries.length === 1 ? 'this entry' : `these ${entries.length} entries`} to your command allow-list, and run this command now?</div>
+      <ul class="allow-entries" aria-label="Allow-list entries">{entries.map((e) => <li key={e}><code>{visibleLine(e)}</code></li>)}</ul>
+      <div class="muted">
+        Runs unasked (sandboxed, no network): {entries.length === 1 ? 'this command' : 'each'} with the same first words, also with more arguments (<code>{visibleLine(entries[0]!)} --verbose</code>).
+        {entries.length > 1 && ' A chain of them only when every part has its entry.'}
+        {' '}Never matched: other commands chained or piped to it, redirections (<code>&gt; file</code>), substitutions (<code>$(…)</code>).
+        {' '}Undo with Remove on this card, or in Settings › Tandem › Command Allow List.
+      </div>
+      <div class="actions">
+        <button type="button" class="primary" ref={focusOnMount} onClick={() => { setOpen(false); postToHost({ type: 'allow_command', call_id: callId }); }}>Allow and run</button>
+        <button type="button" class="secondary" onClick={() => setOpen(false)}>Cancel</button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A command whose every part is on the allow-list says so (it would run unasked), and each entry
+ * can be taken back here. A command only partly covered says nothing: it is asked about.
+ */
+function AllowedNote({ entries }: { entries: string[] }) {
+  const list = allowListNow();
+  const on = entries.filter((e) => list.includes(e));
+  if (on.length === 0 || on.length < entries.length) return null;
+  return (
+    <div class="allowed-note muted" aria-label="On the allow-list">
+      On your allow-list:{' '}
+      {on.map((e) => (
+        <span key={e} class="allowed-entry">
+          <code>{visibleLine(e)}</code>{' '}
+          <button type="button" class="link" title={`Take "${visibleLine(e)}" off the allow-list: it asks again next time`} onClick={() => postToHost({ type: 'remove_allowed_command', entry: e })}>Remove</button>
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/**
  * After a change was made, its card keeps what changed (`+N −M`) and a way to see it again: the
  * diff of that very change (before ↔ as the agent left it), from the task's checkpoints.
  */
@@ -152,6 +207,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   const starting = card.status === 'pending' && !pending;
   const withNote = pending && composerDraft() !== '';
   const exit = card.exit && (card.status === 'done' || card.status === 'error') ? card.exit : undefined;
+  const allow = card.approval?.kind === 'command' ? card.approval.allow : undefined;
   return (
     <div class="tool">
       <div class="card-head">
@@ -176,8 +232,11 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
         <div class="actions">
           <button type="button" class="primary" title={withNote ? 'Approve, and send your message with it' : undefined} onClick={() => decide(card.call_id, true)}>{withNote ? 'Approve with message' : 'Approve'}</button>
           <button type="button" class="secondary" title={withNote ? 'Reject, and send your message as the reason' : undefined} onClick={() => decide(card.call_id, false)}>{withNote ? 'Reject with message' : 'Reject'}</button>
+          {allow?.entries && allow.entries.length > 0 && !withNote && <AlwaysAllow entries={allow.entries} callId={card.call_id} />}
         </div>
       )}
+      {pending && allow?.refused && <div class="muted allow-refused">Always allow is not offered: {visibleLine(allow.refused)}.</div>}
+      {allow?.entries && allow.entries.length > 0 && <AllowedNote entries={allow.entries} />}
       {(card.revertible || card.reverted || card.revert_note) && !pending && (
         <div class="actions">
           {card.reverted ? (
@@ -188,6 +247,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           {card.revert_note && <span class="muted">{card.revert_note}</span>}
         </div>
       )}
+      {card.revertible && !card.reverted && <RefusalNote text={refusalFor('revert_call', card.call_id)} />}
       {card.error && (
         <LazyDetails className="result result-error" initiallyOpen summary="Error" render={() => <pre>{card.error}</pre>} />
       )}
