@@ -167,7 +167,7 @@ describe('The everyday chat in the real workbench (UI)', function () {
     await send('Tell me something slowly');
     await waitUntil(async () => /Tandem is working/.test((await input().getAttribute('placeholder')) ?? ''), 'the run to start');
     await chat.getByRole('button', { name: 'Stop' }).waitFor({ state: 'visible' });
-    assert.equal(await chat.getByRole('button', { name: 'Send' }).count(), 0, 'Stop takes Send\'s place while running');
+    assert.equal(await chat.getByRole('button', { name: 'Send', exact: true }).count(), 0, 'Stop takes Send\'s place while running');
     await input().fill('a message I will remove');
     await input().press('Enter');
     const queue = chat.getByRole('list', { name: 'Queued messages' });

@@ -85,9 +85,9 @@ describe('webview in Chromium (standalone page)', function () {
     await h.post({ type: 'agent_state', seq: 2, state: 'thinking' });
     await h.page.getByRole('button', { name: 'Stop' }).click();
     assert.deepEqual(await lastSent(h.page), { type: 'stop' });
-    assert.equal(await h.page.getByRole('button', { name: 'Send' }).count(), 0, 'Send and Stop swap places');
+    assert.equal(await h.page.getByRole('button', { name: 'Send', exact: true }).count(), 0, 'Send and Stop swap places');
     await h.post({ type: 'turn_ended', seq: 3, outcome: 'stopped' });
-    await h.page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible' });
+    await h.page.getByRole('button', { name: 'Send', exact: true }).waitFor({ state: 'visible' });
   });
 
   it('turns clicks on cards into the right host messages', async () => {
