@@ -259,11 +259,17 @@ describe('Chat details in the real workbench (UI)', function () {
     await textCard('Answered by the large model.').waitFor({ state: 'visible', timeout: 20_000 });
     assert.equal(server.chatRequests().at(-1)?.model, 'scripted-model-large', 'the next request used the picked model');
     await wb.screenshot('details-06-model-and-context');
-    // The Planner keeps its own model.
-    await roleButton().click();
+    // The Planner keeps its own model (the role button steps through the roles in turn).
+    const switchTo = async (label: string): Promise<void> => {
+      for (let i = 0; i < 4 && !(await roleButton().innerText()).includes(label); i++) {
+        await roleButton().click();
+        await sleep(400);
+      }
+    };
+    await switchTo('Planner');
     await waitUntil(async () => (await chat.getByRole('combobox', { name: 'Model for the Planner' }).count()) === 1, 'the Planner\'s picker');
     assert.equal(await chat.getByRole('combobox', { name: 'Model for the Planner' }).inputValue(), 'scripted-model');
-    await roleButton().click();
+    await switchTo('Actor');
     await idle();
   });
   it('consecutive reads, lists and searches are one line ("Read 2 files, listed 1 folder, searched 1 time"), opened to show each card', async () => {
