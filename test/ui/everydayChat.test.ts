@@ -340,7 +340,11 @@ describe('The everyday chat in the real workbench (UI)', function () {
 
   it('while a plan runs the header shows the current step "n/N · action"; the run ends with a summary card (files, commands, steps) whose Revert… puts one file back', async () => {
     fs.writeFileSync(path.join(ws, 'beta.txt'), 'beta original\n');
-    await roleButton().click();
+    // The role button steps through the roles in turn (Planner → Actor → Reviewer).
+    for (let i = 0; i < 3 && !(await roleButton().innerText()).includes('Planner'); i++) {
+      await roleButton().click();
+      await sleep(300);
+    }
     await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'Tandem: Planner' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     const twoSteps = {
       format_version: '1.0', goal: 'Touch beta, then check', estimated_total_time: '2 min', risks: [], prerequisites: [],

@@ -152,7 +152,7 @@ function makeWorkbench(page: Page, server: CodeServer, workspace: string, close:
       await page.keyboard.press('Enter');
     },
     roleStatus() {
-      return page.locator('.part.statusbar .statusbar-item', { hasText: /Tandem: (Planner|Actor)/ }).first();
+      return page.locator('.part.statusbar .statusbar-item', { hasText: /Tandem: (Planner|Actor|Reviewer)/ }).first();
     },
     async openAnotherWindow() {
       // A page of its own browser context: like another browser window, it shares nothing with the first but the server.

@@ -77,7 +77,11 @@ describe('Tandem task controls in the real workbench (UI)', function () {
   }
 
   async function switchTo(role: 'Planner' | 'Actor'): Promise<void> {
-    if (!(await roleButton().innerText()).includes(role)) await roleButton().click();
+    // The role button steps through the roles in turn (Planner → Actor → Reviewer).
+    for (let i = 0; i < 3 && !(await roleButton().innerText()).includes(role); i++) {
+      await roleButton().click();
+      await sleep(300);
+    }
     await wb.page.locator('.part.statusbar .statusbar-item', { hasText: `Tandem: ${role}` }).first().waitFor({ state: 'visible', timeout: 10_000 });
   }
 

@@ -328,7 +328,7 @@ describe('webview in Chromium (standalone page)', function () {
     await setup.getByRole('combobox', { name: 'Planner model' }).selectOption('big-model');
     await clearSent(h.page);
     await setup.getByRole('button', { name: 'Save' }).click();
-    assert.deepEqual(await sent(h.page), [{ type: 'save_settings', base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-test', models: { planner: 'big-model', actor: 'small-model' } }]);
+    assert.deepEqual(await sent(h.page), [{ type: 'save_settings', base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-test', models: { planner: 'big-model', actor: 'small-model', reviewer: 'small-model' } }]);
     await h.post({ type: 'connection_result', ok: true });
     await setup.waitFor({ state: 'detached' });
   });
