@@ -537,7 +537,7 @@ export class Agent implements AgentApi {
   /** The system prompt the turn loop sends for the current role (role prompt, then project instructions). */
   private async systemPrompt(): Promise<string> {
     const instructions = await this.knowledge?.systemText(this.roleDef);
-    return systemPromptFor(this.roleDef, this.catalog(), instructions || undefined);
+    return systemPromptFor(this.roleDef, this.catalog(), instructions);
   }
 
   /** The plan request through the same context fitting as the loop's requests (its schema takes room, like tools do). */

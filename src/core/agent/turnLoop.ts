@@ -36,8 +36,6 @@ export interface TurnContext {
   /** `detail` says what the state waits on (shown beside it). */
   setState(state: AgentState, detail?: string): void;
   dispatchEnv: Omit<DispatchEnv, 'signal' | 'tools' | 'events' | 'role' | 'setState'>;
-  /** Extra system text for this turn (e.g. the plan being executed). */
-  systemSuffix?(): string | undefined;
   /** Project knowledge: the role's instructions section, and nested instructions met by the tools' paths. */
   knowledge?: TurnKnowledge;
 }
@@ -73,8 +71,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     // Read from the registry for every request: a provider's tools may have changed since the last one.
     const catalog = t.catalog();
     const tools = t.tools.offeredTo(roleDef, t.dispatchEnv.planning).map((tool) => chatToolDef(tool, catalog));
-    const suffix = [instructions, t.systemSuffix?.()].filter((x): x is string => !!x).join('\n\n');
-    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(roleDef, catalog, suffix || undefined) }, ...t.messages];
+    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(roleDef, catalog, instructions) }, ...t.messages];
     if (t.hooks?.fitContext) {
       try {
         messages = (await t.hooks.fitContext(messages, model, {
