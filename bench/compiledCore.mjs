@@ -14,7 +14,7 @@ if (!process.env.TANDEM_OUT && !existsSync(path.join(OUT, 'src/core/agent/agent.
   spawnSync(process.execPath, ['scripts/compile-tests.mjs'], { cwd: root, stdio: 'inherit' });
 }
 
-/** `require` of a compiled module by its path under out/, e.g. 'src/core/roles.js'. */
+/** `require` of a compiled module by its path under out/, e.g. 'src/core/roles/roles.js'. */
 export function loadCore(p) {
   try {
     return require(path.join(OUT, p));

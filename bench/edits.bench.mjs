@@ -15,8 +15,8 @@ import * as path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const { NodeWorkspaceFs } = loadCore('src/host/node/nodeWorkspaceFs.js');
-const { WorkspacePaths } = loadCore('src/core/workspacePaths.js');
-const { ReadTracker } = loadCore('src/core/readTracker.js');
+const { WorkspacePaths } = loadCore('src/core/workspace/workspacePaths.js');
+const { ReadTracker } = loadCore('src/core/tools/readTracker.js');
 const { editFileTool } = loadCore('src/core/tools/editFile.js');
 const { applyPatchTool } = loadCore('src/core/tools/applyPatch.js');
 const { writeFileTool } = loadCore('src/core/tools/writeFile.js');

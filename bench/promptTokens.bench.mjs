@@ -8,7 +8,7 @@ import { loadCore } from './compiledCore.mjs';
 import * as path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { PRODUCT_ROLES } = loadCore('src/core/roles.js');
+const { PRODUCT_ROLES } = loadCore('src/core/roles/roles.js');
 const { productToolRegistry } = loadCore('src/core/tools/index.js');
 const { chatToolDef } = loadCore('src/core/tools/chatToolDef.js');
 const { encode } = require('gpt-tokenizer');

@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { slugify } = require('../src/slugify');
+const { slugify } = require('../src/slugify.js');
 
 test('joins words with dashes', () => {
   assert.strictEqual(slugify('Hello, World!'), 'hello-world');

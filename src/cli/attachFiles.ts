@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import { resolveMentions } from '../core/mentions/resolveMentions';
-import type { HostPorts } from '../core/ports';
-import { WorkspacePaths } from '../core/workspacePaths';
+import type { HostPorts } from '../core/ports/ports';
+import { WorkspacePaths } from '../core/workspace/workspacePaths';
 
 /** The files as the agent should name them (workspace-relative where they are inside), or the first problem. */
 export async function checkAttachFiles(host: HostPorts, ws: string, absFiles: readonly string[]): Promise<{ files: string[] } | { error: string }> {

@@ -1,4 +1,4 @@
-import { API_KEY_ENV_VARS } from '../core/apiKeyEnv';
+import { API_KEY_ENV_VARS } from '../core/secrets/apiKeyEnv';
 
 /**
  * The environment for the CLI to read its settings (and the key) from, while the process's own

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseMcpConfig, type McpInput, type McpServerDef } from '../core/mcp/mcpConfig';
 import { McpHub } from '../core/mcp/mcpHub';
-import type { Logger } from '../core/ports';
+import type { Logger } from '../core/ports/ports';
 import { SdkMcpLauncher } from '../host/node/mcp/sdkMcpLauncher';
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;

@@ -6,9 +6,9 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { apiKeyFromEnv } from '../core/apiKeyEnv';
-import { approvalFromFlag } from '../core/approvalPolicy';
-import { defaultSettings, DEFAULT_LIMITS, type AgentSettings } from '../core/settings';
+import { apiKeyFromEnv } from '../core/secrets/apiKeyEnv';
+import { approvalFromFlag } from '../core/policy/approvalPolicy';
+import { defaultSettings, DEFAULT_LIMITS, type AgentSettings } from '../core/settings/settings';
 import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../protocol';
 import type { ApproveMode } from './commands';
 import { DEFAULT_INSTRUCTION_MAX_TOKENS, INSTRUCTION_SETTINGS, INSTRUCTION_SOURCES, type KnowledgeSettings } from '../core/knowledge/instructionSources';

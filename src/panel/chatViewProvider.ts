@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import type { ChatSession, HostUiMessage, Unsubscribe, WebviewMessage } from '../protocol';
-import type { Logger } from '../core/ports';
+import type { Logger } from '../core/ports/ports';
 import { chatHtml, makeNonce } from './html';
 import { MessageBridge } from './messageBridge';
 

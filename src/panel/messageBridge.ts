@@ -1,5 +1,5 @@
 import { WebviewMessage, type PanelOutbound } from '../protocol';
-import type { Logger } from '../core/ports';
+import type { Logger } from '../core/ports/ports';
 
 /** One animation frame: outbound messages are coalesced so a burst of deltas costs one post. */
 export const FRAME_MS = 16;

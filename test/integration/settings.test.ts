@@ -1,6 +1,6 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { defaultSettings, DEFAULT_LIMITS } from '../../src/core/settings';
+import { defaultSettings, DEFAULT_LIMITS } from '../../src/core/settings/settings';
 import { readAgentSettings } from '../../src/host/vscode/settings';
 import { EXTENSION_ID, tandem } from './support/tandem';
 

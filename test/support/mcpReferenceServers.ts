@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { McpServerDef } from '../../src/core/mcp/mcpConfig';
 import { McpHub, type McpHubOptions } from '../../src/core/mcp/mcpHub';
 import { SdkMcpLauncher } from '../../src/host/node/mcp/sdkMcpLauncher';
-import { nullLogger } from '../../src/core/ports';
+import { nullLogger } from '../../src/core/ports/ports';
 
 export const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');

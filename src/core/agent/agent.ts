@@ -9,22 +9,22 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { AgentState, Attachment, Card, HostEvent, RoleId } from '../../protocol';
 import { EventStream } from '../events';
 import { LlmClient, LlmError } from '../llm';
-import { QuestionUnanswerable } from '../ports';
-import { ReadTracker } from '../readTracker';
-import { PRODUCT_ROLES, type RoleDef } from '../roles';
-import { modelFor, type AgentSettings } from '../settings';
+import { QuestionUnanswerable } from '../ports/ports';
+import { ReadTracker } from '../tools/readTracker';
+import { PRODUCT_ROLES, type RoleDef } from '../roles/roles';
+import { modelFor, type AgentSettings } from '../settings/settings';
 import type { ToolCatalog } from '../tools/tool';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import { productToolRegistry } from '../tools';
 import type { RoleRegistry } from '../../protocol';
-import { WorkspacePaths } from '../workspacePaths';
+import { WorkspacePaths } from '../workspace/workspacePaths';
 import { UsageMeter } from '../cost/usageMeter';
 import { Planning } from '../plans/planning';
 import { insideWorkspace } from '../plans/validatePlan';
 import { executePlanSteps } from '../plans/executePlanSteps';
 import { runStepCheck } from '../plans/runStepCheck';
 import { inScopePolicy } from '../plans/amendmentGate';
-import type { PolicyInput } from '../approvalPolicy';
+import type { PolicyInput } from '../policy/approvalPolicy';
 
 import { requestPlan, type PlanCompleter, type PlanMessage } from '../plans/requestPlan';
 import { replanOf } from '../plans/replanBrief';

@@ -3,10 +3,10 @@
  * `Agent` in agent.ts. Everything the user sees comes out as `HostEvent`s through `emit`.
  */
 import type { Card, HostEvent, RoleId } from '../../protocol';
-import type { HostPorts } from '../ports';
-import type { AgentSettings } from '../settings';
+import type { HostPorts } from '../ports/ports';
+import type { AgentSettings } from '../settings/settings';
 import type { ToolRegistry } from '../tools/toolRegistry';
-import type { RoleDef } from '../roles';
+import type { RoleDef } from '../roles/roles';
 import type { RoleRegistry } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
 

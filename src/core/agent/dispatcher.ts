@@ -8,21 +8,21 @@
  */
 import type { Permission, ToolCallStatus } from '../../protocol';
 import type { ApprovalInfo, CommandExit } from '../../protocol';
-import { QuestionUnanswerable, type ApprovalDecision, type ApprovalRequest, type HostPorts } from '../ports';
-import type { RoleDef } from '../roles';
-import type { ReadTracker } from '../readTracker';
-import type { LimitSettings } from '../settings';
+import { QuestionUnanswerable, type ApprovalDecision, type ApprovalRequest, type HostPorts } from '../ports/ports';
+import type { RoleDef } from '../roles/roles';
+import type { ReadTracker } from '../tools/readTracker';
+import type { LimitSettings } from '../settings/settings';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool';
 import { ToolError } from '../tools/tool';
-import { capHeadTail } from '../truncate';
-import { rejectionText } from '../rejectionText';
-import { maskSecret } from '../secretMask';
-import type { WorkspacePaths } from '../workspacePaths';
+import { capHeadTail } from '../text/truncate';
+import { rejectionText } from '../text/rejectionText';
+import { maskSecret } from '../secrets/secretMask';
+import type { WorkspacePaths } from '../workspace/workspacePaths';
 import type { EventStream } from '../events';
 import { mapProviderStrings, type AccumulatedToolCall } from '../llm';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import type { Planning } from '../plans/planning';
-import { allowRuleFor, decideApproval, resolveApproval, type PolicyInput } from '../approvalPolicy';
+import { allowRuleFor, decideApproval, resolveApproval, type PolicyInput } from '../policy/approvalPolicy';
 import { classifyStepApproval, decideAmendment } from '../plans/amendmentGate';
 import type { SettledToolCall } from './agentApi';
 

@@ -6,8 +6,8 @@ import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '
 import type { AgentState, RoleId } from '../../protocol';
 import type { EventStream } from '../events';
 import { LlmError, mapProviderStrings, type LlmClient, type ChatResult } from '../llm';
-import type { RoleDef } from '../roles';
-import { modelFor, type AgentSettings } from '../settings';
+import type { RoleDef } from '../roles/roles';
+import { modelFor, type AgentSettings } from '../settings/settings';
 import type { ToolCatalog } from '../tools/tool';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import { chatToolDef } from '../tools/chatToolDef';
@@ -16,7 +16,7 @@ import type { TurnOutcome, AgentHooks, CountedUsage } from './agentApi';
 import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
 import { isTurnHalt } from '../context/turnHalt';
 import { answerTokensFor } from '../context/modelWindows';
-import { maskSecret, SecretStreamMasker } from '../secretMask';
+import { maskSecret, SecretStreamMasker } from '../secrets/secretMask';
 import { pathsInArguments } from '../knowledge/projectInstructions';
 
 export interface TurnContext {

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
-import type { WorkspaceFs } from '../ports';
-import { appendDurable, writeFileAtomic } from '../history/atomicWrite';
+import type { WorkspaceFs } from '../ports/ports';
+import { appendDurable, writeFileAtomic } from '../storage/atomicWrite';
 
 /**
  * Pre-images of the files the agent changes, so any tool call or the whole task can be undone

@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolCallLike } from './chatMessage';
 import { contentText, toolCallsOf } from './chatMessage';
 import { countTextTokens } from './tokenCounter';
-import { capHeadTail } from '../truncate';
+import { capHeadTail } from '../text/truncate';
 
 export const elidedNote = (chars: number) => `[tool result elided: ${chars} chars]`;
 

@@ -1,6 +1,6 @@
 import type { ChatMessage } from './chatMessage';
 import { contentText, toolCallsOf } from './chatMessage';
-import { capHeadTail } from '../truncate';
+import { capHeadTail } from '../text/truncate';
 
 /**
  * The condensed turns as plain text for the summary model. Each item is capped so one huge tool

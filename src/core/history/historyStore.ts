@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Card } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
-import { removeStaleTemps } from './atomicWrite';
+import { removeStaleTemps } from '../storage/atomicWrite';
 import { HISTORY_FORMAT_VERSION, type LogRecord, type TaskMeta, type TaskSnapshot } from './format';
 import { TaskRecorder, type RecorderOptions } from './taskRecorder';
 import { TaskState } from './taskState';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { HostEvent, RoleId } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
 import type { Price } from '../cost/priceTable';
-import { appendDurable, writeFileAtomic } from './atomicWrite';
+import { appendDurable, writeFileAtomic } from '../storage/atomicWrite';
 import { HISTORY_FORMAT_VERSION, type LogRecord, type TaskMeta, type TaskSnapshot } from './format';
 import { diffCard, TaskState } from './taskState';
 import { acquireTaskLock, releaseTaskLock } from './taskLock';

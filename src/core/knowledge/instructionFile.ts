@@ -4,8 +4,8 @@
  * not project instructions — and not an enormous one.
  */
 import * as path from 'node:path';
-import type { WorkspaceFs } from '../ports';
-import { isWithin } from '../pathWithin';
+import type { WorkspaceFs } from '../ports/ports';
+import { isWithin } from '../workspace/pathWithin';
 
 /** Larger than this is not a hand-written instructions file; it is skipped and said so. */
 export const MAX_INSTRUCTION_FILE_BYTES = 512 * 1024;

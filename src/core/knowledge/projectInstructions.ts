@@ -11,8 +11,8 @@
  */
 import * as path from 'node:path';
 import type { InstructionsCard, RoleInfo } from '../../protocol';
-import type { Logger, WorkspaceFs } from '../ports';
-import { isWithin } from '../pathWithin';
+import type { Logger, WorkspaceFs } from '../ports/ports';
+import { isWithin } from '../workspace/pathWithin';
 import { readInstructionFile, type ReadInstruction } from './instructionFile';
 import { cutNote, fitInstructions, type FittedInstructions } from './instructionBudget';
 import {

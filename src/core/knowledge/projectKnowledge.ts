@@ -4,7 +4,7 @@
  * it which paths the tools touched (nested instructions).
  */
 import type { RoleInfo } from '../../protocol';
-import type { Logger, WorkspaceFs } from '../ports';
+import type { Logger, WorkspaceFs } from '../ports/ports';
 import type { KnowledgeSettings } from './instructionSources';
 import { ProjectInstructions, type InstructionsUi } from './projectInstructions';
 import { TaskSkills } from './taskSkills';

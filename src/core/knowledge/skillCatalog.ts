@@ -5,8 +5,8 @@
  * Only names and descriptions go into the prompt; `load_skill` returns a skill's body on demand.
  */
 import * as path from 'node:path';
-import type { Logger, WorkspaceFs } from '../ports';
-import { isWithin } from '../pathWithin';
+import type { Logger, WorkspaceFs } from '../ports/ports';
+import { isWithin } from '../workspace/pathWithin';
 import { parseSkillFile } from './skillFile';
 
 export const WORKSPACE_SKILL_FOLDERS = ['.tandem/skills', '.github/skills', '.claude/skills'] as const;

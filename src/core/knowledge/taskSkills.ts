@@ -3,7 +3,7 @@
  * loaded by `load_skill`. Also the tool provider that offers `load_skill` — only once there is a
  * skill to load, so a workspace without skills pays nothing in its prompt.
  */
-import type { Logger, WorkspaceFs } from '../ports';
+import type { Logger, WorkspaceFs } from '../ports/ports';
 import type { Tool } from '../tools/tool';
 import type { ToolProvider } from '../tools/toolRegistry';
 import { loadSkillTool, type SkillLibrary } from '../tools/loadSkill';

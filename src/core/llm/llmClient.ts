@@ -5,8 +5,8 @@ import type {
   ChatCompletionTool,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
-import type { Logger } from '../ports';
-import { nullLogger } from '../ports';
+import type { Logger } from '../ports/ports';
+import { nullLogger } from '../ports/ports';
 import { LlmError, redact, toLlmError } from './llmError';
 import type { AccumulatedToolCall } from './toolCallAccumulator';
 import { StreamAssembler } from './streamAssembler';

@@ -10,7 +10,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from 'openai';
-import { maskSecret, MIN_SLICE } from '../secretMask';
+import { maskSecret, MIN_SLICE } from '../secrets/secretMask';
 import { findRedirectRefused } from './sameOriginFetch';
 
 export type LlmFailureKind =

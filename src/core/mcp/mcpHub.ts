@@ -6,7 +6,7 @@
  * A server that crashes, cannot start or sends malformed lists gets an error status said in words;
  * its tools leave the registry, and the turn goes on without them.
  */
-import type { Logger } from '../ports';
+import type { Logger } from '../ports/ports';
 import type { Tool } from '../tools/tool';
 import type { ToolProvider } from '../tools/toolRegistry';
 import { serverCommandLine, type McpInput, type McpServerDef } from './mcpConfig';

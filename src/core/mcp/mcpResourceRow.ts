@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Tool, ToolResult } from '../tools/tool';
 import { ToolError } from '../tools/tool';
-import { rejectionText } from '../rejectionText';
+import { rejectionText } from '../text/rejectionText';
 import { mcpToolName, type McpServerHandle } from './mcpToolRow';
 import { renderResourceContents, renderResourceList } from './mcpResults';
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Permission } from '../../protocol';
 import type { Tool, ToolResult } from '../tools/tool';
 import { ToolError } from '../tools/tool';
-import { rejectionText } from '../rejectionText';
+import { rejectionText } from '../text/rejectionText';
 import type { McpToolInfo } from './mcpResults';
 import { renderToolResult } from './mcpResults';
 import type { McpConnection } from './mcpConnection';

@@ -1,4 +1,4 @@
-import type { Registries } from '../registries';
+import type { Registries } from '../registries/registries';
 import type { McpHub } from './mcpHub';
 
 /** The registries with the host's MCP servers joined to every new task's tool registry. */

@@ -7,9 +7,9 @@
  */
 import * as path from 'node:path';
 import type { Attachment } from '../../protocol';
-import { IgnoreMatcher, skippedByWalk } from '../ignorePolicy';
-import type { HostPorts } from '../ports';
-import type { WorkspacePaths } from '../workspacePaths';
+import { IgnoreMatcher, skippedByWalk } from '../policy/ignorePolicy';
+import type { HostPorts } from '../ports/ports';
+import type { WorkspacePaths } from '../workspace/workspacePaths';
 import { looksLikePath, parseMentions, type Mention } from '../../protocol/mentions';
 
 /** Per attachment and for all of a message's attachments together, in characters. */

@@ -13,8 +13,8 @@
  * approved it, whatever blanket permissions they gave for ordinary work.
  */
 import type { Amendment, ApprovalInfo } from '../../protocol';
-import type { PolicyInput } from '../approvalPolicy';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports';
+import type { PolicyInput } from '../policy/approvalPolicy';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports/ports';
 import { commandEntryProblem, fileEntryProblem } from './scopeEntryRules';
 import type { Planning } from './planning';
 import { judgeScope, type ScopeAddition } from './stepScope';

@@ -4,7 +4,7 @@
  * is published as an unvalidated plan (shown as text, Execute disabled). Used by both ways a plan
  * arrives — `propose_plan` arguments and a final structured/text answer — so the rules are the same.
  */
-import type { Logger } from '../ports';
+import type { Logger } from '../ports/ports';
 import { planRepairPrompt } from './repairPrompt';
 import { validatePlan, type PlanCheckOptions } from './validatePlan';
 import type { CarriedSteps, PlanBook } from './planBook';

@@ -3,7 +3,7 @@
  * the endpoint takes structured outputs, the Planner's plan attempt in progress, and the plan the
  * Actor is executing. The loop owns one and hands it to tools through `ToolContext.planning`.
  */
-import type { Logger } from '../ports';
+import type { Logger } from '../ports/ports';
 import type { Amendment, Plan, StepEvidence, StepState } from '../../protocol';
 import type { StepAction } from './stepVerdict';
 import { PlanBook, type PlanUi } from './planBook';
@@ -16,7 +16,7 @@ import { extractJson } from './extractJson';
 import { widenStepScope } from './widenStepScope';
 import type { ScopeAddition } from './stepScope';
 import { StepProblems } from './stepProblems';
-import type { DiagnosticsProvider } from '../ports';
+import type { DiagnosticsProvider } from '../ports/ports';
 
 export interface PlanningOptions {
   logger: Logger;

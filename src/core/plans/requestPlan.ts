@@ -6,9 +6,9 @@
  * structured outputs, the JSON is extracted from the text answer. Either way the answer goes
  * through the same validation and bounded repair as `propose_plan`.
  */
-import type { Logger } from '../ports';
+import type { Logger } from '../ports/ports';
 import { extractJson } from './extractJson';
-import { planResponseFormat } from './planJsonSchema';
+import { planResponseFormat } from '../schemas/planJsonSchema';
 import type { PlanTurn } from './planTurn';
 import { PLAN_AS_JSON_INSTRUCTION, PLAN_AS_TEXT_INSTRUCTION } from './repairPrompt';
 import type { StructuredOutputs } from './structuredOutputs';

@@ -4,10 +4,10 @@
  * user may refuse to run) and the host's command runner, with the step's cancel signal.
  */
 import type { ApprovalInfo, CheckResult } from '../../protocol';
-import type { HostPorts } from '../ports';
-import { resolveApproval, type PolicyInput } from '../approvalPolicy';
-import { rejectionText } from '../rejectionText';
-import { capHeadTail } from '../truncate';
+import type { HostPorts } from '../ports/ports';
+import { resolveApproval, type PolicyInput } from '../policy/approvalPolicy';
+import { rejectionText } from '../text/rejectionText';
+import { capHeadTail } from '../text/truncate';
 import type { PlanUi } from './planBook';
 import type { CheckRun } from './stepVerdict';
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../ports/ports';
 
 /** How much of a step's diff the Reviewer is shown (head of each file's patch, then a note). */
 const DIFF_CHARS = 12_000;

@@ -7,8 +7,8 @@
  * Hosts without language services (the CLI) have no `DiagnosticsProvider`: nothing is claimed there.
  */
 import * as path from 'node:path';
-import type { Diagnostic, DiagnosticsProvider } from '../ports';
-import { newProblems } from '../newProblems';
+import type { Diagnostic, DiagnosticsProvider } from '../ports/ports';
+import { newProblems } from '../tools/newProblems';
 
 /** Per file the step changed: its problems before the first change. */
 export class StepProblems {

@@ -11,7 +11,7 @@
  */
 import * as path from 'node:path';
 import type { ApprovalInfo, PlanStep } from '../../protocol';
-import { analyzeCommand } from '../commandSafety';
+import { analyzeCommand } from '../policy/commandSafety';
 import { globMatcher } from '../tools/glob';
 
 /** What an out-of-scope action would add to the step's scope if the user adds it to the plan. */

@@ -3,7 +3,7 @@
  * 'on' always asks; 'off' never does (JSON is extracted from text); 'auto' asks until an endpoint
  * answers with a 400 saying it does not support it, then extracts for the rest of the session.
  */
-import type { Logger } from '../ports';
+import type { Logger } from '../ports/ports';
 
 export type StructuredOutputsSetting = 'auto' | 'on' | 'off';
 

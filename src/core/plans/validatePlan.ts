@@ -8,9 +8,9 @@
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { Plan } from '../../protocol';
-import { dropNulls } from './strictJsonSchema';
+import { dropNulls } from '../schemas/strictJsonSchema';
 import { commandEntryProblem, fileEntryProblem } from './scopeEntryRules';
-import type { WorkspacePaths } from '../workspacePaths';
+import type { WorkspacePaths } from '../workspace/workspacePaths';
 
 export type PlanValidation = { ok: true; plan: Plan; errors: [] } | { ok: false; plan: null; errors: string[] };
 

@@ -6,7 +6,7 @@
  * brief from the start. Every answer is kept (provenance): which model, the raw text, its errors.
  */
 import { ReviewVerdict, type StructuredAttempt, type VerdictProvenance } from '../../protocol';
-import type { Logger } from '../ports';
+import type { Logger } from '../ports/ports';
 import { extractJson } from '../plans/extractJson';
 import type { PlanMessage } from '../plans/requestPlan';
 import type { StructuredOutputs } from '../plans/structuredOutputs';

@@ -8,9 +8,9 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Plan, PlanStep, ReviewResult, RoleRegistry } from '../../protocol';
 import type { LlmClient, RetryNotice } from '../llm/llmClient';
-import type { Logger } from '../ports';
-import type { PromptContext, RoleDef } from '../roles';
-import { modelFor, type AgentSettings } from '../settings';
+import type { Logger } from '../ports/ports';
+import type { PromptContext, RoleDef } from '../roles/roles';
+import { modelFor, type AgentSettings } from '../settings/settings';
 import type { StructuredOutputs } from '../plans/structuredOutputs';
 import type { StepVerdict } from '../plans/stepVerdict';
 import { promptVersion } from '../prompts/promptVersion';

@@ -1,5 +1,5 @@
 import { ReviewVerdict } from '../../protocol';
-import { portableSchema, toStrictJsonSchema } from '../plans/strictJsonSchema';
+import { portableSchema, toStrictJsonSchema } from '../schemas/strictJsonSchema';
 
 export const VERDICT_SCHEMA_NAME = 'tandem_review';
 

@@ -16,9 +16,9 @@
  * resumes old ones while it runs, and routes the chat's task messages to it.
  */
 import type { Card, HostEvent, RoleId } from '../../protocol';
-import type { HostPorts } from '../ports';
-import type { AgentSettings } from '../settings';
-import { PRODUCT_REGISTRIES, type Registries } from '../registries';
+import type { HostPorts } from '../ports/ports';
+import type { AgentSettings } from '../settings/settings';
+import { PRODUCT_REGISTRIES, type Registries } from '../registries/registries';
 import { Agent } from '../agent/agent';
 import type { AgentHooks, ResumeState } from '../agent/agentApi';
 import { DEFAULT_CHECKPOINT_LIMITS, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';

@@ -1,6 +1,6 @@
 import type { Question } from '../../protocol';
-import { QuestionUnanswerable, type QuestionAsker } from '../ports';
-import type { AgentSettings } from '../settings';
+import { QuestionUnanswerable, type QuestionAsker } from '../ports/ports';
+import type { AgentSettings } from '../settings/settings';
 import type { AgentHooks, CountedUsage } from '../agent/agentApi';
 import { TaskBudget } from '../cost/budget';
 import { costOf, formatUsd } from '../cost/priceTable';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { HostPorts } from '../ports';
+import type { HostPorts } from '../ports/ports';
 import type { AgentHooks, SettledToolCall } from '../agent/agentApi';
 import { CheckpointStore, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
 import { revertDiffs, revertRefusalText } from '../checkpoints/revertRefusalText';

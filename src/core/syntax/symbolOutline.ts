@@ -4,7 +4,7 @@
  * classes, methods, interfaces, types, enums, top-level variables — which is what a model needs to
  * find its way; it knows nothing of types or imports (definitions and references need the editor).
  */
-import type { CodeSymbol } from '../codeIntelligence';
+import type { CodeSymbol } from '../ports/codeIntelligence';
 import { grammarFor, languageFor } from './syntaxGuard';
 
 /** The part of web-tree-sitter's node API the outline reads. */

@@ -7,7 +7,7 @@ import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
 import { ToolError, type ToolContext } from './tool';
 import { applyEditBlocks, closestWindow, type EditBlock } from './editMatching';
-import type { ResolvedPath } from '../workspacePaths';
+import type { ResolvedPath } from '../workspace/workspacePaths';
 import { editOverUserChange } from './editOverUserChange';
 import {
   approveChange, assertFresh, guardSyntax, assertNotIgnored, textToWrite, defineTool, displayPath, lineEnding, looksBinary,

@@ -5,8 +5,8 @@
  * and this rethrows it: the loop ends the turn with outcome `waiting` (the CLI exits 3).
  */
 import { Question } from '../../protocol';
-import { QuestionUnanswerable } from '../ports';
-import { dropNulls, toStrictJsonSchema } from '../plans/strictJsonSchema';
+import { QuestionUnanswerable } from '../ports/ports';
+import { dropNulls, toStrictJsonSchema } from '../schemas/strictJsonSchema';
 import type { Tool } from './tool';
 import { z } from 'zod';
 

@@ -5,10 +5,10 @@
  * never shown).
  */
 import { z } from 'zod';
-import type { CodeLocation, CodePosition, CodeSymbol } from '../codeIntelligence';
-import { IgnoreMatcher } from '../ignorePolicy';
+import type { CodeLocation, CodePosition, CodeSymbol } from '../ports/codeIntelligence';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { outlineOf } from '../syntax/symbolOutline';
-import type { ResolvedPath } from '../workspacePaths';
+import type { ResolvedPath } from '../workspace/workspacePaths';
 import { ToolError, type ToolContext } from './tool';
 import { assertNotIgnored, displayPath, resolvePath } from './toolSupport';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalInfo } from '../../protocol';
-import { rejectionText } from '../rejectionText';
+import { rejectionText } from '../text/rejectionText';
 import { ToolError } from './tool';
 import { aliasesOf, assertFresh, assertStillAsApproved, defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath, summarizeDiff } from './toolSupport';
 

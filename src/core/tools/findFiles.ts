@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { IgnoreMatcher } from '../ignorePolicy';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { ToolError } from './tool';
 import { assertNotIgnored, defineTool, displayPath, resolvePath } from './toolSupport';
 import { globMatcher } from './glob';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { CodeSymbol } from '../codeIntelligence';
-import { IgnoreMatcher } from '../ignorePolicy';
+import type { CodeSymbol } from '../ports/codeIntelligence';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { outlineOf } from '../syntax/symbolOutline';
 import { grammarFor } from '../syntax/syntaxGuard';
 import { formatLocations, hiddenNote } from './codeNavigation';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { IgnoreMatcher } from '../ignorePolicy';
-import type { ResolvedPath } from '../workspacePaths';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
+import type { ResolvedPath } from '../workspace/workspacePaths';
 import { ToolError, type ToolContext } from './tool';
 import { assertNotIgnored, defineTool, displayPath, resolvePath } from './toolSupport';
 import { walk } from './walk';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Skill } from '../knowledge/skillCatalog';
 import { SKILL_FILE } from '../knowledge/skillCatalog';
 import { parseSkillFile } from '../knowledge/skillFile';
-import type { WorkspaceFs } from '../ports';
+import type { WorkspaceFs } from '../ports/ports';
 import { ToolError, type Tool } from './tool';
 import { defineTool } from './toolSupport';
 

@@ -8,7 +8,7 @@
  * (local servers ignore `tool_choice`), the loop falls back to `requestPlan` (json_schema/extraction).
  */
 import { z } from 'zod';
-import { planJsonSchema } from '../plans/planJsonSchema';
+import { planJsonSchema } from '../schemas/planJsonSchema';
 import type { Tool } from './tool';
 
 export const proposePlanTool: Tool<unknown> = {

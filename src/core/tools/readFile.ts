@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { IgnoreMatcher } from '../ignorePolicy';
-import { capLine } from '../truncate';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
+import { capLine } from '../text/truncate';
 import { ToolError } from './tool';
 import { assertNotIgnored, defineTool, displayPath, looksBinary, MAX_READ_BYTES, resolvePath } from './toolSupport';
 import { listDirectory } from './listFiles';

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import type { ApprovalInfo } from '../../protocol';
-import { IgnoreMatcher } from '../ignorePolicy';
-import { rejectionText } from '../rejectionText';
-import type { ResolvedPath } from '../workspacePaths';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
+import { rejectionText } from '../text/rejectionText';
+import type { ResolvedPath } from '../workspace/workspacePaths';
 import { locateSymbol, needsEditor, symbolAt, symbolAtSchema } from './codeNavigation';
 import { ToolError } from './tool';
 import { assertFresh, assertStillAsApproved, defineTool, resolvePath, summarizeDiff } from './toolSupport';

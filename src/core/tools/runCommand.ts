@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ApprovalInfo, CommandExit } from '../../protocol';
-import type { CommandResult } from '../ports';
-import { rejectionText } from '../rejectionText';
-import { capHeadTail } from '../truncate';
+import type { CommandResult } from '../ports/ports';
+import { rejectionText } from '../text/rejectionText';
+import { capHeadTail } from '../text/truncate';
 import { ToolError } from './tool';
 import { defineTool, displayPath, resolvePath } from './toolSupport';
 

@@ -9,8 +9,8 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { IgnoreMatcher, RG_SKIP_GLOBS } from '../ignorePolicy';
-import type { ResolvedPath } from '../workspacePaths';
+import { IgnoreMatcher, RG_SKIP_GLOBS } from '../policy/ignorePolicy';
+import type { ResolvedPath } from '../workspace/workspacePaths';
 import { ToolError, type ToolContext } from './tool';
 import { assertNotIgnored, defineTool, displayPath, looksBinary, resolvePath } from './toolSupport';
 import { globMatcher } from './glob';

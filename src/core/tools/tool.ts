@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { CommandExit, Permission, RoleInfo } from '../../protocol';
-import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../ports';
-import type { WorkspacePaths } from '../workspacePaths';
-import type { ReadTracker } from '../readTracker';
+import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../ports/ports';
+import type { WorkspacePaths } from '../workspace/workspacePaths';
+import type { ReadTracker } from './readTracker';
 import type { PlanUi } from '../plans/planBook';
 import type { Planning } from '../plans/planning';
 

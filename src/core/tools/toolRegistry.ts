@@ -5,7 +5,7 @@
  * providers hold right now — a provider's set may change between two requests.
  */
 import type { Permission, RoleInfo, RoleRegistry } from '../../protocol';
-import { roleAllows } from '../roles';
+import { roleAllows } from '../roles/roles';
 import type { Tool } from './tool';
 import type { Planning } from '../plans/planning';
 

@@ -4,14 +4,14 @@
  */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { ApprovalInfo } from '../../protocol';
-import { gitHooksFolder } from '../gitHooksPath';
-import { IgnoreMatcher } from '../ignorePolicy';
-import { describeNewProblems, newProblems } from '../newProblems';
-import { isWithin } from '../pathWithin';
-import type { Diagnostic } from '../ports';
-import { rejectionText } from '../rejectionText';
+import { gitHooksFolder } from '../policy/gitHooksPath';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
+import { describeNewProblems, newProblems } from './newProblems';
+import { isWithin } from '../workspace/pathWithin';
+import type { Diagnostic } from '../ports/ports';
+import { rejectionText } from '../text/rejectionText';
 import { checkSyntax, type SyntaxVerdict } from '../syntax/syntaxGuard';
-import type { ResolvedPath } from '../workspacePaths';
+import type { ResolvedPath } from '../workspace/workspacePaths';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool';
 import { describeUserLines, mergeOverUserChange, traceOfChange } from './userChangeMerge';
 

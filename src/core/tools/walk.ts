@@ -5,8 +5,8 @@
  * minified files).
  */
 import * as path from 'node:path';
-import type { FileStat } from '../ports';
-import { IgnoreMatcher, skippedByWalk } from '../ignorePolicy';
+import type { FileStat } from '../ports/ports';
+import { IgnoreMatcher, skippedByWalk } from '../policy/ignorePolicy';
 import type { ToolContext } from './tool';
 
 export interface WalkEntry {

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, Approver } from '../../core/ports';
+import type { ApprovalDecision, Approver } from '../../core/ports/ports';
 
 /** Headless: nobody to ask, so anything the policy did not auto-approve is denied. */
 export class DenyingApprover implements Approver {

@@ -11,10 +11,10 @@
  * - stdin is closed, so a command that waits for input gets EOF instead of hanging.
  */
 import { spawn } from 'node:child_process';
-import { withoutApiKey } from '../../core/apiKeyEnv';
-import type { CommandIsolation, CommandResult, CommandRunner, SandboxStatus } from '../../core/ports';
+import { withoutApiKey } from '../../core/secrets/apiKeyEnv';
+import type { CommandIsolation, CommandResult, CommandRunner, SandboxStatus } from '../../core/ports/ports';
 import { prepareSandboxedCommand, sandboxStatusFor, type SandboxSettings } from './sandbox/sandboxedCommand';
-import { HeadTailBuffer } from '../../core/truncate';
+import { HeadTailBuffer } from '../../core/text/truncate';
 
 export interface NodeCommandRunnerOptions {
   /** Output kept per command (head and tail halves). */

@@ -3,8 +3,8 @@
  * ripgrep from PATH, and whichever approver/asker the caller chose (terminal or headless).
  */
 import { gitChanges } from './gitChanges';
-import type { Approver, HostPorts, Logger, QuestionAsker } from '../../core/ports';
-import { nullLogger } from '../../core/ports';
+import type { Approver, HostPorts, Logger, QuestionAsker } from '../../core/ports/ports';
+import { nullLogger } from '../../core/ports/ports';
 import { HeadlessAsker } from '../../core/questions/headlessAsker';
 import { NodeWorkspaceFs } from './nodeWorkspaceFs';
 import { NodeCommandRunner } from './nodeCommandRunner';

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import type { FileStat, WorkspaceFs } from '../../core/ports';
+import type { FileStat, WorkspaceFs } from '../../core/ports/ports';
 
 const MAX_SYMLINK_HOPS = 40;
 

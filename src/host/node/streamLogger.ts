@@ -1,4 +1,4 @@
-import type { Logger } from '../../core/ports';
+import type { Logger } from '../../core/ports/ports';
 import { redact } from '../../core/llm/llmError';
 
 /** Logs to a writable (stderr) at or above a level; every line is scrubbed of the API key. */

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/ports';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/ports/ports';
 import type { TerminalPrompt } from './terminalPrompt';
 
 function describe(req: ApprovalRequest): string {

@@ -1,5 +1,5 @@
 import type { Question } from '../../protocol';
-import type { QuestionAsker } from '../../core/ports';
+import type { QuestionAsker } from '../../core/ports/ports';
 import type { TerminalPrompt } from './terminalPrompt';
 
 /** Asks a question on the terminal: a number or an option value picks it, Enter takes the default. */

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Logger } from '../../core/ports';
+import type { Logger } from '../../core/ports/ports';
 
 /**
  * Moves tasks saved by an earlier version under a window's own storage folder into the workspace

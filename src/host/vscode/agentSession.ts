@@ -1,9 +1,9 @@
 import { dispatchWebviewMessage, type ChatSession, type HostEvent, type HostUiMessage, type PanelOutbound, type RoleId, type Unsubscribe, type WebviewHandlers, type WebviewMessage } from '../../protocol';
 import type { AgentApi, TurnOutcome } from '../../core/agent/agentApi';
 import type { Agent } from '../../core/agent/agent';
-import type { HostPorts } from '../../core/ports';
-import type { AgentSettings } from '../../core/settings';
-import type { Registries } from '../../core/registries';
+import type { HostPorts } from '../../core/ports/ports';
+import type { AgentSettings } from '../../core/settings/settings';
+import type { Registries } from '../../core/registries/registries';
 import type { HistoryStore } from '../../core/history/historyStore';
 import type { RunningTask } from '../../core/runtime/runningTask';
 import { TaskRuntime } from '../../core/runtime/taskRuntime';
@@ -13,8 +13,8 @@ import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
 import { openWorkspaceFile } from './openWorkspaceFile';
-import { allowRuleFor } from '../../core/approvalPolicy';
-import { PRODUCT_REGISTRIES } from '../../core/registries';
+import { allowRuleFor } from '../../core/policy/approvalPolicy';
+import { PRODUCT_REGISTRIES } from '../../core/registries/registries';
 import { allowCommands, disallowCommand, setRoleModel } from './chatPreferences';
 import { listModels } from './connection';
 

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { PRODUCT_ROLE_INFO, type HostUiMessage, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
 import type { AgentApi } from '../../core/agent/agentApi';
-import type { Logger } from '../../core/ports';
+import type { Logger } from '../../core/ports/ports';
 import type { ApiKeyStore } from './secrets';
 import { listModels } from './connection';
 import { readAgentSettings } from './settings';
-import { modelFor } from '../../core/settings';
+import { modelFor } from '../../core/settings/settings';
 import { selectionContext, selectionPrompt } from './selectionPrompt';
 import { selectionMention } from './selectionMention';
 

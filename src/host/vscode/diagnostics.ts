@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Diagnostic, DiagnosticsProvider, ProblemWatch } from '../../core/ports';
+import type { Diagnostic, DiagnosticsProvider, ProblemWatch } from '../../core/ports/ports';
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, Diagnostic['severity']> = {
   [vscode.DiagnosticSeverity.Error]: 'error',

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { ApprovalDecision, ApprovalRequest, Approver, Logger } from '../../core/ports';
-import { nullLogger } from '../../core/ports';
+import type { ApprovalDecision, ApprovalRequest, Approver, Logger } from '../../core/ports/ports';
+import { nullLogger } from '../../core/ports/ports';
 import type { PanelApprover } from './panelApprover';
 import { ORIGINAL_SCHEME, OriginalContent, PROPOSED_SCHEME, ProposalFs } from './proposalFs';
 

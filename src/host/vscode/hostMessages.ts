@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { HostUiMessage, WebviewHandlers } from '../../protocol';
-import type { Logger } from '../../core/ports';
+import type { Logger } from '../../core/ports/ports';
 import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/ports';
+import type { Logger } from '../../core/ports/ports';
 
 /**
  * The "Tandem" LogOutputChannel as the core's Logger. Anything that looks like a secret is masked

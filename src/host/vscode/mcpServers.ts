@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { parseMcpConfig, type McpInput, type McpServerDef } from '../../core/mcp/mcpConfig';
 import { McpHub, type McpServerView } from '../../core/mcp/mcpHub';
-import type { Logger } from '../../core/ports';
+import type { Logger } from '../../core/ports/ports';
 import { SdkMcpLauncher } from '../node/mcp/sdkMcpLauncher';
 import { VscodeMcpInputs } from './mcpInputs';
 import { VscodeMcpTrust } from './mcpTrust';

@@ -6,9 +6,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { IgnoreMatcher, WALK_SKIP_DIRS } from '../../core/ignorePolicy';
+import { IgnoreMatcher, WALK_SKIP_DIRS } from '../../core/policy/ignorePolicy';
 import { PathIndex } from '../../core/mentions/pathIndex';
-import type { WorkspaceFs } from '../../core/ports';
+import type { WorkspaceFs } from '../../core/ports/ports';
 
 const MAX_FILES = 200_000;
 const SHOWN = 20;

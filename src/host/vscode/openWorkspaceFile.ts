@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Logger } from '../../core/ports';
+import type { Logger } from '../../core/ports/ports';
 
 /**
  * A path clicked on a card opens in the editor, in the first column (the user's, not the diff

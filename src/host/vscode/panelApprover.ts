@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/ports';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/ports/ports';
 import { PendingRequests } from './pendingRequests';
 
 /**

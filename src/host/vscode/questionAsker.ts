@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Question } from '../../protocol';
-import type { QuestionAsker } from '../../core/ports';
+import type { QuestionAsker } from '../../core/ports/ports';
 import { PendingRequests } from './pendingRequests';
 
 /** Stop while a question waits: the core ends the turn on this error. */

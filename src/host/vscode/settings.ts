@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
-import { DEFAULT_LIMITS, REVIEW_STEPS, defaultSettings, type AgentSettings, type LimitSettings, type ReviewStepsSetting } from '../../core/settings';
+import { DEFAULT_LIMITS, REVIEW_STEPS, defaultSettings, type AgentSettings, type LimitSettings, type ReviewStepsSetting } from '../../core/settings/settings';
 import { DEFAULT_INSTRUCTION_MAX_TOKENS, INSTRUCTION_SETTINGS, type KnowledgeSettings } from '../../core/knowledge/instructionSources';
 
 /** The `tandem.*` keys this reads, in one place, so the package.json contribution and this agree. */

@@ -14,7 +14,7 @@ import { workspaceFolderName } from '../../core/history/storageDir';
 import { adoptTasks } from './adoptTasks';
 import { exportMarkdown } from '../../core/history/exportMarkdown';
 import { formatUsd } from '../../core/cost/priceTable';
-import type { Logger } from '../../core/ports';
+import type { Logger } from '../../core/ports/ports';
 import type { AgentSession } from './agentSession';
 
 /** Past tasks open as virtual documents: read-only in the editor, nothing to save when closed. */

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
-import { API_KEY_ENV_VARS } from '../../core/apiKeyEnv';
-import type { CommandIsolation, CommandResult, CommandRunner, Logger, SandboxStatus } from '../../core/ports';
+import { API_KEY_ENV_VARS } from '../../core/secrets/apiKeyEnv';
+import type { CommandIsolation, CommandResult, CommandRunner, Logger, SandboxStatus } from '../../core/ports/ports';
 import { prepareSandboxedCommand, sandboxStatusFor, type PreparedCommand, type SandboxSettings } from '../node/sandbox/sandboxedCommand';
-import { nullLogger } from '../../core/ports';
-import { HeadTailBuffer } from '../../core/truncate';
+import { nullLogger } from '../../core/ports/ports';
+import { HeadTailBuffer } from '../../core/text/truncate';
 import { terminalToText } from './terminalText';
 import { killDescendants } from './processTree';
 

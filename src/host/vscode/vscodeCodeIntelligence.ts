@@ -4,7 +4,7 @@
  * Documents are opened (not shown) first, which also wakes the server for that file's project.
  */
 import * as vscode from 'vscode';
-import type { CodeIntelligence, CodeLocation, CodePosition, CodeSymbol, FileRewrite } from '../../core/codeIntelligence';
+import type { CodeIntelligence, CodeLocation, CodePosition, CodeSymbol, FileRewrite } from '../../core/ports/codeIntelligence';
 
 const KIND_WORDS: Partial<Record<vscode.SymbolKind, string>> = {
   [vscode.SymbolKind.File]: 'file',

@@ -3,7 +3,7 @@
  * automatic context (active file, visible lines, selection) unless `tandem.autoContext` is off.
  */
 import * as vscode from 'vscode';
-import type { ContextSources, EditorContext, LineSpan } from '../../core/mentions/contextSources';
+import type { ContextSources, EditorContext, LineSpan } from '../../core/ports/contextSources';
 import { gitChanges } from '../node/gitChanges';
 import { TerminalOutputTracker } from './terminalOutput';
 

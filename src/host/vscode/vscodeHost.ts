@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HostPorts } from '../../core/ports';
+import type { HostPorts } from '../../core/ports/ports';
 import { NodeCommandRunner } from '../node/nodeCommandRunner';
 import { AgentSession } from './agentSession';
 import type { HistoryStore } from '../../core/history/historyStore';
@@ -17,8 +17,8 @@ import { readAgentSettings, watchAgentSettings } from './settings';
 import { TerminalCommandRunner } from './terminalCommandRunner';
 import type { TandemTestApi } from './testApi';
 import { VscodeWorkspaceFs } from './vscodeWorkspaceFs';
-import { PRODUCT_REGISTRIES } from '../../core/registries';
-import { withReadOnlyShell } from '../../core/readOnlyShell';
+import { PRODUCT_REGISTRIES } from '../../core/registries/registries';
+import { withReadOnlyShell } from '../../core/registries/readOnlyShell';
 import { withMcp } from '../../core/mcp/withMcp';
 import { VscodeMcpServers } from './mcpServers';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileStat, WorkspaceFs } from '../../core/ports';
+import type { FileStat, WorkspaceFs } from '../../core/ports/ports';
 
 const decoder = new TextDecoder('utf-8');
 

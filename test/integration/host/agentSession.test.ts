@@ -12,8 +12,8 @@ import { TerminalCommandRunner } from '../../../src/host/vscode/terminalCommandR
 import { VscodeWorkspaceFs } from '../../../src/host/vscode/vscodeWorkspaceFs';
 import { ApiKeyStore } from '../../../src/host/vscode/secrets';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
-import { defaultSettings } from '../../../src/core/settings';
-import { nullLogger } from '../../../src/core/ports';
+import { defaultSettings } from '../../../src/core/settings/settings';
+import { nullLogger } from '../../../src/core/ports/ports';
 import type { Card, HostEvent, HostUiMessage, PanelOutbound } from '../../../src/protocol';
 import { closeAllEditors, isAlive, removeDir, tempDir, waitFor } from './helpers';
 

@@ -13,8 +13,8 @@ import { VscodeCodeIntelligence } from '../../../src/host/vscode/vscodeCodeIntel
 import { ApiKeyStore } from '../../../src/host/vscode/secrets';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { HistoryStore } from '../../../src/core/history/historyStore';
-import { defaultSettings } from '../../../src/core/settings';
-import { nullLogger } from '../../../src/core/ports';
+import { defaultSettings } from '../../../src/core/settings/settings';
+import { nullLogger } from '../../../src/core/ports/ports';
 import type { Card } from '../../../src/protocol';
 import { closeAllEditors, removeDir, tempDir, waitFor } from './helpers';
 

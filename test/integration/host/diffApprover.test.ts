@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DiffApprover, registerDiffTitleCommands } from '../../../src/host/vscode/diffApprover';
 import { PanelApprover } from '../../../src/host/vscode/panelApprover';
-import type { ApprovalRequest } from '../../../src/core/ports';
+import type { ApprovalRequest } from '../../../src/core/ports/ports';
 import { closeAllEditors, removeDir, tempDir, waitFor } from './helpers';
 
 // Own schemes and command ids: the extension under test has registered the real ones already.

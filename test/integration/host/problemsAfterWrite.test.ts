@@ -11,8 +11,8 @@ import { VscodeWorkspaceFs } from '../../../src/host/vscode/vscodeWorkspaceFs';
 import { VscodeDiagnostics } from '../../../src/host/vscode/diagnostics';
 import { ApiKeyStore } from '../../../src/host/vscode/secrets';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
-import { defaultSettings } from '../../../src/core/settings';
-import { nullLogger } from '../../../src/core/ports';
+import { defaultSettings } from '../../../src/core/settings/settings';
+import { nullLogger } from '../../../src/core/ports/ports';
 import type { Card } from '../../../src/protocol';
 import { closeAllEditors, removeDir, tempDir, waitFor } from './helpers';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HeadTailBuffer } from '../../../src/core/truncate';
+import { HeadTailBuffer } from '../../../src/core/text/truncate';
 import { terminalToText } from '../../../src/host/vscode/terminalText';
 import { shellQuote } from '../../../src/host/vscode/terminalCommandRunner';
 import { spawnSync } from 'node:child_process';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
 import type { ScriptStep } from '../../support/scriptedServer';
-import type { AgentSettings } from '../../../src/core/settings';
+import type { AgentSettings } from '../../../src/core/settings/settings';
 import { commandExit } from '../../../src/core/tools/runCommand';
 import { endpointNeedsKey } from '../../../src/protocol/endpointNeedsKey';
 

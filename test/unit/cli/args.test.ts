@@ -7,7 +7,7 @@ import { parseArgs, type RunArgs } from '../../../src/cli/args';
 import { OPTIONS, type OptionDef } from '../../../src/cli/commands';
 import { HISTORY_USAGE, USAGE } from '../../../src/cli/usage';
 import { settingsFromEnv } from '../../../src/cli/settingsFromEnv';
-import { modelFor } from '../../../src/core/settings';
+import { modelFor } from '../../../src/core/settings/settings';
 import { PRODUCT_ROLE_INFO, RoleRegistry, ROLE_TABLE } from '../../../src/protocol';
 
 const ROLE_IDS = PRODUCT_ROLE_INFO.ids;

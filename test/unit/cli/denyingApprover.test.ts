@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { DenyingApprover } from '../../../src/host/node/denyingApprover';
-import { rejectionText } from '../../../src/core/rejectionText';
+import { rejectionText } from '../../../src/core/text/rejectionText';
 
 describe('headless fallback approver', () => {
   it('denies as the policy, so the card and the model are not told that a user rejected it', async () => {

@@ -8,7 +8,7 @@ import { readFileTool } from '../../../src/core/tools/readFile';
 import type { ScriptStep } from '../../support/scriptedServer';
 import { rebuildMessages } from '../../../src/core/history/rebuildMessages';
 import { instructionsHeadline } from '../../../src/protocol';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 
 const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const read = (p: string): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'read_file', arguments: { path: p } }] });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { approvalFromFlag, decideApproval, isOutsideWorkspace, resolveApproval } from '../../../src/core/approvalPolicy';
+import { approvalFromFlag, decideApproval, isOutsideWorkspace, resolveApproval } from '../../../src/core/policy/approvalPolicy';
 import type { ApprovalInfo } from '../../../src/protocol';
 
 const roots = ['/ws'];

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
 import type { ScriptStep } from '../../support/scriptedServer';
-import type { AgentSettings } from '../../../src/core/settings';
+import type { AgentSettings } from '../../../src/core/settings/settings';
 
 const writeCall = { name: 'write_file', arguments: { path: 'a.txt', content: 'TRUNCATED-WRITE '.repeat(20) } };
 const allowAll = (s: AgentSettings): AgentSettings => ({ ...s, approval: { mode: 'never', autoApprove: { edit: true, create: true, delete: true, command: true } } });

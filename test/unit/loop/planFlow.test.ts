@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
-import type { AgentSettings } from '../../../src/core/settings';
+import type { AgentSettings } from '../../../src/core/settings/settings';
 
 function plan(): Record<string, unknown> {
   return {

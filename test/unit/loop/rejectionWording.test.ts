@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
 import type { ScriptStep } from '../../support/scriptedServer';
-import type { AgentSettings } from '../../../src/core/settings';
-import { approvalFromFlag } from '../../../src/core/approvalPolicy';
+import type { AgentSettings } from '../../../src/core/settings/settings';
+import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
 
 const tc = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 const calls = (...c: ReturnType<typeof tc>[]): ScriptStep => ({ type: 'tool_calls', calls: c });

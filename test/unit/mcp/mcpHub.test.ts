@@ -4,7 +4,7 @@ import type { ScriptStep } from '../../support/scriptedServer';
 import { McpHub } from '../../../src/core/mcp/mcpHub';
 import type { McpConnection, McpConnectionEvents, McpLauncher } from '../../../src/core/mcp/mcpConnection';
 import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
-import { nullLogger } from '../../../src/core/ports';
+import { nullLogger } from '../../../src/core/ports/ports';
 
 const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });

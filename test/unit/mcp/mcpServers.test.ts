@@ -8,7 +8,7 @@ import { everythingHttp, everythingStdio, hubFor, pidOf } from '../../support/mc
 import type { McpHub } from '../../../src/core/mcp/mcpHub';
 import { fixedProvider } from '../../../src/core/tools/toolRegistry';
 import { readFileTool } from '../../../src/core/tools/readFile';
-import type { Approver } from '../../../src/core/ports';
+import type { Approver } from '../../../src/core/ports/ports';
 
 const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert';
-import type { Logger } from '../../../src/core/ports';
+import type { Logger } from '../../../src/core/ports/ports';
 import type { PanelOutbound, WebviewMessage } from '../../../src/protocol';
 import { FRAME_MS, MessageBridge } from '../../../src/panel/messageBridge';
 

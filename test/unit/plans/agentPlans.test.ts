@@ -13,7 +13,7 @@ import { Agent } from '../../../src/core/agent/agent';
 import { LOOP_TOOLS } from '../../../src/core/tools';
 import { ToolRegistry, fixedProvider } from '../../../src/core/tools/toolRegistry';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
-import { defaultSettings } from '../../../src/core/settings';
+import { defaultSettings } from '../../../src/core/settings/settings';
 import type { HostEvent } from '../../../src/protocol';
 import { checkedPlan, goodPlan, planWithUnknownTool } from './planFixtures';
 import { loadWebviewModule } from '../webview/loadWebviewModule';

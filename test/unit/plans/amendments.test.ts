@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
 import type { ScriptStep } from '../../support/scriptedServer';
-import type { Approver, ApprovalRequest } from '../../../src/core/ports';
-import type { AgentSettings } from '../../../src/core/settings';
+import type { Approver, ApprovalRequest } from '../../../src/core/ports/ports';
+import type { AgentSettings } from '../../../src/core/settings/settings';
 import type { Amendment, HostEvent } from '../../../src/protocol';
 
 const text = (t: string): ScriptStep => ({ type: 'text', text: t });

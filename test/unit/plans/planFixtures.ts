@@ -1,6 +1,6 @@
 import type { HostEvent } from '../../../src/protocol';
 import { EventStream } from '../../../src/core/events';
-import type { Logger } from '../../../src/core/ports';
+import type { Logger } from '../../../src/core/ports/ports';
 
 /** A plan that passes every check (files are relative, so inside any workspace). */
 export function goodPlan(overrides: Record<string, unknown> = {}): any {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Plan, Question } from '../../../src/protocol';
-import { planJsonSchema, planResponseFormat } from '../../../src/core/plans/planJsonSchema';
-import { toStrictJsonSchema, dropNulls } from '../../../src/core/plans/strictJsonSchema';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { planJsonSchema, planResponseFormat } from '../../../src/core/schemas/planJsonSchema';
+import { toStrictJsonSchema, dropNulls } from '../../../src/core/schemas/strictJsonSchema';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { productToolRegistry } from '../../../src/core/tools';
 
 /** The names plan steps may use with the product's registries. */

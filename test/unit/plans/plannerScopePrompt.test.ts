@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { productToolRegistry } from '../../../src/core/tools';
-import { planJsonSchema } from '../../../src/core/plans/planJsonSchema';
+import { planJsonSchema } from '../../../src/core/schemas/planJsonSchema';
 import { actorBrief, stepInstruction } from '../../../src/core/plans/actorBrief';
 import { validatePlan } from '../../../src/core/plans/validatePlan';
 import type { Plan } from '../../../src/protocol';

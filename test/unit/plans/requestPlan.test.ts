@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ScriptedServer } from '../../support/scriptedServer';
 import { LlmClient } from '../../../src/core/llm';
 import { Planning } from '../../../src/core/plans/planning';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { productToolRegistry } from '../../../src/core/tools';
 
 /** The names plan steps may use with the product's registries. */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { validatePlan, lexicallyInside } from '../../../src/core/plans/validatePlan';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { productToolRegistry } from '../../../src/core/tools';
 
 /** The names plan steps may use with the product's registries. */

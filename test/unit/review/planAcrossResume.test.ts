@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
-import { defaultSettings, type AgentSettings } from '../../../src/core/settings';
+import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../../../src/core/runtime/runningTask';
 import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';

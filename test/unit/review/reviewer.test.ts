@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
 import type { ScriptStep } from '../../support/scriptedServer';
-import { approvalFromFlag } from '../../../src/core/approvalPolicy';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
-import { DEFAULT_LIMITS } from '../../../src/core/settings';
+import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
+import { DEFAULT_LIMITS } from '../../../src/core/settings/settings';
 import { checkedPlan, goodPlan } from '../plans/planFixtures';
 
 const propose = (plan: unknown): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan as Record<string, unknown> }], argChunkSize: 40 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PRODUCT_ROLES, type RoleDef } from '../../../src/core/roles';
+import { PRODUCT_ROLES, type RoleDef } from '../../../src/core/roles/roles';
 import { productToolRegistry } from '../../../src/core/tools';
 import { RoleRegistry, HostEvent, WebviewMessage, webviewMessageSchema } from '../../../src/protocol';
 import { runCli } from '../../../src/cli/runCli';

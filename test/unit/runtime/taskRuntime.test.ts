@@ -11,7 +11,7 @@ import type { RunningTask } from '../../../src/core/runtime/runningTask';
 import { combineHooks } from '../../../src/core/runtime/combineHooks';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
-import { defaultSettings, type AgentSettings } from '../../../src/core/settings';
+import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { dispatchWebviewMessage, type Card, type HostEvent, type WebviewHandlers, type WebviewMessage, type WebviewReply } from '../../../src/protocol';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';

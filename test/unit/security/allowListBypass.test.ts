@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
-import { approvalFromFlag } from '../../../src/core/approvalPolicy';
+import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
 import { calls, tc, text } from './securityKit';
 
 const BYPASSES = [

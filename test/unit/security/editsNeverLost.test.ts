@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { buildCli, runCliProcess } from '../../support/cliRunner';
 import { harness, type Harness } from '../../support/agentHarness';
-import { approvalFromFlag } from '../../../src/core/approvalPolicy';
+import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
 import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint } from './securityKit';
 
 const ORIGINAL = 'line one\nline two\nline three\n';

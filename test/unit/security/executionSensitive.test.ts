@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptStep, ScriptedServer } from '../../support/scriptedServer';
 import { buildCli } from '../../support/cliRunner';
-import { approvalFromFlag, decideApproval } from '../../../src/core/approvalPolicy';
-import { executionSensitiveReason } from '../../../src/core/executionSensitivePaths';
+import { approvalFromFlag, decideApproval } from '../../../src/core/policy/approvalPolicy';
+import { executionSensitiveReason } from '../../../src/core/policy/executionSensitivePaths';
 import type { ApprovalInfo } from '../../../src/protocol';
 import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint } from './securityKit';
 

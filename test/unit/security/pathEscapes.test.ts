@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { ScriptStep, ScriptedServer } from '../../support/scriptedServer';
 import { buildCli } from '../../support/cliRunner';
 import { harness, type Harness } from '../../support/agentHarness';
-import { approvalFromFlag } from '../../../src/core/approvalPolicy';
+import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
 import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint } from './securityKit';
 
 interface Trick {

@@ -12,7 +12,7 @@ import type { ScriptedServer } from '../../support/scriptedServer';
 import { buildCli, runCliProcess } from '../../support/cliRunner';
 import { ScriptedServer as ScriptedServerClass } from '../../support/scriptedServer';
 import { harness, type Harness } from '../../support/agentHarness';
-import { approvalFromFlag } from '../../../src/core/approvalPolicy';
+import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
 import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint, WRITE_TOOLS } from './securityKit';
 
 const READ_TOOLS = ['read_file', 'list_files', 'find_files', 'search', 'diagnostics', 'find_symbol', 'go_to_definition', 'find_references', 'document_outline', 'hover_type'];

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CodeIntelligence, CodeLocation, CodePosition } from '../../../src/core/codeIntelligence';
+import type { CodeIntelligence, CodeLocation, CodePosition } from '../../../src/core/ports/codeIntelligence';
 import { documentOutlineTool } from '../../../src/core/tools/documentOutline';
 import { findReferencesTool } from '../../../src/core/tools/findReferences';
 import { findSymbolTool } from '../../../src/core/tools/findSymbol';
@@ -9,7 +9,7 @@ import { goToDefinitionTool } from '../../../src/core/tools/goToDefinition';
 import { hoverTypeTool } from '../../../src/core/tools/hoverType';
 import { renameSymbolTool } from '../../../src/core/tools/renameSymbol';
 import { productToolRegistry } from '../../../src/core/tools';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { makeHarness, type Harness } from './toolHarness';
 
 const CART = `import { price } from './price';

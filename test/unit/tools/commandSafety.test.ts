@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { allowListEntries, analyzeCommand } from '../../../src/core/commandSafety';
-import { allowRuleFor } from '../../../src/core/approvalPolicy';
+import { allowListEntries, analyzeCommand } from '../../../src/core/policy/commandSafety';
+import { allowRuleFor } from '../../../src/core/policy/approvalPolicy';
 
 const ALLOW = ['git show', 'git status', 'ls', 'npm test', 'echo', 'cat'];
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isWithin, WorkspacePaths } from '../../../src/core/workspacePaths';
+import { isWithin, WorkspacePaths } from '../../../src/core/workspace/workspacePaths';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import { writeFileTool } from '../../../src/core/tools/writeFile';

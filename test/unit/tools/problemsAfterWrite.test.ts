@@ -8,8 +8,8 @@ import { editFileTool } from '../../../src/core/tools/editFile';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import { applyPatchTool } from '../../../src/core/tools/applyPatch';
 import { readFileTool } from '../../../src/core/tools/readFile';
-import { newProblems, newProblemsSince } from '../../../src/core/newProblems';
-import type { Diagnostic } from '../../../src/core/ports';
+import { newProblems, newProblemsSince } from '../../../src/core/tools/newProblems';
+import type { Diagnostic } from '../../../src/core/ports/ports';
 import { makeHarness, type Harness } from './toolHarness';
 
 const err = (path: string, line: number, message: string): Diagnostic => ({ path, line, severity: 'error', message, source: 'ts' });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { LOOP_TOOLS, WORKSPACE_TOOLS, productToolRegistry } from '../../../src/core/tools';
 import { ToolRegistry, fixedProvider, type ToolProvider } from '../../../src/core/tools/toolRegistry';
 import { validatePlan } from '../../../src/core/plans/validatePlan';

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { searchTool, searchWithJs } from '../../../src/core/tools/search';
-import { IgnoreMatcher } from '../../../src/core/ignorePolicy';
+import { IgnoreMatcher } from '../../../src/core/policy/ignorePolicy';
 import { makeHarness, type Harness } from './toolHarness';
 
 /** `^(a+)+\1$` against this backtracks for hours in V8's regex engine. */

@@ -6,12 +6,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../../../src/core/ports';
-import { nullLogger } from '../../../src/core/ports';
-import { ReadTracker } from '../../../src/core/readTracker';
-import { WorkspacePaths } from '../../../src/core/workspacePaths';
+import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../../../src/core/ports/ports';
+import { nullLogger } from '../../../src/core/ports/ports';
+import { ReadTracker } from '../../../src/core/tools/readTracker';
+import { WorkspacePaths } from '../../../src/core/workspace/workspacePaths';
 import type { Tool, ToolContext, ToolResult } from '../../../src/core/tools/tool';
-import { PRODUCT_ROLES } from '../../../src/core/roles';
+import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { capHeadTail, HeadTailBuffer, capLine } from '../../../src/core/truncate';
+import { capHeadTail, HeadTailBuffer, capLine } from '../../../src/core/text/truncate';
 
 describe('head+tail capping', () => {
   it('keeps text under the cap as is', () => {

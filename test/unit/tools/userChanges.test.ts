@@ -11,7 +11,7 @@ import { editFileTool } from '../../../src/core/tools/editFile';
 import { applyPatchTool } from '../../../src/core/tools/applyPatch';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
-import { ReadTracker } from '../../../src/core/readTracker';
+import { ReadTracker } from '../../../src/core/tools/readTracker';
 import { mergeOverUserChange } from '../../../src/core/tools/userChangeMerge';
 import { applyEditBlocks } from '../../../src/core/tools/editMatching';
 import { makeHarness, type Harness } from './toolHarness';

@@ -3,7 +3,7 @@
  * ones, so the whole system goes in read-only first, then the workspace writable, then the
  * protected paths read-only again and the secret files as empty files on top.
  */
-import { API_KEY_ENV_VARS } from '../../../core/apiKeyEnv';
+import { API_KEY_ENV_VARS } from '../../../core/secrets/apiKeyEnv';
 import type { SandboxMounts } from './sandboxMounts';
 
 export interface BwrapCommand {

@@ -11,10 +11,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { executionSensitiveReason } from '../../../core/executionSensitivePaths';
-import { parseHooksPath } from '../../../core/gitHooksPath';
-import { IGNORE_FILE_NAMES } from '../../../core/ignorePolicy';
-import { isWithin } from '../../../core/pathWithin';
+import { executionSensitiveReason } from '../../../core/policy/executionSensitivePaths';
+import { parseHooksPath } from '../../../core/policy/gitHooksPath';
+import { IGNORE_FILE_NAMES } from '../../../core/policy/ignorePolicy';
+import { isWithin } from '../../../core/workspace/pathWithin';
 
 export const DEFAULT_SECRET_FILES: readonly string[] = ['.env*', '*.pem', '*.key'];
 

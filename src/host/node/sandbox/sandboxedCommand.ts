@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CommandIsolation, SandboxStatus } from '../../../core/ports';
+import type { CommandIsolation, SandboxStatus } from '../../../core/ports/ports';
 import { bwrapArgs } from './bwrapArgs';
 import { probeBwrap } from './bwrapProbe';
 import { createdProtected, DEFAULT_SECRET_FILES, findSandboxMounts } from './sandboxMounts';

@@ -5,7 +5,7 @@
  * command may have created a link since.
  */
 import * as path from 'node:path';
-import type { WorkspaceFs } from './ports';
+import type { WorkspaceFs } from '../ports/ports';
 import { isWithin } from './pathWithin';
 
 export interface WorkspaceSymlink {

@@ -7,7 +7,7 @@
  *   rejected" there would be false: nobody saw the request, and the model might wrongly conclude
  *   the user does not want the change at all.
  */
-import type { ApprovalDecision } from './ports';
+import type { ApprovalDecision } from '../ports/ports';
 
 type Rejection = Pick<Extract<ApprovalDecision, { approved: false }>, 'reason' | 'by'>;
 

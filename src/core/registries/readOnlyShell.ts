@@ -7,7 +7,7 @@
  * reviews keeps no shell: its verdict rests on what it is shown (the step's own check output), never
  * on commands of its choosing.
  */
-import { RoleRegistry } from '../protocol';
+import { RoleRegistry } from '../../protocol';
 import type { Registries } from './registries';
 
 const changesThings = (permissions: readonly string[]) => permissions.some((p) => p === 'write' || p === 'create' || p === 'delete');

@@ -7,7 +7,7 @@
  * Problems are compared by severity, source and message, counting repeats, not by line: lines
  * move with every edit above them, and a problem that only moved is not new.
  */
-import type { Diagnostic, DiagnosticsProvider } from './ports';
+import type { Diagnostic, DiagnosticsProvider } from '../ports/ports';
 
 export type Severity = Diagnostic['severity'];
 

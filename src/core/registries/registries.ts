@@ -1,7 +1,7 @@
-import type { RoleRegistry } from '../protocol';
-import { PRODUCT_ROLES, type RoleDef } from './roles';
-import { productToolRegistry } from './tools';
-import type { ToolRegistry } from './tools/toolRegistry';
+import type { RoleRegistry } from '../../protocol';
+import { PRODUCT_ROLES, type RoleDef } from '../roles/roles';
+import { productToolRegistry } from '../tools';
+import type { ToolRegistry } from '../tools/toolRegistry';
 
 /**
  * The role and tool registries a host runs its agents with. Hosts take this as one parameter whose

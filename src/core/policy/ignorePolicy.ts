@@ -12,9 +12,9 @@
  */
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { isWithin } from './pathWithin';
-import type { WorkspaceFs } from './ports';
-import { symlinksInside } from './workspaceSymlinks';
+import { isWithin } from '../workspace/pathWithin';
+import type { WorkspaceFs } from '../ports/ports';
+import { symlinksInside } from '../workspace/workspaceSymlinks';
 
 export const IGNORE_FILE_NAMES = ['.gitignore', '.tandemignore'] as const;
 

@@ -8,13 +8,13 @@
  * executionSensitivePaths.ts): an auto-approved edit there would be code execution nobody approved.
  */
 import * as path from 'node:path';
-import type { ApprovalInfo } from '../protocol';
+import type { ApprovalInfo } from '../../protocol';
 import { allowListEntries, analyzeCommand } from './commandSafety';
 import { executionSensitiveReason } from './executionSensitivePaths';
 import { IGNORE_FILE_NAMES } from './ignorePolicy';
-import type { ApprovalDecision, ApprovalRequest, Approver } from './ports';
-import type { ApprovalSettings } from './settings';
-import { isWithin } from './workspacePaths';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports/ports';
+import type { ApprovalSettings } from '../settings/settings';
+import { isWithin } from '../workspace/workspacePaths';
 
 export type ApprovalVerdict =
   | { kind: 'auto'; why: string }

@@ -2,9 +2,9 @@
  * What the core needs from its host. `src/host/node` implements these for the CLI and unit tests,
  * `src/host/vscode` on the VS Code API. The core never imports `vscode`.
  */
-import type { ApprovalInfo, Question } from '../protocol';
+import type { ApprovalInfo, Question } from '../../protocol';
 import type { CodeIntelligence } from './codeIntelligence';
-import type { ContextSources } from './mentions/contextSources';
+import type { ContextSources } from './contextSources';
 
 export interface FileStat {
   type: 'file' | 'directory' | 'symlink' | 'other';

@@ -3,7 +3,7 @@
  * at `tools/hooks` in the working tree), so that folder is as protected as `.git/hooks`.
  */
 import * as path from 'node:path';
-import type { WorkspaceFs } from './ports';
+import type { WorkspaceFs } from '../ports/ports';
 
 /** The absolute folder `core.hooksPath` names in a git config's text, or undefined. */
 export function parseHooksPath(configText: string, root: string, home = process.env.HOME ?? '/'): string | undefined {

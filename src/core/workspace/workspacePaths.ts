@@ -4,7 +4,7 @@
  * Every tool goes through here; tools then act on `real`, so what was checked is what is touched.
  */
 import * as path from 'node:path';
-import type { WorkspaceFs } from './ports';
+import type { WorkspaceFs } from '../ports/ports';
 import { isWithin } from './pathWithin';
 import { symlinksInside } from './workspaceSymlinks';
 

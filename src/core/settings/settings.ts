@@ -1,5 +1,5 @@
-import { ROLE_TABLE, type RoleId } from '../protocol';
-import { defaultKnowledgeSettings, type KnowledgeSettings } from './knowledge/instructionSources';
+import { ROLE_TABLE, type RoleId } from '../../protocol';
+import { defaultKnowledgeSettings, type KnowledgeSettings } from '../knowledge/instructionSources';
 
 /** Everything the agent reads from settings (VS Code `tandem.*`) or CLI flags. One shape for both hosts. */
 export interface AgentSettings {
