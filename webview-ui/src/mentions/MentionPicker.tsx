@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
-import { mentionResults } from './mentionResults';
+import { useView } from '../ui/storeContext';
 
 const KINDS = [
   { value: 'problems', hint: 'current problems (errors, warnings)' },
@@ -27,8 +27,7 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
   const [cursor, setCursor] = useState(0);
   const [active, setActive] = useState(0);
   const [closedAt, setClosedAt] = useState<number | undefined>(undefined);
-  const [, setTick] = useState(0);
-  useEffect(() => mentionResults.subscribe(() => setTick((t) => t + 1)), []);
+  const results = useView((s) => s.mentionResults);
 
   const token = tokenAt(draft, cursor);
   const open = token !== undefined && closedAt !== token.start;
@@ -38,7 +37,6 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
   }, [open, query]);
 
   const q = query.toLowerCase();
-  const results = mentionResults.get();
   const items: Item[] = open
     ? [
         ...KINDS.filter((k) => !q.includes('/') && k.value.startsWith(q)),

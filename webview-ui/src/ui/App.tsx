@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { HostUiMessage } from '../../../src/protocol';
 import { loadState, postToHost, saveState } from '../bridge/vscodeApi';
 import { InboundQueue } from '../bridge/inboundQueue';
@@ -6,64 +6,21 @@ import { ChatStore } from '../state/chatStore';
 import { decodeInbound } from '../state/decodeInbound';
 import type { ChatCard } from '../state/localCards';
 import { Composer } from './Composer';
-import { mentionResults, withMention } from '../mentions/mentionResults';
+import { withMention } from '../mentions/withMention';
 import { Header } from './Header';
 import { SetupCard, type ConnectionResult } from './SetupCard';
-import { setStepReasonLookup } from './stepReasons';
-import { setRetryOfferLookup } from './retryOffer';
-import { setAgentBusyLookup } from './agentBusy';
 import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
 import { MessageQueue } from '../state/messageQueue';
 import { pendingApproval } from '../state/pendingApproval';
 import { planProgress } from '../state/planProgress';
 import { lastCallUsage } from '../state/foldedCards';
 import { formatTime, formatUsage } from './format';
-import { setComposerDraftAccess } from './composerDraft';
-import { refusalFor, setChatLookup } from './chatLookup';
-import { cardGroups, type CardGroup } from '../state/cardGroups';
-import { currentRefusals, refusalKey } from '../state/refusals';
+import { ChatFrame, createViewStore } from '../state/viewStore';
+import { useSelected, ViewStoreContext } from './storeContext';
 import type { ContextMeter, ModelChoice } from './Header';
 
-export const store = new ChatStore();
-setStepReasonLookup((k) => store.stepReasons.get(k));
-setRetryOfferLookup((id) => store.retryOfferId === id);
-setAgentBusyLookup(() => store.agentState !== 'idle');
-/** The host's allow-list as last sent (command cards say when their command is on it). */
-let allowEntries: readonly string[] = [];
-/** Runs of reads and searches shown as one line (recomputed when the cards change), and those opened. */
-let groups = new Map<string, CardGroup>();
-let groupsVersion = -1;
-const openGroups = new Set<string>();
-let onGroupToggled: () => void = () => undefined;
-let refusals = new Map<string, string>();
-function groupsNow(): Map<string, CardGroup> {
-  if (groupsVersion !== store.version) {
-    groups = cardGroups(store.cards);
-    refusals = currentRefusals(store.cards);
-    groupsVersion = store.version;
-  }
-  return groups;
-}
-setChatLookup({
-  cards: () => store.cards,
-  allowList: () => allowEntries,
-  group: (id) => groupsNow().get(id),
-  expanded: (id) => openGroups.has(id),
-  toggle: (id) => {
-    if (!openGroups.delete(id)) openGroups.add(id);
-    onGroupToggled();
-  },
-  refusal: (action, target) => { groupsNow(); return refusals.get(refusalKey(action, target)); },
-});
-/** Changes whenever a refusal appears or stops being current (rows showing one re-render). */
-function refusalsKey(): string {
-  groupsNow();
-  return [...refusals.keys()].join(',');
-}
-
 /** Figures the standalone bench reads (window.__tandemStats); cheap enough to keep always on. */
-export const stats = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0, decodeMs: 0 };
-(globalThis as { __tandemStats?: typeof stats }).__tandemStats = stats;
+export interface Stats { flushes: number; messages: number; flushMs: number; lastFlushMs: number; decodeMs: number }
 
 const RESYNC_RETRY_MS = 2000;
 
@@ -111,29 +68,36 @@ function RecentTasks({ tasks }: { tasks: { id: string; title: string; updated: n
 
 export function App() {
   const persisted = useState(loadState)[0];
+  // The chat as the host's deltas built it, and the view store the cards read it from (a new
+  // frame of it after each batch that changed it); one of each per page.
+  const chat = useState(() => new ChatStore())[0];
+  const view = useState(() => createViewStore({ draft: persisted.draft ?? '' }))[0];
+  const stats = useState<Stats>(() => {
+    const s = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0, decodeMs: 0 };
+    (globalThis as { __tandemStats?: Stats }).__tandemStats = s;
+    return s;
+  })[0];
   const [version, setVersion] = useState(0);
-  const [draft, setDraft] = useState(persisted.draft ?? '');
+  const draft = useSelected(view, (s) => s.draft);
   const [setup, setSetup] = useState<{ url?: string } | null>(null);
   const [connection, setConnection] = useState<ConnectionResult | null>(null);
   const [focusTick, setFocusTick] = useState(0);
   const [recent, setRecent] = useState<{ id: string; title: string; updated: number }[]>([]);
   const [models, setModels] = useState<ModelChoice | null>(null);
   const [meter, setMeter] = useState<ContextMeter | null>(null);
-  const [allowTick, setAllowTick] = useState(0);
-  const [groupTick, setGroupTick] = useState(0);
-  onGroupToggled = () => setGroupTick((t) => t + 1);
   const queued = useState(() => new MessageQueue(persisted.queue ?? []))[0];
   const [queueTick, setQueueTick] = useState(0);
   const saveQueue = (): void => {
     saveState({ queue: queued.list.map((m) => ({ text: m.text })) });
     setQueueTick((t) => t + 1);
   };
+  const setDraft = (text: string): void => view.update({ draft: text });
 
   useEffect(() => {
     let lastReadyAt = 0;
     const requestSnapshot = (): void => {
       lastReadyAt = Date.now();
-      postToHost(store.lastSeq === null ? { type: 'ready' } : { type: 'ready', last_seq: store.lastSeq });
+      postToHost(chat.lastSeq === null ? { type: 'ready' } : { type: 'ready', last_seq: chat.lastSeq });
     };
     const onUi = (msg: HostUiMessage): void => {
       switch (msg.type) {
@@ -144,16 +108,16 @@ export function App() {
         case 'prefill': setDraft(msg.text); setFocusTick((t) => t + 1); break;
         case 'recent_tasks': setRecent(msg.tasks); break;
         case 'send_deferred': queued.addFront(msg.text); saveQueue(); break;
-        case 'mention_results': mentionResults.set(msg); break;
-        case 'insert_mention': setDraft((d) => withMention(d, msg.text)); setFocusTick((t) => t + 1); break;
-        case 'allow_list': allowEntries = msg.entries; setAllowTick((t) => t + 1); break;
+        case 'mention_results': view.update({ mentionResults: { query: msg.query, paths: msg.paths } }); break;
+        case 'insert_mention': setDraft(withMention(view.get().draft, msg.text)); setFocusTick((t) => t + 1); break;
+        case 'allow_list': view.update({ allowList: msg.entries }); break;
         case 'models': setModels({ byRole: msg.by_role, available: msg.available }); break;
         case 'context_meter': setMeter({ model: msg.model, used: msg.used, window: msg.window, known: msg.known }); break;
       }
     };
     const queue = new InboundQueue((batch) => {
       const t0 = performance.now();
-      const before = store.version;
+      const before = chat.version;
       let resync = false;
       for (const data of batch) {
         const d0 = performance.now();
@@ -163,16 +127,17 @@ export function App() {
           stats.messages++;
           if (item.kind === 'event') {
             if (item.event.type === 'snapshot') queued.settle();
-            resync = store.apply(item.event) === 'resync' || resync;
+            resync = chat.apply(item.event) === 'resync' || resync;
           }
           else if (item.kind === 'ui') onUi(item.msg);
-          else store.addRaw(item.card, item.seq);
+          else chat.addRaw(item.card, item.seq);
         }
       }
-      if (resync || (store.awaitingSnapshot && Date.now() - lastReadyAt > RESYNC_RETRY_MS)) requestSnapshot();
-      if (store.version !== before) {
-        setVersion(store.version);
-        if (store.lastSeq !== null) saveState({ last_seq: store.lastSeq });
+      if (resync || (chat.awaitingSnapshot && Date.now() - lastReadyAt > RESYNC_RETRY_MS)) requestSnapshot();
+      if (chat.version !== before) {
+        view.update({ chat: ChatFrame.of(chat) });
+        setVersion(chat.version);
+        if (chat.lastSeq !== null) saveState({ last_seq: chat.lastSeq });
       }
       // Preact renders in a microtask queued by setVersion; this one runs after it, so the
       // figure includes the render.
@@ -194,78 +159,70 @@ export function App() {
     };
   }, []);
 
-  const onDraft = (text: string): void => {
-    setDraft(text);
-    saveState({ draft: text.length <= 20_000 ? text : '' });
-  };
-  setComposerDraftAccess({ read: () => draft, clear: () => onDraft('') });
+  // The draft survives the panel being hidden, whoever changed it (typing, a prefill, a decision that sent it).
+  const savedDraft = useRef(draft);
+  useEffect(() => {
+    if (savedDraft.current === draft) return;
+    savedDraft.current = draft;
+    saveState({ draft: draft.length <= 20_000 ? draft : '' });
+  }, [draft]);
+  const onDraft = setDraft;
 
   // A queued message goes out when the agent is idle again after a turn that ended well.
   useEffect(() => {
-    const text = queued.due(store.agentState !== 'idle', store.lastOutcome, store.cards.length);
+    const text = queued.due(chat.agentState !== 'idle', chat.lastOutcome, chat.cards.length);
     if (text === undefined) return;
     postToHost({ type: 'send', text });
     saveQueue();
   }, [version, queueTick]);
-  const approval = useMemo(() => pendingApproval(store.cards), [version]);
-  const progress = useMemo(() => planProgress(store.cards), [version]);
-  const lastCall = useMemo(() => lastCallUsage(store.cards, (u) => `${u.model} · ${u.role} · ${formatUsage(u)} · ${(u.latency_ms / 1000).toFixed(1)} s`), [version]);
+  const approval = useMemo(() => pendingApproval(chat.cards), [version]);
+  const progress = useMemo(() => planProgress(chat.cards), [version]);
+  const lastCall = useMemo(() => lastCallUsage(chat.cards, (u) => `${u.model} · ${u.role} · ${formatUsage(u)} · ${(u.latency_ms / 1000).toFixed(1)} s`), [version]);
   const onScrollMemory = (m: ScrollMemory): void =>
     saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick, anchor_id: m.anchorId, anchor_offset: m.anchorOffset });
-  const groupKey = (id: string): string => {
-    const g = groupsNow().get(id);
-    return g ? `${g.leader === id ? 'lead' : 'member'}:${g.members.length}:${g.failed}:${openGroups.has(g.leader)}` : '';
-  };
-  const extraFor = (card: ChatCard): unknown =>
-    card.kind === 'plan' ? `${store.stepReasons.size}|${busy}`
-      : card.kind === 'error' ? store.retryOfferId === card.id
-      : card.kind === 'tool_call' && card.status === 'pending' ? `${draft.trim() !== ''}|${allowTick}`
-      : card.kind === 'tool_call' && card.approval?.kind === 'command' ? allowTick
-      : card.kind === 'tool_call' ? `${groupKey(card.id)}|${card.revertible ? refusalsKey() : ''}`
-      : card.kind === 'text' && card.author === 'user' ? `${busy}|${refusalsKey()}`
-      : card.kind === 'summary' ? refusalsKey()
-      : undefined;
-  const busy = store.agentState !== 'idle';
+  const frame = view.get().chat;
+  const busy = frame.busy;
 
   return (
-    <div class="app">
-      <Header role={store.roleInfo} next={store.nextRole} agentState={store.agentState} agentDetail={store.agentDetail} turn={store.turnUsage} task={store.taskUsage} notice={store.roleNotice} noticeTick={store.roleNoticeTick} lastOutcome={store.lastOutcome} revertible={store.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(store.cards)} models={models} meter={meter} revertRefusal={refusalFor('revert_task')} />
-      {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
-      <VirtualCardList
-        cards={store.cards}
-        version={version}
-        restore={persisted.scroll_top === undefined ? undefined : {
-          scrollTop: persisted.scroll_top, stick: persisted.stick_to_bottom, anchorId: persisted.anchor_id, anchorOffset: persisted.anchor_offset,
-        }}
-        onScrollMemory={onScrollMemory}
-        extraFor={extraFor}
-        indexOf={(id) => store.indexOf(id)}
-        emptyExtra={recent.length > 0 && <RecentTasks tasks={recent} />}
-      />
-      <Composer
-        draft={draft}
-        onDraft={onDraft}
-        busy={busy}
-        focusTick={focusTick}
-        approval={approval}
-        queue={queued.list}
-        queueHeld={MessageQueue.held(store.lastOutcome)}
-        onQueue={(text) => { queued.add(text); saveQueue(); }}
-        onEditQueued={(id) => {
-          const text = queued.take(id);
-          if (text === undefined) return;
-          // What was being typed is kept: the queued text goes after it.
-          onDraft(draft.trim() ? `${draft}\n${text}` : text);
-          saveQueue();
-          setFocusTick((t) => t + 1);
-        }}
-        onRemoveQueued={(id) => { queued.take(id); saveQueue(); }}
-        onSendQueued={(id) => {
-          const text = queued.sendNow(id, busy, store.cards.length);
-          if (text !== undefined) postToHost({ type: 'send', text });
-          saveQueue();
-        }}
-      />
-    </div>
+    <ViewStoreContext.Provider value={view}>
+      <div class="app">
+        <Header role={chat.roleInfo} next={chat.nextRole} agentState={chat.agentState} agentDetail={chat.agentDetail} turn={chat.turnUsage} task={chat.taskUsage} notice={chat.roleNotice} noticeTick={chat.roleNoticeTick} lastOutcome={chat.lastOutcome} revertible={chat.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(chat.cards)} models={models} meter={meter} revertRefusal={frame.refusal('revert_task')} />
+        {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
+        <VirtualCardList
+          cards={chat.cards}
+          version={version}
+          restore={persisted.scroll_top === undefined ? undefined : {
+            scrollTop: persisted.scroll_top, stick: persisted.stick_to_bottom, anchorId: persisted.anchor_id, anchorOffset: persisted.anchor_offset,
+          }}
+          onScrollMemory={onScrollMemory}
+          indexOf={(id) => chat.indexOf(id)}
+          emptyExtra={recent.length > 0 && <RecentTasks tasks={recent} />}
+        />
+        <Composer
+          draft={draft}
+          onDraft={onDraft}
+          busy={busy}
+          focusTick={focusTick}
+          approval={approval}
+          queue={queued.list}
+          queueHeld={MessageQueue.held(chat.lastOutcome)}
+          onQueue={(text) => { queued.add(text); saveQueue(); }}
+          onEditQueued={(id) => {
+            const text = queued.take(id);
+            if (text === undefined) return;
+            // What was being typed is kept: the queued text goes after it.
+            onDraft(draft.trim() ? `${draft}\n${text}` : text);
+            saveQueue();
+            setFocusTick((t) => t + 1);
+          }}
+          onRemoveQueued={(id) => { queued.take(id); saveQueue(); }}
+          onSendQueued={(id) => {
+            const text = queued.sendNow(id, busy, chat.cards.length);
+            if (text !== undefined) postToHost({ type: 'send', text });
+            saveQueue();
+          }}
+        />
+      </div>
+    </ViewStoreContext.Provider>
   );
 }

@@ -24,18 +24,21 @@ interface Props {
   /** Scroll position to restore once, when the first cards arrive after a reload. */
   restore?: ScrollMemory;
   onScrollMemory(m: ScrollMemory): void;
-  /** Extra per-card data that changes without the card changing (e.g. step failure reasons). */
-  extraFor(card: ChatCard): unknown;
   /** O(1) position of a card by id (the store keeps an index). */
   indexOf(id: string): number;
   /** Shown under the hint while there are no cards (the recent tasks). */
   emptyExtra?: ComponentChildren;
 }
 
-class Row extends Component<{ card: ChatCard; top: number; extra: unknown; observe(el: Element | null, id: string): void; children?: ComponentChildren }> {
+/**
+ * One card's row: re-rendered by the list only when its card or position changed. What a card reads
+ * beyond itself (a turn running, the draft, the allow-list…) it selects from the view store, and
+ * that re-renders the card alone.
+ */
+class Row extends Component<{ card: ChatCard; top: number; observe(el: Element | null, id: string): void; children?: ComponentChildren }> {
   private el: HTMLDivElement | null = null;
   override shouldComponentUpdate(next: Row['props']): boolean {
-    return next.card !== this.props.card || next.top !== this.props.top || next.extra !== this.props.extra;
+    return next.card !== this.props.card || next.top !== this.props.top;
   }
   override componentWillUnmount(): void {
     this.props.observe(null, this.props.card.id);
@@ -54,7 +57,7 @@ class Row extends Component<{ card: ChatCard; top: number; extra: unknown; obser
   }
 }
 
-export function VirtualCardList({ cards, version, restore, onScrollMemory, extraFor, indexOf, emptyExtra }: Props) {
+export function VirtualCardList({ cards, version, restore, onScrollMemory, indexOf, emptyExtra }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const model = useRef(new HeightModel()).current;
   const stick = useRef(restore?.stick ?? true);
@@ -184,7 +187,7 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, extra
   const rows = [];
   for (let i = first; i <= last; i++) {
     const card = cards[i]!;
-    rows.push(<Row key={card.id} card={card} top={model.offsets[i]!} extra={extraFor(card)} observe={observe} />);
+    rows.push(<Row key={card.id} card={card} top={model.offsets[i]!} observe={observe} />);
   }
 
   return (

@@ -1,6 +1,7 @@
 import type { Amendment } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
-import { clearComposerDraft, composerDraft } from '../composerDraft';
+import { takeDraftAsNote, type ViewStore } from '../../state/viewStore';
+import { useViewStore } from '../storeContext';
 import { visibleLine } from '../visibleText';
 
 /**
@@ -21,14 +22,14 @@ function what(a: Amendment): string {
   return [...(a.add.files ?? []).map((f) => `files: ${f}`), ...(a.add.commands ?? []).map((c) => `commands: ${c}`)].join('; ');
 }
 
-function decide(callId: string, choice: 'once' | 'plan' | 'reject'): void {
-  const note = composerDraft().slice(0, 10_000);
+function decide(store: ViewStore, callId: string, choice: 'once' | 'plan' | 'reject'): void {
+  const note = takeDraftAsNote(store);
   if (choice === 'reject') postToHost(note ? { type: 'reject', call_id: callId, reason: note } : { type: 'reject', call_id: callId });
   else postToHost({ type: 'approve', call_id: callId, ...(note ? { note } : {}), ...(choice === 'plan' ? { add_to_plan: true } : {}) });
-  if (note) clearComposerDraft();
 }
 
 export function AmendmentBlock({ a, callId, pending }: { a: Amendment; callId: string; pending: boolean }) {
+  const store = useViewStore();
   const addable = what(a);
   return (
     <div class={`amendment amendment-${a.outcome}`} data-amendment={pending ? 'asked' : a.outcome}>
@@ -39,11 +40,11 @@ export function AmendmentBlock({ a, callId, pending }: { a: Amendment; callId: s
       )}
       {pending && (
         <div class="actions">
-          <button type="button" class="primary" onClick={() => decide(callId, 'once')}>Allow once</button>
+          <button type="button" class="primary" onClick={() => decide(store, callId, 'once')}>Allow once</button>
           {addable && (
-            <button type="button" class="secondary" title={`A new plan version: step ${a.step_number} ${addable}`} onClick={() => decide(callId, 'plan')}>Add to the plan</button>
+            <button type="button" class="secondary" title={`A new plan version: step ${a.step_number} ${addable}`} onClick={() => decide(store, callId, 'plan')}>Add to the plan</button>
           )}
-          <button type="button" class="secondary" onClick={() => decide(callId, 'reject')}>Reject</button>
+          <button type="button" class="secondary" onClick={() => decide(store, callId, 'reject')}>Reject</button>
         </div>
       )}
     </div>

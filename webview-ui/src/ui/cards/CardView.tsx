@@ -1,8 +1,10 @@
-import { Component } from 'preact';
+import { Component, type ComponentChildren } from 'preact';
+import type { ToolCallCard } from '../../../../src/protocol';
 import type { ChatCard } from '../../state/localCards';
 import { validated } from '../../state/decodeInbound';
 import { isFolded } from '../../state/foldedCards';
-import { groupExpanded, groupOf } from '../chatLookup';
+import { sameGroup } from '../../state/viewStore';
+import { useView } from '../storeContext';
 import { ToolGroupLine } from './ToolGroupLine';
 import { TextCardView } from './TextCardView';
 import { PlanCardView } from './PlanCardView';
@@ -24,29 +26,34 @@ export class CardView extends Component<{ card: ChatCard }, { failed?: string; f
     // Nothing reaches the DOM unvalidated: snapshot cards are checked here, on first display.
     const card = validated(this.props.card);
     if (isFolded(card)) return <div class="card-folded" aria-hidden="true" data-card-kind={card.kind} data-card-id={card.id} />;
-    const group = card.kind === 'tool_call' ? groupOf(card.id) : undefined;
-    if (group) {
-      const open = groupExpanded(group.leader);
-      if (card.id === group.leader) {
-        return (
-          <div class="tool-group">
-            <ToolGroupLine group={group} open={open} />
-            {open && <CardBody card={card} />}
-          </div>
-        );
-      }
-      if (!open) return <div class="card-folded" aria-hidden="true" data-card-kind={card.kind} data-card-id={card.id} />;
-    }
     const failed = this.state.failedCard === card ? this.state.failed : undefined;
-    if (failed !== undefined) {
-      return (
-        <div class="card card-raw" role="article" aria-label="Unrecognised message" data-card-kind={card.kind} data-card-id={card.id}>
-          <RawCardView card={{ kind: 'raw', id: card.id, text: safeJson(card), error: failed, ts: 0 }} />
-        </div>
-      );
-    }
-    return <CardBody card={card} />;
+    const body = failed === undefined ? <CardBody card={card} /> : (
+      <div class="card card-raw" role="article" aria-label="Unrecognised message" data-card-kind={card.kind} data-card-id={card.id}>
+        <RawCardView card={{ kind: 'raw', id: card.id, text: safeJson(card), error: failed, ts: 0 }} />
+      </div>
+    );
+    return card.kind === 'tool_call' ? <InGroup card={card}>{body}</InGroup> : body;
   }
+}
+
+/**
+ * A tool call that may be part of a run of looking-only calls shown as one line: the run's first
+ * card is that line (and, opened, its own card); the others are folded until the line is opened.
+ */
+function InGroup({ card, children }: { card: ToolCallCard; children: ComponentChildren }) {
+  const group = useView((s) => s.chat.group(card.id), sameGroup);
+  const open = useView((s) => group !== undefined && s.openGroups.has(group.leader));
+  if (!group) return <>{children}</>;
+  if (card.id === group.leader) {
+    return (
+      <div class="tool-group">
+        <ToolGroupLine group={group} open={open} />
+        {open && children}
+      </div>
+    );
+  }
+  if (!open) return <div class="card-folded" aria-hidden="true" data-card-kind={card.kind} data-card-id={card.id} />;
+  return <>{children}</>;
 }
 
 function safeJson(x: unknown): string {

@@ -3,9 +3,8 @@ import { PathLink } from './ToolCallCardView';
 import type { PlanCard, StepState } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { formatTime, formatUsage, isoTime } from '../format';
-import { stepReasonFor } from '../stepReasons';
 import { focusOnMount } from '../focusOnMount';
-import { agentBusy } from '../agentBusy';
+import { sameItems, useView } from '../storeContext';
 import { executedLabel, planStatus } from '../../state/planStatus';
 import { PRODUCT_ROLE_INFO } from '../../../../src/protocol';
 import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, VerdictChip, VersionChanges } from './PlanReviewParts';
@@ -24,7 +23,9 @@ export function PlanCardView({ card }: { card: PlanCard }) {
   const plan = card.plan;
   const status = planStatus(card);
   // Another turn is running (not this plan): Execute would only be refused with "the agent is busy".
-  const busy = agentBusy();
+  const busy = useView((s) => s.chat.busy);
+  // Why each step failed, from step_failed (by position in the plan's steps).
+  const stepReasons = useView((s) => (card.plan?.steps ?? []).map((st) => s.chat.stepReason(card.id, st.step_number)), sameItems);
   const execute = (fromStep?: number): void => {
     setConfirmRerun(false);
     postToHost({ type: 'execute_plan', card_id: card.id, ...(fromStep !== undefined ? { from_step: fromStep } : {}) });
@@ -46,12 +47,12 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           {card.changes && <VersionChanges changes={card.changes} />}
           {review && <PlanReviewBlock review={review} />}
           <ol class="plan-steps">
-            {plan.steps.map((s) => {
+            {plan.steps.map((s, at) => {
               const state: StepState = card.step_states[String(s.step_number)] ?? 'pending';
               const evidence = card.step_evidence?.[String(s.step_number)];
               // Why a step is not done: its evidence on the card (kept by history), else the event's reason.
               const why = state === 'failed' || state === 'unverified'
-                ? (evidence?.why.length ? evidence.why : [stepReasonFor(card.id, s.step_number)].filter((r): r is string => !!r))
+                ? (evidence?.why.length ? evidence.why : [stepReasons[at]].filter((r): r is string => !!r))
                 : [];
               const concerns = review?.verdict?.concerns.filter((c) => c.step === s.step_number) ?? [];
               const stepReview = card.step_reviews?.[String(s.step_number)];

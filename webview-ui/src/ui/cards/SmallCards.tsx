@@ -3,10 +3,11 @@ import { postToHost } from '../../bridge/vscodeApi';
 import type { RawCard } from '../../state/localCards';
 import { formatUsage } from '../format';
 import { AgentStateChip } from '../AgentStateChip';
-import { retryOffered } from '../retryOffer';
+import { useView } from '../storeContext';
 import { ROUTINE_OUTCOMES } from '../../state/foldedCards';
 
 export function ErrorCardView({ card }: { card: ErrorCard }) {
+  const retryOffered = useView((s) => s.chat.retryOfferId === card.id);
   return (
     <div class="error">
       <div class="card-head"><span class="card-title error-text"><span class="title-glyph" aria-hidden="true">⚠</span> {card.message}</span></div>
@@ -15,9 +16,9 @@ export function ErrorCardView({ card }: { card: ErrorCard }) {
         // The key is what failed: set it (the setup card), then run the same turn again.
         <div class="actions">
           <button type="button" class="primary" onClick={() => postToHost({ type: 'set_api_key' })}>Set API key</button>
-          {retryOffered(card.id) && <button type="button" class="secondary" onClick={() => postToHost({ type: 'retry' })}>Retry</button>}
+          {retryOffered && <button type="button" class="secondary" onClick={() => postToHost({ type: 'retry' })}>Retry</button>}
         </div>
-      ) : card.retryable && retryOffered(card.id) && (
+      ) : card.retryable && retryOffered && (
         <div class="actions"><button type="button" class="primary" onClick={() => postToHost({ type: 'retry' })}>Retry</button></div>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { RefusalNote } from '../RefusalNote';
-import { refusalFor } from '../chatLookup';
+import { sameItems, useView } from '../storeContext';
 import { useState } from 'preact/hooks';
 import type { SummaryCard } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
@@ -19,6 +19,9 @@ const CHANGE: Record<SummaryCard['files'][number]['change'], string> = { modifie
 export function SummaryCardView({ card }: { card: SummaryCard }) {
   const [confirm, setConfirm] = useState<string | null>(null);
   const cost = formatCost(card.cost_usd);
+  // A refused revert, by the button that asked: each file's, then the whole task's.
+  const fileRefusals = useView((s) => card.files.map((f) => s.chat.refusal('revert_file', f.path)), sameItems);
+  const taskRefusal = useView((s) => s.chat.refusal('revert_task'));
   return (
     <div class="summary">
       <div class="card-head">
@@ -34,7 +37,7 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
         <>
           <div class="label">Files changed in this task</div>
           <ul class="summary-files" aria-label="Files changed">
-            {card.files.map((f) => (
+            {card.files.map((f, at) => (
               <li key={f.path} data-file={f.path}>
                 <code class="file">{visibleLine(f.path)}</code> <span class="muted">{CHANGE[f.change]}</span>{' '}
                 {(f.added !== undefined || f.removed !== undefined) && (
@@ -50,7 +53,7 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
                 ) : (
                   <button type="button" class="link" aria-label={`Revert ${f.path}…`} onClick={() => setConfirm(f.path)}>Revert…</button>
                 )}
-                <RefusalNote text={refusalFor('revert_file', f.path)} />
+                <RefusalNote text={fileRefusals[at]} />
               </li>
             ))}
           </ul>
@@ -83,7 +86,7 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
           <button type="button" class="secondary" onClick={() => postToHost({ type: 'new_task' })}>New task</button>
         </div>
       )}
-      {card.files.length > 1 && <RefusalNote text={refusalFor('revert_task')} />}
+      {card.files.length > 1 && <RefusalNote text={taskRefusal} />}
     </div>
   );
 }

@@ -1,14 +1,14 @@
 import { ApprovalFiles } from './ApprovalFiles';
 import type { ApprovalInfo, CommandExit, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
-import { clearComposerDraft, composerDraft } from '../composerDraft';
+import { takeDraftAsNote, type ViewStore } from '../../state/viewStore';
 import { toolHeadline, type Headline } from './toolHeadline';
 import { LazyDetails } from '../LazyDetails';
 import { visibleBlock, visibleLine } from '../visibleText';
 import { AmendmentBlock } from './AmendmentBlock';
 import { useState } from 'preact/hooks';
 import { focusOnMount } from '../focusOnMount';
-import { allowListNow, refusalFor } from '../chatLookup';
+import { useView, useViewStore } from '../storeContext';
 import { RefusalNote } from '../RefusalNote';
 
 function hasArgs(args: unknown): boolean {
@@ -42,11 +42,10 @@ export function exitLabel(exit: CommandExit): string {
 }
 
 /** Approve / Reject of a waiting call; what the user typed in the composer goes with either. */
-function decide(callId: string, approve: boolean): void {
-  const note = composerDraft().slice(0, 10_000);
+function decide(store: ViewStore, callId: string, approve: boolean): void {
+  const note = takeDraftAsNote(store);
   if (approve) postToHost(note ? { type: 'approve', call_id: callId, note } : { type: 'approve', call_id: callId });
   else postToHost(note ? { type: 'reject', call_id: callId, reason: note } : { type: 'reject', call_id: callId });
-  if (note) clearComposerDraft();
 }
 
 /** "Read src/cart.ts" with the path as a link that opens the file. */
@@ -151,7 +150,7 @@ function AlwaysAllow({ entries, callId }: { entries: string[]; callId: string })
  * can be taken back here. A command only partly covered says nothing: it is asked about.
  */
 function AllowedNote({ entries }: { entries: string[] }) {
-  const list = allowListNow();
+  const list = useView((s) => s.allowList);
   const on = entries.filter((e) => list.includes(e));
   if (on.length === 0 || on.length < entries.length) return null;
   return (
@@ -199,13 +198,15 @@ function SkillChip({ card }: { card: ToolCallCard }) {
 }
 
 export function ToolCallCardView({ card }: { card: ToolCallCard }) {
-  if (card.tool === 'load_skill' && card.status === 'done') return <SkillChip card={card} />;
   // A call's card starts as `pending` before anything is asked; the question is asked (and the host
   // waits for the answer) only once the card carries what is asked (`approval`). Approve/Reject
   // before that would be a click nothing waits for, so they appear with the approval details.
   const pending = card.status === 'pending' && card.approval !== undefined;
+  const store = useViewStore();
+  const withNote = useView((s) => pending && s.draft.trim() !== '');
+  const revertRefusal = useView((s) => (card.revertible && !card.reverted ? s.chat.refusal('revert_call', card.call_id) : undefined));
+  if (card.tool === 'load_skill' && card.status === 'done') return <SkillChip card={card} />;
   const starting = card.status === 'pending' && !pending;
-  const withNote = pending && composerDraft() !== '';
   const exit = card.exit && (card.status === 'done' || card.status === 'error') ? card.exit : undefined;
   const allow = card.approval?.kind === 'command' ? card.approval.allow : undefined;
   return (
@@ -230,8 +231,8 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
       )}
       {pending && !card.approval?.amendment && (
         <div class="actions">
-          <button type="button" class="primary" title={withNote ? 'Approve, and send your message with it' : undefined} onClick={() => decide(card.call_id, true)}>{withNote ? 'Approve with message' : 'Approve'}</button>
-          <button type="button" class="secondary" title={withNote ? 'Reject, and send your message as the reason' : undefined} onClick={() => decide(card.call_id, false)}>{withNote ? 'Reject with message' : 'Reject'}</button>
+          <button type="button" class="primary" title={withNote ? 'Approve, and send your message with it' : undefined} onClick={() => decide(store, card.call_id, true)}>{withNote ? 'Approve with message' : 'Approve'}</button>
+          <button type="button" class="secondary" title={withNote ? 'Reject, and send your message as the reason' : undefined} onClick={() => decide(store, card.call_id, false)}>{withNote ? 'Reject with message' : 'Reject'}</button>
           {allow?.entries && allow.entries.length > 0 && !withNote && <AlwaysAllow entries={allow.entries} callId={card.call_id} />}
         </div>
       )}
@@ -247,7 +248,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           {card.revert_note && <span class="muted">{card.revert_note}</span>}
         </div>
       )}
-      {card.revertible && !card.reverted && <RefusalNote text={refusalFor('revert_call', card.call_id)} />}
+      {card.revertible && !card.reverted && <RefusalNote text={revertRefusal} />}
       {card.error && (
         <LazyDetails className="result result-error" initiallyOpen summary="Error" render={() => <pre>{card.error}</pre>} />
       )}

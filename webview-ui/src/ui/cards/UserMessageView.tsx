@@ -3,8 +3,7 @@ import type { TextCard } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { renderMarkdownCached } from '../../markdown/renderMarkdown';
 import { laterChanges, type LaterChanges } from '../../state/laterChanges';
-import { agentBusy } from '../agentBusy';
-import { chatCards, refusalFor } from '../chatLookup';
+import { useView, useViewStore } from '../storeContext';
 import { RefusalNote } from '../RefusalNote';
 import { focusOnMount } from '../focusOnMount';
 
@@ -21,7 +20,9 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export function UserMessageView({ card }: { card: TextCard }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<{ text: string; later: LaterChanges } | null>(null);
-  const busy = agentBusy();
+  const store = useViewStore();
+  const busy = useView((s) => s.chat.busy);
+  const refusal = useView((s) => s.chat.refusal('edit_message', card.id));
   const stop = (): void => { setEditing(null); setConfirm(null); };
   const send = (text: string, files: 'revert' | 'keep'): void => {
     postToHost({ type: 'edit_message', card_id: card.id, text: text.slice(0, 100_000), files });
@@ -30,7 +31,7 @@ export function UserMessageView({ card }: { card: TextCard }) {
   const resend = (): void => {
     const text = (editing ?? '').trim();
     if (!text || busy) return;
-    const later = laterChanges(chatCards(), card.id);
+    const later = laterChanges(store.get().chat.cards, card.id);
     // Nothing on disk to decide about: the dropped replies are what Edit & resend is for.
     if (later.files.length === 0 && later.unrevertible.length === 0 && later.commands.length === 0) send(text, 'keep');
     else setConfirm({ text, later });
@@ -87,7 +88,7 @@ export function UserMessageView({ card }: { card: TextCard }) {
   return (
     <div class="user-message">
       <div class="md" dangerouslySetInnerHTML={{ __html: renderMarkdownCached(card.text) || '<p></p>' }} />
-      <RefusalNote text={refusalFor('edit_message', card.id)} />
+      <RefusalNote text={refusal} />
       <div class="user-tools">
         <button
           type="button"

@@ -1,0 +1,125 @@
+/**
+ * The webview's one store: everything a card or the composer reads beyond its own card — whether
+ * a turn runs, the step failure reasons, which error offers Retry, the allow-list, the grouped runs
+ * and which are open, the refusals still current, the composer's draft, the `@` picker's results.
+ * App owns one instance and hands it down through Preact context (ui/storeContext.ts); each
+ * component reads what it needs through a selector and re-renders exactly when that value changes.
+ * Pure logic, no DOM and no Preact: unit-tested in Node.
+ */
+import type { ChatCard } from './localCards';
+import type { ChatStore } from './chatStore';
+import { cardGroups, groupSummary, type CardGroup } from './cardGroups';
+import { currentRefusals, refusalKey } from './refusals';
+
+/** A state replaced as a whole on each update, with listeners told after each one. */
+export class Store<S extends object> {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private state: S) {}
+
+  get(): S {
+    return this.state;
+  }
+
+  /** Replaces the fields given (a new state object) and tells every listener; selectors decide who re-renders. */
+  update(patch: Partial<S> | ((s: S) => Partial<S>)): void {
+    this.state = { ...this.state, ...(typeof patch === 'function' ? patch(this.state) : patch) };
+    for (const l of [...this.listeners]) l();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
+  }
+}
+
+/**
+ * The chat as of one version of the ChatStore. A new frame is published after each batch that
+ * changed the chat; what is derived from all the cards (the grouped runs, the current refusals) is
+ * computed on first use and at most once per frame.
+ */
+export class ChatFrame {
+  private groups: Map<string, CardGroup> | undefined;
+  private refusals: Map<string, string> | undefined;
+
+  constructor(
+    readonly version: number,
+    readonly cards: readonly ChatCard[],
+    /** A turn is running: cards must not start another one (Execute plan, Edit & resend). */
+    readonly busy: boolean,
+    /** The error card whose Retry still means something (only the latest failed turn can be retried). */
+    readonly retryOfferId: string | null,
+    private readonly stepReasons: ReadonlyMap<string, string>,
+  ) {}
+
+  static of(chat: ChatStore): ChatFrame {
+    return new ChatFrame(chat.version, chat.cards, chat.agentState !== 'idle', chat.retryOfferId, chat.stepReasons);
+  }
+
+  /** Why a plan step failed, from step_failed (the card schema has no field for it). */
+  stepReason(planId: string, step: number): string | undefined {
+    return this.stepReasons.get(`${planId}#${step}`);
+  }
+
+  /** The run of looking-only calls a tool card is folded into, if any. */
+  group(cardId: string): CardGroup | undefined {
+    this.groups ??= cardGroups(this.cards);
+    return this.groups.get(cardId);
+  }
+
+  /** The refusal of the click `action` on `target`, while it is current. */
+  refusal(action: string, target?: string): string | undefined {
+    this.refusals ??= currentRefusals(this.cards);
+    return this.refusals.get(refusalKey(action, target));
+  }
+}
+
+export interface MentionResults { query: string; paths: string[] }
+
+export interface ViewState {
+  chat: ChatFrame;
+  /** The host's allow-list as last sent (command cards say when their command is on it). */
+  allowList: readonly string[];
+  /** Leaders of the grouped runs the user opened. */
+  openGroups: ReadonlySet<string>;
+  /** The composer's text; Approve / Reject of a pending change carry it as feedback. */
+  draft: string;
+  /** The host's latest answer to the `@` picker's path search. */
+  mentionResults: MentionResults;
+}
+
+export type ViewStore = Store<ViewState>;
+
+export function createViewStore(init: Partial<ViewState> = {}): ViewStore {
+  return new Store<ViewState>({
+    chat: new ChatFrame(0, [], false, null, new Map()),
+    allowList: [],
+    openGroups: new Set(),
+    draft: '',
+    mentionResults: { query: '', paths: [] },
+    ...init,
+  });
+}
+
+/** Opens a grouped run, or closes it. */
+export function toggleGroup(store: ViewStore, leaderId: string): void {
+  store.update((s) => {
+    const open = new Set(s.openGroups);
+    if (!open.delete(leaderId)) open.add(leaderId);
+    return { openGroups: open };
+  });
+}
+
+/** The composer's text as a decision's note (trimmed, at most 10,000 characters); the composer empties when there was one. */
+export function takeDraftAsNote(store: ViewStore): string {
+  const note = store.get().draft.trim().slice(0, 10_000);
+  if (note) store.update({ draft: '' });
+  return note;
+}
+
+/** Two answers about a card's run are the same when the run's line would read the same. */
+export function sameGroup(a: CardGroup | undefined, b: CardGroup | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return a.leader === b.leader && a.members.length === b.members.length && a.failed === b.failed && groupSummary(a) === groupSummary(b);
+}
