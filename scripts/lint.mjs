@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { cruise } from 'dependency-cruiser';
-import { layerRules } from './lint/layers.mjs';
+import { layerRules, filesOutsideCoreLayers } from './lint/layers.mjs';
 import { outsideReferences } from './lint/commentRefs.mjs';
 import { ROOT } from './test-host-paths.mjs';
 
@@ -32,6 +32,8 @@ const checks = rules.map((rule) => {
     problems: hits.map((v) => (v.cycle ? `${v.from} → ${v.cycle.map((c) => c.name ?? c).join(' → ')}` : `${v.from} → ${v.to}`)),
   };
 });
+const coreFiles = cruised.modules.map((m) => m.source).filter((f) => f.startsWith('src/core/'));
+checks.push({ name: 'every src/core file is in a core layer', problems: filesOutsideCoreLayers(coreFiles).map((f) => `${f} (in no layer of scripts/lint/layers.mjs CORE_LAYERS)`) });
 const comments = outsideReferences(root, ['src', 'webview-ui/src', 'webview-ui/build', 'test', 'bench', 'scripts', 'esbuild.mjs']);
 checks.push({ name: `comments say why in place (${comments.files} files)`, problems: comments.problems });
 

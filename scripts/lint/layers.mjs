@@ -23,6 +23,45 @@ export const LAYERS = [
   { name: 'webview-ui', path: '^webview-ui/', mayImport: ['webview-ui', 'src/protocol'] },
 ];
 
+/**
+ * Inside src/core, bottom → top: a file may import its own layer and the layers below it, never one
+ * above (the same one-direction rule as the table above, one floor down). Every core file sits in a
+ * folder named here; a new folder must be given a layer before the lint passes. Ports and the LLM
+ * client know nothing of tools; tools, context and knowledge nothing of plans; plans nothing of the
+ * turn loop; the turn nothing of the task around it; the task nothing of the runtime that hosts it.
+ */
+export const CORE_LAYERS = [
+  { name: 'ports and llm', folders: ['ports', 'llm', 'workspace', 'secrets', 'text', 'events', 'cost', 'schemas', 'storage'] },
+  { name: 'roles', folders: ['roles', 'prompts'] },
+  { name: 'tools, context and knowledge', folders: ['tools', 'policy', 'context', 'knowledge', 'syntax', 'mentions', 'mcp', 'checkpoints', 'questions', 'settings', 'registries'] },
+  { name: 'plans and review', folders: ['plans', 'review', 'history'] },
+  { name: 'turn', folders: ['turn'] },
+  // `agent` holds the turn and the task together until it is split into turn/ and task/.
+  { name: 'task', folders: ['task', 'agent'] },
+  { name: 'runtime', folders: ['runtime'] },
+];
+
+const coreFolders = (folders) => `^src/core/(${folders.join('|')})/`;
+
+/** dependency-cruiser rules: each core layer imports no layer above it. */
+export function coreLayerRules(layers = CORE_LAYERS) {
+  return layers.slice(0, -1).map((l, i) => {
+    const above = layers.slice(i + 1);
+    return {
+      name: `src/core: ${l.name} imports no layer above it (${above.map((a) => a.name).join('; ')})`,
+      severity: 'error',
+      from: { path: coreFolders(l.folders) },
+      to: { path: coreFolders(above.flatMap((a) => a.folders)) },
+    };
+  });
+}
+
+/** Core files (repository-relative, `/`-separated) that no core layer names: loose files and new folders. */
+export function filesOutsideCoreLayers(files, layers = CORE_LAYERS) {
+  const inLayer = new RegExp(coreFolders(layers.flatMap((l) => l.folders)));
+  return files.filter((f) => f.startsWith('src/core/') && !inLayer.test(f));
+}
+
 const VSCODE = '(^|/)node_modules/@types/vscode/|^vscode$';
 
 /** dependency-cruiser `forbidden` rules for the table, plus no cycles and no unresolvable imports. */
@@ -44,6 +83,7 @@ export function layerRules(layers = LAYERS) {
     if (!l.vscode) rules.push({ name: `${l.name} never imports vscode`, severity: 'error', from: { path: l.path }, to: { path: VSCODE } });
     if (!l.nodeBuiltins) rules.push({ name: `${l.name} never imports Node built-ins (it runs in a browser)`, severity: 'error', from: { path: l.path }, to: { dependencyTypes: ['core'] } });
   }
+  rules.push(...coreLayerRules());
   rules.push({ name: 'no import cycles', severity: 'error', from: { path: '^(src|webview-ui)/' }, to: { circular: true } });
   rules.push({ name: 'every import resolves', severity: 'error', from: { path: '^(src|webview-ui)/' }, to: { couldNotResolve: true } });
   return rules;

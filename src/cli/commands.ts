@@ -3,7 +3,7 @@
  * parser (args.ts) hands this table to `node:util` parseArgs, and the usage text (usage.ts) is
  * written from it, so a flag cannot be parsed without being documented or the other way round.
  */
-import type { RoleInfo, RoleRegistry } from '../protocol';
+import { roleAccess, type RoleInfo, type RoleRegistry } from '../protocol';
 
 export type CommandName = 'run' | 'plan' | 'review' | 'history';
 
@@ -41,7 +41,7 @@ const oneOf = (flag: string, allowed: readonly string[], value: string) =>
 /** One line per role, from the role table: what it may do; the first is the default. */
 const roleHelp = ({ roles }: CliContext) =>
   roles.list.map((r, i) => {
-    const what = [r.access, r.mayPlan ? 'proposes a plan' : '', r.executesPlans ? 'executes plans' : ''].filter(Boolean).join(', ');
+    const what = [roleAccess(r), r.mayPlan ? 'proposes a plan' : '', r.executesPlans ? 'executes plans' : ''].filter(Boolean).join(', ');
     return `${r.id}: ${what}${i === 0 ? ' (default)' : ''}`;
   });
 

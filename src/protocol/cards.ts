@@ -203,6 +203,10 @@ export const UsageCard = z.object({
   ts: z.number(),
 });
 
+/** How a turn ended: the `turn_ended` event, the run summary and every caller of the agent say it the same way. */
+export const TurnOutcome = z.enum(['done', 'stopped', 'error', 'waiting', 'limit']);
+export type TurnOutcome = z.infer<typeof TurnOutcome>;
+
 /**
  * When a run that changed files or ran commands ends: what it did, at a glance. Files are the whole
  * task's (each opens its diff since the task started); commands and steps are this run's.
@@ -210,7 +214,7 @@ export const UsageCard = z.object({
 export const SummaryCard = z.object({
   kind: z.literal('summary'),
   id: z.string(),
-  outcome: z.enum(['done', 'stopped', 'error', 'waiting', 'limit']),
+  outcome: TurnOutcome,
   files: z.array(z.object({
     path: z.string(),
     change: z.enum(['modified', 'created', 'deleted']),

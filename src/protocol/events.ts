@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentState, Card } from './cards';
+import { AgentState, Card, TurnOutcome } from './cards';
 import { RoleId } from './roles';
 import { PlanVersionDiff, ReviewVerdict } from './review';
 import { Amendment } from './amendment';
@@ -36,7 +36,7 @@ export const HostEvent = z.discriminatedUnion('type', [
     turn: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),
     task: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),
   }),
-  z.object({ type: z.literal('turn_ended'), seq, outcome: z.enum(['done', 'stopped', 'error', 'waiting', 'limit']) }),
+  z.object({ type: z.literal('turn_ended'), seq, outcome: TurnOutcome }),
   /** The whole visible state, sent only on (re)load of a task or after a detected gap. */
   z.object({ type: z.literal('snapshot'), seq, cards: z.array(Card), role: RoleId, task_id: z.string().optional() }),
 ]);

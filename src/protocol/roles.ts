@@ -18,8 +18,6 @@ export interface RoleInfo {
   readonly tone: 'calm' | 'warning';
   /** A codicon for the status bar. */
   readonly icon: string;
-  /** How its access reads in tooltips ("read-only"). */
-  readonly access: string;
   readonly permissions: readonly Permission[];
   /**
    * The shell the role gets: none; `readonly` — commands run in the sandbox with the whole workspace
@@ -46,18 +44,48 @@ export interface RoleInfo {
  */
 export const ROLE_TABLE = [
   {
-    id: 'planner', label: 'Planner', glyph: '◇', tone: 'calm', icon: 'telescope', access: 'read-only',
+    id: 'planner', label: 'Planner', glyph: '◇', tone: 'calm', icon: 'telescope',
     permissions: ['read'], shell: 'none', mayPlan: true, executesPlans: false, modelSetting: 'model.planner',
   },
   {
-    id: 'actor', label: 'Actor', glyph: '◆', tone: 'warning', icon: 'tools', access: 'full access',
+    id: 'actor', label: 'Actor', glyph: '◆', tone: 'warning', icon: 'tools',
     permissions: ['read', 'write', 'create', 'delete', 'execute'], shell: 'full', mayPlan: false, executesPlans: true, modelSetting: 'model.actor',
   },
   {
-    id: 'reviewer', label: 'Reviewer', glyph: '◎', tone: 'calm', icon: 'eye', access: 'read-only',
+    id: 'reviewer', label: 'Reviewer', glyph: '◎', tone: 'calm', icon: 'eye',
     permissions: ['read'], shell: 'none', mayPlan: false, executesPlans: false, reviews: true, modelSetting: 'model.reviewer',
   },
 ] as const satisfies readonly RoleInfo[];
+
+/** The permissions that change the workspace's files. */
+const FILE_CHANGES: readonly Permission[] = ['write', 'create', 'delete'];
+
+/**
+ * The one permission check — dispatch, the tools a role is offered, the plan's step tools, the
+ * read-only shell setting and what the UI says of a role all ask it: which of `needs` the role lacks.
+ * `execute` also needs a shell, and a read-only shell grants it without the permission: its
+ * commands run in a sandbox where the whole workspace is read-only, so they change nothing.
+ */
+export function missingPermissions(role: RoleInfo, needs: readonly Permission[]): Permission[] {
+  return needs.filter((p) => (p === 'execute'
+    ? role.shell === 'none' || (!role.permissions.includes(p) && role.shell !== 'readonly')
+    : !role.permissions.includes(p)));
+}
+
+/** Whether the role may do everything `needs` lists (see `missingPermissions`). */
+export function roleMay(role: RoleInfo, needs: readonly Permission[]): boolean {
+  return missingPermissions(role, needs).length === 0;
+}
+
+/** Whether the role can change the workspace's files: tooltips say "full access" or "read-only". */
+export function roleChangesFiles(role: RoleInfo): boolean {
+  return FILE_CHANGES.some((p) => roleMay(role, [p]));
+}
+
+/** How a role's access reads in tooltips and `tandem roles`, from its permissions. */
+export function roleAccess(role: RoleInfo): string {
+  return roleChangesFiles(role) ? 'full access' : 'read-only';
+}
 
 /** The product's role ids, derived from the table. */
 export type ProductRoleId = (typeof ROLE_TABLE)[number]['id'];

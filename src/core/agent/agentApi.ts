@@ -10,7 +10,8 @@ import type { RoleDef } from '../roles/roles';
 import type { RoleRegistry } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
 
-export type TurnOutcome = 'done' | 'stopped' | 'error' | 'waiting' | 'limit';
+import type { TurnOutcome } from '../../protocol';
+export type { TurnOutcome };
 
 export interface AgentOptions {
   host: HostPorts;

@@ -6,7 +6,7 @@
  *
  * Read-only calls next to each other run concurrently; any other call runs alone, in order.
  */
-import type { Permission, ToolCallStatus } from '../../protocol';
+import { missingPermissions, type Permission, type ToolCallStatus } from '../../protocol';
 import type { ApprovalInfo, CommandExit } from '../../protocol';
 import { QuestionUnanswerable, type ApprovalDecision, type ApprovalRequest, type HostPorts } from '../ports/ports';
 import type { RoleDef } from '../roles/roles';
@@ -327,7 +327,7 @@ export class Dispatcher {
       // Per-call permissions (write_file on an existing file needs `write`, on a new one `create`).
       if (tool.permissionsFor) {
         const needs: readonly Permission[] = await tool.permissionsFor(p.input, ctx);
-        const missing = needs.filter((x) => !role.permissions.includes(x));
+        const missing = missingPermissions(role, needs);
         if (missing.length) {
           return { outcome: this.finish(p, 'refused', `${tool.name} is not permitted for the ${role.label} role (this call needs ${missing.join(', ')} permission). Nothing was changed.`) };
         }

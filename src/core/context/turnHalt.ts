@@ -1,4 +1,4 @@
-import type { TurnOutcome } from '../agent/agentApi';
+import type { TurnOutcome } from '../../protocol';
 
 /**
  * Thrown by a hook before a request to end the turn on purpose, not as a failure: the budget is

@@ -8,7 +8,7 @@
  * context; execution stops at the first failed step (an unverified one does not stop it).
  */
 import * as path from 'node:path';
-import type { TurnOutcome } from '../agent/agentApi';
+import type { TurnOutcome } from '../../protocol';
 import { stepInstruction } from './actorBrief';
 import type { Planning } from './planning';
 import { stepVerdict, type CheckRun, type StepVerdict } from './stepVerdict';

@@ -3,10 +3,11 @@
  * show them. A new version supersedes the older ones (they stay visible, collapsed). Nothing can
  * be executed from a record whose `plan` is null.
  */
-import type { Card, HostEventInput, ModelReliability, Plan, PlanUsage, ReviewResult, StepEvidence, StepState, UsageSlice } from '../../protocol';
+import type { Card, ModelReliability, Plan, PlanUsage, ReviewResult, StepEvidence, StepState, UsageSlice } from '../../protocol';
 import type { PlanProvenance, PlanRecord } from './planRecord';
 import { planVersionDiff } from './planVersionDiff';
 import { ReliabilityTally } from '../review/modelReliability';
+import type { CardSink } from '../events/cardSink';
 
 /** A replan's carry-over: the version it replans and the steps of the new version that keep how they ended (with their evidence). */
 export interface CarriedSteps {
@@ -16,19 +17,13 @@ export interface CarriedSteps {
 }
 
 /** The slice of the event stream plans need (`EventStream` satisfies it). */
-export interface PlanUi {
-  addCard(card: Card): void;
-  patchCard(id: string, patch: Record<string, unknown>): void;
-  emit(event: HostEventInput): unknown;
-  newId(kind?: string): string;
-}
 
 export class PlanBook {
   private readonly records: PlanRecord[] = [];
   /** How each model's structured answers fared in this task (shown on the card last touched). */
   private readonly reliability = new ReliabilityTally();
 
-  constructor(private readonly ui: PlanUi, private readonly now: () => number = Date.now) {}
+  constructor(private readonly ui: CardSink, private readonly now: () => number = Date.now) {}
 
   /** Shows a new plan version (valid or not) and supersedes the previous ones. */
   publish(result: { plan: Plan | null; errors: string[]; provenance: PlanProvenance; carried?: CarriedSteps; usage?: PlanUsage }): PlanRecord {

@@ -6,7 +6,8 @@
 import type { Logger } from '../ports/ports';
 import type { Amendment, Plan, StepEvidence, StepState } from '../../protocol';
 import type { StepAction } from './stepVerdict';
-import { PlanBook, type PlanUi } from './planBook';
+import { PlanBook } from './planBook';
+import type { CardSink } from '../events/cardSink';
 import { PlanTurn, type ReplanCarry } from './planTurn';
 import type { UsageAmount } from './planBook';
 import type { PlanRecord } from './planRecord';
@@ -73,7 +74,7 @@ export class Planning {
   /** The card of the version the last execution ended on (an amendment may have made a newer one). */
   lastExecutedCardId: string | undefined;
 
-  constructor(readonly ui: PlanUi, private opts: PlanningOptions) {
+  constructor(readonly ui: CardSink, private opts: PlanningOptions) {
     this.book = new PlanBook(ui, opts.now);
     this.structured = new StructuredOutputs(opts.structuredOutputs, opts.logger);
   }

@@ -8,13 +8,13 @@ import type { HostPorts } from '../ports/ports';
 import { resolveApproval, type PolicyInput } from '../policy/approvalPolicy';
 import { rejectionText } from '../text/rejectionText';
 import { capHeadTail } from '../text/truncate';
-import type { PlanUi } from './planBook';
+import type { CardSink } from '../events/cardSink';
 import type { CheckRun } from './stepVerdict';
 
 export interface StepCheckEnv {
   /** The workspace roots (the sandbox keeps the check's writes inside them). */
   roots: readonly string[];
-  ui: PlanUi;
+  ui: CardSink;
   host: Pick<HostPorts, 'commands' | 'approver'>;
   policy: PolicyInput;
   cwd: string;

@@ -7,12 +7,10 @@
  * reviews keeps no shell: its verdict rests on what it is shown (the step's own check output), never
  * on commands of its choosing.
  */
-import { RoleRegistry } from '../../protocol';
+import { RoleRegistry, roleChangesFiles } from '../../protocol';
 import type { Registries } from './registries';
 
-const changesThings = (permissions: readonly string[]) => permissions.some((p) => p === 'write' || p === 'create' || p === 'delete');
-
 export function withReadOnlyShell(r: Registries): Registries {
-  const roles = new RoleRegistry(r.roles.list.map((role) => (role.shell === 'none' && !changesThings(role.permissions) && !role.reviews ? { ...role, shell: 'readonly' as const } : role)));
+  const roles = new RoleRegistry(r.roles.list.map((role) => (role.shell === 'none' && !roleChangesFiles(role) && !role.reviews ? { ...role, shell: 'readonly' as const } : role)));
   return { roles, tools: r.tools };
 }

@@ -1,4 +1,4 @@
-import { ROLE_TABLE, RoleRegistry, type Permission, type ProductRoleId, type RoleInfo } from '../../protocol';
+import { ROLE_TABLE, RoleRegistry, type ProductRoleId, type RoleInfo } from '../../protocol';
 import { plannerPrompt } from '../prompts/planner';
 import { actorPrompt } from '../prompts/actor';
 import { reviewerPrompt } from '../prompts/reviewer';
@@ -20,7 +20,3 @@ const PROMPTS: Record<ProductRoleId, RoleDef['systemPrompt']> = {
 
 /** The product's roles with their prompts: the registry every host uses unless told otherwise. */
 export const PRODUCT_ROLES = new RoleRegistry<RoleDef>(ROLE_TABLE.map((r) => ({ ...r, systemPrompt: PROMPTS[r.id] })));
-
-export function roleAllows(role: RoleInfo, needs: readonly Permission[]): boolean {
-  return needs.every((p) => role.permissions.includes(p));
-}

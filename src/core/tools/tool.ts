@@ -3,8 +3,8 @@ import type { CommandExit, Permission, RoleInfo } from '../../protocol';
 import type { ApprovalDecision, ApprovalRequest, HostPorts } from '../ports/ports';
 import type { WorkspacePaths } from '../workspace/workspacePaths';
 import type { ReadTracker } from './readTracker';
-import type { PlanUi } from '../plans/planBook';
-import type { Planning } from '../plans/planning';
+import type { CardSink } from '../events/cardSink';
+import type { PlanningPort } from './planningPort';
 
 /** Approval classes, mapped to the user's policy (`--approve never|edits|all`, auto-approve settings). */
 export type ApprovalClass = 'none' | 'edit' | 'create' | 'delete' | 'command';
@@ -25,9 +25,9 @@ export interface ToolContext {
   /** Live output while a tool runs (run_command's stdout/stderr as it arrives), for the card. Optional. */
   onOutput?(chunk: string): void;
   /** The task's card stream, for tools that show a card of their own (ask_question). */
-  ui?: PlanUi;
+  ui?: CardSink;
   /** The task's plans: `propose_plan` submits to the open plan turn, `fail_step` marks the running step. */
-  planning?: Planning;
+  planning?: PlanningPort;
 }
 
 export interface ToolSettings {
@@ -59,7 +59,7 @@ export interface Tool<I = any> {
    */
   parameters?: Record<string, unknown> | ((catalog: ToolCatalog) => Record<string, unknown>);
   /** Whether the tool is offered right now (propose_plan: to a role that plans; fail_step: while a plan executes). Default: yes. */
-  available?(state: { role: RoleInfo; planning?: Planning }): boolean;
+  available?(state: { role: RoleInfo; planning?: PlanningPort }): boolean;
   /**
    * A conversation tool (ask_question, propose_plan, fail_step): it steers the turn rather than work
    * on the workspace, so a plan step never names it.

@@ -4,10 +4,9 @@
  * check at dispatch and the names a plan step may use are all answered here, from whatever the
  * providers hold right now — a provider's set may change between two requests.
  */
-import type { Permission, RoleInfo, RoleRegistry } from '../../protocol';
-import { roleAllows } from '../roles/roles';
+import { missingPermissions, roleMay, type RoleInfo, type RoleRegistry } from '../../protocol';
 import type { Tool } from './tool';
-import type { Planning } from '../plans/planning';
+import type { PlanningPort } from './planningPort';
 
 export interface ToolProvider {
   /** Names the provider in errors ("mcp:github"). */
@@ -71,11 +70,11 @@ export class ToolRegistry {
   }
 
   /** Why `role` may not call `tool` now, or undefined when it may (static part: before arguments are read). */
-  refusalFor(tool: Tool, role: RoleInfo, planning?: Planning): string | undefined {
-    if (tool.permissions.includes('execute') && role.shell === 'none') {
+  refusalFor(tool: Tool, role: RoleInfo, planning?: PlanningPort): string | undefined {
+    const missing = missingPermissions(role, tool.permissions);
+    if (missing.includes('execute') && role.shell === 'none') {
       return `${tool.name} is not permitted for the ${role.label} role (no shell). Nothing was run.`;
     }
-    const missing = tool.permissions.filter((p) => !roleHas(role, p));
     if (missing.length) {
       return `${tool.name} is not permitted for the ${role.label} role (it needs ${missing.join(', ')} permission; the ${role.label} may only ${role.permissions.join(', ')}). Nothing was changed.`;
     }
@@ -86,7 +85,7 @@ export class ToolRegistry {
   }
 
   /** The tools `role` is offered in this request: only what it may call. */
-  offeredTo(role: RoleInfo, planning?: Planning): Tool[] {
+  offeredTo(role: RoleInfo, planning?: PlanningPort): Tool[] {
     return this.all().filter((t) => this.refusalFor(t, role, planning) === undefined);
   }
 
@@ -98,19 +97,11 @@ export class ToolRegistry {
     const executor = roles.executor;
     if (!executor) return [];
     return this.all()
-      .filter((t) => !t.conversational && roleAllows(executor, t.permissions) && (!t.permissions.includes('execute') || executor.shell !== 'none'))
+      .filter((t) => !t.conversational && roleMay(executor, t.permissions))
       .map((t) => t.name);
   }
 
   private changed(): void {
     this.merged = undefined;
   }
-}
-
-/**
- * Whether the role holds a permission. A read-only shell grants `execute` without any write
- * permission: its commands cannot change the workspace (run_command runs them in a read-only sandbox).
- */
-export function roleHas(role: RoleInfo, p: Permission): boolean {
-  return role.permissions.includes(p) || (p === 'execute' && role.shell === 'readonly');
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
+import { PRODUCT_ROLE_INFO, roleAccess, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
 
 /** The role in force, always visible; a click switches to the next role of the table (a user action). */
 export class RoleStatusBar implements vscode.Disposable {
@@ -15,7 +15,7 @@ export class RoleStatusBar implements vscode.Disposable {
     const r = this.roles.find(role) ?? this.roles.initial;
     const next = this.roles.next(r.id);
     this.item.text = `$(${r.icon}) Tandem: ${r.label}`;
-    this.item.tooltip = `Tandem: ${r.label} (${r.access}). Click to switch to the ${next.label}.`;
+    this.item.tooltip = `Tandem: ${r.label} (${roleAccess(r)}). Click to switch to the ${next.label}.`;
     this.item.command = { command: 'tandem.switchRole', title: `Switch to the ${next.label}`, arguments: [next.id] };
     // A role that can change things is coloured as a warning, like the chat's role control.
     this.item.backgroundColor = r.tone === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

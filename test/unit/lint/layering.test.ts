@@ -27,8 +27,8 @@ function lint(dir: string): { status: number | null; out: string } {
 
 const clean: Record<string, string> = {
   'src/protocol/cards.ts': 'export const CARD = 1;\n',
-  'src/core/agent.ts': "import { CARD } from '../protocol/cards';\nexport const AGENT = CARD;\n",
-  'src/host/node/nodeHost.ts': "import { AGENT } from '../../core/agent';\nexport const HOST = AGENT;\n",
+  'src/core/task/agent.ts': "import { CARD } from '../../protocol/cards';\nexport const AGENT = CARD;\n",
+  'src/host/node/nodeHost.ts': "import { AGENT } from '../../core/task/agent';\nexport const HOST = AGENT;\n",
   'src/host/vscode/session.ts': "import { HOST } from '../node/nodeHost';\nexport const SESSION = HOST;\n",
   'src/panel/view.ts': "import { CARD } from '../protocol/cards';\nexport const VIEW = CARD;\n",
   'webview-ui/src/main.tsx': "import { CARD } from '../../src/protocol/cards';\nexport const UI = CARD;\n",
@@ -48,13 +48,13 @@ describe('lint stage: layers, cycles and outside references', () => {
   it('fails and names each leak: core → host, webview → host, host/vscode → panel', () => {
     const r = lint(make({
       ...clean,
-      'src/core/agent.ts': "import { HOST } from '../host/node/nodeHost';\nexport const AGENT = HOST;\n",
+      'src/core/task/agent.ts': "import { HOST } from '../../host/node/nodeHost';\nexport const AGENT = HOST;\n",
       'src/host/node/nodeHost.ts': 'export const HOST = 1;\n',
       'webview-ui/src/main.tsx': "import { HOST } from '../../src/host/node/nodeHost';\nexport const UI = HOST;\n",
       'src/host/vscode/session.ts': "import { VIEW } from '../../panel/view';\nexport const SESSION = VIEW;\n",
     }));
     assert.equal(r.status, 1, r.out);
-    assert.match(r.out, /✗ src\/core imports only src\/core, src\/protocol\n\s+src\/core\/agent\.ts → src\/host\/node\/nodeHost\.ts/);
+    assert.match(r.out, /✗ src\/core imports only src\/core, src\/protocol\n\s+src\/core\/task\/agent\.ts → src\/host\/node\/nodeHost\.ts/);
     assert.match(r.out, /✗ webview-ui imports only webview-ui, src\/protocol\n\s+webview-ui\/src\/main\.tsx → src\/host\/node\/nodeHost\.ts/);
     assert.match(r.out, /✗ src\/host\/vscode imports only [^\n]*\n\s+src\/host\/vscode\/session\.ts → src\/panel\/view\.ts/);
     assert.match(r.out, /^\d+ passed, 3 failed$/m);
@@ -65,11 +65,11 @@ describe('lint stage: layers, cycles and outside references', () => {
       ...clean,
       'node_modules/@types/vscode/package.json': '{"name":"@types/vscode","version":"1.0.0","types":"index.d.ts"}\n',
       'node_modules/@types/vscode/index.d.ts': "declare module 'vscode' { export const version: string; }\n",
-      'src/core/agent.ts': "import type { Thing } from '../panel/thing';\nimport * as vscode from 'vscode';\nexport const AGENT: Thing = vscode.version;\n",
+      'src/core/task/agent.ts': "import type { Thing } from '../../panel/thing';\nimport * as vscode from 'vscode';\nexport const AGENT: Thing = vscode.version;\n",
       'src/panel/thing.ts': 'export type Thing = string;\n',
     }));
     assert.equal(r.status, 1, r.out);
-    assert.match(r.out, /src\/core\/agent\.ts → src\/panel\/thing\.ts/);
+    assert.match(r.out, /src\/core\/task\/agent\.ts → src\/panel\/thing\.ts/);
     assert.match(r.out, /✗ src\/core never imports vscode/);
   });
 
@@ -86,12 +86,37 @@ describe('lint stage: layers, cycles and outside references', () => {
   it('fails on a comment pointing at the design document or an issue, not on a string that says so', () => {
     const r = lint(make({
       ...clean,
-      'src/core/agent.ts': "import { CARD } from '../protocol/cards';\n// Planner first (see DESIGN §4).\nexport const AGENT = CARD;\n",
+      'src/core/task/agent.ts': "import { CARD } from '../../protocol/cards';\n// Planner first (see DESIGN §4).\nexport const AGENT = CARD;\n",
       'test/unit/agent.test.ts': "/**\n * Fixed in\n * issue 12.\n */\nexport const title = 'issue 12: DESIGN §4 as data';\n",
     }));
     assert.equal(r.status, 1, r.out);
-    assert.match(r.out, /src\/core\/agent\.ts:2: a comment points at the design document/);
+    assert.match(r.out, /src\/core\/task\/agent\.ts:2: a comment points at the design document/);
     assert.match(r.out, /test\/unit\/agent\.test\.ts:3: a comment points at an issue number/);
     assert.doesNotMatch(r.out, /agent\.test\.ts:5/);
+  });
+
+  it('fails on an import upward between the layers inside src/core, and names it', () => {
+    const r = lint(make({
+      ...clean,
+      'src/core/runtime/taskRuntime.ts': "import { AGENT } from '../task/agent';\nexport const RUNTIME = AGENT;\n",
+      'src/core/llm/llmClient.ts': "import { RUNTIME } from '../runtime/taskRuntime';\nexport const LLM = RUNTIME;\n",
+      'src/core/tools/readFile.ts': "import type { Step } from '../plans/step';\nexport const READ: Step | undefined = undefined;\n",
+      'src/core/plans/step.ts': 'export type Step = { n: number };\n',
+    }));
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /✗ src\/core: ports and llm imports no layer above it [^\n]*\n\s+src\/core\/llm\/llmClient\.ts → src\/core\/runtime\/taskRuntime\.ts/);
+    assert.match(r.out, /✗ src\/core: tools, context and knowledge imports no layer above it [^\n]*\n\s+src\/core\/tools\/readFile\.ts → src\/core\/plans\/step\.ts/, 'a type-only import upward counts too');
+    assert.doesNotMatch(r.out, /taskRuntime\.ts → src\/core\/task\/agent\.ts/, 'the runtime may import the task below it');
+    assert.match(r.out, /^\d+ passed, 2 failed$/m);
+  });
+
+  it('fails on a core file in no layer: a loose file or a folder the layer map does not name', () => {
+    const r = lint(make({
+      ...clean,
+      'src/core/helpers.ts': 'export const H = 1;\n',
+      'src/core/misc/thing.ts': 'export const T = 1;\n',
+    }));
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /✗ every src\/core file is in a core layer\n\s+src\/core\/helpers\.ts[^\n]*\n\s+src\/core\/misc\/thing\.ts/);
   });
 });

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PRODUCT_ROLES, type RoleDef } from '../../../src/core/roles/roles';
 import { productToolRegistry } from '../../../src/core/tools';
-import { RoleRegistry, HostEvent, WebviewMessage, webviewMessageSchema } from '../../../src/protocol';
+import { RoleRegistry, roleAccess, HostEvent, WebviewMessage, webviewMessageSchema } from '../../../src/protocol';
 import { runCli } from '../../../src/cli/runCli';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import { historyDirFor } from '../../../src/cli/history';
@@ -20,7 +20,7 @@ import { loadWebviewModule } from '../webview/loadWebviewModule';
 const AUDITOR_PROMPT = "You are Tandem's Auditor: read the code the user names and report problems. You never change anything.";
 
 const auditor: RoleDef = {
-  id: 'auditor', label: 'Auditor', glyph: '◎', tone: 'calm', icon: 'eye', access: 'read-only',
+  id: 'auditor', label: 'Auditor', glyph: '◎', tone: 'calm', icon: 'eye',
   permissions: ['read'], shell: 'none', mayPlan: false, executesPlans: false, modelSetting: 'model.auditor',
   systemPrompt: () => AUDITOR_PROMPT,
 };
@@ -155,7 +155,7 @@ describe('a third role from a test registry', () => {
       assert.equal(store.roleInfo.label, 'Planner');
       feed(store, { type: 'snapshot', seq: 1, role: 'auditor', cards: [] });
       assert.equal(store.role, 'auditor');
-      assert.deepEqual([store.roleInfo.label, store.roleInfo.glyph, store.roleInfo.access], ['Auditor', '◎', 'read-only']);
+      assert.deepEqual([store.roleInfo.label, store.roleInfo.glyph, roleAccess(store.roleInfo)], ['Auditor', '◎', 'read-only']);
       assert.equal(store.nextRole.id, 'planner', 'after the last role comes the first');
       feed(store, { type: 'role_changed', seq: 2, role: 'actor', reason: 'Execute plan' });
       assert.equal(store.nextRole.id, 'reviewer');

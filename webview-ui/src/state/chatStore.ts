@@ -56,7 +56,7 @@ export class ChatStore implements CardTable<ChatCard> {
 
   /** The role in force as the header shows it; an id the table does not know shows as itself (read-only look). */
   get roleInfo(): RoleInfo {
-    return this.roles.find(this.role) ?? { ...this.roles.initial, id: this.role, label: this.role, glyph: '•', tone: 'calm', access: 'unknown role' };
+    return this.roles.find(this.role) ?? { ...this.roles.initial, id: this.role, label: this.role, glyph: '•', tone: 'calm' };
   }
 
   /** The role the role control switches to: the next one in the table. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AgentState, RoleInfo } from '../../../src/protocol';
+import { roleAccess, type AgentState, type RoleInfo } from '../../../src/protocol';
 import { postToHost } from '../bridge/vscodeApi';
 import type { Totals, TurnOutcome } from '../state/chatStore';
 import { AgentStateChip } from './AgentStateChip';
@@ -131,7 +131,7 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
           type="button"
           class={`role role-${role.tone}`}
           aria-label="Role"
-          title={`Role: ${role.label} (${role.access}). Click to switch to ${next.label}.`}
+          title={`Role: ${role.label} (${roleAccess(role)}). Click to switch to ${next.label}.`}
           data-role={role.id}
           onClick={() => postToHost({ type: 'set_role', role: next.id })}
         >
