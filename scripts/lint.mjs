@@ -1,6 +1,7 @@
 // The lint stage of `npm test`: one check per layer rule (scripts/lint/layers.mjs, enforced with
 // dependency-cruiser over src/ and webview-ui/), one for import cycles, one for unresolvable
-// imports, and one for comments that point at documents outside the repository. Ends with the
+// imports, one for comments that point at documents outside the repository, and one for writes to
+// the model's conversation outside its owner (scripts/lint/conversationWriters.mjs). Ends with the
 // stage line `N passed, N failed`; each failed check lists its offending imports or comments.
 // Usage: node scripts/lint.mjs [--root DIR]   (DIR: another tree to lint, e.g. a test's fixture)
 import { parseArgs } from 'node:util';
@@ -8,6 +9,7 @@ import { resolve } from 'node:path';
 import { cruise } from 'dependency-cruiser';
 import { layerRules, filesOutsideCoreLayers } from './lint/layers.mjs';
 import { outsideReferences } from './lint/commentRefs.mjs';
+import { CONVERSATION_OWNER, conversationWriters } from './lint/conversationWriters.mjs';
 import { ROOT } from './test-host-paths.mjs';
 
 const { values } = parseArgs({ options: { root: { type: 'string' } } });
@@ -36,6 +38,8 @@ const coreFiles = cruised.modules.map((m) => m.source).filter((f) => f.startsWit
 checks.push({ name: 'every src/core file is in a core layer', problems: filesOutsideCoreLayers(coreFiles).map((f) => `${f} (in no layer of scripts/lint/layers.mjs CORE_LAYERS)`) });
 const comments = outsideReferences(root, ['src', 'webview-ui/src', 'webview-ui/build', 'test', 'bench', 'scripts', 'esbuild.mjs']);
 checks.push({ name: `comments say why in place (${comments.files} files)`, problems: comments.problems });
+const writers = conversationWriters(root);
+checks.push({ name: `only ${CONVERSATION_OWNER} writes the model's conversation (${writers.files} files)`, problems: writers.problems });
 
 let passed = 0;
 for (const c of checks) {

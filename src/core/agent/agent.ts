@@ -5,7 +5,6 @@
  */
 import { resolveMentions } from '../mentions/resolveMentions';
 import { withAttachments } from '../mentions/attachmentText';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentState, Attachment, Card, HostEvent, RoleId } from '../../protocol';
 import { EventStream } from '../events';
 import { LlmClient, LlmError } from '../llm';
@@ -40,6 +39,8 @@ import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi
 import { emitUsage, runTurn, systemPromptFor } from './turnLoop';
 import { limitQuestion } from './limitQuestion';
 import { isTurnHalt } from '../context/turnHalt';
+import { Conversation, type ConversationMessage } from '../context/conversation';
+import type { ChatMessage } from '../context/chatMessage';
 import { answerTokensFor } from '../context/modelWindows';
 import { ProjectKnowledge } from '../knowledge/projectKnowledge';
 
@@ -59,7 +60,8 @@ export class Agent implements AgentApi {
   private readonly paths: WorkspacePaths;
   private readonly reads = new ReadTracker();
   private readonly usage: UsageMeter;
-  private readonly messages: ChatCompletionMessageParam[] = [];
+  /** The model's conversation: every change to it goes through its own methods. */
+  private readonly talk = new Conversation();
   private readonly hooks: AgentHooks;
   private readonly reviewer: Reviewer;
   private running: AbortController | undefined;
@@ -89,7 +91,7 @@ export class Agent implements AgentApi {
     if (opts.resume) {
       // A resumed task: its cards are already on screen/in history (not re-emitted); the model gets the earlier turns.
       this.events.store.apply({ type: 'snapshot', seq: 0, cards: opts.resume.cards, role: this._role });
-      this.messages.push(...(opts.resume.messages as ChatCompletionMessageParam[]));
+      this.talk.restore(opts.resume.messages);
     }
     this.llm = this.makeClient();
     this.knowledge = new ProjectKnowledge({ fs: opts.host.fs, settings: () => this.settings.knowledge, ui: this.events, logger: opts.host.logger });
@@ -148,9 +150,14 @@ export class Agent implements AgentApi {
     return this.running !== undefined;
   }
 
-  /** The conversation as sent to the model (without the system prompt), for history. */
-  get conversation(): readonly ChatCompletionMessageParam[] {
-    return this.messages;
+  /** The conversation as sent to the model (without the system prompt), read-only. */
+  get conversation(): readonly ConversationMessage[] {
+    return this.talk.messages;
+  }
+
+  /** Notes for the model between turns (a revert): they go in before the next user message. */
+  noteToModel(notes: readonly string[]): void {
+    this.talk.appendNotes(notes);
   }
 
   private makeClient(): LlmClient {
@@ -261,8 +268,7 @@ export class Agent implements AgentApi {
     if (sentAs && this.roles.has(sentAs)) this.setRole(sentAs, 'Edit & resend');
     this.events.emit({ type: 'snapshot', cards: kept, role: this._role, ...(opts.taskId ? { task_id: opts.taskId } : {}) });
     if (opts.note) this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', text: opts.note.text, ...(opts.note.kind ? { note: opts.note.kind } : {}), ts: Date.now() });
-    this.messages.length = 0;
-    this.messages.push(...(rebuildMessages(this.cards()) as ChatCompletionMessageParam[]));
+    this.talk.restore(rebuildMessages(this.cards()));
     return true;
   }
 
@@ -319,7 +325,7 @@ export class Agent implements AgentApi {
       executePlanSteps(this.planning, begun.brief, {
         runTurn: async (message) => {
           if (signal.aborted) return 'stopped';
-          this.messages.push({ role: 'user', content: message });
+          this.talk.appendUser(message);
           // Each step runs under its own stop, so its budget can end it without stopping the task.
           const step = new AbortController();
           const onAbort = () => step.abort();
@@ -480,7 +486,7 @@ export class Agent implements AgentApi {
   }
 
   private async turnWithPlanning(text: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean; alreadySent?: boolean; replan?: ReplanCarry } = {}): Promise<TurnOutcome> {
-    if (!opts.alreadySent) this.messages.push({ role: 'user', content: text });
+    if (!opts.alreadySent) this.talk.appendUser(text);
     if (!this.roleDef.mayPlan) return this.turn(signal);
     const planRole = this._role;
     const planTurn = this.planning.beginPlanTurn(modelFor(this.settings, planRole), opts.feedback, {
@@ -491,7 +497,7 @@ export class Agent implements AgentApi {
     try {
       // A retry after the turn itself had answered (only the plan request after it failed): the model
       // already spoke, so go straight to the plan request rather than send a conversation ending in its answer.
-      const last = this.messages[this.messages.length - 1];
+      const last = this.talk.last();
       const answered = opts.alreadySent && opts.requirePlan && last?.role === 'assistant' && !last.tool_calls?.length;
       if (answered) this.usage.startTurn();
       let outcome: TurnOutcome = answered ? 'done' : await this.turn(signal);
@@ -517,7 +523,7 @@ export class Agent implements AgentApi {
             },
             // The plan request is the role's own request: its system prompt (with the project's instructions) comes first,
             // as in every loop request, or the model would answer it as nobody in particular.
-            [{ role: 'system', content: await this.systemPrompt() }, ...(this.messages as unknown as PlanMessage[])],
+            [{ role: 'system', content: await this.systemPrompt() }, ...this.talk.messages.map((m) => m as unknown as PlanMessage)],
             planTurn,
           );
         } catch (err) {
@@ -525,7 +531,7 @@ export class Agent implements AgentApi {
           if (isTurnHalt(err)) return err.outcome;
           throw err;
         }
-        this.messages.push(...(added as unknown as ChatCompletionMessageParam[]));
+        this.talk.append(...(added as ChatMessage[]));
         outcome = 'done';
       }
       return outcome;
@@ -558,7 +564,7 @@ export class Agent implements AgentApi {
       settings: () => this.settings,
       llm: () => this.llm,
       events: this.events,
-      messages: this.messages,
+      conversation: this.talk,
       tools: this.tools,
       catalog: () => this.catalog(),
       knowledge: this.knowledge,

@@ -9,6 +9,7 @@ import type { ToolRegistry } from '../tools/toolRegistry';
 import type { RoleDef } from '../roles/roles';
 import type { RoleRegistry } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
+import type { ChatMessage } from '../context/chatMessage';
 
 import type { TurnOutcome } from '../../protocol';
 export type { TurnOutcome };
@@ -31,8 +32,8 @@ export interface AgentOptions {
 
 export interface ResumeState {
   cards: Card[];
-  /** Conversation without the system prompt (OpenAI chat messages). */
-  messages: unknown[];
+  /** Conversation without the system prompt (OpenAI chat messages), rebuilt from the cards. */
+  messages: readonly ChatMessage[];
   usage?: { tokens_in: number; tokens_out: number; cost_usd?: number };
   /** Prefix for new card ids, so they never collide with the resumed ones. */
   idPrefix: string;

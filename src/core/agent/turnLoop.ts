@@ -15,6 +15,7 @@ import type { UsageMeter } from '../cost/usageMeter';
 import type { TurnOutcome, AgentHooks, CountedUsage } from './agentApi';
 import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
 import { isTurnHalt } from '../context/turnHalt';
+import type { Conversation } from '../context/conversation';
 import { answerTokensFor } from '../context/modelWindows';
 import { maskSecret, SecretStreamMasker } from '../secrets/secretMask';
 import { pathsInArguments } from '../knowledge/projectInstructions';
@@ -25,8 +26,8 @@ export interface TurnContext {
   settings(): AgentSettings;
   llm(): LlmClient;
   events: EventStream;
-  /** The conversation (without the system prompt); the turn appends to it. */
-  messages: ChatCompletionMessageParam[];
+  /** The model's conversation (without the system prompt); the turn appends its answers and tool results through it. */
+  conversation: Conversation;
   tools: ToolRegistry;
   /** What registry-dependent schemas and prompts need (the plan step tools), as of this request. */
   catalog(): ToolCatalog;
@@ -71,10 +72,11 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     // Read from the registry for every request: a provider's tools may have changed since the last one.
     const catalog = t.catalog();
     const tools = t.tools.offeredTo(roleDef, t.dispatchEnv.planning).map((tool) => chatToolDef(tool, catalog));
-    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(roleDef, catalog, instructions) }, ...t.messages];
+    // The request: the system prompt, then the conversation (a copy the fitting hook may shorten; the conversation stays whole).
+    let request: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPromptFor(roleDef, catalog, instructions) }, ...t.conversation.messages];
     if (t.hooks?.fitContext) {
       try {
-        messages = (await t.hooks.fitContext(messages, model, {
+        request = (await t.hooks.fitContext(request, model, {
           tools,
           maxTokens,
           signal: t.signal,
@@ -119,7 +121,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     };
     try {
       result = await t.llm().stream(
-        { model, messages, tools, maxTokens },
+        { model, messages: request, tools, maxTokens },
         {
           signal: t.signal,
           // Prompt evaluation on a CPU server can take minutes: say what the silence is.
@@ -176,17 +178,14 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       if (result.finishReason === 'length') {
         t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', text: `The answer was cut off: the model reached its output limit (max tokens ${maxTokens}). Ask it to continue, or raise the max tokens setting.`, ts: Date.now() });
       }
-      t.messages.push({ role: 'assistant', content: result.text, ...(result.messageFields ?? {}) } as ChatCompletionMessageParam);
+      t.conversation.append({ role: 'assistant', content: result.text, ...(result.messageFields ?? {}) } as ChatCompletionMessageParam);
       return 'done';
     }
 
     // Some servers number calls per message ("call_0" every time). Approvals, answers and reverts are
     // addressed by call id, so a stale click meant for an earlier call must never match a later one:
     // an id already used in this conversation gets a suffix, here, before anything sees it.
-    const used = new Set<string>();
-    for (const m of t.messages) {
-      if (m.role === 'assistant' && m.tool_calls) for (const c of m.tool_calls) used.add(c.id);
-    }
+    const used = t.conversation.usedCallIds();
     const calls = result.toolCalls.map((c, i) => {
       let id = c.id;
       for (let n = 2; used.has(id); n++) id = `${c.id}_${n}`;
@@ -202,16 +201,14 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       type: 'function',
       function: { name: c.name, arguments: c.arguments.trim() === '' ? '{}' : c.arguments },
     }));
-    t.messages.push({ ...(result.messageFields ?? {}), role: 'assistant', content: result.text || null, tool_calls: toolCalls } as ChatCompletionMessageParam);
+    t.conversation.append({ ...(result.messageFields ?? {}), role: 'assistant', content: result.text || null, tool_calls: toolCalls } as ChatCompletionMessageParam);
 
     const dispatcher = new Dispatcher({ ...t.dispatchEnv, signal: t.signal, tools: t.tools, events: t.events, role: t.role, setState: t.setState });
     const { outcomes, end } = await dispatcher.dispatch(calls, counters);
-    for (const o of outcomes) t.messages.push({ role: 'tool', tool_call_id: o.callId, content: o.content });
-    // A folder's own AGENTS.md goes with the results of the calls that first reached it (appended to
-    // the last tool message: a user message between tool results and the answer upsets strict templates).
+    for (const o of outcomes) t.conversation.appendToolResult(o.callId, o.content);
+    // A folder's own AGENTS.md goes with the results of the calls that first reached it.
     const met = await t.knowledge?.touched(calls.flatMap((c) => pathsInArguments(c.arguments)));
-    const last = t.messages[t.messages.length - 1];
-    if (met && last?.role === 'tool') last.content = `${typeof last.content === 'string' ? last.content : ''}\n\n${met}`;
+    if (met) t.conversation.extendLastToolResult(met);
 
     switch (end) {
       case 'continue':

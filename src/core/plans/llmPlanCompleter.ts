@@ -11,10 +11,10 @@ export function llmPlanCompleter(
   /** A retry wait, for the chat (as the loop shows it). */
   onRetry?: (notice: RetryNotice) => void,
 ): PlanCompleter {
-  return async (messages, responseFormat, signal) => {
+  return async (request, responseFormat, signal) => {
     const r = await client.stream({
       model,
-      messages: messages as unknown as ChatCompletionMessageParam[],
+      messages: request as unknown as ChatCompletionMessageParam[],
       maxTokens,
       ...(responseFormat ? { responseFormat } : {}),
     }, { signal, ...(onRetry ? { onRetry } : {}) });

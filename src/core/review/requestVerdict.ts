@@ -56,19 +56,20 @@ export async function requestVerdict(r: VerdictRequest): Promise<VerdictAnswer> 
       r.logger.warn(`review: ${r.models[i - 1]} gave no valid verdict; trying the fallback model ${model}`);
     }
     let useSchema = r.structured.use;
-    const messages: PlanMessage[] = [
+    // The Reviewer's own request (not the task's conversation): its brief, then each repair exchange.
+    const request: PlanMessage[] = [
       { role: 'system', content: r.system },
       { role: 'user', content: `${r.brief}\n\n${useSchema ? AS_JSON : AS_TEXT}` },
     ];
     for (let tries = 0; tries <= r.repairs;) {
       let answer: { text: string; latencyMs: number };
       try {
-        answer = await r.complete(model, messages, useSchema ? verdictResponseFormat({ portable: r.structured.portable }) : undefined, r.signal);
+        answer = await r.complete(model, request, useSchema ? verdictResponseFormat({ portable: r.structured.portable }) : undefined, r.signal);
       } catch (err) {
         if (useSchema && r.structured.fallBackAfter(err)) {
           if (!r.structured.use) {
             useSchema = false;
-            messages[1] = { role: 'user', content: `${r.brief}\n\n${AS_TEXT}` };
+            request[1] = { role: 'user', content: `${r.brief}\n\n${AS_TEXT}` };
           }
           continue;
         }
@@ -90,7 +91,7 @@ export async function requestVerdict(r: VerdictRequest): Promise<VerdictAnswer> 
       tries++;
       if (tries > r.repairs) break;
       repairs++;
-      messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: repairPrompt(errors.errors) });
+      request.push({ role: 'assistant', content: answer.text }, { role: 'user', content: repairPrompt(errors.errors) });
     }
   }
   const last = attempts[attempts.length - 1];

@@ -56,10 +56,10 @@ export class Reviewer {
     const primary = modelFor(settings, role.id);
     const models = [...new Set([primary, ...(settings.fallbackModels?.[role.id] ?? [])].filter(Boolean))];
     const answer = await requestVerdict({
-      complete: async (model, messages, responseFormat, sig) => {
+      complete: async (model, request, responseFormat, sig) => {
         const r = await this.deps.llm().stream({
           model,
-          messages: messages as unknown as ChatCompletionMessageParam[],
+          messages: request as unknown as ChatCompletionMessageParam[],
           maxTokens: answerTokensFor(model, settings),
           ...(responseFormat ? { responseFormat } : {}),
         }, { signal: sig, ...(this.deps.onRetry ? { onRetry: this.deps.onRetry } : {}) });

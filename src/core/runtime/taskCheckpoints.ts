@@ -10,10 +10,11 @@ import type { ErrorCard } from '../../protocol';
 /** Which click a refused revert answers (the chat shows the refusal by that button). */
 type Refusal = NonNullable<ErrorCard['refused']>;
 
-/** The conversation the model is sent (the agent's own array) and whether a turn is in flight. */
+/** The model's side of the task: whether a turn is in flight, and where notes for the model go in. */
 export interface ModelConversation {
-  readonly conversation: readonly unknown[];
   readonly busy: boolean;
+  /** Appended to the conversation (the agent's, which owns it) as Tandem's notes. */
+  noteToModel(notes: readonly string[]): void;
 }
 
 /**
@@ -144,7 +145,7 @@ export class TaskCheckpoints {
   private flushModelNotes(): void {
     const model = this.deps.model();
     if (!model || model.busy || this.modelNotes.length === 0) return;
-    (model.conversation as unknown[]).push({ role: 'user', content: this.modelNotes.splice(0).map((n) => `[Note from Tandem] ${n}`).join('\n') });
+    model.noteToModel(this.modelNotes.splice(0));
   }
 
   private report(r: RevertResult, calls: string[], refused: Refusal): void {

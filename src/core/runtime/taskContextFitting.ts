@@ -82,7 +82,7 @@ export class TaskContextFitting {
   }
 
   readonly hooks: Pick<AgentHooks, 'fitContext'> = {
-    fitContext: (messages, model, o) => this.fitContext(messages as ChatMessage[], model, o),
+    fitContext: (request, model, o) => this.fitContext(request as ChatMessage[], model, o),
   };
 
   /** What condensing must keep word for word, read from the cards as the chat shows them. */
@@ -109,7 +109,7 @@ export class TaskContextFitting {
     return { ...(plan ? { plan } : {}), ...(planText ? { planText } : {}), ...(planState ? { planState } : {}), touchedFiles: this.deps.checkpoints?.touchedFiles() ?? [], questions, decisions };
   }
 
-  private async fitContext(messages: ChatMessage[], model: string, o?: FitContextOptions): Promise<ChatMessage[]> {
+  private async fitContext(request: ChatMessage[], model: string, o?: FitContextOptions): Promise<ChatMessage[]> {
     await this.deps.beforeRequest?.(o?.signal);
     const settings = this.deps.settings();
     const w = modelWindow(model, settings.contextWindow);
@@ -121,7 +121,7 @@ export class TaskContextFitting {
     }
     this.usageSink = o?.onUsage;
     try {
-      const fitted = await this.fitter.fit(messages, model, { ...(o?.tools ? { tools: o.tools } : {}), ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o?.signal ? { signal: o.signal } : {}) });
+      const fitted = await this.fitter.fit(request, model, { ...(o?.tools ? { tools: o.tools } : {}), ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o?.signal ? { signal: o.signal } : {}) });
       // In the model's tokens (ours scaled as the fitter scales them), tool schemas included.
       this.deps.onMeasured?.({ model, used: Math.round(this.fitter.requestTokens(fitted, o?.tools) * w.tokenFactor), window: w.window, known: w.known });
       return fitted;
