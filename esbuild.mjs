@@ -1,11 +1,16 @@
 // Builds the three bundles: extension host (Node/CJS), CLI (Node/CJS), webview (browser/ESM+CSS).
-// `--production` minifies and drops source maps; `--watch` rebuilds on change.
+// `--production` minifies and drops source maps; `--watch` rebuilds on change; `--outdir <dir>`
+// builds somewhere else than dist/ (the budgets stage and `npm run package` build production there,
+// leaving the development build in dist/ to the tests).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { leanZodPlugin } from './webview-ui/build/leanZodPlugin.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const outdirArg = process.argv.indexOf('--outdir');
+const dist = outdirArg > 0 ? process.argv[outdirArg + 1] : 'dist';
 
 const common = {
   bundle: true,
@@ -21,7 +26,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
+    outfile: join(dist, 'extension.js'),
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -30,7 +35,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/cli.ts'],
-    outfile: 'dist/cli.js',
+    outfile: join(dist, 'cli.js'),
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -43,7 +48,7 @@ const targets = [
     sourcemap: false,
     minify: true,
     entryPoints: { tokenizer: 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -55,7 +60,7 @@ const targets = [
     sourcemap: false,
     minify: true,
     entryPoints: { 'tree-sitter': 'node_modules/web-tree-sitter/tree-sitter.cjs' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -67,7 +72,7 @@ const targets = [
     sourcemap: false,
     minify: true,
     entryPoints: { yaml: 'node_modules/yaml/dist/index.js' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -79,7 +84,7 @@ const targets = [
     sourcemap: false,
     minify: true,
     entryPoints: { 'mcp-sdk': 'src/host/node/mcp/mcpSdkEntry.ts' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -87,7 +92,7 @@ const targets = [
   {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
@@ -104,9 +109,9 @@ const targets = [
  * dist/tree-sitter/. Only those grammars: the whole set is 20 MB, the VSIX budget 2 MB.
  */
 const GRAMMARS = ['python', 'go', 'typescript', 'tsx', 'javascript', 'css', 'java'];
-mkdirSync('dist/tree-sitter', { recursive: true });
-copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter/tree-sitter.wasm');
-for (const g of GRAMMARS) copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`, `dist/tree-sitter/tree-sitter-${g}.wasm`);
+mkdirSync(join(dist, 'tree-sitter'), { recursive: true });
+copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', join(dist, 'tree-sitter', 'tree-sitter.wasm'));
+for (const g of GRAMMARS) copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`, join(dist, 'tree-sitter', `tree-sitter-${g}.wasm`));
 
 if (watch) {
   for (const t of targets) (await esbuild.context(t)).watch();
@@ -116,7 +121,7 @@ if (watch) {
   await Promise.all(targets.map((t) => esbuild.build(t)));
   if (!production) {
     const size = (f) => { try { return `${(statSync(f).size / 1024).toFixed(0)} KB`; } catch { return 'missing'; } };
-    const files = ['dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'dist/webview.css', 'dist/tokenizer.js'];
+    const files = ['extension.js', 'cli.js', 'webview.js', 'webview.css', 'tokenizer.js'].map((f) => join(dist, f));
     console.log(`[esbuild] development build in ${Date.now() - t0} ms (unminified, with source maps): ${files.map((f) => `${f} ${size(f)}`).join(', ')}`);
     console.log('[esbuild] size budgets apply to the production build: npm run build:prod, then npm run bench');
   }

@@ -1,27 +1,21 @@
-// Sizes against the budgets, on a production build: the webview's JS+CSS gzipped
-// (≤ 60 KB), dist/extension.js (≤ 1 MB minified) and the VSIX (≤ 2 MB). Prints, asserts nothing.
-// Leaves dist/ as the production build (run-all.mjs restores the development build at the end).
-import { spawnSync } from 'node:child_process';
-import { readFileSync, existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { ROOT } from '../scripts/test-host-paths.mjs';
-import { line } from './foundation/budget.mjs';
+// Sizes against the budgets, on a production build staged apart from dist/: the webview's JS+CSS
+// gzipped, dist/extension.js (minified; the lazily loaded files beside it apart) and the VSIX.
+// Prints, asserts nothing (the budgets stage of `npm test`, scripts/budgets.mjs, fails when over).
+// Usage: node bench/foundation-sizes.mjs [--smoke]   (the same in smoke mode: it is deterministic)
+import { BUDGETS, line } from './foundation/budget.mjs';
+import { productionSizes } from './support/sizes.mjs';
 
-const r = spawnSync(process.execPath, ['scripts/package.mjs'], { cwd: ROOT, encoding: 'utf8' });
-if (r.status !== 0) {
-  process.stderr.write(r.stdout + r.stderr);
-  console.error('foundation-sizes: the production build / package failed');
+let s;
+try {
+  s = productionSizes();
+} catch (e) {
+  console.error(`foundation-sizes: the production build / package failed: ${e.message}`);
   process.exit(1);
 }
-const dist = (f) => join(ROOT, 'dist', f);
-const gz = (f) => (existsSync(dist(f)) ? gzipSync(readFileSync(dist(f)), { level: 9 }).length : 0);
-const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const vsix = join(ROOT, `${name}-${version}.vsix`);
-
+const kb = (n) => n / 1024;
 console.log('Foundation sizes (production build)');
-console.log(line('webview JS+CSS gzipped', (gz('webview.js') + gz('webview.css')) / 1024, 'KB', 60));
-console.log(`    (webview.js ${(gz('webview.js') / 1024).toFixed(1)} KB gz, webview.css ${(gz('webview.css') / 1024).toFixed(1)} KB gz)`);
-console.log(line('dist/extension.js', statSync(dist('extension.js')).size / 1024 / 1024, 'MB', 1, 2));
-console.log(`    (${(gz('extension.js') / 1024).toFixed(0)} KB gzipped)`);
-console.log(line(`VSIX ${name}-${version}.vsix`, statSync(vsix).size / 1024 / 1024, 'MB', 2, 2));
+console.log(line('webview JS+CSS gzipped', kb(s.webviewJsGz + s.webviewCssGz), 'KB', BUDGETS.webviewGzKB));
+console.log(`    (webview.js ${kb(s.webviewJsGz).toFixed(1)} KB gz, webview.css ${kb(s.webviewCssGz).toFixed(1)} KB gz)`);
+console.log(line('dist/extension.js', kb(s.extension), 'KB', BUDGETS.extensionKB, 0));
+console.log(`    (${kb(s.extensionGz).toFixed(0)} KB gzipped; loaded on demand: ${Object.entries(s.lazy).map(([f, n]) => `${f} ${kb(n).toFixed(0)} KB`).join(', ')})`);
+console.log(line('VSIX', s.vsix / 1024 / 1024, 'MB', BUDGETS.vsixMB, 2));

@@ -7,7 +7,7 @@
 //   - list: the History list with 50 tasks
 // Budget: a 10,000-card task opens in ≤ 1 s.
 // The history modules are bundled into a temp dir first (the shared out/ folder may be rebuilt meanwhile).
-// Usage: node bench/history.bench.mjs
+// Usage: node bench/history.bench.mjs [--smoke]
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { count } from './support/smoke.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-history-bench-'));
@@ -76,7 +77,7 @@ function play(cards, record) {
 }
 
 const rows = [];
-for (const cards of (process.env.BENCH_CARDS ? [Number(process.env.BENCH_CARDS)] : [1000, 10000])) {
+for (const cards of (process.env.BENCH_CARDS ? [Number(process.env.BENCH_CARDS)] : count([1000, 10000], [100]))) {
   const store = new HistoryStore(path.join(tmp, `store-${cards}`));
   const rec = store.create({ id: `task-${cards}` });
   const t0 = performance.now();
@@ -114,7 +115,8 @@ for (const cards of (process.env.BENCH_CARDS ? [Number(process.env.BENCH_CARDS)]
 
 // The History list over 50 tasks (meta files only).
 const listStore = new HistoryStore(path.join(tmp, 'list'));
-for (let i = 0; i < 50; i++) {
+const LISTED = count(50, 3);
+for (let i = 0; i < LISTED; i++) {
   const r = listStore.create({ id: `t${String(i).padStart(3, '0')}` });
   play(40, (e) => r.onEvent(e));
   r.close();
@@ -133,11 +135,11 @@ for (const r of rows) {
   console.log(`    on disk: ${kb(r.disk)} compacted, ${kb(r.rawDisk)} as the raw log; card text ${kb(r.textChars)} → ${(r.disk / r.textChars).toFixed(2)}× / ${(r.rawDisk / r.textChars).toFixed(2)}× (JSON framing, not repeats)`);
   console.log(`    load: ${ms(r.load)} from the snapshot, ${ms(r.rawLoad)} replaying the log${r.cards === 10000 ? `  (budget ≤ 1000 ms: ${Math.max(r.load, r.rawLoad) <= 1000 ? 'within' : 'OVER'})` : ''}`);
 }
-console.log(`  list of 50 tasks: ${ms(median(listTimes))}`);
+console.log(`  list of ${LISTED} tasks: ${ms(median(listTimes))}`);
 
 // Context fitting before each request: a long conversation on gpt-4o (128k window).
 const convo = [{ role: 'system', content: 'You are the Actor. '.repeat(40) }];
-for (let i = 0; i < 300; i++) {
+for (let i = 0; i < count(300, 30); i++) {
   convo.push({ role: 'user', content: `Request ${i}: ${prose(20)}` });
   convo.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/f${i}.ts` }) } }] });
   convo.push({ role: 'tool', tool_call_id: `c${i}`, content: code(40) });

@@ -9,14 +9,16 @@
 // minus the bare client's, and the CPU time of this process (the server is another process, so
 // its work is not in it). Runs are interleaved so load drift hits both alike.
 // Needs the built server: `node scripts/setup-llama-server.mjs` (npm test builds it).
-// Usage: node bench/llamaServer.bench.mjs [runs]
+// In smoke mode (`--smoke`) one warm-up and one measured run each: the same real server, model and paths.
+// Usage: node bench/llamaServer.bench.mjs [runs] [--smoke]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadCore } from './compiledCore.mjs';
+import { args, count } from './support/smoke.mjs';
 
-const runs = Number(process.argv[2] ?? 15);
+const runs = Number(args[0] ?? count(15, 1));
 const { startLlamaServer } = loadCore('test/llama/support/llamaServer.js');
 const { llamaAgent } = loadCore('test/llama/support/llamaAgent.js');
 
@@ -29,7 +31,7 @@ let server;
 try {
   server = await startLlamaServer({ behaviour: 'answer', jinja: true });
 } catch (e) {
-  console.error(`llama-server could not start: ${e.message}`);
+  console.error(`llama-server could not start (build it once with \`node scripts/setup-llama-server.mjs\`): ${e.message}`);
   process.exit(1);
 }
 
@@ -84,7 +86,7 @@ try {
   if (!body) throw new Error('no request body captured');
   const request = JSON.parse(body);
   // Warm both paths (JIT, sockets) before measuring.
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < count(3, 1); i++) {
     await tandemTurn(`${server.directURL}/v1`);
     await bare(body);
   }

@@ -4,9 +4,10 @@
 // - the same with the real read_file on a small file
 // - a whole turn through the LLM client against the scripted server on 127.0.0.1: per request
 // Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
-// Usage: node bench/loop.bench.mjs
+// Usage: node bench/loop.bench.mjs [--smoke]
 import { createRequire } from 'node:module';
 import { loadCore } from './compiledCore.mjs';
+import { count } from './support/smoke.mjs';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -17,6 +18,8 @@ const { Dispatcher } = loadCore('src/core/agent/dispatcher.js');
 const { EventStream } = loadCore('src/core/events/index.js');
 const { Agent } = loadCore('src/core/agent/agent.js');
 const { defaultSettings, DEFAULT_LIMITS } = loadCore('src/core/settings/settings.js');
+const { PRODUCT_ROLES } = loadCore('src/core/roles/roles.js');
+const { ToolRegistry, fixedProvider } = loadCore('src/core/tools/toolRegistry.js');
 const { createNodeHost } = loadCore('src/host/node/nodeHost.js');
 const { WorkspacePaths } = loadCore('src/core/workspace/workspacePaths.js');
 const { ReadTracker } = loadCore('src/core/tools/readTracker.js');
@@ -38,10 +41,11 @@ const noop = {
   run: async () => ({ content: 'ok' }),
 };
 
-function dispatcher(registry, events) {
+/** The Dispatcher's environment as the turn loop builds it: the role in force and a tool registry. */
+function dispatcher(tools, events) {
   return new Dispatcher({
-    role: () => 'planner',
-    registry,
+    role: () => PRODUCT_ROLES.initial,
+    tools: new ToolRegistry([fixedProvider('bench', tools)]),
     events,
     host,
     paths: new WorkspacePaths(host.fs),
@@ -60,32 +64,37 @@ async function perCall(label, tool, args, batch, total) {
   const d = dispatcher([tool], stream);
   const counters = { toolCalls: 0, allowedCalls: 1e9, consecutiveErrors: 0 };
   const mk = (i) => ({ index: i, id: `c${i}`, name: tool.name, arguments: JSON.stringify(args) });
-  // warm-up
-  for (let i = 0; i < 200; i += batch) await d.dispatch(Array.from({ length: batch }, (_, j) => mk(i + j)), counters);
+  const warm = count(200, batch);
+  for (let i = 0; i < warm; i += batch) {
+    const r = await d.dispatch(Array.from({ length: batch }, (_, j) => mk(i + j)), counters);
+    // Measure calls that really run, not refusals or argument errors.
+    const bad = r.outcomes.find((o) => o.status !== 'done');
+    if (bad) throw new Error(`${label}: a call ended ${bad.status}: ${bad.content}`);
+  }
   const t0 = performance.now();
   for (let i = 0; i < total; i += batch) await d.dispatch(Array.from({ length: batch }, (_, j) => mk(i + j)), counters);
   const ms = performance.now() - t0;
-  return { case: label, 'calls': total, 'per message': batch, 'µs per call': ((ms * 1000) / total).toFixed(1), 'events per call': (events / (total + 200)).toFixed(1) };
+  return { case: label, 'calls': total, 'per message': batch, 'µs per call': ((ms * 1000) / total).toFixed(1), 'events per call': (events / (total + warm)).toFixed(1) };
 }
 
 const rows = [];
-rows.push(await perCall('no-op read-only tool', noop, { path: 'a.ts', n: 1 }, 1, 5000));
-rows.push(await perCall('no-op read-only tool', noop, { path: 'a.ts', n: 1 }, 10, 5000));
-rows.push(await perCall('read_file, 40-line file', readFileTool, { path: 'small.ts' }, 1, 2000));
-rows.push(await perCall('read_file, 40-line file', readFileTool, { path: 'small.ts' }, 10, 2000));
+rows.push(await perCall('no-op read-only tool', noop, { path: 'a.ts', n: 1 }, 1, count(5000, 10)));
+rows.push(await perCall('no-op read-only tool', noop, { path: 'a.ts', n: 1 }, 10, count(5000, 10)));
+rows.push(await perCall('read_file, 40-line file', readFileTool, { path: 'small.ts' }, 1, count(2000, 10)));
+rows.push(await perCall('read_file, 40-line file', readFileTool, { path: 'small.ts' }, 10, count(2000, 10)));
 console.log('\nDispatcher overhead per tool call');
 console.table(rows);
 
 // A whole turn over a real socket: 20 requests, each with one no-op call, then a text answer.
 const steps = [];
-const N = 20;
+const N = count(20, 2);
 for (let i = 0; i < N; i++) steps.push({ type: 'tool_calls', calls: [{ name: 'noop', arguments: { path: `f${i}.ts` } }] });
 steps.push({ type: 'text', text: 'done' });
 const server = await ScriptedServer.start(steps);
 const settings = defaultSettings({ baseURL: server.url, apiKey: 'bench', models: { planner: 'm', actor: 'm' } });
 settings.limits = { ...settings.limits, maxToolCallsPerTurn: 1000 };
 let ev = 0;
-const agent = new Agent({ host, settings, role: 'planner', tools: [noop], emit: () => ev++ });
+const agent = new Agent({ host, settings, role: PRODUCT_ROLES.initial.id, tools: new ToolRegistry([fixedProvider('bench', [noop])]), emit: () => ev++ });
 const t0 = performance.now();
 const outcome = await agent.send('go');
 const ms = performance.now() - t0;

@@ -2,8 +2,9 @@
 // within 100 ms on a 100k-file workspace). Builds the index from 100,000 generated paths, then
 // times fresh queries of each kind (name, path, letters in order, empty) and the same queries again
 // (cached). Prints figures, asserts nothing. Runs on the compiled core in out/ (see compiledCore.mjs).
-// Usage: node bench/mentions.bench.mjs
+// Usage: node bench/mentions.bench.mjs [--smoke]
 import { loadCore } from './compiledCore.mjs';
+import { count } from './support/smoke.mjs';
 import { performance } from 'node:perf_hooks';
 
 const { PathIndex } = loadCore('src/core/mentions/pathIndex.js');
@@ -13,7 +14,8 @@ const exts = ['.ts', '.tsx', '.js', '.json', '.md', '.css', '.py'];
 const files = [];
 let seed = 7;
 const rnd = (n) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
-while (files.length < 100_000) {
+const FILES = count(100_000, 1_000);
+while (files.length < FILES) {
   const depth = 1 + rnd(5);
   const parts = Array.from({ length: depth }, () => words[rnd(words.length)] + (rnd(3) ? '' : rnd(50)));
   files.push(`${parts.join('/')}/${words[rnd(words.length)]}${rnd(1000)}${exts[rnd(exts.length)]}`);

@@ -1,36 +1,14 @@
-// Prompt size per role (budget: system prompt + tool schemas ≤ 2,500 tokens per
-// request for either role, the Planner's smaller). Counts exactly what the loop sends: the role's
-// system prompt and the `tools` array (JSON) it offers that role, with gpt-tokenizer (o200k_base).
-// Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
-// Usage: node bench/promptTokens.bench.mjs
-import { createRequire } from 'node:module';
-import { loadCore } from './compiledCore.mjs';
-import * as path from 'node:path';
+// Prompt size per role (budget: system prompt + tool schemas ≤ BUDGETS.promptTokens per request for
+// each role, the Planner's smaller than the Actor's), with each tool's share. Counted as the loop
+// sends it (see support/promptTokens.mjs). Deterministic: the budgets stage of `npm test` checks the totals.
+// Usage: node bench/promptTokens.bench.mjs [--smoke]   (the same in smoke mode: it is fast)
+import { promptTokensPerRole } from './support/promptTokens.mjs';
+import { BUDGETS } from './foundation/budget.mjs';
 
-const require = createRequire(import.meta.url);
-const { PRODUCT_ROLES } = loadCore('src/core/roles/roles.js');
-const { productToolRegistry } = loadCore('src/core/tools/index.js');
-const { chatToolDef } = loadCore('src/core/tools/chatToolDef.js');
-const { encode } = require('gpt-tokenizer');
-
-const BUDGET = 2500;
-const registry = productToolRegistry();
-const catalog = { stepTools: registry.stepTools(PRODUCT_ROLES) };
-const count = (s) => encode(s).length;
-const results = {};
-
-for (const def of PRODUCT_ROLES.list) {
-  const role = def.id;
-  // A role executing a plan is also offered fail_step: measure the largest set each role can get.
-  const planning = def.executesPlans ? { execution: {} } : undefined;
-  const tools = registry.offeredTo(def, planning).map((t) => chatToolDef(t, catalog));
-  const system = count(def.systemPrompt(catalog));
-  const schemas = count(JSON.stringify(tools));
-  const total = system + schemas;
-  results[role] = total;
-  console.log(`\n${def.label}: ${total} tokens (system prompt ${system} + ${tools.length} tool schemas ${schemas}) — budget ${BUDGET}: ${total <= BUDGET ? 'OK' : 'OVER'}`);
-  const rows = tools.map((t) => ({ tool: t.function.name, tokens: count(JSON.stringify(t)) })).sort((a, b) => b.tokens - a.tokens);
-  console.table(rows);
+const results = promptTokensPerRole();
+for (const r of results) {
+  console.log(`\n${r.label}: ${r.total} tokens (system prompt ${r.system} + ${r.tools.length} tool schemas ${r.schemas}) — budget ${BUDGETS.promptTokens}: ${r.total <= BUDGETS.promptTokens ? 'OK' : 'OVER'}`);
+  console.table(r.tools);
 }
-const [first, second] = PRODUCT_ROLES.list;
-console.log(`\n${first.label} smaller than ${second.label}: ${results[first.id] < results[second.id] ? 'yes' : 'NO'} (${results[first.id]} vs ${results[second.id]})`);
+const [first, second] = results;
+console.log(`\n${first.label} smaller than ${second.label}: ${first.total < second.total ? 'yes' : 'NO'} (${first.total} vs ${second.total})`);

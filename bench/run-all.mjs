@@ -1,28 +1,21 @@
-// `npm run bench`: every benchmark, each printing its figures against its budget.
-// First the foundation's (sizes on a production build, then activate() in the real extension host
-// on that same build), then every bench/*.bench.mjs other work added, in name order. A bench that
-// crashes is reported and the rest still run; the exit code says whether any crashed.
-// Finally the development build is restored in dist/ (source maps for debugging and tests).
+// `npm run bench`: every benchmark (bench/list.mjs), each printing its figures against its budget.
+// A bench that crashes is reported and the rest still run; the exit code says whether any crashed.
+// `--smoke`: each runs once with tiny counts (what the budgets stage of `npm test` does).
+// Nothing here touches dist/: the production builds are staged in temp folders (scripts/package.mjs).
+// Usage: node bench/run-all.mjs [--smoke]
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { BENCH_DIR, benches } from './list.mjs';
+import { SMOKE } from './support/smoke.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
-const benches = [
-  'foundation-sizes.mjs',
-  'foundation-activate.mjs',
-  ...readdirSync(here).filter((f) => f.endsWith('.bench.mjs')).sort(),
-];
-
+const root = join(BENCH_DIR, '..');
+const list = benches();
 const crashed = [];
 const t0 = Date.now();
-for (const b of benches) {
-  console.log(`\n=== ${b} ===`);
-  const r = spawnSync(process.execPath, [join(here, b)], { cwd: root, stdio: 'inherit' });
+for (const b of list) {
+  console.log(`\n=== ${b}${SMOKE ? ' --smoke' : ''} ===`);
+  const r = spawnSync(process.execPath, [join(BENCH_DIR, b), ...(SMOKE ? ['--smoke'] : [])], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) { crashed.push(b); console.error(`${b} failed (exit ${r.status ?? r.signal})`); }
 }
-spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'ignore' });
-console.log(`\n${benches.length - crashed.length} of ${benches.length} benchmarks ran (${((Date.now() - t0) / 1000).toFixed(0)} s)${crashed.length ? `; failed: ${crashed.join(', ')}` : ''}`);
+console.log(`\n${list.length - crashed.length} of ${list.length} benchmarks ran (${((Date.now() - t0) / 1000).toFixed(0)} s)${crashed.length ? `; failed: ${crashed.join(', ')}` : ''}`);
 process.exit(crashed.length ? 1 : 0);

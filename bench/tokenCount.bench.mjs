@@ -3,9 +3,10 @@
 // 5 MB, past the size where counting is estimated from samples, in ≤ 1 s).
 // Also prints the tokenizer's own time on a 40k run, to show the curve the stretches avoid.
 // Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
-// Usage: node bench/tokenCount.bench.mjs
+// Usage: node bench/tokenCount.bench.mjs [--smoke]
 import { createRequire } from 'node:module';
 import { loadCore } from './compiledCore.mjs';
+import { count } from './support/smoke.mjs';
 
 const require = createRequire(import.meta.url);
 const { countTextTokens } = loadCore('src/core/context/tokenCounter.js');
@@ -18,7 +19,8 @@ const time = (fn) => {
 };
 countTextTokens('warm up the table');
 const rows = [];
-for (const mb of [0.2, 1, 5]) {
+// Smoke: the same three paths (exact, stretched, sampled past the size limit) on smaller inputs.
+for (const mb of count([0.2, 1, 5], [0.002, 0.01, 5])) {
   const chars = mb * 1_000_000;
   const repeated = Buffer.alloc((chars * 3) / 4, 0).toString('base64');
   const random = Buffer.from(Array.from({ length: (chars * 3) / 4 }, (_, i) => (i * 2654435761) >>> 24)).toString('base64');
@@ -28,9 +30,9 @@ for (const mb of [0.2, 1, 5]) {
   }
 }
 console.table(rows);
-for (const [size, budget] of [['1 MB', 3000], ['5 MB', 1000]]) {
+for (const [size, budget] of count([['1 MB', 3000], ['5 MB', 1000]], [['5 MB', 1000]])) {
   const worst = Math.max(...rows.filter((r) => r.input.startsWith(size)).map((r) => r.ms));
   console.log(`${size} counted in ≤ ${worst} ms — budget ${budget} ms: ${worst <= budget ? 'OK' : 'OVER'}`);
 }
-const raw = time(() => countTokens('QUFB'.repeat(10_000)));
+const raw = time(() => countTokens('QUFB'.repeat(count(10_000, 100))));
 console.log(`for comparison, the tokenizer alone on a 40k-character run: ${Math.round(raw.ms)} ms (quadratic: 5× longer ≈ 25× slower)`);

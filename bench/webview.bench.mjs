@@ -1,18 +1,21 @@
 // Webview benchmarks: prints figures against budgets, asserts nothing.
-// - gzipped JS+CSS of the minified bundle (budget 60 KB)
+// - gzipped JS+CSS of the minified bundle (budget: BUDGETS.webviewGzKB)
 // - a 10,000-card task: snapshot posted → visible cards painted, and page load → painted when the
 //   snapshot answers `ready` as the host does (budget 1 s)
 // - streamed tokens: 1,000 text_appended one per frame (host post → painted, and main-thread time
 //   per flush), and 1,000 in one burst (coalesced into one frame)
 // - JS heap at 10,000 cards after a forced GC
-// Usage: node bench/webview.bench.mjs   (needs /usr/bin/chromium)
+// Usage: node bench/webview.bench.mjs [--smoke]   (needs /usr/bin/chromium)
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { startHarness } from '../test/ui/webview-standalone/harness.mjs';
 import { bigTask, demoCards } from '../test/ui/webview-standalone/fixtures.mjs';
+import { count } from './support/smoke.mjs';
+import { BUDGETS } from './foundation/budget.mjs';
 
-const N = 10_000;
-const TOKENS = 1_000;
+const N = count(10_000, 100);
+const TOKENS = count(1_000, 5);
+const RUNS = count(3, 1);
 const rows = [];
 const report = (name, value, unit, budget) => {
   const verdict = budget === undefined ? '' : value <= budget ? 'within budget' : `OVER budget by ${(value - budget).toFixed(1)} ${unit}`;
@@ -26,7 +29,7 @@ try {
   const js = readFileSync(h.files.js);
   const css = readFileSync(h.files.css);
   const gz = gzipSync(js, { level: 9 }).length + gzipSync(css, { level: 9 }).length;
-  report('webview JS+CSS gzipped', gz / 1024, 'KB', 60);
+  report('webview JS+CSS gzipped', gz / 1024, 'KB', BUDGETS.webviewGzKB);
   console.log(`  (js ${(js.length / 1024).toFixed(1)} KB raw / ${(gzipSync(js, { level: 9 }).length / 1024).toFixed(1)} KB gz, css ${(css.length / 1024).toFixed(1)} KB raw / ${(gzipSync(css, { level: 9 }).length / 1024).toFixed(1)} KB gz)`);
 
   const cards = bigTask(N);
@@ -34,7 +37,7 @@ try {
 
   // 1. Snapshot posted into a loaded page → the visible cards painted.
   const opens = [];
-  for (let run = 0; run < 3; run++) {
+  for (let run = 0; run < RUNS; run++) {
     await h.open('dark');
     const ms = await h.page.evaluate(async (snap) => {
       const t0 = performance.now();
@@ -49,11 +52,11 @@ try {
     }, snapshot);
     opens.push(ms);
   }
-  report(`${N}-card snapshot → visible cards painted (median of 3)`, median(opens), 'ms', 1000);
+  report(`${N}-card snapshot → visible cards painted (median of ${RUNS})`, median(opens), 'ms', 1000);
 
   // 2. Page load → painted, the host answering `ready` with the snapshot (as reopening a task does).
   const loads = [];
-  for (let run = 0; run < 3; run++) {
+  for (let run = 0; run < RUNS; run++) {
     await h.page.goto('about:blank');
     await h.page.addInitScript((snap) => {
       window.__onSent = (m) => { if (m.type === 'ready') setTimeout(() => window.postMessage(snap, '*'), 0); };
@@ -63,7 +66,7 @@ try {
     const ms = await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0))));
     loads.push(ms);
   }
-  report(`page load + ${N}-card task → painted (median of 3)`, median(loads), 'ms', 1000);
+  report(`page load + ${N}-card task → painted (median of ${RUNS})`, median(loads), 'ms', 1000);
   const rendered = await h.page.evaluate(() => document.querySelectorAll('[data-card-kind]').length);
   console.log(`  (${rendered} of ${N} cards in the DOM)`);
 

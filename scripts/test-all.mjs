@@ -59,6 +59,11 @@ const stages = [
     if (!existsSync(join(ROOT, 'out', 'test', 'llama')) && run(node, ['scripts/compile-tests.mjs']) !== 0) { console.log('0 passed, 1 failed'); return 1; }
     return run(node, ['scripts/run-mocha.mjs', 'llama']);
   }],
+  // Last, as it needs what every setup above installed: the deterministic figures (production
+  // webview, dist/extension.js, VSIX, prompt tokens per role) against their budgets, then every
+  // bench once in smoke mode (foundation-activate in code-server, llamaServer on the built server).
+  // Its production build is staged in a temp folder: dist/ stays the development build.
+  ['budgets', () => run(node, ['scripts/budgets.mjs'])],
 ];
 
 const failed = [];
