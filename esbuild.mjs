@@ -123,6 +123,6 @@ if (watch) {
     const size = (f) => { try { return `${(statSync(f).size / 1024).toFixed(0)} KB`; } catch { return 'missing'; } };
     const files = ['extension.js', 'cli.js', 'webview.js', 'webview.css', 'tokenizer.js'].map((f) => join(dist, f));
     console.log(`[esbuild] development build in ${Date.now() - t0} ms (unminified, with source maps): ${files.map((f) => `${f} ${size(f)}`).join(', ')}`);
-    console.log('[esbuild] size budgets apply to the production build: npm run build:prod, then npm run bench');
+    console.log('[esbuild] size budgets apply to the production build: npm run test:budgets (figures), npm run bench (timings)');
   }
 }
