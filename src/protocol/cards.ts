@@ -4,6 +4,7 @@ import { Question } from './question';
 import { ModelReliability, PlanUsage, PlanVersionDiff, ReviewResult } from './review';
 import { Amendment } from './amendment';
 import { RoleId } from './roles';
+import { ToolCallDisplay } from './toolDisplay';
 
 /** Every card the chat shows. The webview renders unknown kinds as plain text, never a blank panel. */
 
@@ -152,8 +153,13 @@ export const ToolCallCard = z.object({
   id: z.string(),
   call_id: z.string(),
   tool: z.string(),
-  /** One-line human summary of the arguments ("read src/a.ts:1-200"). */
+  /** One-line human summary of the arguments ("read src/a.ts:1-200"): the CLI's line, history export. */
   summary: z.string(),
+  /**
+   * How the chat shows this call, as the tool declares it (kind, title, headline, how it folds).
+   * Absent on cards saved before cards carried it: `toolCallDisplay` derives a neutral one.
+   */
+  display: ToolCallDisplay.optional(),
   args: z.unknown(),
   status: ToolCallStatus,
   approval: ApprovalInfo.optional(),

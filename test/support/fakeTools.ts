@@ -3,7 +3,12 @@
  * behaviour, so the loop's rules (dispatch checks, approval, concurrency) are tested on their own.
  */
 import { z } from 'zod';
-import type { Tool } from '../../src/core/tools/tool';
+import type { Tool, ToolDisplay } from '../../src/core/tools/tool';
+
+/** A stand-in's display: its card's headline (and summary) is the one line given. */
+export function says<I>(line: (i: I) => string): ToolDisplay<I> {
+  return { kind: 'other', title: 'Test tool', headline: (i) => ({ verb: line(i) }) };
+}
 
 export const fakeRead: Tool<{ path: string }> = {
   name: 'read_file',
@@ -11,7 +16,7 @@ export const fakeRead: Tool<{ path: string }> = {
   input: z.object({ path: z.string() }),
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `read ${i.path}`,
+  display: says((i) => `read ${i.path}`),
   async run(i, ctx) {
     const r = await ctx.paths.resolve(i.path);
     if (!r.inside) return { content: `${i.path} is outside the workspace`, isError: true };
@@ -31,7 +36,7 @@ export const fakeWrite: Tool<{ path: string; content: string }> = {
     return (await ctx.host.fs.stat(r.real)) ? ['write'] : ['create'];
   },
   readOnly: false,
-  summarize: (i) => `write ${i.path}`,
+  display: says((i) => `write ${i.path}`),
   async run(i, ctx) {
     const r = await ctx.paths.resolve(i.path);
     const exists = !!(await ctx.host.fs.stat(r.real));
@@ -52,7 +57,7 @@ function writeLike(name: string, permissions: ('write' | 'delete' | 'execute')[]
     input: z.record(z.string(), z.unknown()),
     permissions: ['read', ...permissions],
     readOnly: false,
-    summarize: () => name,
+    display: says(() => name),
     async run() {
       throw new Error(`${name} must never run in this test`);
     },
@@ -69,7 +74,7 @@ export const fakeCommand: Tool<{ command: string }> = {
   input: z.object({ command: z.string() }),
   permissions: ['execute'],
   readOnly: false,
-  summarize: (i) => `$ ${i.command}`,
+  display: says((i) => `$ ${i.command}`),
   async run(i, ctx) {
     const d = await ctx.approve({ info: { kind: 'command', command: i.command, cwd: ctx.host.fs.roots[0] } });
     if (!d.approved) return { content: `Not run: ${d.reason ?? 'rejected'}`, isError: true };
@@ -91,7 +96,7 @@ export function rendezvous(expected: number): Tool<{ tag: string }> & { maxSeen:
     input: z.object({ tag: z.string() }),
     permissions: ['read'],
     readOnly: true,
-    summarize: (i) => `meet ${i.tag}`,
+    display: says((i) => `meet ${i.tag}`),
     maxSeen: () => maxSeen,
     async run(i) {
       active++;
@@ -113,7 +118,7 @@ export const failingTool: Tool<Record<string, unknown>> = {
   input: z.record(z.string(), z.unknown()),
   permissions: ['read'],
   readOnly: true,
-  summarize: () => 'flaky',
+  display: says(() => 'flaky'),
   async run() {
     return { content: 'flaky failed', isError: true };
   },
@@ -126,7 +131,7 @@ export const bigTool: Tool<{ n: number }> = {
   input: z.object({ n: z.number().int() }),
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `big ${i.n}`,
+  display: says((i) => `big ${i.n}`),
   async run(i) {
     return { content: 'A'.repeat(i.n / 2) + 'B'.repeat(i.n / 2) };
   },
@@ -139,7 +144,7 @@ export const waitTool: Tool<Record<string, unknown>> = {
   input: z.record(z.string(), z.unknown()),
   permissions: ['read'],
   readOnly: true,
-  summarize: () => 'wait',
+  display: says(() => 'wait'),
   async run(_i, ctx) {
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     return { content: 'cancelled', isError: true };

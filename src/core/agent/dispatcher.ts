@@ -13,7 +13,7 @@ import type { RoleDef } from '../roles/roles';
 import type { ReadTracker } from '../tools/readTracker';
 import type { LimitSettings } from '../settings/settings';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool';
-import { ToolError } from '../tools/tool';
+import { presentCall, ToolError } from '../tools/tool';
 import { capHeadTail } from '../text/truncate';
 import { rejectionText } from '../text/rejectionText';
 import { maskSecret } from '../secrets/secretMask';
@@ -97,17 +97,6 @@ function zodMessage(error: { issues: { path: PropertyKey[]; message: string }[] 
     .slice(0, 8)
     .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(arguments)'}: ${i.message}`)
     .join('; ');
-}
-
-function summaryOf(tool: Tool | undefined, input: unknown, call: AccumulatedToolCall): string {
-  if (tool && input !== undefined) {
-    try {
-      return tool.summarize(input).slice(0, 300);
-    } catch {
-      /* fall through */
-    }
-  }
-  return `${call.name}(${call.arguments.slice(0, 120)})`;
 }
 
 export class Dispatcher {
@@ -219,7 +208,7 @@ export class Dispatcher {
       id: cardId,
       call_id: call.id,
       tool: call.name,
-      summary: summaryOf(tool, input, call),
+      ...presentCall(tool, call, input, parsed.ok ? parsed.value : undefined),
       args: parsed.ok ? parsed.value : call.arguments,
       status: 'pending',
       ...(call.providerFields ? { provider_fields: mapProviderStrings(call.providerFields, (s) => this.clean(s)) } : {}),

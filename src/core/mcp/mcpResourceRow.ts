@@ -23,7 +23,15 @@ export function mcpResourceRow(server: McpServerHandle): Tool<Input> {
     input,
     permissions: readOnly ? ['read'] : ['write', 'execute'],
     readOnly,
-    summarize: (i) => `${server.name}: ${i.uri ? `read ${i.uri}` : 'list resources'}`,
+    display: {
+      kind: 'mcp',
+      title: 'Resources',
+      tag: server.name,
+      headline: (i) => ({
+        ...(i.uri ? { verb: 'Read resource', detail: i.uri, code: true } : { verb: 'List resources', done: 'Listed resources' }),
+        summary: `${server.name}: ${i.uri ? `read ${i.uri}` : 'list resources'}`,
+      }),
+    },
     async run(i, ctx): Promise<ToolResult> {
       const decision = await ctx.approve({ info: { kind: 'mcp', server: server.name, tool_name: name, arguments: JSON.stringify(i), reason: 'reads the server\'s resources' } });
       if (!decision.approved) return { content: rejectionText(decision, `calling ${name}`, 'Nothing was read.'), isError: true };

@@ -26,6 +26,34 @@ export function mcpToolName(server: string, tool: string): string {
 const MAX_SHOWN_ARGS = 4000;
 const MAX_DESCRIPTION = 1024;
 
+/** Argument names that usually say what a call is about, most telling first. */
+const TELLING = ['path', 'file', 'filepath', 'file_path', 'filename', 'uri', 'url', 'query', 'q', 'pattern', 'command', 'name', 'title', 'message', 'text', 'id'];
+
+function oneLine(s: string, max: number): string {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * The argument that best says what an MCP call is about (the server's schema is all we know): a
+ * path, a URI, a query, a name — else the first short plain value. One line, capped.
+ */
+export function tellingArgument(args: Record<string, unknown>): string | undefined {
+  const plain = (v: unknown): string | undefined =>
+    typeof v === 'string' ? (v.trim() ? oneLine(v, 80) : undefined) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+  const keys = Object.keys(args);
+  for (const want of TELLING) {
+    const k = keys.find((key) => key.toLowerCase() === want);
+    const v = k !== undefined ? plain(args[k]) : undefined;
+    if (v) return v;
+  }
+  for (const k of keys) {
+    const v = plain(args[k]);
+    if (v) return v;
+  }
+  return undefined;
+}
+
 export interface McpServerHandle {
   readonly name: string;
   /** The live connection, or why there is none. */
@@ -42,6 +70,8 @@ export function mcpToolRow(server: McpServerHandle, info: McpToolInfo): Tool<Rec
   const readOnly = info.annotations?.readOnlyHint === true && server.trustedForReading();
   const permissions: Permission[] = readOnly ? ['read'] : ['write', 'execute'];
   const about = info.description ?? info.annotations?.title ?? info.title ?? info.name;
+  /** What its card calls it: the server's title for it when it gives one, else its own name. */
+  const title = oneLine(info.annotations?.title ?? info.title ?? info.name, 80);
   const { type: _type, ...schemaRest } = info.inputSchema;
   return {
     name,
@@ -50,9 +80,18 @@ export function mcpToolRow(server: McpServerHandle, info: McpToolInfo): Tool<Rec
     parameters: { type: 'object', properties: {}, ...schemaRest },
     permissions,
     readOnly,
-    summarize: (i) => {
-      const args = JSON.stringify(i);
-      return `${server.name}: ${info.name}${args && args !== '{}' ? ` ${args.length > 120 ? `${args.slice(0, 119)}…` : args}` : ''}`;
+    display: {
+      kind: 'mcp',
+      title,
+      tag: server.name,
+      headline: (i) => {
+        const args = JSON.stringify(i);
+        const telling = tellingArgument(i);
+        return {
+          verb: 'Call', done: 'Called', detail: telling ? `${title} · ${telling}` : title,
+          summary: `${server.name}: ${info.name}${args && args !== '{}' ? ` ${args.length > 120 ? `${args.slice(0, 119)}…` : args}` : ''}`,
+        };
+      },
     },
     async run(i, ctx): Promise<ToolResult> {
       const shown = JSON.stringify(i, null, 2);

@@ -10,6 +10,8 @@ import { rejectionText } from '../text/rejectionText';
 import { capHeadTail } from '../text/truncate';
 import type { CardSink } from '../events/cardSink';
 import type { CheckRun } from './stepVerdict';
+import { displayFor } from '../tools/tool';
+import { runCommandTool } from '../tools/runCommand';
 
 export interface StepCheckEnv {
   /** The workspace roots (the sandbox keeps the check's writes inside them). */
@@ -36,7 +38,7 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
   env.ui.addCard({
     kind: 'tool_call', id: cardId, call_id: callId, tool: 'run_command',
     summary: `check of step ${stepNumber}: $ ${command.length > 120 ? `${command.slice(0, 120)}…` : command}`,
-    args: { command }, status: 'pending', approval: info, ts: Date.now(),
+    display: displayFor(runCommandTool, { command }), args: { command }, status: 'pending', approval: info, ts: Date.now(),
   });
   const { decision } = await resolveApproval({ callId, tool: 'run_command', info }, env.policy, env.host.approver as HostPorts['approver'], env.signal);
   if (!decision.approved) {

@@ -233,9 +233,14 @@ export const applyPatchTool = defineTool<Input>({
   input,
   permissions: ['read', 'write'],
   readOnly: false,
-  summarize: (i) => {
-    const names = [...i.patch.matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm)].map((m) => m[1]).filter((n) => n !== '/dev/null');
-    return `patch ${names.length ? names.join(', ') : (i.path ?? '')}`.trim();
+  display: {
+    kind: 'edit', title: 'Apply patch',
+    headline: (i) => {
+      const names = [...i.patch.matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm)].map((m) => m[1]!).filter((n) => n !== '/dev/null');
+      // The card links the file: the one given, else the first the patch names.
+      const path = i.path?.trim() ? i.path : names[0];
+      return { verb: 'Patch', done: 'Patched', ...(path ? { path } : {}), summary: `patch ${names.length ? names.join(', ') : (i.path ?? '')}`.trim() };
+    },
   },
   async run(i, ctx) {
     let patches: StructuredPatch[];

@@ -21,7 +21,8 @@ export const askQuestionTool: Tool<Question> = {
   permissions: [],
   conversational: true,
   readOnly: true,
-  summarize: (q) => `ask: ${q.question.slice(0, 100)}`,
+  // Its question card says it all: the tool card is folded once the question is up.
+  display: { kind: 'question', title: 'Ask a question', fold: 'own_card', headline: (q) => ({ verb: `ask: ${q.question.slice(0, 100)}` }) },
   async run(q, ctx) {
     const ui = ctx.ui;
     if (!ui) return { content: 'Questions cannot be shown here.', isError: true };

@@ -13,7 +13,7 @@ export const deleteFileTool = defineTool<Input>({
   input,
   permissions: ['delete'],
   readOnly: false,
-  summarize: (i) => `delete ${i.path}`,
+  display: { kind: 'delete', title: 'Delete file', headline: (i) => ({ verb: 'Delete', done: 'Deleted', path: i.path, summary: `delete ${i.path}` }) },
   async run(i, ctx) {
     const r = await resolvePath(ctx, i.path, 'write');
     const shown = displayPath(ctx, r);

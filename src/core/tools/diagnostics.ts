@@ -11,7 +11,7 @@ export const diagnosticsTool = defineTool<Input>({
   input,
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `diagnostics${i.path ? ` for ${i.path}` : ''}`,
+  display: { kind: 'lookup', title: 'Problems', fold: 'run', headline: (i) => ({ verb: `diagnostics${i.path ? ` for ${i.path}` : ''}` }) },
   async run(i, ctx) {
     const provider = ctx.host.diagnostics;
     if (!provider) {

@@ -13,7 +13,7 @@ export const documentOutlineTool = defineTool<Input>({
   input,
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `outline of ${i.path}`,
+  display: { kind: 'lookup', title: 'Outline of a file', fold: 'run', headline: (i) => ({ verb: `outline of ${i.path}` }) },
   async run(i, ctx) {
     const r = await resolvePath(ctx, i.path, 'read');
     const st = await ctx.host.fs.stat(r.real);

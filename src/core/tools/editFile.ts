@@ -23,7 +23,7 @@ export const editFileTool = defineTool<Input>({
   input,
   permissions: ['read', 'write'],
   readOnly: false,
-  summarize: (i) => `edit ${i.path} (${i.edits.length} block${i.edits.length === 1 ? '' : 's'})`,
+  display: { kind: 'edit', title: 'Edit file', headline: (i) => ({ verb: 'Edit', done: 'Edited', path: i.path, summary: `edit ${i.path} (${i.edits.length} block${i.edits.length === 1 ? '' : 's'})` }) },
   async run(i, ctx) {
     const r = await resolvePath(ctx, i.path, 'write');
     const st = await ctx.host.fs.stat(r.real);

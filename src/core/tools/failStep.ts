@@ -16,7 +16,7 @@ export const failStepTool: Tool<z.infer<typeof input>> = {
   permissions: [],
   conversational: true,
   readOnly: true,
-  summarize: (i) => `step failed: ${i.reason.slice(0, 100)}`,
+  display: { kind: 'step', title: 'Fail the step', headline: (i) => ({ verb: `step failed: ${i.reason.slice(0, 100)}` }) },
   async run(i, ctx) {
     if (!ctx.planning?.failCurrentStep(i.reason)) {
       return { content: 'No plan step is running.', isError: true };

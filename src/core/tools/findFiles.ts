@@ -22,7 +22,10 @@ export const findFilesTool = defineTool<Input>({
   input,
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `find ${i.pattern}${i.path ? ` in ${i.path}` : ''}`,
+  display: {
+    kind: 'find', title: 'Find files', fold: 'run',
+    headline: (i) => ({ verb: 'Find files', done: 'Found files', detail: i.pattern, code: true, ...(i.path?.trim() ? { path: i.path } : {}), summary: `find ${i.pattern}${i.path ? ` in ${i.path}` : ''}` }),
+  },
   async run(i, ctx) {
     const r = await resolvePath(ctx, i.path ?? '.', 'read');
     const st = await ctx.host.fs.stat(r.real);

@@ -12,7 +12,7 @@ export const findReferencesTool = defineTool<Input>({
   parameters: symbolAtSchema(),
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `references to ${i.symbol} (${i.path})`,
+  display: { kind: 'lookup', title: 'Find references', fold: 'run', headline: (i) => ({ verb: `references to ${i.symbol} (${i.path})` }) },
   async run(i, ctx) {
     const intel = ctx.host.codeIntel;
     if (!intel) return { content: needsEditor('find_references') };

@@ -43,7 +43,7 @@ export const findSymbolTool = defineTool<Input>({
   parameters: { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string' } }, required: ['name'] },
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `symbol ${i.name}${i.kind ? ` (${i.kind})` : ''}`,
+  display: { kind: 'lookup', title: 'Find symbol', fold: 'run', headline: (i) => ({ verb: `symbol ${i.name}${i.kind ? ` (${i.kind})` : ''}` }) },
   async run(i, ctx) {
     let from = 'server';
     let symbols = (await ctx.host.codeIntel?.workspaceSymbols(i.name).catch(() => [])) ?? [];

@@ -12,7 +12,7 @@ export const goToDefinitionTool = defineTool<Input>({
   parameters: symbolAtSchema(),
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `definition of ${i.symbol} in ${i.path}`,
+  display: { kind: 'lookup', title: 'Go to definition', fold: 'run', headline: (i) => ({ verb: `definition of ${i.symbol} in ${i.path}` }) },
   async run(i, ctx) {
     const intel = ctx.host.codeIntel;
     if (!intel) return { content: needsEditor('go_to_definition') };

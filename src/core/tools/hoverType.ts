@@ -13,7 +13,7 @@ export const hoverTypeTool = defineTool<Input>({
   parameters: symbolAtSchema(),
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `type of ${i.symbol} in ${i.path}`,
+  display: { kind: 'lookup', title: 'Type of a symbol', fold: 'run', headline: (i) => ({ verb: `type of ${i.symbol} in ${i.path}` }) },
   async run(i, ctx) {
     const intel = ctx.host.codeIntel;
     if (!intel) return { content: needsEditor('hover_type') };

@@ -22,7 +22,7 @@ export const listFilesTool = defineTool<Input>({
   input,
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `list ${i.path ?? '.'}${i.recursive ? ' (recursive)' : ''}`,
+  display: { kind: 'list', title: 'List folder', fold: 'run', headline: (i) => ({ verb: 'List', done: 'Listed', path: i.path?.trim() ? i.path : '.', summary: `list ${i.path ?? '.'}${i.recursive ? ' (recursive)' : ''}` }) },
   async run(i, ctx) {
     const r = await resolvePath(ctx, i.path ?? '.', 'read');
     const st = await ctx.host.fs.stat(r.real);

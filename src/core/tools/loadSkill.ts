@@ -26,7 +26,7 @@ export function loadSkillTool(library: SkillLibrary): Tool<Input> {
     input,
     permissions: ['read'],
     readOnly: true,
-    summarize: (i) => `load skill ${i.name}`,
+    display: { kind: 'skill', title: 'Load skill', headline: (i) => ({ verb: 'Load skill', done: 'Loaded skill', detail: i.name, summary: `load skill ${i.name}` }) },
     async run(i, ctx) {
       const skills = await library.skills();
       const skill = skills.find((s) => s.name === i.name);

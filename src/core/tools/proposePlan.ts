@@ -23,10 +23,14 @@ export const proposePlanTool: Tool<unknown> = {
   permissions: [],
   conversational: true,
   readOnly: true,
-  summarize(input) {
-    const i = input as { goal?: unknown; steps?: unknown } | null;
-    const steps = Array.isArray(i?.steps) ? i!.steps.length : 0;
-    return `plan: ${typeof i?.goal === 'string' ? i.goal.slice(0, 80) : '(no goal)'} (${steps} step${steps === 1 ? '' : 's'})`;
+  // Its plan card says it all: the tool card is folded once the plan is shown.
+  display: {
+    kind: 'plan', title: 'Propose a plan', fold: 'own_card',
+    headline(input) {
+      const i = input as { goal?: unknown; steps?: unknown } | null;
+      const steps = Array.isArray(i?.steps) ? i!.steps.length : 0;
+      return { verb: `plan: ${typeof i?.goal === 'string' ? i.goal.slice(0, 80) : '(no goal)'} (${steps} step${steps === 1 ? '' : 's'})` };
+    },
   },
   async run(input, ctx) {
     const turn = ctx.planning?.currentTurn;

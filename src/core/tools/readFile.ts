@@ -21,7 +21,14 @@ export const readFileTool = defineTool<Input>({
   input,
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `read ${i.path}${i.offset || i.limit ? `:${i.offset ?? 1}-${i.limit ? (i.offset ?? 1) + i.limit - 1 : ''}` : ''}`,
+  display: {
+    kind: 'read', title: 'Read file', fold: 'run',
+    headline: (i) => ({
+      verb: 'Read', path: i.path,
+      ...(i.offset !== undefined ? { detail: `lines ${i.offset}${i.limit ? `–${i.offset + i.limit - 1}` : '+'}` } : {}),
+      summary: `read ${i.path}${i.offset || i.limit ? `:${i.offset ?? 1}-${i.limit ? (i.offset ?? 1) + i.limit - 1 : ''}` : ''}`,
+    }),
+  },
   async run(i, ctx) {
     const r = await resolvePath(ctx, i.path, 'read');
     const st = await ctx.host.fs.stat(r.real);

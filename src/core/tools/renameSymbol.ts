@@ -33,7 +33,7 @@ export const renameSymbolTool = defineTool<Input>({
   parameters: symbolAtSchema('new_name'),
   permissions: ['read', 'write'],
   readOnly: false,
-  summarize: (i) => `rename ${i.symbol} → ${i.new_name} (${i.path})`,
+  display: { kind: 'edit', title: 'Rename symbol', headline: (i) => ({ verb: `rename ${i.symbol} → ${i.new_name} (${i.path})` }) },
   async run(i, ctx) {
     const intel = ctx.host.codeIntel;
     if (!intel) return { content: needsEditor('rename_symbol'), isError: true };

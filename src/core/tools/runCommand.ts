@@ -29,7 +29,7 @@ export const runCommandTool = defineTool<Input>({
   input,
   permissions: ['execute'],
   readOnly: false,
-  summarize: (i) => `$ ${i.command.length > 120 ? `${i.command.slice(0, 120)}…` : i.command}`,
+  display: { kind: 'command', title: 'Run command', headline: (i) => ({ verb: 'Run', done: 'Ran', detail: i.command, code: true, summary: `$ ${i.command.length > 120 ? `${i.command.slice(0, 120)}…` : i.command}` }) },
   async run(i, ctx) {
     let cwd = ctx.paths.roots[0];
     if (!cwd) throw new ToolError('No workspace folder is open.');

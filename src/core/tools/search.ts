@@ -64,7 +64,13 @@ export const searchTool = defineTool<Input>({
   input,
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `search /${i.pattern}/${i.path ? ` in ${i.path}` : ''}${i.include ? ` (${i.include})` : ''}`,
+  display: {
+    kind: 'find', title: 'Search file contents', fold: 'run',
+    headline: (i) => ({
+      verb: 'Search for', done: 'Searched for', detail: i.pattern, code: true, ...(i.path?.trim() ? { path: i.path } : {}),
+      summary: `search /${i.pattern}/${i.path ? ` in ${i.path}` : ''}${i.include ? ` (${i.include})` : ''}`,
+    }),
+  },
   async run(i, ctx) {
     const r = await resolvePath(ctx, i.path ?? '.', 'read');
     const st = await ctx.host.fs.stat(r.real);

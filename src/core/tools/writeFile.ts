@@ -35,7 +35,7 @@ export const writeFileTool = defineTool<Input>({
     }
   },
   readOnly: false,
-  summarize: (i) => `write ${i.path}`,
+  display: { kind: 'edit', title: 'Write file', headline: (i) => ({ verb: 'Write', done: 'Wrote', path: i.path, summary: `write ${i.path}` }) },
   async run(i, ctx) {
     const r = await resolvePath(ctx, i.path, 'write');
     const shown = displayPath(ctx, r);

@@ -13,6 +13,7 @@ import { PRODUCT_REGISTRIES } from '../../../src/core/registries/registries';
 import type { Tool } from '../../../src/core/tools/tool';
 import { missingPermissions, roleAccess, roleMay, RoleRegistry, type RoleInfo } from '../../../src/protocol';
 import { harness, type Harness } from '../../support/agentHarness';
+import { says } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
 
 const planner = PRODUCT_ROLES.get('planner');
@@ -82,7 +83,7 @@ describe('one permission check for dispatch, offers, step tools and the UI', () 
         permissions: ['read', 'execute'],
         async permissionsFor() { return ['execute']; },
         readOnly: false,
-        summarize: (i) => i.what,
+        display: says((i) => i.what),
         async run() { ran++; return { content: 'probed' }; },
       };
       const roles = new RoleRegistry<RoleDef>([SHAPES['read, read-only shell']!, actor]);

@@ -6,7 +6,7 @@ import { ToolRegistry, fixedProvider, type ToolProvider } from '../../../src/cor
 import { validatePlan } from '../../../src/core/plans/validatePlan';
 import type { Tool } from '../../../src/core/tools/tool';
 import { harness, type Harness } from '../../support/agentHarness';
-import { FAKE_WORKSPACE_TOOLS, fakeRead } from '../../support/fakeTools';
+import { FAKE_WORKSPACE_TOOLS, fakeRead, says } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
 
 const planner = PRODUCT_ROLES.get('planner');
@@ -20,7 +20,7 @@ const lookupSymbol: Tool<{ name: string }> = {
   input: z.object({ name: z.string() }),
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `lookup ${i.name}`,
+  display: says((i) => `lookup ${i.name}`),
   run: async (i) => ({ content: `${i.name} is defined in src/a.ts:1` }),
 };
 
@@ -149,7 +149,7 @@ describe('tool registry through the agent (scripted server)', () => {
   it('refuses at dispatch a tool the role may not call, whichever provider it came from', async () => {
     const writer: Tool<{ path: string }> = {
       name: 'remote_write', description: 'Write through the server.', input: z.object({ path: z.string() }), permissions: ['write'], readOnly: false,
-      summarize: (i) => `write ${i.path}`, run: async () => ({ content: 'written' }),
+      display: says((i) => `write ${i.path}`), run: async () => ({ content: 'written' }),
     };
     const server = new ConnectingProvider();
     server.connect([writer]);
