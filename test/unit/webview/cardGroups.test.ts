@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { loadWebviewModule } from './loadWebviewModule';
+import { sampleCard } from '../tools/toolSamples';
 
 type G = typeof import('../../../webview-ui/src/state/cardGroups');
 type R = typeof import('../../../webview-ui/src/state/refusals');
 
-const tool = (id: string, tool: string, status = 'done') => ({ kind: 'tool_call', id, call_id: `k-${id}`, tool, summary: '', args: {}, status, ts: 0 });
+/** A card of a product tool, with the display its tool declares (as the host sends it). */
+const tool = (id: string, tool: string, status = 'done') => sampleCard(id, tool, status);
 const usage = (id: string) => ({ kind: 'usage', id, model: 'm', role: 'actor', tokens_in: 1, tokens_out: 1, latency_ms: 1, outcome: 'tool_calls', ts: 0 });
 const text = (id: string, author = 'assistant', extra: Record<string, unknown> = {}) => ({ kind: 'text', id, author, text: id, ts: 0, ...extra });
 
@@ -27,6 +29,18 @@ describe('grouped reads and searches', () => {
   it('a call in flight, an edit or text ends the run (what runs stays in view)', () => {
     const cards = [tool('r1', 'read_file'), tool('r2', 'read_file', 'running'), tool('r3', 'read_file'), tool('e1', 'edit_file'), tool('r4', 'read_file')];
     assert.equal(M.cardGroups(cards as never).size, 0);
+  });
+
+  it('runs come from the tools\' displays, not their names: code lookups join and count as such; a card with no display (saved by an older version) stands alone', () => {
+    const cards = [tool('d1', 'find_symbol'), tool('d2', 'diagnostics'), tool('f1', 'find_files'), tool('r1', 'read_file')];
+    const g = M.cardGroups(cards as never).get('d1')!;
+    assert.deepEqual(g.members, ['d1', 'd2', 'f1', 'r1']);
+    assert.equal(M.groupSummary(g), 'Read 1 file, searched 1 time, looked up 2 symbols');
+    const bare = { ...tool('r2', 'read_file') } as Record<string, unknown>;
+    delete bare.display;
+    assert.equal(M.cardGroups([tool('r1', 'read_file'), bare, tool('r3', 'read_file')] as never).size, 0);
+    const renamed = { ...tool('x', 'read_file'), tool: 'some_new_reader' };
+    assert.equal(M.cardGroups([tool('r1', 'read_file'), renamed] as never).size, 2, 'a tool the webview never heard of joins by its display');
   });
 });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadWebviewModule } from './loadWebviewModule';
+import { sampleCard } from '../tools/toolSamples';
 
 type P = typeof import('../../../webview-ui/src/state/planProgress');
 type F = typeof import('../../../webview-ui/src/state/foldedCards');
@@ -29,11 +30,12 @@ describe('webview: sticky plan progress and folded cards', () => {
   });
 
   it('routine usage lines and the tool cards of propose_plan / ask_question are folded; failures are not', () => {
-    const tool = (t: string, status: string) => ({ kind: 'tool_call', id: t, call_id: t, tool: t, summary: '', args: {}, status, ts: 1 });
+    const tool = (t: string, status: string) => sampleCard(t, t, status);
     assert.equal(F.isFolded(tool('propose_plan', 'done') as never), true);
     assert.equal(F.isFolded(tool('ask_question', 'done') as never), true);
     assert.equal(F.isFolded(tool('propose_plan', 'error') as never), false);
     assert.equal(F.isFolded(tool('read_file', 'done') as never), false);
+    assert.equal(F.isFolded({ ...tool('ask_question', 'done'), display: undefined } as never), false, 'a card with no display (an older version\'s) stays in view');
     const usage = (outcome: string) => ({ kind: 'usage', id: 'u', model: 'm', role: 'actor', tokens_in: 1, tokens_out: 1, latency_ms: 1200, outcome, ts: 1 });
     assert.equal(F.isFolded(usage('stop') as never), true);
     assert.equal(F.isFolded(usage('length') as never), false, 'a cut-off answer stays in view');

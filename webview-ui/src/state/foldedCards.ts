@@ -3,19 +3,20 @@ import type { ChatCard } from './localCards';
 /** Finish reasons that are just the normal course of a turn; a usage card with any other one stays in the chat. */
 export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'summary', 'review']);
 
-/** Tools whose own card (plan, question) says everything: their tool-call card would only repeat it above. */
-const SHOWN_BY_THEIR_OWN_CARD = new Set(['propose_plan', 'ask_question']);
-
 /**
  * Cards kept in the task but not shown as rows: a routine usage line (the header shows turn and task
- * totals, with the last call on hover), and the tool-call card of `propose_plan` / `ask_question`
- * once it succeeded (the plan or question card it produced is right below). A failed one still shows.
+ * totals, with the last call on hover), and the tool-call card of a tool whose own card says
+ * everything (its display folds it `own_card`: the plan or the question it produced is right below)
+ * once it succeeded. A failed one still shows.
  * Read defensively: snapshot cards may not be validated yet.
  */
 export function isFolded(card: ChatCard): boolean {
   const c = card as unknown as Record<string, unknown>;
   if (c.kind === 'usage') return typeof c.outcome === 'string' && ROUTINE_OUTCOMES.has(c.outcome);
-  if (c.kind === 'tool_call') return typeof c.tool === 'string' && SHOWN_BY_THEIR_OWN_CARD.has(c.tool) && c.status === 'done';
+  if (c.kind === 'tool_call') {
+    const d = c.display as { fold?: unknown } | undefined;
+    return !!d && typeof d === 'object' && d.fold === 'own_card' && c.status === 'done';
+  }
   return false;
 }
 

@@ -1,5 +1,5 @@
 import { ApprovalFiles } from './ApprovalFiles';
-import type { ApprovalInfo, CommandExit, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
+import { toolCallDisplay, type ApprovalInfo, type CommandExit, type ToolCallCard, type ToolCallStatus } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { takeDraftAsNote, type ViewStore } from '../../state/viewStore';
 import { toolHeadline, type Headline } from './toolHeadline';
@@ -187,12 +187,11 @@ function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; 
   );
 }
 
-/** A loaded skill is a chip on the turn ("Skill: release-notes"); opened, what load_skill returned. */
-function SkillChip({ card }: { card: ToolCallCard }) {
-  const name = (card.args && typeof card.args === 'object' ? (card.args as Record<string, unknown>).name : undefined);
+/** A loaded skill is a chip on the turn ("Skill: release-notes"); opened, what loading it returned. */
+function SkillChip({ card, name }: { card: ToolCallCard; name?: string }) {
   return (
     <div class="tool skill-loaded">
-      <LazyDetails className="result" summary={<span class="chip skill-chip" title={visibleLine(card.result ?? '')}>Skill: {visibleLine(typeof name === 'string' ? name : '?')}</span>} render={() => <pre>{card.result}</pre>} />
+      <LazyDetails className="result" summary={<span class="chip skill-chip" title={visibleLine(card.result ?? '')}>Skill: {visibleLine(name ?? '?')}</span>} render={() => <pre>{card.result}</pre>} />
     </div>
   );
 }
@@ -205,7 +204,8 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   const store = useViewStore();
   const withNote = useView((s) => pending && s.draft.trim() !== '');
   const revertRefusal = useView((s) => (card.revertible && !card.reverted ? s.chat.refusal('revert_call', card.call_id) : undefined));
-  if (card.tool === 'load_skill' && card.status === 'done') return <SkillChip card={card} />;
+  const display = toolCallDisplay(card);
+  if (display.kind === 'skill' && card.status === 'done') return <SkillChip card={card} name={display.detail} />;
   const starting = card.status === 'pending' && !pending;
   const exit = card.exit && (card.status === 'done' || card.status === 'error') ? card.exit : undefined;
   const allow = card.approval?.kind === 'command' ? card.approval.allow : undefined;
@@ -215,8 +215,8 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
         <span class="card-title">
           <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
           <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={toolHeadline(card)} /></span>{' '}
-          {/* An MCP tool's name is long (`server__tool`) and the headline already says the tool: show the server. */}
-          <span class="tool-name" title={`Tool ${card.tool}`}>{/^[A-Za-z0-9_-]+?__./.test(card.tool) ? card.tool.slice(0, card.tool.indexOf('__')) : card.tool}</span>
+          {/* The tool's name, or what its display shows instead (an MCP tool's long `server__tool`: the server; the headline says the tool). */}
+          <span class="tool-name" title={`Tool ${card.tool}`}>{display.tag ?? card.tool}</span>
         </span>
         {exit ? (
           <span class={`chip exit-${exit.outcome}`} data-exit={exit.outcome} title={exit.code === null ? 'No exit code' : `Exit code ${exit.code}`}>{exitLabel(exit)}</span>
