@@ -37,7 +37,7 @@ const noop = {
   input: z.object({ path: z.string(), n: z.number().int().optional() }),
   permissions: ['read'],
   readOnly: true,
-  summarize: (i) => `noop ${i.path}`,
+  display: { kind: 'read', title: 'No-op', fold: 'run', headline: (i) => ({ verb: `noop ${i.path}` }) },
   run: async () => ({ content: 'ok' }),
 };
 
