@@ -14,9 +14,9 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
-const { Dispatcher } = loadCore('src/core/agent/dispatcher.js');
+const { Dispatcher } = loadCore('src/core/turn/dispatcher.js');
 const { EventStream } = loadCore('src/core/events/index.js');
-const { Agent } = loadCore('src/core/agent/agent.js');
+const { Agent } = loadCore('src/core/task/taskAgent.js');
 const { defaultSettings, DEFAULT_LIMITS } = loadCore('src/core/settings/settings.js');
 const { PRODUCT_ROLES } = loadCore('src/core/roles/roles.js');
 const { ToolRegistry, fixedProvider } = loadCore('src/core/tools/toolRegistry.js');

@@ -41,9 +41,9 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   );
 
   registerCommands(context, {
-    agent: () => session,
+    agent: () => session.current,
     revealChat: () => chatView.reveal(false),
-    sendPrompt: (text) => void session.send(text),
+    sendPrompt: (text) => void session.current.send(text),
     newTask: () => session.newTask(),
     postUi: (msg) => chatView.postUi(msg),
     keys,

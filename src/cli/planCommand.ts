@@ -7,8 +7,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Agent } from '../core/agent/agent';
-import type { TurnOutcome } from '../core/agent/agentApi';
+import type { Agent } from '../core/task/taskAgent';
+import type { TurnOutcome } from '../protocol';
 import { writePlanFile } from './planFile';
 import type { PlanRecord } from '../core/plans/planRecord';
 import { verdictExit } from './reviewCommand';

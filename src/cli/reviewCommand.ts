@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Agent } from '../core/agent/agent';
-import type { TurnOutcome } from '../core/agent/agentApi';
+import type { Agent } from '../core/task/taskAgent';
+import type { TurnOutcome } from '../protocol';
 import type { PlanRecord } from '../core/plans/planRecord';
 
 export interface ReviewIo {

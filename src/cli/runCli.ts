@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { TurnOutcome } from '../core/agent/agentApi';
+import type { TurnOutcome } from '../protocol';
 import { HeadlessAsker, formatQuestion } from '../core/questions/headlessAsker';
 import type { HostEvent } from '../protocol';
 import { createNodeHost } from '../host/node/nodeHost';

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent } from '../../src/core/agent/agent';
-import type { AgentHooks } from '../../src/core/agent/agentApi';
+import { Agent } from '../../src/core/task/taskAgent';
+import type { AgentHooks } from '../../src/core/turn/turnHooks';
 import { defaultSettings, type AgentSettings } from '../../src/core/settings/settings';
 import type { Approver, QuestionAsker, ApprovalRequest, DiagnosticsProvider } from '../../src/core/ports/ports';
 import type { Tool } from '../../src/core/tools/tool';

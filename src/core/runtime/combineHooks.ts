@@ -1,4 +1,4 @@
-import type { AgentHooks } from '../agent/agentApi';
+import type { AgentHooks } from '../turn/turnHooks';
 
 /**
  * One set of agent hooks from the parts' hooks: each notification goes to every part that listens,

@@ -19,8 +19,9 @@ import type { Card, HostEvent, RoleId } from '../../protocol';
 import type { HostPorts } from '../ports/ports';
 import type { AgentSettings } from '../settings/settings';
 import { PRODUCT_REGISTRIES, type Registries } from '../registries/registries';
-import { Agent } from '../agent/agent';
-import type { AgentHooks, ResumeState } from '../agent/agentApi';
+import { Agent } from '../task/taskAgent';
+import type { AgentHooks } from '../turn/turnHooks';
+import type { ResumeState } from '../task/agentApi';
 import { DEFAULT_CHECKPOINT_LIMITS, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
 import type { Summarizer } from '../context/contextFitter';
 import { HistoryStore } from '../history/historyStore';
@@ -87,47 +88,17 @@ export class RunningTask {
 
   /** "Revert this change" on a tool card; the outcome is said in the chat either way. */
   revertCall(callId: string): Promise<RevertResult> {
-    return this.parts.checkpoints?.revertCall(callId) ?? Promise.resolve(NO_CHECKPOINTS);
+    return this.agent.files.revertCall(callId);
   }
 
   /** "Revert the whole task". */
   revertTask(): Promise<RevertResult> {
-    return this.parts.checkpoints?.revertTask() ?? Promise.resolve(NO_CHECKPOINTS);
+    return this.agent.files.revertTask();
   }
 
   /** The task summary's per-file "Revert…". */
   revertFile(display: string): Promise<RevertResult> {
-    return this.parts.checkpoints?.revertFile(display) ?? Promise.resolve(NO_CHECKPOINTS);
-  }
-
-  /**
-   * Edit & resend on one of the user's messages: the task is cut just before it and `text` goes
-   * out in its place. The files the dropped turns changed are reverted (`files: 'revert'`; when
-   * that is refused nothing at all happens, and the chat says why) or kept as they are, and the
-   * chat and the model are told which.
-   */
-  async editMessage(cardId: string, text: string, files: 'revert' | 'keep'): Promise<void> {
-    const agent = this.agent;
-    const why = agent.cannotRewindTo(cardId);
-    if (why) {
-      agent.rewindTo(cardId);
-      return;
-    }
-    const cards = agent.cards();
-    const dropped = cards.slice(cards.findIndex((c) => c.id === cardId));
-    const callIds = new Set(dropped.flatMap((c) => (c.kind === 'tool_call' ? [c.call_id] : [])));
-    await this.settled();
-    const changed = this.parts.checkpoints?.filesChangedBy(callIds) ?? [];
-    let note: { text: string; kind?: 'revert' } | undefined;
-    if (changed.length > 0 && files === 'revert') {
-      const r = await this.parts.checkpoints!.revertCalls(callIds, { action: 'edit_message', target: cardId });
-      if (!r.ok) return;
-      note = { kind: 'revert', text: `You edited an earlier message: the files changed after it were put back (${r.message.replace(/^Reverted /, '').replace(/\.$/, '')}).` };
-    } else if (changed.length > 0) {
-      note = { text: `You edited an earlier message; the files changed after it were kept as they are now: ${changed.join(', ')}.` };
-    }
-    if (!agent.rewindTo(cardId, { taskId: this.id, ...(note ? { note } : {}) })) return;
-    await agent.send(text);
+    return this.agent.files.revertFile(display);
   }
 
   /** The agent's latest change that is not reverted yet ("Revert Last Change"). */
@@ -149,8 +120,6 @@ export class RunningTask {
     return this.closing;
   }
 }
-
-const NO_CHECKPOINTS: RevertResult = { ok: false, message: 'This task keeps no checkpoints (history is off), so nothing can be reverted.', conflicts: [] };
 
 /** A new task. Synchronous: nothing is read, and nothing is written before its first card. */
 export function startTask(ports: TaskPorts, start: TaskStart): RunningTask {
@@ -230,6 +199,8 @@ function wire(
     hooks: combineHooks(history, checkpoints?.hooks, budget.hooks, context.hooks),
     roles: (ports.registries ?? PRODUCT_REGISTRIES).roles,
     tools: (ports.registries ?? PRODUCT_REGISTRIES).tools(),
+    taskId: t.id,
+    ...(checkpoints ? { files: checkpoints } : {}),
     ...(t.resume ? { resume: t.resume } : {}),
   });
   // History records the role the agent starts in (any role of the registry; a stale one fell back to the first).

@@ -1,7 +1,7 @@
 import type { Question } from '../../protocol';
 import { QuestionUnanswerable, type QuestionAsker } from '../ports/ports';
 import type { AgentSettings } from '../settings/settings';
-import type { AgentHooks, CountedUsage } from '../agent/agentApi';
+import type { AgentHooks, CountedUsage } from '../turn/turnHooks';
 import { TaskBudget } from '../cost/budget';
 import { costOf, formatUsd } from '../cost/priceTable';
 import { TurnHalt } from '../context/turnHalt';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { HostPorts } from '../ports/ports';
-import type { AgentHooks, SettledToolCall } from '../agent/agentApi';
+import type { AgentHooks, SettledToolCall } from '../turn/turnHooks';
 import { CheckpointStore, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
 import { revertDiffs, revertRefusalText } from '../checkpoints/revertRefusalText';
 import { partCardIds, type TaskOutput } from './taskOutput';

@@ -1,7 +1,7 @@
 import { planStateText } from '../plans/planStateText';
 import type { Logger } from '../ports/ports';
 import type { AgentSettings } from '../settings/settings';
-import type { AgentHooks, CountedUsage, FitContextOptions, HookUsage } from '../agent/agentApi';
+import type { AgentHooks, CountedUsage, FitContextOptions, HookUsage } from '../turn/turnHooks';
 import { ContextFitter, ContextOverflowError, type CondenseInfo, type Summarizer, type SummaryResult } from '../context/contextFitter';
 import { contentText, type ChatMessage } from '../context/chatMessage';
 import { LlmSummarizer } from '../context/llmSummarizer';

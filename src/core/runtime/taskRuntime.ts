@@ -1,10 +1,8 @@
 import type { HostEvent, RoleId, WebviewHandlers } from '../../protocol';
-import type { Agent } from '../agent/agent';
+import type { Agent } from '../task/taskAgent';
 import { resumeTask, startTask, type RunningTask, type TaskPorts, type TaskStart } from './runningTask';
 import type { ContextMeasure } from './taskContextFitting';
-
-/** The chat messages that act on the task (the others are the host's: approvals, answers, setup). */
-export type TaskMessageType = 'send' | 'execute_plan' | 'revise_plan' | 'review_plan' | 'replan' | 'set_role' | 'stop' | 'continue' | 'retry' | 'new_task' | 'revert_call' | 'revert_task' | 'revert_file' | 'edit_message';
+import { TASK_ACTIONS, taskRow, type RuntimeActionType, type TaskActionMessage, type TaskActionType } from '../task/userActions';
 
 /**
  * The current task of a host that starts new tasks and resumes saved ones while it runs (the
@@ -24,6 +22,8 @@ export class TaskRuntime {
       onTaskChanged?(task: RunningTask): void;
       /** Each request of the current task as fitted to the model's window. */
       onContextMeasured?(m: ContextMeasure): void;
+      /** A message whose row is queued while a turn runs (a send) met a busy task: the chat keeps it for later. */
+      onQueued?(msg: TaskActionMessage): void;
     },
   ) {
     const s = this.sinkFor(++this.generation);
@@ -74,24 +74,28 @@ export class TaskRuntime {
     this.current.agent.updateSettings(this.ports.settings());
   }
 
-  /** The chat's task messages, routed to the current task. */
-  readonly handlers: Pick<WebviewHandlers, TaskMessageType> = {
-    send: async (m) => { await this.agent.send(m.text); },
-    execute_plan: async (m) => { await this.agent.executePlan(m.card_id, m.from_step !== undefined ? { fromStep: m.from_step } : {}); },
-    revise_plan: async (m) => { await this.agent.revisePlan(m.card_id, m.feedback, m.step_comments ?? []); },
-    review_plan: async (m) => { await this.agent.reviewPlan(m.card_id); },
-    replan: async (m) => { await this.agent.replan(m.card_id); },
-    set_role: (m) => this.setRole(m.role, 'switched by you'),
-    stop: () => this.agent.stop(),
-    continue: (m) => this.agent.continueAfterLimit(m.allow),
-    // Retry re-runs the failed turn on the conversation as it stands: the user's message is neither shown nor sent twice.
-    retry: async () => { await this.agent.retry(); },
+  /**
+   * The chat's messages for the task and the runtime, from the user-action table: each task
+   * message goes through its row's gate on the current task's agent; a new or resumed task
+   * replaces the current one.
+   */
+  readonly handlers: Pick<WebviewHandlers, TaskActionType | RuntimeActionType> = {
+    ...(Object.fromEntries(TASK_ACTIONS.map((type) => [type, (m: TaskActionMessage) => this.dispatch(m)])) as Pick<WebviewHandlers, TaskActionType>),
     new_task: () => { this.newTask(); },
-    revert_call: async (m) => { await this.current.revertCall(m.call_id); },
-    revert_task: async () => { await this.current.revertTask(); },
-    revert_file: async (m) => { await this.current.revertFile(m.path); },
-    edit_message: async (m) => { await this.current.editMessage(m.card_id, m.text, m.files); },
+    resume_task: async (m) => {
+      if (m.task_id === this.current.id) return;
+      await this.resume(m.task_id).catch((e: unknown) => this.ports.host.logger.warn(`resume ${m.task_id}: ${String(e)}`));
+    },
   };
+
+  /** One task message to the current task (a queued kind that meets a busy task goes back to the chat's queue). */
+  private async dispatch(m: TaskActionMessage): Promise<void> {
+    if (taskRow(m.type).queueWhenBusy && this.agent.busy && this.out.onQueued) {
+      this.out.onQueued(m);
+      return;
+    }
+    await this.agent.act(m);
+  }
 
   setRole(role: RoleId, reason?: string): void {
     this.agent.setRole(role, reason);

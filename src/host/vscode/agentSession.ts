@@ -1,6 +1,5 @@
 import { dispatchWebviewMessage, type ChatSession, type HostEvent, type HostUiMessage, type PanelOutbound, type RoleId, type Unsubscribe, type WebviewHandlers, type WebviewMessage } from '../../protocol';
-import type { AgentApi, TurnOutcome } from '../../core/agent/agentApi';
-import type { Agent } from '../../core/agent/agent';
+import type { Agent } from '../../core/task/taskAgent';
 import type { HostPorts } from '../../core/ports/ports';
 import type { AgentSettings } from '../../core/settings/settings';
 import type { Registries } from '../../core/registries/registries';
@@ -34,12 +33,13 @@ export interface AgentSessionDeps {
 }
 
 /**
- * The chat in the editor: the core's task runtime on the VS Code ports, one handler table for
- * every webview message (the runtime's task messages, the editor's approvals, answers and setup),
- * and the agent's events out to the panel. It also implements AgentApi by delegation, so the
- * palette commands drive the same agent the chat shows.
+ * The chat in the editor: the core's task runtime on the VS Code ports, one handler for every
+ * webview message — the task's and the runtime's from the user-action table (through the
+ * runtime), the rest (the table's host rows: approvals, answers, setup, files, pickers) here —
+ * and the agent's events out to the panel. The palette commands drive `current`, the same agent
+ * the chat shows.
  */
-export class AgentSession implements ChatSession, AgentApi {
+export class AgentSession implements ChatSession {
   private readonly outbound = new Listeners<PanelOutbound>();
   private readonly roleChanged = new Listeners<RoleId>();
   private readonly runtime: TaskRuntime;
@@ -67,6 +67,9 @@ export class AgentSession implements ChatSession, AgentApi {
           this.meter = { type: 'context_meter', model: m.model, used: m.used, window: Math.max(1, m.window), known: m.known };
           this.post(this.meter);
         },
+        // The webview queues while the agent runs; a send that still meets a busy agent (a race) goes
+        // back to that queue rather than into a "still working" error card that loses the text.
+        onQueued: (m) => { if (m.type === 'send') this.post({ type: 'send_deferred', text: m.text }); },
       },
     );
     const host = hostMessageHandlers({ approver: deps.approver, asker: deps.asker, keys: deps.keys, logger: deps.host.logger });
@@ -80,12 +83,6 @@ export class AgentSession implements ChatSession, AgentApi {
         this.setupShown = false;
         return host.save_settings(msg);
       },
-      // The webview queues while the agent runs; a send that still meets a busy agent (a race) goes
-      // back to that queue rather than into a "still working" error card that loses the text.
-      send: (msg) => {
-        if (this.runtime.agent.busy) { this.post({ type: 'send_deferred', text: msg.text }); return; }
-        return this.runtime.handlers.send(msg);
-      },
       // "Open diff" on a card whose proposal is no longer open: the change as it was made, from the checkpoints.
       open_diff: async (msg) => {
         if (deps.approver.proposedUri(msg.call_id)) return host.open_diff(msg);
@@ -98,11 +95,6 @@ export class AgentSession implements ChatSession, AgentApi {
       },
       open_file: async (msg) => { await openWorkspaceFile(msg.path, deps.host.fs.roots, deps.host.logger); },
       mention_search: async (msg) => ({ type: 'mention_results', query: msg.query, paths: (await deps.mentionSearch?.search(msg.query)) ?? [] }),
-      resume_task: async (msg) => {
-        if (msg.task_id === this.runtime.task.id) return;
-        await this.runtime.resume(msg.task_id).catch((e: unknown) => deps.host.logger.warn(`resume ${msg.task_id}: ${String(e)}`));
-      },
-      edit_message: (msg) => this.runtime.handlers.edit_message(msg),
       // Always allow: the entries come from the card's own command as the core parsed it, never
       // from the webview; the command waiting on the card is approved with it.
       allow_command: async (msg) => {
@@ -223,19 +215,7 @@ export class AgentSession implements ChatSession, AgentApi {
     this.post(setup);
   }
 
-  // ---- AgentApi (palette commands) ----
-  setRole(role: RoleId, reason?: string): void { this.runtime.setRole(role, reason); }
-  send(text: string): Promise<TurnOutcome> { return this.current.send(text); }
-  /**
-   * Retry after an error card: the agent re-runs the failed turn on the conversation as it stands,
-   * so the user's message is neither shown nor sent twice (re-sending the last text did both).
-   */
-  retry(): Promise<TurnOutcome> { return this.current.retry(); }
-  executePlan(planCardId: string, opts?: { fromStep?: number }): Promise<TurnOutcome> { return this.current.executePlan(planCardId, opts); }
-  reviewPlan(planCardId: string): Promise<TurnOutcome> { return this.current.reviewPlan(planCardId); }
-  replan(planCardId: string): Promise<TurnOutcome> { return this.current.replan(planCardId); }
-  revisePlan(planCardId: string, feedback: string, stepComments?: readonly { step: number; text: string }[]): Promise<TurnOutcome> { return this.current.revisePlan(planCardId, feedback, stepComments); }
-  continueAfterLimit(allow: boolean): void { this.current.continueAfterLimit(allow); }
+  /** The current task's Stop (the editor's and the tests' shortcut to `current.stop()`). */
   stop(): void { this.current.stop(); }
   cards() { return this.current.cards(); }
   updateSettings(settings: AgentSettings): void {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { PRODUCT_ROLE_INFO, type HostUiMessage, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
-import type { AgentApi } from '../../core/agent/agentApi';
+import type { AgentApi } from '../../core/task/agentApi';
 import type { Logger } from '../../core/ports/ports';
 import type { ApiKeyStore } from './secrets';
 import { listModels } from './connection';

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent } from '../../../src/core/agent/agent';
+import { Agent } from '../../../src/core/task/taskAgent';
 import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import type { Card, HostEvent, RoleId } from '../../../src/protocol';
 import { HostEvent as HostEventSchema } from '../../../src/protocol';

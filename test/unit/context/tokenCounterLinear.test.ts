@@ -44,7 +44,7 @@ describe('token counting: linear on long runs without spaces', function () {
   });
 
   it('equals the exact count on ordinary prose and source code', () => {
-    const source = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'src', 'core', 'agent', 'dispatcher.ts'), 'utf8');
+    const source = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'src', 'core', 'turn', 'dispatcher.ts'), 'utf8');
     const prose = 'The quick brown fox jumps over the lazy dog. It\'s 3.14159 o\'clock;  spaces   here, tabs\there. '.repeat(400);
     for (const t of [source, prose]) {
       assert.ok(t.length > MAX_STRETCH * 10);

@@ -9,7 +9,7 @@ import { harness, type Harness } from '../../support/agentHarness';
 import { FAKE_WORKSPACE_TOOLS } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
 import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
-import { Agent } from '../../../src/core/agent/agent';
+import { Agent } from '../../../src/core/task/taskAgent';
 import { LOOP_TOOLS } from '../../../src/core/tools';
 import { ToolRegistry, fixedProvider } from '../../../src/core/tools/toolRegistry';
 import { createNodeHost } from '../../../src/host/node/nodeHost';

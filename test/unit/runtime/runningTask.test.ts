@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Agent } from '../../../src/core/agent/agent';
+import type { Agent } from '../../../src/core/task/taskAgent';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import { HistoryStore } from '../../../src/core/history/historyStore';

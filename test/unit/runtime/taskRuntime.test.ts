@@ -16,7 +16,7 @@ import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { dispatchWebviewMessage, type Card, type HostEvent, type WebviewHandlers, type WebviewMessage, type WebviewReply } from '../../../src/protocol';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { harness } from '../../support/agentHarness';
-import type { CountedUsage, SettledToolCall } from '../../../src/core/agent/agentApi';
+import type { CountedUsage, SettledToolCall } from '../../../src/core/turn/turnHooks';
 
 const plan = {
   format_version: '1.0', goal: 'Greet Tandem', estimated_total_time: '1 min', risks: [], prerequisites: [],

@@ -67,7 +67,7 @@ async function panel(steps: ScriptStep[], role: 'planner' | 'actor', files: Reco
   const diffLike = { approve: (id: string) => approver.approve(id), reject: (id: string, r?: string) => approver.reject(id, r), openDiff: async () => false };
   const keys = { get: async () => 'sk-panel-key', set: async (k: string) => void keysSet.push(k), delete: async () => {} };
   const session = new AgentSession({ host, approver: diffLike as never, asker, keys: keys as never, settings });
-  if (role === 'actor') session.setRole('actor', 'test');
+  if (role === 'actor') session.current.setRole('actor', 'test');
   const posted: PanelOutbound[] = [];
   const bridge = new MessageBridge({ post: (b) => void posted.push(...b) }, (m) => session.handle(m), logger);
   return {
@@ -172,7 +172,7 @@ describe('security: hostile webview messages through the real panel path', funct
       text('ok'),
     ], 'actor', { 'a.txt': 'alpha\n' });
     const before = treeFingerprint(p.ws);
-    void p.session.send('create new.txt');
+    void p.session.current.send('create new.txt');
     await until(() => p!.approver.isPending('call_real'), 'the approval');
     const card = p.cards().find((c) => c.kind === 'tool_call')!;
     await p.receive(
@@ -198,7 +198,7 @@ describe('security: hostile webview messages through the real panel path', funct
     await until(() => !p!.session.current.busy, 'the turn to end');
     assert.deepEqual(treeFingerprint(p.ws), before);
     // A replayed approve after the fact does nothing either, also not to the next pending call.
-    void p.session.send('create two.txt');
+    void p.session.current.send('create two.txt');
     await until(() => p!.approver.isPending('call_two'), 'the second approval');
     await p.receive({ type: 'approve', call_id: 'call_real' });
     assert.equal(p.approver.isPending('call_two'), true);
@@ -215,7 +215,7 @@ describe('security: hostile webview messages through the real panel path', funct
       { type: 'tool_calls', calls: [{ id: 'call_0', name: 'write_file', arguments: { path: 'second.txt', content: 'never approved\n' } }] },
       text('ok'),
     ], 'actor');
-    void p.session.send('write two files');
+    void p.session.current.send('write two files');
     await until(() => p!.approver.isPending('call_0'), 'the first approval');
     await p.receive({ type: 'approve', call_id: 'call_0' });
     await until(() => p!.cards().filter((c) => c.kind === 'tool_call').length === 2 && p!.approver.pendingIds().length === 1, 'the second approval');
@@ -236,7 +236,7 @@ describe('security: hostile webview messages through the real panel path', funct
   it('answer for a card that is not waiting, or with a value that is not an option, is ignored', async () => {
     const question = { question: 'Which file?', severity: 'major', options: [{ label: 'a', value: 'a' }, { label: 'b', value: 'b' }], default: 'a', allow_custom: false };
     p = await panel([calls(tc('ask_question', question)), text('thanks')], 'actor');
-    void p.session.send('ask me');
+    void p.session.current.send('ask me');
     await until(() => p!.cards().some((c) => c.kind === 'question'), 'the question card');
     const q = p.cards().find((c) => c.kind === 'question')!;
     await until(() => p!.asker.isWaiting(q.id), 'the asker to wait');

@@ -1,11 +1,13 @@
 /**
- * The agent: one task's conversation, its role, its cards and its plans. Implements `AgentApi`
- * for the VS Code panel, the CLI and tests. Everything the user sees leaves through `emit` as
- * stamped `HostEvent`s; `cards()` is rebuilt from those very events.
+ * The agent of one task: its conversation, its role, its cards and its plans. Implements `AgentApi`
+ * for the VS Code panel, the CLI and tests. Every user action passes one gate (`act`, from the
+ * user-action table in userActions.ts); the plan actions live in taskPlans.ts and the turn itself
+ * in core/turn. Everything the user sees leaves through `emit` as stamped `HostEvent`s; `cards()`
+ * is rebuilt from those very events.
  */
 import { resolveMentions } from '../mentions/resolveMentions';
 import { withAttachments } from '../mentions/attachmentText';
-import type { AgentState, Attachment, Card, HostEvent, RoleId } from '../../protocol';
+import type { AgentState, Attachment, Card, HostEvent, RoleId, TurnOutcome, RoleRegistry } from '../../protocol';
 import { EventStream } from '../events';
 import { LlmClient, LlmError } from '../llm';
 import { QuestionUnanswerable } from '../ports/ports';
@@ -15,37 +17,42 @@ import { modelFor, type AgentSettings } from '../settings/settings';
 import type { ToolCatalog } from '../tools/tool';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import { productToolRegistry } from '../tools';
-import type { RoleRegistry } from '../../protocol';
 import { WorkspacePaths } from '../workspace/workspacePaths';
 import { UsageMeter } from '../cost/usageMeter';
 import { Planning } from '../plans/planning';
 import { insideWorkspace } from '../plans/validatePlan';
-import { executePlanSteps } from '../plans/executePlanSteps';
-import { runStepCheck } from '../plans/runStepCheck';
-import { inScopePolicy } from '../plans/amendmentGate';
 import type { PolicyInput } from '../policy/approvalPolicy';
 
 import { requestPlan, type PlanCompleter, type PlanMessage } from '../plans/requestPlan';
-import { replanOf } from '../plans/replanBrief';
 import type { ReplanCarry } from '../plans/planTurn';
-import { stepDiff } from '../plans/stepDiff';
 import { Reviewer } from '../review/reviewer';
 import { promptVersion } from '../prompts/promptVersion';
-import { formatUsd } from '../cost/priceTable';
 import { llmPlanCompleter } from '../plans/llmPlanCompleter';
 import { recordsFromCards } from '../plans/recordsFromCards';
 import { rebuildMessages } from '../history/rebuildMessages';
-import type { AgentApi, AgentHooks, AgentOptions, TurnOutcome } from './agentApi';
-import { emitUsage, runTurn, systemPromptFor } from './turnLoop';
-import { limitQuestion } from './limitQuestion';
+import type { AgentApi, AgentOptions } from './agentApi';
+import type { AgentHooks } from '../turn/turnHooks';
+import { emitUsage, runTurn, systemPromptFor } from '../turn/turnLoop';
+import { limitQuestion } from '../turn/limitQuestion';
 import { isTurnHalt } from '../context/turnHalt';
 import { Conversation, type ConversationMessage } from '../context/conversation';
 import type { ChatMessage } from '../context/chatMessage';
 import { answerTokensFor } from '../context/modelWindows';
 import { ProjectKnowledge } from '../knowledge/projectKnowledge';
+import { TaskPlans, type PlannerMessage } from './taskPlans';
+import { BUSY, ROLE_NEEDS, taskRow, type ActionTarget, type TaskActionMessage, type TaskActionType, type TaskFiles } from './userActions';
+import type { RevertResult } from '../checkpoints/checkpointStore';
 
-/** How much of a check's output is kept as the step's evidence (head and tail). */
-const CHECK_OUTPUT_CHARS = 4000;
+/** A task that keeps no checkpoints (history is off): nothing can be reverted, and nothing changed is known. */
+const NO_CHECKPOINTS: RevertResult = { ok: false, message: 'This task keeps no checkpoints (history is off), so nothing can be reverted.', conflicts: [] };
+export const NO_TASK_FILES: TaskFiles = {
+  revertCall: async () => NO_CHECKPOINTS,
+  revertTask: async () => NO_CHECKPOINTS,
+  revertFile: async () => NO_CHECKPOINTS,
+  revertCalls: async () => NO_CHECKPOINTS,
+  filesChangedBy: () => [],
+  settled: async () => {},
+};
 
 export class Agent implements AgentApi {
   private _role: RoleId;
@@ -53,6 +60,10 @@ export class Agent implements AgentApi {
   private llm: LlmClient;
   readonly events: EventStream;
   readonly planning: Planning;
+  /** Execute, Review, Replan and Revise. */
+  readonly plans: TaskPlans;
+  /** The task's checkpoints (the runtime's), for the revert actions and Edit & resend. */
+  readonly files: TaskFiles;
   /** The roles this agent knows (the product's unless the caller passes its own). */
   readonly roles: RoleRegistry<RoleDef>;
   /** The tools in force; providers may be added or change their tools while the task runs. */
@@ -82,7 +93,8 @@ export class Agent implements AgentApi {
     this._role = opts.role && this.roles.has(opts.role) ? opts.role : this.roles.initial.id;
     this.settings = opts.settings;
     // Every request's usage is also counted on the plan card (per role, per step) and against a step's budget.
-    this.hooks = { ...opts.hooks, onUsage: (u) => { this.countPlanUsage(u); opts.hooks?.onUsage?.(u); } };
+    this.hooks = { ...opts.hooks, onUsage: (u) => { this.plans.countUsage(u); opts.hooks?.onUsage?.(u); } };
+    this.files = opts.files ?? NO_TASK_FILES;
     const onEvent = opts.hooks?.onEvent;
     this.events = new EventStream(onEvent ? (e) => { opts.emit(e); onEvent(e); } : opts.emit, opts.resume?.idPrefix ?? 'c');
     this.tools = opts.tools ?? productToolRegistry();
@@ -120,17 +132,24 @@ export class Agent implements AgentApi {
       onUsage: (u) => emitUsage(this.events, this.usage, { ...u, outcome: 'review' }, this.hooks.onUsage),
       onRetry: (notice) => this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
     });
-  }
-
-  /** The step whose budget this request counts against, if any: over the cap, the step is stopped (its checkpoint stays). */
-  private stepStop: AbortController | undefined;
-
-  private countPlanUsage(u: { role: RoleId; tokensIn: number; tokensOut: number; costUsd?: number }): void {
-    const step = this.planning.noteUsage(u.role, { tokensIn: u.tokensIn, tokensOut: u.tokensOut, ...(u.costUsd !== undefined ? { costUsd: u.costUsd } : {}) });
-    const cap = this.settings.stepBudgetUsd ?? 0;
-    if (!step || cap <= 0 || step.costUsd === undefined || step.costUsd < cap) return;
-    this.planning.stopForBudget(`step ${step.step} reached its budget of ${formatUsd(cap)} (${formatUsd(step.costUsd)} spent); its changes so far are kept and can be reverted`);
-    this.stepStop?.abort();
+    this.plans = new TaskPlans({
+      events: this.events,
+      planning: this.planning,
+      reviewer: this.reviewer,
+      roles: this.roles,
+      host: opts.host,
+      usage: this.usage,
+      conversation: this.talk,
+      settings: () => this.settings,
+      policy: () => this.policyInput(),
+      setRole: (role, reason) => this.setRole(role, reason),
+      setState: (state, detail) => this.setState(state, detail),
+      errorCard: (message) => this.errorCard(message),
+      exclusive: (body) => this.exclusive(body),
+      turn: (signal) => this.turn(signal),
+      plannerTurn: (m) => this.plannerTurn(m),
+      planRunStarted: () => { this.lastTurn = { kind: 'plan' }; },
+    });
   }
 
   get role(): RoleId {
@@ -148,6 +167,55 @@ export class Agent implements AgentApi {
 
   get busy(): boolean {
     return this.running !== undefined;
+  }
+
+  /**
+   * The one gate of every user action (its row in the user-action table): why it cannot run now,
+   * or undefined. A row that needs the task idle is refused while a turn runs, or while a message's
+   * mentions are being read before its turn; a row that needs a role is refused when no role here does that.
+   */
+  private refusal(type: TaskActionType): string | undefined {
+    const row = taskRow(type);
+    if (row.idle && (this.running || this.attaching)) return BUSY;
+    if (row.needs && !this.roles[row.needs]) return ROLE_NEEDS[row.needs];
+    return undefined;
+  }
+
+  /** Runs `action` after the gate of its row; a refusal is an error card and the outcome `error`. */
+  private async gated(type: TaskActionType, action: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+    const why = this.refusal(type);
+    if (why) {
+      this.errorCard(why);
+      return 'error';
+    }
+    return action();
+  }
+
+  /** What the table's handlers act on: this agent, past the gate. */
+  private readonly target: ActionTarget = ((agent: Agent): ActionTarget => ({
+    send: (text) => agent.sendNow(text),
+    retry: () => agent.retryNow(),
+    editMessage: (cardId, text, files) => agent.editMessageNow(cardId, text, files),
+    setRole: (role, reason) => agent.setRole(role, reason),
+    stop: () => agent.stop(),
+    continueAfterLimit: (allow) => agent.continueAfterLimit(allow),
+    get plans() { return agent.plans; },
+    get files() { return agent.files; },
+  }))(this);
+
+  /**
+   * A user action as the chat sends it: its row's gate, then its handler. The chat's dispatch (the
+   * task runtime) sends every task message here; the methods below are the same actions for the
+   * CLI, the palette and tests, through the same gate.
+   */
+  act(msg: TaskActionMessage): Promise<unknown> | void {
+    const row = taskRow(msg.type);
+    const why = this.refusal(msg.type);
+    if (why) {
+      this.errorCard(why);
+      return Promise.resolve('error' satisfies TurnOutcome);
+    }
+    return (row.run as (t: ActionTarget, m: TaskActionMessage) => Promise<unknown> | void)(this.target, msg);
   }
 
   /** The conversation as sent to the model (without the system prompt), read-only. */
@@ -210,11 +278,37 @@ export class Agent implements AgentApi {
    * A user message. Its `@` mentions (and `attach`: files the CLI's --attach names) are read now and
    * attached once, with the editor's context line when the host gives one; the card keeps them.
    */
-  async send(text: string, opts: { requirePlan?: boolean; attach?: readonly string[] } = {}): Promise<TurnOutcome> {
-    if (this.running || this.attaching) {
-      this.errorCard('The agent is still working on the previous message. Stop it first, or wait.');
-      return 'error';
-    }
+  send(text: string, opts: { requirePlan?: boolean; attach?: readonly string[] } = {}): Promise<TurnOutcome> {
+    return this.gated('send', () => this.sendNow(text, opts));
+  }
+
+  async retry(): Promise<TurnOutcome> {
+    return this.gated('retry', () => this.retryNow());
+  }
+
+  /** Edit & resend on one of the user's messages (see `editMessageNow`). */
+  editMessage(cardId: string, text: string, files: 'revert' | 'keep'): Promise<TurnOutcome> {
+    return this.gated('edit_message', () => this.editMessageNow(cardId, text, files));
+  }
+
+  executePlan(planCardId: string, opts: { fromStep?: number } = {}): Promise<TurnOutcome> {
+    return this.gated('execute_plan', () => this.plans.execute(planCardId, opts.fromStep));
+  }
+
+  /** The plan card's Review: the Reviewer judges the version; the verdict goes on the card. */
+  reviewPlan(planCardId: string): Promise<TurnOutcome> {
+    return this.gated('review_plan', () => this.plans.review(planCardId));
+  }
+
+  replan(planCardId: string): Promise<TurnOutcome> {
+    return this.gated('replan', () => this.plans.replan(planCardId));
+  }
+
+  revisePlan(planCardId: string, feedback: string, stepComments: readonly { step: number; text: string }[] = []): Promise<TurnOutcome> {
+    return this.gated('revise_plan', () => this.plans.revise(planCardId, feedback, stepComments));
+  }
+
+  private async sendNow(text: string, opts: { requirePlan?: boolean; attach?: readonly string[] } = {}): Promise<TurnOutcome> {
     this.attaching = true;
     let attachments: Attachment[] = [];
     try {
@@ -233,29 +327,44 @@ export class Agent implements AgentApi {
     return this.exclusive(async (signal) => this.turnWithPlanning(sent, signal, { requirePlan: opts.requirePlan }));
   }
 
-  /**
-   * Why the user message `cardId` cannot be edited now, or undefined when it can (it is one of the
-   * user's messages in this task and no turn is in flight).
-   */
-  cannotRewindTo(cardId: string): string | undefined {
-    if (this.running) return 'The agent is still working; stop it before editing a message.';
-    const card = this.events.card(cardId);
-    if (card?.kind !== 'text' || card.author !== 'user') return 'That message cannot be edited: it is not one of your messages in this task.';
-    return undefined;
+  /** Revise and Replan: the user's card to the Planner, then its turn, which must end with a plan. */
+  private plannerTurn(m: PlannerMessage): Promise<TurnOutcome> {
+    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text: m.text, role: m.role, ts: Date.now() });
+    this.lastTurn = { kind: 'message', text: m.text, role: m.role, feedback: m.feedback, requirePlan: true, ...(m.replan ? { replan: m.replan } : {}) };
+    return this.exclusive(async (signal) => this.turnWithPlanning(m.text, signal, { feedback: m.feedback, requirePlan: true, ...(m.replan ? { replan: m.replan } : {}) }));
   }
 
   /**
-   * Edit & resend, the conversation part: the task goes back to just before the user message
-   * `cardId` (that card and every card after it are dropped, and the model's conversation is
-   * rebuilt from the cards that remain, plus `note` when given), and the role the message was
-   * sent to is back in force. The caller deals with the files changed after that point (the
-   * checkpoints) and sends the edited text. False (said in the chat) when it cannot be done.
+   * Edit & resend on the user message `cardId`: the task goes back to just before it (that card and
+   * every card after it are dropped, the plans are those of the cards kept, the model's
+   * conversation is rebuilt from them, and the role the message was sent to is back in force), the
+   * files the dropped turns changed are reverted (`files: 'revert'`; when that is refused nothing at
+   * all happens, and the chat says why) or kept as they are, the chat and the model are told which,
+   * and `text` goes out in its place.
    */
-  rewindTo(cardId: string, opts: { taskId?: string; note?: { text: string; kind?: 'revert' } } = {}): boolean {
-    const why = this.cannotRewindTo(cardId);
+  private async editMessageNow(cardId: string, text: string, files: 'revert' | 'keep'): Promise<TurnOutcome> {
+    const card = this.events.card(cardId);
+    if (card?.kind !== 'text' || card.author !== 'user') {
+      this.errorCard('That message cannot be edited: it is not one of your messages in this task.');
+      return 'error';
+    }
+    const dropped = this.cards().slice(this.cards().findIndex((c) => c.id === cardId));
+    const callIds = new Set(dropped.flatMap((c) => (c.kind === 'tool_call' ? [c.call_id] : [])));
+    await this.files.settled();
+    const changed = this.files.filesChangedBy(callIds);
+    let note: { text: string; kind?: 'revert' } | undefined;
+    if (changed.length > 0 && files === 'revert') {
+      const r = await this.files.revertCalls(callIds, { action: 'edit_message', target: cardId });
+      if (!r.ok) return 'error';
+      note = { kind: 'revert', text: `You edited an earlier message: the files changed after it were put back (${r.message.replace(/^Reverted /, '').replace(/\.$/, '')}).` };
+    } else if (changed.length > 0) {
+      note = { text: `You edited an earlier message; the files changed after it were kept as they are now: ${changed.join(', ')}.` };
+    }
+    // The checkpoints were waited on: a turn started meanwhile (another click) must not be cut under it.
+    const why = this.refusal('edit_message');
     if (why) {
       this.errorCard(why);
-      return false;
+      return 'error';
     }
     const cards = this.cards();
     const at = cards.findIndex((c) => c.id === cardId);
@@ -266,17 +375,13 @@ export class Agent implements AgentApi {
     this.lastTurn = undefined;
     this.lastOutcome = undefined;
     if (sentAs && this.roles.has(sentAs)) this.setRole(sentAs, 'Edit & resend');
-    this.events.emit({ type: 'snapshot', cards: kept, role: this._role, ...(opts.taskId ? { task_id: opts.taskId } : {}) });
-    if (opts.note) this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', text: opts.note.text, ...(opts.note.kind ? { note: opts.note.kind } : {}), ts: Date.now() });
+    this.events.emit({ type: 'snapshot', cards: kept, role: this._role, ...(this.opts.taskId ? { task_id: this.opts.taskId } : {}) });
+    if (note) this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', text: note.text, ...(note.kind ? { note: note.kind } : {}), ts: Date.now() });
     this.talk.restore(rebuildMessages(this.cards()));
-    return true;
+    return this.sendNow(text);
   }
 
-  async retry(): Promise<TurnOutcome> {
-    if (this.running) {
-      this.errorCard('The agent is still working; stop it before retrying.');
-      return 'error';
-    }
+  private async retryNow(): Promise<TurnOutcome> {
     const last = this.lastTurn;
     if (!last || (this.lastOutcome !== 'error' && this.lastOutcome !== 'stopped')) {
       this.errorCard('Nothing to retry: the last turn did not fail or stop.');
@@ -291,167 +396,6 @@ export class Agent implements AgentApi {
     if (last.role !== this._role) this.setRole(last.role, 'Retry');
     // The user message is already in the conversation (and on screen): the turn resumes from it as it stands.
     return this.exclusive(async (signal) => this.turnWithPlanning(last.text, signal, { feedback: last.feedback, requirePlan: last.requirePlan, alreadySent: true, ...(last.replan ? { replan: last.replan } : {}) }));
-  }
-
-  async executePlan(planCardId: string, opts: { fromStep?: number } = {}): Promise<TurnOutcome> {
-    if (this.running) {
-      this.errorCard('The agent is busy; stop it before executing a plan.');
-      return 'error';
-    }
-    const executor = this.roles.executor;
-    if (!executor) {
-      this.errorCard('No role here executes plans.');
-      return 'error';
-    }
-    const record = this.planning.book.get(planCardId);
-    // With review required before Execute, an unreviewed version is reviewed first; a verdict other than ok stops
-    // here and the card shows it — Execute again is then the user's deliberate override.
-    if (record?.plan && this.settings.reviewPlans && !record.review && this.reviewer.role) {
-      const outcome = await this.reviewPlan(planCardId);
-      const verdict = this.planning.book.get(planCardId)?.review?.verdict?.verdict;
-      if (outcome !== 'done' || verdict !== 'ok') return outcome;
-    }
-    const begun = this.planning.beginExecution(planCardId, opts.fromStep);
-    if (!begun.ok) {
-      this.errorCard(begun.error);
-      return 'error';
-    }
-    this.setRole(executor.id, 'Execute plan');
-    this.lastTurn = { kind: 'plan' };
-    // The executing role's first message says which plan it executes (the hand-off is visible in the chat).
-    this.events.addCard({ kind: 'text', id: this.events.newId('text'), author: 'assistant', text: begun.announcement, role: executor.id, ts: Date.now() });
-    const plan = begun.execution.record.plan;
-    return this.exclusive(async (signal) =>
-      executePlanSteps(this.planning, begun.brief, {
-        runTurn: async (message) => {
-          if (signal.aborted) return 'stopped';
-          this.talk.appendUser(message);
-          // Each step runs under its own stop, so its budget can end it without stopping the task.
-          const step = new AbortController();
-          const onAbort = () => step.abort();
-          signal.addEventListener('abort', onAbort, { once: true });
-          this.stepStop = step;
-          try {
-            return await this.turn(step.signal);
-          } finally {
-            this.stepStop = undefined;
-            signal.removeEventListener('abort', onAbort);
-          }
-        },
-        reviewStep: async (step, ended) => {
-          const mode = this.settings.reviewSteps ?? 'off';
-          if (mode === 'off' || !this.reviewer.role || signal.aborted) return undefined;
-          if (mode === 'on_failure' && ended.state === 'done') return undefined;
-          const exec = this.planning.execution;
-          const diff = exec ? await stepDiff(this.opts.host.fs, this.opts.host.fs.roots[0] ?? '.', exec.before) : '';
-          this.setState('thinking', `The ${this.reviewer.role.label} is looking at step ${step.step_number}`);
-          const result = await this.reviewer.reviewStep(plan, step, ended, diff, signal);
-          this.planning.book.setStepReview(planCardId, step.step_number, result);
-          return result;
-        },
-        runCheck: (command, stepNumber) => runStepCheck(command, stepNumber, {
-          ui: this.events,
-          host: this.opts.host,
-          // The check is in its step's scope by definition: plan-scope approval covers it like the step's commands.
-          policy: inScopePolicy(this.policyInput(), 'command'),
-          cwd: this.opts.host.fs.roots[0] ?? '.',
-          roots: this.opts.host.fs.roots,
-          timeoutMs: this.settings.limits.commandTimeoutMs,
-          maxOutputChars: CHECK_OUTPUT_CHARS,
-          signal,
-        }),
-        root: this.opts.host.fs.roots[0] ?? '.',
-        aborted: () => signal.aborted,
-        newErrors: () => this.planning.execution?.problems.newErrorLines(this.opts.host.fs.roots[0] ?? '.') ?? Promise.resolve([]),
-      }),
-    );
-  }
-
-  /** The plan card's Review: the Reviewer judges the version; the verdict goes on the card. */
-  async reviewPlan(planCardId: string): Promise<TurnOutcome> {
-    if (this.running) {
-      this.errorCard('The agent is busy; stop it before reviewing a plan.');
-      return 'error';
-    }
-    const record = this.planning.book.get(planCardId);
-    if (!record?.plan) {
-      this.errorCard(record ? `Plan v${record.version} could not be validated, so there is nothing to review. Revise it first.` : `No plan with id ${planCardId} in this task.`);
-      return 'error';
-    }
-    const reviewer = this.reviewer.role;
-    if (!reviewer) {
-      this.errorCard('No role here reviews plans.');
-      return 'error';
-    }
-    const plan = record.plan;
-    return this.exclusive(async (signal) => {
-      this.usage.startTurn();
-      this.setState('thinking', `The ${reviewer.label} is reviewing plan v${record.version}`);
-      this.planning.beginReview(planCardId);
-      try {
-        const result = await this.reviewer.reviewPlan(plan, record.version, signal);
-        this.planning.book.setReview(planCardId, result);
-        return 'done';
-      } finally {
-        this.planning.endReview();
-      }
-    });
-  }
-
-  /**
-   * After a failed step or a `replan` verdict: the Planner proposes the next version from the goal,
-   * the steps that ran (with their outputs), the ones that remain, why it stopped and the earlier
-   * replans; the steps that ran are kept in the new version as they ended.
-   */
-  async replan(planCardId: string): Promise<TurnOutcome> {
-    if (this.running) {
-      this.errorCard('The agent is busy; stop it before replanning.');
-      return 'error';
-    }
-    const record = this.planning.book.get(planCardId);
-    if (!record) {
-      this.errorCard(`No plan with id ${planCardId} in this task.`);
-      return 'error';
-    }
-    const planner = this.roles.planner;
-    if (!planner) {
-      this.errorCard('No role here answers with plans.');
-      return 'error';
-    }
-    const r = replanOf(record, this.planning.book.all());
-    if ('error' in r) {
-      this.errorCard(r.error);
-      return 'error';
-    }
-    this.setRole(planner.id, 'Replan');
-    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text: r.message, role: planner.id, ts: Date.now() });
-    this.lastTurn = { kind: 'message', text: r.message, role: planner.id, feedback: r.why, requirePlan: true, replan: r.carry };
-    return this.exclusive(async (signal) => this.turnWithPlanning(r.message, signal, { feedback: r.why, requirePlan: true, replan: r.carry }));
-  }
-
-  async revisePlan(planCardId: string, feedback: string, stepComments: readonly { step: number; text: string }[] = []): Promise<TurnOutcome> {
-    if (this.running) {
-      this.errorCard('The agent is busy; stop it before revising a plan.');
-      return 'error';
-    }
-    const record = this.planning.book.get(planCardId);
-    if (!record) {
-      this.errorCard(`No plan with id ${planCardId} in this task.`);
-      return 'error';
-    }
-    const planner = this.roles.planner;
-    if (!planner) {
-      this.errorCard('No role here answers with plans.');
-      return 'error';
-    }
-    this.setRole(planner.id, 'Revise plan');
-    // Comments on single steps travel with the feedback, each naming its step (and the step's action, so the Planner need not look it up).
-    const comments = stepComments.map((c) => `- step ${c.step}${record.plan?.steps[c.step - 1] ? ` ("${record.plan.steps[c.step - 1]!.action.slice(0, 80)}")` : ''}: ${c.text.trim()}`);
-    feedback = [feedback.trim(), comments.length ? `Comments on steps:\n${comments.join('\n')}` : ''].filter(Boolean).join('\n');
-    const text = `Revise plan v${record.version}: ${feedback}`;
-    this.events.addCard({ kind: 'text', id: this.events.newId('user'), author: 'user', text, role: planner.id, ts: Date.now() });
-    this.lastTurn = { kind: 'message', text, role: planner.id, feedback, requirePlan: true };
-    return this.exclusive(async (signal) => this.turnWithPlanning(text, signal, { feedback, requirePlan: true }));
   }
 
   /** Runs `body` as the one turn in flight; always ends with `turn_ended` and `idle`. */

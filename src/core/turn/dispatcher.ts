@@ -24,7 +24,7 @@ import type { ToolRegistry } from '../tools/toolRegistry';
 import type { Planning } from '../plans/planning';
 import { allowRuleFor, decideApproval, resolveApproval, type PolicyInput } from '../policy/approvalPolicy';
 import { classifyStepApproval, decideAmendment } from '../plans/amendmentGate';
-import type { SettledToolCall } from './agentApi';
+import type { SettledToolCall } from './turnHooks';
 
 export interface DispatchEnv {
   /** The role in force right now (checked per call, at dispatch). */

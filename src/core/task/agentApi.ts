@@ -1,18 +1,17 @@
 /**
  * The Agent's public surface: what the VS Code panel, the CLI and tests drive. Implemented by
- * `Agent` in agent.ts. Everything the user sees comes out as `HostEvent`s through `emit`.
+ * `Agent` in taskAgent.ts. Everything the user sees comes out as `HostEvent`s through `emit`.
  */
-import type { Card, HostEvent, RoleId } from '../../protocol';
+import type { Card, HostEvent, RoleId, TurnOutcome, RoleRegistry } from '../../protocol';
+import type { AgentHooks } from '../turn/turnHooks';
+import type { TaskFiles } from './userActions';
 import type { HostPorts } from '../ports/ports';
 import type { AgentSettings } from '../settings/settings';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import type { RoleDef } from '../roles/roles';
-import type { RoleRegistry } from '../../protocol';
 import type { PlanProvenance } from '../plans/planRecord';
 import type { ChatMessage } from '../context/chatMessage';
 
-import type { TurnOutcome } from '../../protocol';
-export type { TurnOutcome };
 
 export interface AgentOptions {
   host: HostPorts;
@@ -28,6 +27,10 @@ export interface AgentOptions {
   roles?: RoleRegistry<RoleDef>;
   /** The tool registry (default: the built-in providers — workspace tools and ask_question/propose_plan/fail_step). */
   tools?: ToolRegistry;
+  /** The task's checkpoints, for the revert actions and Edit & resend (default: none, nothing can be reverted). */
+  files?: TaskFiles;
+  /** The task's id, on the snapshot Edit & resend sends. */
+  taskId?: string;
 }
 
 export interface ResumeState {
@@ -39,68 +42,6 @@ export interface ResumeState {
   idPrefix: string;
   /** Plan provenance kept by history, by plan card id (plans work: restores the plan records so Execute/Revise work). */
   planProvenance?: Record<string, PlanProvenance>;
-}
-
-/**
- * How the parts around an agent (history, checkpoints, the budget, context fitting) learn what
- * happens in a task: the agent calls them at these points. They are not told by watching the
- * events the user sees. The task runtime (core/runtime) combines the parts' hooks into one.
- */
-export interface AgentHooks {
-  /** Every event, right after the host's sink got it (history records exactly what was shown). */
-  onEvent?(event: HostEvent): void;
-  /** Before a file is changed, created or deleted: keep its pre-image. */
-  beforeChange?(absPath: string, callId: string): Promise<void>;
-  /** A tool call reached its final status (done, error, refused or rejected). */
-  onToolCallSettled?(call: SettledToolCall): void;
-  /** One model request was counted: its usage card is out. */
-  onUsage?(usage: CountedUsage): void;
-  /** A turn ended (its `turn_ended` is out and the agent is no longer busy). */
-  onTurnEnded?(outcome: TurnOutcome): void;
-  /**
-   * Before each request: may elide/condense messages to fit the window. `opts` carries what else
-   * takes room (tool schemas, the answer reserve). May throw `TurnHalt` to end the turn on purpose.
-   */
-  fitContext?(messages: unknown[], model: string, opts?: FitContextOptions): Promise<unknown[]>;
-}
-
-export interface SettledToolCall {
-  callId: string;
-  /** The tool card that shows the call. */
-  cardId: string;
-  tool: string;
-  status: 'done' | 'error' | 'refused' | 'rejected';
-}
-
-export interface CountedUsage {
-  model: string;
-  role: RoleId;
-  tokensIn: number;
-  tokensOut: number;
-  /** What the request cost, when its price is known. */
-  costUsd?: number;
-  /** 'ok', 'plan', 'summary', … */
-  outcome: string;
-}
-
-export interface FitContextOptions {
-  tools?: unknown[];
-  maxTokens?: number;
-  signal?: AbortSignal;
-  /**
-   * A request the hook makes itself (the condensing summary) is reported here, so the agent counts
-   * it with its own requests: one meter for the usage card, the turn and task totals.
-   */
-  onUsage?(usage: HookUsage): void;
-}
-
-export interface HookUsage {
-  model: string;
-  tokensIn: number;
-  tokensOut: number;
-  latencyMs: number;
-  /** e.g. 'summary'. */
-  outcome: string;
 }
 
 export interface AgentApi {
@@ -121,6 +62,11 @@ export interface AgentApi {
    * nothing to retry (no such turn, or it was a plan execution: execute the plan again) an error card says so.
    */
   retry(): Promise<TurnOutcome>;
+  /**
+   * Edit & resend on one of the user's messages: the task is cut just before it and `text` goes out
+   * in its place; the files the dropped turns changed are reverted (`files: 'revert'`) or kept.
+   */
+  editMessage(cardId: string, text: string, files: 'revert' | 'keep'): Promise<TurnOutcome>;
   /** "Revise": feedback (and comments on single steps) to the Planner, which answers with a new plan version. */
   revisePlan(planCardId: string, feedback: string, stepComments?: readonly { step: number; text: string }[]): Promise<TurnOutcome>;
   /** After the tool-call limit: continue (true) or end the turn (false). */

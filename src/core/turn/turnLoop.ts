@@ -3,7 +3,7 @@
  * repeat until the model answers without tools (or a guardrail, a fault or Stop ends it).
  */
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import type { AgentState, RoleId } from '../../protocol';
+import type { AgentState, RoleId, TurnOutcome } from '../../protocol';
 import type { EventStream } from '../events';
 import { LlmError, mapProviderStrings, type LlmClient, type ChatResult } from '../llm';
 import type { RoleDef } from '../roles/roles';
@@ -12,7 +12,7 @@ import type { ToolCatalog } from '../tools/tool';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import { chatToolDef } from '../tools/chatToolDef';
 import type { UsageMeter } from '../cost/usageMeter';
-import type { TurnOutcome, AgentHooks, CountedUsage } from './agentApi';
+import type { AgentHooks, CountedUsage } from './turnHooks';
 import { Dispatcher, type DispatchEnv, type TurnCounters } from './dispatcher';
 import { isTurnHalt } from '../context/turnHalt';
 import type { Conversation } from '../context/conversation';
