@@ -203,6 +203,25 @@ describe('webview in Chromium (standalone page)', function () {
     assert.ok(!/[\r\u001b\u202a-\u202e\u2066-\u2069]/.test(await cmd.innerText()), 'no raw control character reaches the page');
   });
 
+  it('words a tool card from the display it carries: an MCP call says what it was called with, its server beside it; a new tool reads and groups with no webview change', async () => {
+    const mcp = { kind: 'mcp', title: 'Echo Tool', verb: 'Call', done: 'Called', detail: 'Echo Tool · hello from the workbench', tag: 'everything' };
+    const reader = { kind: 'read', title: 'Read notes', verb: 'Read', path: 'notes.md', fold: 'run' };
+    const cards = [
+      { kind: 'tool_call', id: 'mcp', call_id: 'c-mcp', tool: 'everything__echo', summary: 'everything: echo {"message":"hello from the workbench"}', display: mcp, args: { message: 'hello from the workbench' }, status: 'done', result: 'Echo: hello', ts: 1 },
+      { kind: 'text', id: 'between', author: 'assistant', text: 'Now the notes.', ts: 2 },
+      { kind: 'tool_call', id: 'n1', call_id: 'c-n1', tool: 'brand_new_reader', summary: 'r1', display: reader, args: {}, status: 'done', ts: 3 },
+      { kind: 'tool_call', id: 'n2', call_id: 'c-n2', tool: 'brand_new_reader', summary: 'r2', display: { ...reader, path: 'todo.md' }, args: {}, status: 'done', ts: 4 },
+    ];
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards });
+    const card = h.page.locator('[data-card-id="mcp"]');
+    await card.waitFor();
+    assert.equal(await card.locator('.tool-summary').textContent(), 'Called Echo Tool · hello from the workbench');
+    assert.equal(await card.locator('.tool-name').textContent(), 'everything');
+    assert.equal(await card.locator('.tool-name').getAttribute('title'), 'Echo Tool (tool everything__echo)');
+    // Two reads of a tool the webview never heard of are one line, like any run of reads.
+    await h.page.getByRole('button', { name: 'Read 2 files' }).waitFor();
+  });
+
   it('offers Revert task in the header only while the task has revertible changes, behind a confirmation', async () => {
     const tool = (id: string, extra: Record<string, unknown>) => ({ kind: 'tool_call', id, call_id: `c-${id}`, tool: 'edit_file', summary: `edit ${id}.txt`, args: {}, status: 'done', ts: 1, ...extra });
     await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: [tool('a', {})] });

@@ -216,7 +216,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
           <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={toolHeadline(card)} /></span>{' '}
           {/* The tool's name, or what its display shows instead (an MCP tool's long `server__tool`: the server; the headline says the tool). */}
-          <span class="tool-name" title={`Tool ${card.tool}`}>{display.tag ?? card.tool}</span>
+          <span class="tool-name" title={`${visibleLine(display.title)} (tool ${card.tool})`}>{display.tag ?? card.tool}</span>
         </span>
         {exit ? (
           <span class={`chip exit-${exit.outcome}`} data-exit={exit.outcome} title={exit.code === null ? 'No exit code' : `Exit code ${exit.code}`}>{exitLabel(exit)}</span>
