@@ -36,8 +36,7 @@ export const CORE_LAYERS = [
   { name: 'tools, context and knowledge', folders: ['tools', 'policy', 'context', 'knowledge', 'syntax', 'mentions', 'mcp', 'checkpoints', 'questions', 'settings', 'registries'] },
   { name: 'plans and review', folders: ['plans', 'review', 'history'] },
   { name: 'turn', folders: ['turn'] },
-  // `agent` holds the turn and the task together until it is split into turn/ and task/.
-  { name: 'task', folders: ['task', 'agent'] },
+  { name: 'task', folders: ['task'] },
   { name: 'runtime', folders: ['runtime'] },
 ];
 
