@@ -1,12 +1,12 @@
 /**
  * Tandem's chat webview.
  *
- * Why Preact: the whole webview (JS + CSS) must stay ≤ 60 KB gzipped (peers ship
+ * Why Preact: the whole webview (JS + CSS) must stay ≤ 55 KB gzipped (peers ship
  * 1.6–2.2 MB). Preact's runtime + hooks is ~5 KB gzipped against ~45 KB for React + ReactDOM, and
- * it keeps the component model and JSX. The rest of the budget: marked (~12 KB, a real CommonMark/GFM
- * parser; a hand-rolled one would be smaller but wrong on edge cases, and it is what we sanitise
- * against) and zod for validating every message with the shared protocol schemas — built on
- * zod/mini through webview-ui/build/leanZodPlugin.mjs (~9 KB instead of ~30–94 KB for classic zod).
+ * it keeps the component model and JSX. The rest of the budget: the chat's own markdown renderer
+ * (markdown/markdown.ts, ~3 KB gzipped; marked was ~12 KB) and zod for validating every message
+ * with the shared protocol schemas — built on zod/mini through webview-ui/build/leanZodPlugin.mjs
+ * (~9 KB instead of ~30–94 KB for classic zod).
  * No icon font: a handful of unicode glyphs, so nothing is fetched and no CDN is needed.
  * `npm run bench` (bench/webview.bench.mjs) prints the real gzipped size against the budget.
  */

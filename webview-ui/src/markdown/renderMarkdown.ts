@@ -1,15 +1,13 @@
 /**
- * Model text → HTML that is safe to put in the DOM. Model output is untrusted: raw HTML tokens are
- * shown as text (escaped), links keep only http(s)/mailto targets, images become links (a remote
- * image would be a tracking beacon, and the CSP blocks it anyway). Everything else goes through
- * marked's own escaping. Code blocks get a Copy button that the card handles by delegation.
+ * Model text → HTML that is safe to put in the DOM. Model output is untrusted: raw HTML is shown
+ * as text (escaped), links keep only http(s)/mailto targets, images become links (a remote image
+ * would be a tracking beacon, and the CSP blocks it anyway). Everything else is escaped by the
+ * renderer itself (markdown.ts). Code blocks get a Copy button that the card handles by delegation.
  */
-import { Marked, type Tokens } from 'marked';
 import { isAnswerPath } from '../mentions/answerPaths';
+import { escapeHtml, MarkdownRenderer } from './markdown';
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
-}
+export { escapeHtml };
 
 /** The only link targets allowed through; anything else (javascript:, data:, vscode:, relative) is dropped. */
 export function safeHref(href: string | null | undefined): string | null {
@@ -21,47 +19,35 @@ export function safeHref(href: string | null | undefined): string | null {
   return null;
 }
 
-const marked = new Marked({
-  gfm: true,
-  breaks: false,
-  async: false,
-  renderer: {
-    html(token: Tokens.HTML | Tokens.Tag): string {
-      return escapeHtml(token.text);
-    },
-    link(this: { parser: { parseInline(t: Tokens.Generic[]): string } }, token: Tokens.Link): string {
-      const inner = this.parser.parseInline(token.tokens);
-      const href = safeHref(token.href);
-      if (!href) return inner;
-      const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
-      return `<a href="${escapeHtml(href)}"${title}>${inner}</a>`;
-    },
-    image(token: Tokens.Image): string {
-      const label = escapeHtml(token.text || token.href || 'image');
-      const href = safeHref(token.href);
-      return href ? `<a href="${escapeHtml(href)}">[image: ${label}]</a>` : `[image: ${label}]`;
-    },
-    // A workspace path in inline code (`src/cart.ts:12`) links to the editor (see mentions/pathLinks.ts).
-    codespan(token: Tokens.Codespan): string {
-      const code = `<code>${escapeHtml(token.text)}</code>`;
-      return isAnswerPath(token.text) ? `<a href="#" class="path-link" data-path="${escapeHtml(token.text)}" title="Open in the editor">${code}</a>` : code;
-    },
-    code(token: Tokens.Code): string {
-      const lang = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';
-      const text = token.text.replace(/\n$/, '');
-      return (
-        `<div class="code-block"><div class="code-head"><span class="code-lang">${escapeHtml(lang)}</span>` +
-        `<button type="button" class="code-copy" data-copy="1">Copy</button></div>` +
-        `<pre><code>${escapeHtml(text)}</code></pre></div>`
-      );
-    },
+const markdown = new MarkdownRenderer({
+  link(target, title, inner) {
+    const href = safeHref(target);
+    if (!href) return inner;
+    return `<a href="${escapeHtml(href)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${inner}</a>`;
+  },
+  image(target, alt) {
+    const label = escapeHtml(alt || target || 'image');
+    const href = safeHref(target);
+    return href ? `<a href="${escapeHtml(href)}">[image: ${label}]</a>` : `[image: ${label}]`;
+  },
+  // A workspace path in inline code (`src/cart.ts:12`) links to the editor (see mentions/pathLinks.ts).
+  codespan(text) {
+    const code = `<code>${escapeHtml(text)}</code>`;
+    return isAnswerPath(text) ? `<a href="#" class="path-link" data-path="${escapeHtml(text)}" title="Open in the editor">${code}</a>` : code;
+  },
+  code(text, lang) {
+    return (
+      `<div class="code-block"><div class="code-head"><span class="code-lang">${escapeHtml(lang)}</span>` +
+      `<button type="button" class="code-copy" data-copy="1">Copy</button></div>` +
+      `<pre><code>${escapeHtml(text)}</code></pre></div>`
+    );
   },
 });
 
 /** Markdown → safe HTML. Never throws: on a parser error the text is shown escaped. */
 export function renderMarkdown(text: string): string {
   try {
-    return marked.parse(text, { async: false }) as string;
+    return markdown.render(text);
   } catch {
     return `<p>${escapeHtml(text)}</p>`;
   }
