@@ -41,6 +41,11 @@ describe('webview markdown renderer', () => {
       '<p>See <a href="https://example.com/a_(b)">https://example.com/a_(b)</a>. Or <a href="http://www.x.io">www.x.io</a>, &copy; &#60;b&#62;</p>');
   });
 
+  it('bare email addresses link with mailto:, as GitHub does', () => {
+    assert.equal(flat(md.renderMarkdown('Mail dev@example.com or a.b+c@mail.example.org. Not x@y or @handle.')),
+      '<p>Mail <a href="mailto:dev@example.com">dev@example.com</a> or <a href="mailto:a.b+c@mail.example.org">a.b+c@mail.example.org</a>. Not x@y or @handle.</p>');
+  });
+
   it('hard breaks: two spaces or a backslash at the end of a line', () => {
     assert.equal(md.renderMarkdown('a  \nb\\\nc\nd'), '<p>a<br>\nb<br>\nc\nd</p>\n');
   });

@@ -43,9 +43,10 @@ const INDENTED = /^(?: {4}|\t)/;
 const TICKS = /`+/y;
 const AUTOLINK = /<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>/y;
 const BARE_URL = /(?:https?:\/\/|www\.)[^\s<]*/iy;
+const EMAIL_DOMAIN = /@[a-zA-Z0-9_-]+(?:\.[a-zA-Z0-9_-]+)+/y;
 const ENTITY = /&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/y;
 /** Characters that never start anything inline: taken in one piece. */
-const PLAIN = /[^\\`[!<&\n*_~hw]+/y;
+const PLAIN = /[^\\`[!<&@\n*_~hw]+/y;
 const RUNS: Record<string, RegExp> = { '*': /\*+/y, _: /_+/y, '~': /~+/y };
 const LINK_TAIL = /\([ \t\n]*(?:<([^<>\n]*)>|((?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*))(?:[ \t\n]+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))?[ \t\n]*\)/y;
 
@@ -328,6 +329,20 @@ export class MarkdownRenderer {
             i += u.length;
             continue;
           }
+        }
+      }
+      if (c === '@' && !inLink) {
+        // GitHub's bare email link: the local part is already in the text before the `@`.
+        // Only the end of the text is looked at (a local part is at most 64 characters), so many `@` stay cheap.
+        const local = /(?:^|[^a-zA-Z0-9._+-])([a-zA-Z0-9._+-]{1,64})$/.exec(text.slice(-66));
+        const domain = matchAt(EMAIL_DOMAIN, src, i);
+        if (local && domain && !/[-_]$/.test(domain[0])) {
+          const address = local[1]! + domain[0];
+          text = text.slice(0, -local[1]!.length);
+          flush();
+          out.push(this.parts.link(`mailto:${address}`, undefined, escapeHtml(address)));
+          i += domain[0].length;
+          continue;
         }
       }
       if (c === '&') {
