@@ -33,7 +33,7 @@ import { rebuildMessages } from '../history/rebuildMessages';
 import type { AgentApi, AgentOptions } from './agentApi';
 import type { AgentHooks } from '../turn/turnHooks';
 import { emitUsage, runTurn, systemPromptFor } from '../turn/turnLoop';
-import { limitQuestion } from '../turn/limitQuestion';
+import { LimitQuestion } from '../turn/limitQuestion';
 import { isTurnHalt } from '../context/turnHalt';
 import { Conversation, type ConversationMessage } from '../context/conversation';
 import type { ChatMessage } from '../context/chatMessage';
@@ -80,7 +80,8 @@ export class Agent implements AgentApi {
   private attaching = false;
   private state: AgentState = 'idle';
   private stateDetail: string | undefined;
-  private limitWaiter: ((allow: boolean) => void) | undefined;
+  /** The tool-call limit's question, while one waits. */
+  private readonly limit: LimitQuestion;
   /** What the last turn was and how it ended, so `retry` can run it again without re-adding the user message. */
   private lastTurn: { kind: 'message'; text: string; role: RoleId; feedback?: string; requirePlan?: boolean; replan?: ReplanCarry } | { kind: 'plan' } | undefined;
   private lastOutcome: TurnOutcome | undefined;
@@ -97,6 +98,7 @@ export class Agent implements AgentApi {
     this.files = opts.files ?? NO_TASK_FILES;
     const onEvent = opts.hooks?.onEvent;
     this.events = new EventStream(onEvent ? (e) => { opts.emit(e); onEvent(e); } : opts.emit, opts.resume?.idPrefix ?? 'c');
+    this.limit = new LimitQuestion({ events: this.events, asker: opts.host.asker, setState: (state) => this.setState(state) });
     this.tools = opts.tools ?? productToolRegistry();
     this.paths = new WorkspacePaths(opts.host.fs);
     this.usage = new UsageMeter(opts.settings.prices, opts.resume?.usage);
@@ -259,11 +261,11 @@ export class Agent implements AgentApi {
 
   stop(): void {
     this.running?.abort();
-    this.limitWaiter?.(false);
+    this.limit.answer(false);
   }
 
   continueAfterLimit(allow: boolean): void {
-    this.limitWaiter?.(allow);
+    this.limit.answer(allow);
   }
 
   cards(): Card[] {
@@ -420,7 +422,7 @@ export class Agent implements AgentApi {
     } finally {
       if (controller.signal.aborted && outcome !== 'waiting') outcome = 'stopped';
       this.running = undefined;
-      this.limitWaiter = undefined;
+      this.limit.clear();
       this.lastOutcome = outcome;
     }
     this.setState('idle');
@@ -535,41 +537,13 @@ export class Agent implements AgentApi {
           this.planning.noteAction({ tool: call.tool, status: call.status, summary: card?.kind === 'tool_call' ? card.summary : call.tool });
           this.hooks.onToolCallSettled?.(call);
         },
-        askToContinue: (count) => this.askToContinue(count, signal),
+        askToContinue: (count) => this.limit.ask(count, signal),
       },
     });
   }
 
   private policyInput(): PolicyInput {
     return { approval: this.settings.approval, commandAllowList: this.settings.commandAllowList, roots: this.opts.host.fs.roots, allowedTools: this.settings.mcpAllowedTools ?? [] };
-  }
-
-  /** At the tool-call limit: a question card, answered by the panel (`continueAfterLimit`) or the host's asker. */
-  private async askToContinue(count: number, signal: AbortSignal): Promise<boolean | 'unanswerable'> {
-    const question = limitQuestion(count);
-    const cardId = this.events.newId('question');
-    this.events.addCard({ kind: 'question', id: cardId, question, status: 'waiting', ts: Date.now() });
-    this.setState('waiting_on_user');
-    const asker = new AbortController();
-    const onAbort = () => asker.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const answer = await new Promise<boolean | 'unanswerable'>((resolve) => {
-        this.limitWaiter = resolve;
-        this.opts.host.asker.ask(question, cardId, asker.signal).then(
-          (value) => resolve(value === 'continue'),
-          (err) => resolve(err instanceof QuestionUnanswerable ? 'unanswerable' : false),
-        );
-      });
-      if (answer === 'unanswerable') return answer;
-      this.events.patchCard(cardId, signal.aborted ? { status: 'cancelled' } : { status: 'answered', answer: answer ? 'continue' : 'stop' });
-      return signal.aborted ? false : answer;
-    } finally {
-      this.limitWaiter = undefined;
-      asker.abort();
-      signal.removeEventListener('abort', onAbort);
-      this.setState('calling_tool');
-    }
   }
 
   private setState(state: AgentState, detail?: string): void {
