@@ -1,6 +1,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { tandem, waitFor } from './support/tandem';
+import { tandem } from './support/tandem';
+import { waitFor } from '../support/wait';
 
 describe('the Tandem chat view', () => {
   it('resolves when its activity-bar container is opened, with a strict CSP and only local resources', async () => {
@@ -9,7 +10,7 @@ describe('the Tandem chat view', () => {
     const sub = api.chatView.onDidResolve((view) => { html = view.webview.html; });
     try {
       await vscode.commands.executeCommand('workbench.view.extension.tandem');
-      await waitFor('the chat view to resolve', () => api.chatView.isResolved);
+      await waitFor(() => api.chatView.isResolved, 'the chat view to resolve', 20_000);
       // It may have resolved before we subscribed (the container was already open): reveal again then.
       html ??= await new Promise<string>((resolve) => {
         const s = api.chatView.onDidResolve((v) => { s.dispose(); resolve(v.webview.html); });

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { processRunning } from '../../support/processByCommandLine';
-import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../../support/scriptedServer';
+import { ScriptedServer } from '../../support/scriptedServer';
 import { AgentSession } from '../../../src/host/vscode/agentSession';
 import { DiffApprover } from '../../../src/host/vscode/diffApprover';
 import { PanelApprover } from '../../../src/host/vscode/panelApprover';
@@ -15,14 +15,11 @@ import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { defaultSettings } from '../../../src/core/settings/settings';
 import { nullLogger } from '../../../src/core/ports/ports';
 import type { Card, HostEvent, HostUiMessage, PanelOutbound } from '../../../src/protocol';
-import { closeAllEditors, isAlive, removeDir, tempDir, waitFor } from './helpers';
+import { closeAllEditors, isAlive, removeDir, tempDir } from './helpers';
+import { waitFor } from '../../support/wait';
+import { calls, numberedTc as tc, text } from '../../support/scriptSteps';
 
 const SCHEMES = { proposed: 'tandem-proposed-story', original: 'tandem-original-story' };
-
-let n = 0;
-const tc = (name: string, args: Record<string, unknown>): ScriptedToolCall => ({ id: `call_${name}_${++n}`, name, arguments: args });
-const calls = (...c: ScriptedToolCall[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 
 /** SecretStorage stand-in: these tests exercise the session, not the keychain (secrets have their own test). */
 class MemorySecrets implements vscode.SecretStorage {

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { DiffApprover, registerDiffTitleCommands } from '../../../src/host/vscode/diffApprover';
 import { PanelApprover } from '../../../src/host/vscode/panelApprover';
 import type { ApprovalRequest } from '../../../src/core/ports/ports';
-import { closeAllEditors, removeDir, tempDir, waitFor } from './helpers';
+import { closeAllEditors, removeDir, tempDir } from './helpers';
+import { waitFor } from '../../support/wait';
 
 // Own schemes and command ids: the extension under test has registered the real ones already.
 const SCHEMES = { proposed: 'tandem-proposed-it', original: 'tandem-original-it' };

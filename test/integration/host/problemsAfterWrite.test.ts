@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../../support/scriptedServer';
+import { ScriptedServer, type ScriptedToolCall } from '../../support/scriptedServer';
 import { AgentSession } from '../../../src/host/vscode/agentSession';
 import { DiffApprover } from '../../../src/host/vscode/diffApprover';
 import { PanelApprover } from '../../../src/host/vscode/panelApprover';
@@ -14,14 +14,11 @@ import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { defaultSettings } from '../../../src/core/settings/settings';
 import { nullLogger } from '../../../src/core/ports/ports';
 import type { Card } from '../../../src/protocol';
-import { closeAllEditors, removeDir, tempDir, waitFor } from './helpers';
+import { closeAllEditors, removeDir, tempDir } from './helpers';
+import { waitFor } from '../../support/wait';
+import { calls, numberedTc as tc, text } from '../../support/scriptSteps';
 
 const SCHEMES = { proposed: 'tandem-proposed-problems', original: 'tandem-original-problems' };
-
-let n = 0;
-const tc = (name: string, args: Record<string, unknown>): ScriptedToolCall => ({ id: `call_${name}_${++n}`, name, arguments: args });
-const calls = (...c: ScriptedToolCall[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 
 class MemorySecrets implements vscode.SecretStorage {
   private readonly m = new Map<string, string>();

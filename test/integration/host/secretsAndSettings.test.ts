@@ -4,7 +4,7 @@ import { ApiKeyStore, API_KEY_SECRET } from '../../../src/host/vscode/secrets';
 import { readAgentSettings, SETTING, watchAgentSettings } from '../../../src/host/vscode/settings';
 import { ChannelLogger } from '../../../src/host/vscode/logChannel';
 import type { TandemTestApi } from '../../../src/host/vscode/testApi';
-import { waitFor } from './helpers';
+import { waitFor } from '../../support/wait';
 
 async function testApi(): Promise<TandemTestApi> {
   const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'tandem');

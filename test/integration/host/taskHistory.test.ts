@@ -16,7 +16,8 @@ import { defaultSettings } from '../../../src/core/settings/settings';
 import { nullLogger, type HostPorts } from '../../../src/core/ports/ports';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import type { Card } from '../../../src/protocol';
-import { closeAllEditors, removeDir, tempDir, waitFor } from './helpers';
+import { closeAllEditors, removeDir, tempDir } from './helpers';
+import { waitFor } from '../../support/wait';
 
 class MemorySecrets implements vscode.SecretStorage {
   private readonly m = new Map<string, string>();

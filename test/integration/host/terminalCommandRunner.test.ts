@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalCommandRunner } from '../../../src/host/vscode/terminalCommandRunner';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
-import { isAlive, removeDir, sleep, tempDir, waitFor } from './helpers';
+import { isAlive, removeDir, tempDir } from './helpers';
+import { sleep, waitFor } from '../../support/wait';
 
 const opts = (cwd: string, extra: Partial<{ timeoutMs: number; signal: AbortSignal }> = {}) => ({
   cwd, timeoutMs: 30_000, signal: new AbortController().signal, ...extra,

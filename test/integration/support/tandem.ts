@@ -10,14 +10,3 @@ export async function tandem(): Promise<{ ext: vscode.Extension<TandemExports>; 
   const api = await ext.activate();
   return { ext, api };
 }
-
-/** Resolves with `value()` once it is truthy; rejects after `ms` saying what never happened. */
-export async function waitFor<T>(what: string, value: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = value();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -5,14 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
-import type { ScriptStep } from '../../support/scriptedServer';
 import type { AgentSettings } from '../../../src/core/settings/settings';
 import { commandExit } from '../../../src/core/tools/runCommand';
 import { endpointNeedsKey } from '../../../src/protocol/endpointNeedsKey';
+import { calls, tc, text } from '../../support/scriptSteps';
 
-const tc = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
-const calls = (...c: ReturnType<typeof tc>[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const noRetries = (s: AgentSettings): AgentSettings => ({ ...s, limits: { ...s.limits, maxRetries: 0 } });
 
 describe('everyday chat: what the cards say', () => {

@@ -5,11 +5,9 @@ import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
+import { calls, tc, text } from '../../support/scriptSteps';
 
 const KEY = 'sk-cli-very-secret-4242';
-const tc = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
-const calls = (...c: ReturnType<typeof tc>[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const question = { question: 'Which file should I change?', severity: 'major', options: [{ label: 'a.txt', value: 'a' }, { label: 'b.txt', value: 'b' }], default: 'b', allow_custom: false };
 
 describe('tandem CLI (built bundle, child process, scripted server)', function () {

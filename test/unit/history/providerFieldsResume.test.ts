@@ -10,9 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildCli, runCliProcess } from '../../support/cliRunner';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
+import { text } from '../../support/scriptSteps';
 
 const fixture = (name: string): ScriptStep => ({ type: 'raw_sse', body: fs.readFileSync(path.join(process.cwd(), 'test', 'fixtures', 'streams', name), 'utf8'), pieces: 4 });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 
 /** A tool call whose message carries a provider field of its own and no text or reasoning (so no text card). */
 const UNKNOWN_MESSAGE_FIELD_SSE = [

@@ -9,8 +9,8 @@ import type { ScriptStep } from '../../support/scriptedServer';
 import { rebuildMessages } from '../../../src/core/history/rebuildMessages';
 import { instructionsHeadline } from '../../../src/protocol';
 import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
+import { text } from '../../support/scriptSteps';
 
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const read = (p: string): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'read_file', arguments: { path: p } }] });
 const systemOf = (h: Harness, n: number): string => h.server.chatRequests()[n].messages[0].content;
 

@@ -5,10 +5,7 @@ import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
-
-const tc = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
-const calls = (...c: ReturnType<typeof tc>[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
+import { calls, tc, text } from '../../support/scriptSteps';
 
 /** What a hostile repository would write to take over the agent. */
 const HOSTILE = `# Project rules

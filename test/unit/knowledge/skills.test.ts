@@ -4,11 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
 import { readFileTool } from '../../../src/core/tools/readFile';
-import type { ScriptStep } from '../../support/scriptedServer';
 import { parseSkillFile } from '../../../src/core/knowledge/skillFile';
+import { call, text } from '../../support/scriptSteps';
 
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });
 const systemOf = (h: Harness, n: number): string => h.server.chatRequests()[n].messages[0].content;
 
 const SKILLS = {

@@ -3,13 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
-import type { ScriptStep } from '../../support/scriptedServer';
 import type { AgentSettings } from '../../../src/core/settings/settings';
 import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
+import { chunkedCalls, tc, text } from '../../support/scriptSteps';
 
-const tc = (name: string, args: Record<string, unknown> | string) => ({ name, arguments: args });
-const calls = (...c: ReturnType<typeof tc>[]): ScriptStep => ({ type: 'tool_calls', calls: c, argChunkSize: 6 });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
+const calls = chunkedCalls(6);
+
 const flag = (f: 'never' | 'edits' | 'all' | undefined, tty = false) => (s: AgentSettings): AgentSettings => ({ ...s, approval: approvalFromFlag(f, tty) });
 
 describe('permissions and approval with the real tools', () => {

@@ -9,9 +9,9 @@ import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
 import { fakeRead, fakeWrite } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
+import { text } from '../../support/scriptSteps';
 
 const fixture = (name: string): ScriptStep => ({ type: 'raw_sse', body: fs.readFileSync(path.join(process.cwd(), 'test', 'fixtures', 'streams', name), 'utf8'), pieces: 5 });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 
 describe('provider fields and reasoning through the agent', () => {
   let h: Harness | undefined;

@@ -5,10 +5,8 @@ import { harness, type Harness } from '../../support/agentHarness';
 import type { ScriptStep } from '../../support/scriptedServer';
 import type { AgentSettings } from '../../../src/core/settings/settings';
 import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
+import { calls, tc, text } from '../../support/scriptSteps';
 
-const tc = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
-const calls = (...c: ReturnType<typeof tc>[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const flag = (f: 'never' | 'all', tty = false) => (s: AgentSettings): AgentSettings => ({ ...s, approval: approvalFromFlag(f, tty) });
 
 /** A write, a delete and a command, each needing approval; then the model stops. */

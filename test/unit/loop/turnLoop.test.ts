@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
 import { FAKE_WORKSPACE_TOOLS, bigTool, failingTool, fakeRead, rendezvous, waitTool } from '../../support/fakeTools';
 import { CardStore } from '../../../src/core/events';
-import type { ScriptStep } from '../../support/scriptedServer';
+import { waitUntil } from '../../support/wait';
+import { chunkedCalls, tc, text } from '../../support/scriptSteps';
 
-const tc = (name: string, args: unknown, id?: string) => ({ name, arguments: typeof args === 'string' ? args : (args as Record<string, unknown>), ...(id ? { id } : {}) });
-const calls = (...c: ReturnType<typeof tc>[]): ScriptStep => ({ type: 'tool_calls', calls: c, argChunkSize: 4 });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
+const calls = chunkedCalls(4);
+// Polled often: these tests act the moment a card reaches a state.
+const SOON = { timeoutMs: 5000, everyMs: 5 };
 
 /** The tool messages the agent sent back in the n-th chat request. */
 function toolMessages(h: Harness, n: number): { tool_call_id: string; content: string }[] {
@@ -183,7 +184,7 @@ describe('turn loop', () => {
       asker: { ask: (_q, _id, signal) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) },
     });
     const p = h.agent.send('go');
-    await waitFor(() => h!.cardsOf('question').length === 1);
+    await waitUntil(() => h!.cardsOf('question').length === 1, 'the question card', SOON);
     assert.ok(h.events.some((e) => e.type === 'agent_state' && e.state === 'waiting_on_user'));
     assert.equal(h.toolCards().length, 3);
     assert.equal(h.toolCards()[2]!.status, 'pending', 'the third call waits for the answer');
@@ -248,7 +249,7 @@ describe('turn loop', () => {
   it('Stop during a running tool ends the turn as stopped', async () => {
     h = await harness({ tools: [waitTool], steps: [calls(tc('wait_forever', {})), text('never')] });
     const p = h.agent.send('go');
-    await waitFor(() => h!.toolCards()[0]?.status === 'running');
+    await waitUntil(() => h!.toolCards()[0]?.status === 'running', 'the tool to run', SOON);
     h.agent.stop();
     assert.equal(await p, 'stopped');
     assert.equal(h.toolCards()[0]!.status, 'error');
@@ -260,7 +261,7 @@ describe('turn loop', () => {
   it('Stop mid-stream aborts the request', async () => {
     h = await harness({ tools: [fakeRead], steps: [{ type: 'text', text: 'word '.repeat(400), chunkSize: 5, chunkDelayMs: 5 }] });
     const p = h.agent.send('go');
-    await waitFor(() => h!.events.filter((e) => e.type === 'text_appended').length > 3);
+    await waitUntil(() => h!.events.filter((e) => e.type === 'text_appended').length > 3, 'the text to stream', SOON);
     h.agent.stop();
     assert.equal(await p, 'stopped');
     const t = h.cardsOf('text').find((c) => c.author === 'assistant')!;
@@ -272,7 +273,7 @@ describe('turn loop', () => {
   it('switching Actor → Planner mid-run stops the run and says so', async () => {
     h = await harness({ tools: [waitTool], steps: [calls(tc('wait_forever', {})), text('never')] });
     const p = h.agent.send('go');
-    await waitFor(() => h!.toolCards()[0]?.status === 'running');
+    await waitUntil(() => h!.toolCards()[0]?.status === 'running', 'the tool to run', SOON);
     h.agent.setRole('planner');
     assert.equal(await p, 'stopped');
     assert.equal(h.agent.role, 'planner');
@@ -280,11 +281,3 @@ describe('turn loop', () => {
     assert.ok(h.events.some((e) => e.type === 'role_changed' && e.role === 'planner'));
   });
 });
-
-async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

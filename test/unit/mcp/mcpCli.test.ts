@@ -5,9 +5,7 @@ import * as path from 'node:path';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
 import { EVERYTHING, FILESYSTEM, pidOf, uniqueTag } from '../../support/mcpReferenceServers';
-
-const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
+import { call, text } from '../../support/scriptSteps';
 
 describe('MCP, instructions and skills in the CLI (built bundle, reference servers)', function () {
   this.timeout(60_000);

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
-import type { ScriptStep } from '../../support/scriptedServer';
 import { McpHub } from '../../../src/core/mcp/mcpHub';
 import type { McpConnection, McpConnectionEvents, McpLauncher } from '../../../src/core/mcp/mcpConnection';
 import { parseMcpConfig } from '../../../src/core/mcp/mcpConfig';
 import { nullLogger } from '../../../src/core/ports/ports';
+import { call, text } from '../../support/scriptSteps';
 
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, ...extra });
 
 /** A connection whose tool list and answers the test controls: what a server does at the protocol's edge. */

@@ -3,15 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
-import type { ScriptStep } from '../../support/scriptedServer';
 import { everythingHttp, everythingStdio, hubFor, pidOf } from '../../support/mcpReferenceServers';
 import type { McpHub } from '../../../src/core/mcp/mcpHub';
 import { fixedProvider } from '../../../src/core/tools/toolRegistry';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import type { Approver } from '../../../src/core/ports/ports';
+import { call, text } from '../../support/scriptSteps';
 
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });
 const approveAll: Approver = { request: async () => ({ approved: true }) };
 const toolMessage = (h: Harness, n: number, i = 0): string => h.server.chatRequests()[n].messages.filter((m: any) => m.role === 'tool')[i].content;
 

@@ -17,12 +17,12 @@ import { defaultSettings } from '../../../src/core/settings/settings';
 import type { HostEvent } from '../../../src/protocol';
 import { checkedPlan, goodPlan, planWithUnknownTool } from './planFixtures';
 import { loadWebviewModule } from '../webview/loadWebviewModule';
+import { text } from '../../support/scriptSteps';
 
 type PlanStatusModule = typeof import('../../../webview-ui/src/state/planStatus');
 const planStatusModule = () => loadWebviewModule<PlanStatusModule>('webview-ui/src/state/planStatus.ts');
 
 const propose = (plan: unknown): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan as Record<string, unknown> }], argChunkSize: 40 });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const lastMessage = (body: any) => body.messages[body.messages.length - 1];
 const stepEvents = (h: Harness) => h.events.filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);
 

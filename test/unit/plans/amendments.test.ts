@@ -10,9 +10,8 @@ import type { ScriptStep } from '../../support/scriptedServer';
 import type { Approver, ApprovalRequest } from '../../../src/core/ports/ports';
 import type { AgentSettings } from '../../../src/core/settings/settings';
 import type { Amendment, HostEvent } from '../../../src/protocol';
+import { call, text } from '../../support/scriptSteps';
 
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });
 /** The Actor reads before it writes (write_file refuses to replace a file it has not read). */
 const readAll = (...paths: string[]): ScriptStep => ({ type: 'tool_calls', calls: paths.map((p) => ({ name: 'read_file', arguments: { path: p } })) });
 const stepEvents = (h: Harness) => h.events.filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);

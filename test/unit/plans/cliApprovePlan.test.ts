@@ -10,9 +10,7 @@ import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
-
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });
+import { call, text } from '../../support/scriptSteps';
 
 /** Step 1 may create notes.txt and run `wc`; its check greps the file. Step 2 may only run `cat notes.txt`. */
 function scopedPlan() {

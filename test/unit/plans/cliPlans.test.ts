@@ -10,9 +10,9 @@ import { HostEvent } from '../../../src/protocol';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
 import { goodPlan, planWithUnknownTool } from './planFixtures';
+import { text } from '../../support/scriptSteps';
 
 const propose = (plan: unknown): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan as Record<string, unknown> }] });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 const question = { question: 'Which file should I change?', context: null, severity: 'major', options: [{ label: 'notes.txt', value: 'notes', description: null }, { label: 'readme', value: 'readme', description: null }], default: 'notes', allow_custom: false };
 
 /** A plan whose first step writes a file, so the Actor's run changes something visible. */

@@ -7,11 +7,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { harness, type Harness } from '../../support/agentHarness';
-import type { ScriptStep } from '../../support/scriptedServer';
 import type { Diagnostic, DiagnosticsProvider } from '../../../src/core/ports/ports';
-
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const call = (name: string, args: Record<string, unknown>): ScriptStep => ({ type: 'tool_calls', calls: [{ name, arguments: args }] });
+import { call, text } from '../../support/scriptSteps';
 
 /** Reports "Cannot find name 'undefinedName'" on each line that uses it, like a language server would. */
 const languageService: DiagnosticsProvider = {

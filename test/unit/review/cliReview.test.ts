@@ -11,9 +11,7 @@ import { HostEvent } from '../../../src/protocol';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
 import { goodPlan } from '../plans/planFixtures';
-
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const verdict = (v: string, reasons: string[], concerns: unknown[] = []): ScriptStep => ({ type: 'json', value: { verdict: v, reasons, concerns } });
+import { text, verdict } from '../../support/scriptSteps';
 
 function notesPlan() {
   return goodPlan({

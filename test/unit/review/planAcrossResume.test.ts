@@ -16,6 +16,7 @@ import { SUMMARY_MARKER } from '../../../src/core/context/taskFacts';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { Card, HostEvent, type RoleId } from '../../../src/protocol';
 import { loadWebviewModule } from '../webview/loadWebviewModule';
+import { text } from '../../support/scriptSteps';
 
 type PlanStatusModule = typeof import('../../../webview-ui/src/state/planStatus');
 
@@ -28,7 +29,6 @@ const plan = {
   prerequisites: [],
 };
 const write = (n: number): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'write_file', arguments: { path: `note${n}.txt`, content: `note ${n}\n` } }] });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 
 describe('plan state across condensing and resume', function () {
   this.timeout(40_000);

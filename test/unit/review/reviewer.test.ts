@@ -12,11 +12,9 @@ import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
 import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { DEFAULT_LIMITS } from '../../../src/core/settings/settings';
 import { checkedPlan, goodPlan } from '../plans/planFixtures';
+import { json, text, verdict } from '../../support/scriptSteps';
 
 const propose = (plan: unknown): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan as Record<string, unknown> }], argChunkSize: 40 });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const json = (value: unknown): ScriptStep => ({ type: 'json', value });
-const verdict = (v: 'ok' | 'revise' | 'replan', reasons: string[], concerns: unknown[] = []) => json({ verdict: v, reasons, concerns });
 const lastMessage = (body: any) => body.messages[body.messages.length - 1];
 const withReviewer = (extra: Record<string, unknown> = {}) => (s: any) => ({ ...s, models: { ...s.models, reviewer: 'reviewer-model' }, ...extra });
 

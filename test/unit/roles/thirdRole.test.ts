@@ -16,6 +16,7 @@ import { harness, type Harness } from '../../support/agentHarness';
 import { FAKE_WORKSPACE_TOOLS } from '../../support/fakeTools';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { loadWebviewModule } from '../webview/loadWebviewModule';
+import { calls, text } from '../../support/scriptSteps';
 
 const AUDITOR_PROMPT = "You are Tandem's Auditor: read the code the user names and report problems. You never change anything.";
 
@@ -27,9 +28,6 @@ const auditor: RoleDef = {
 
 /** The product's roles plus the Auditor: the test's own registry. */
 const TEST_ROLES = new RoleRegistry<RoleDef>([...PRODUCT_ROLES.list, auditor]);
-
-const calls = (...c: { name: string; arguments: Record<string, unknown> }[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 
 describe('a third role from a test registry', () => {
   describe('through the core (agent turn, scripted server)', () => {

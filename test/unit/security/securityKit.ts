@@ -9,6 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { runCliProcess, type CliRun } from '../../support/cliRunner';
+// The step builders, for the security suites that import everything from here.
+export { calls, tc, text } from '../../support/scriptSteps';
 
 /** path → "file <sha256>" | "dir" | "link -> target" | "other <mode>", for every entry under `root` (symlinks not followed). */
 export function treeFingerprint(root: string): Record<string, string> {
@@ -29,10 +31,6 @@ export function treeFingerprint(root: string): Record<string, string> {
   walk(root);
   return out;
 }
-
-export const tc = (name: string, args: Record<string, unknown> | string) => ({ name, arguments: args });
-export const calls = (...c: ReturnType<typeof tc>[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-export const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
