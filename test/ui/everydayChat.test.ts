@@ -9,113 +9,38 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { openWorkbench, RESULTS_DIR, type Workbench } from './harness';
-import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../support/scriptedServer';
+import { chatSuite } from './chatSuite';
+import { calls, numberedTc as tc, text } from '../support/scriptSteps';
+import { sleep, waitUntil } from '../support/wait';
+import { toolResults, userMessages } from '../support/modelRequests';
 
-let n = 0;
-const tc = (name: string, args: Record<string, unknown>): ScriptedToolCall => ({ id: `call_${name}_${++n}`, name, arguments: args });
-const calls = (...c: ScriptedToolCall[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string, extra: Partial<Extract<ScriptStep, { type: 'text' }>> = {}): ScriptStep => ({ type: 'text', text: t, ...extra });
 // Runs in the page (the Node tsconfig has no DOM lib).
 declare function getComputedStyle(el: unknown): { color: string };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-/** Every tool result the model received in one request, as text. */
-function toolResults(body: { messages?: unknown } | undefined): string[] {
-  const msgs = (body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  return msgs.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
-}
-function userMessages(body: { messages?: unknown } | undefined): string[] {
-  const msgs = (body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  return msgs.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
-}
 
 describe('The everyday chat in the real workbench (UI)', function () {
   this.timeout(300_000);
-  let server: ScriptedServer;
-  let wb: Workbench;
-  let chat: FrameLocator;
-  let ws: string;
-
-  const input = (): Locator => chat.locator('textarea[aria-label="Message Tandem"]');
-  const toolCard = (hasText: string): Locator => chat.locator('[data-card-kind="tool_call"]', { hasText });
-  const textCard = (t: string): Locator => chat.locator('[data-card-kind="text"]', { hasText: t });
-  const roleButton = (): Locator => chat.getByRole('button', { name: 'Role' });
-  const read = (f: string) => fs.readFileSync(path.join(ws, f), 'utf8');
-  const groups = (): Locator => wb.page.locator('.editor-group-container');
-  const tabs = (hasText: string | RegExp): Locator => wb.page.locator('.editor-group-container .tab', { hasText });
-
-  async function send(message: string): Promise<void> {
-    await input().click();
-    await input().fill(message);
-    await input().press('Enter');
-    await textCard(message).first().waitFor({ state: 'visible', timeout: 15_000 });
-  }
-
-  async function idle(): Promise<void> {
-    await waitUntil(async () => !/Tandem is working/.test((await input().getAttribute('placeholder')) ?? ''), 'the turn to end', 30_000);
-  }
-
-  before(async () => {
-    server = await ScriptedServer.start([], { models: ['scripted-model'] });
-    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-everyday-')));
-    fs.writeFileSync(path.join(ws, 'alpha.txt'), 'alpha original\n');
-    fs.writeFileSync(path.join(ws, 'beta.txt'), 'beta original\n');
-    fs.writeFileSync(path.join(ws, 'gamma.txt'), 'gamma original\n');
-    wb = await openWorkbench({
-      workspace: ws,
-      settings: {
-        'tandem.baseUrl': server.url,
-        'tandem.model.planner': 'scripted-model',
-        'tandem.model.actor': 'scripted-model',
-        'tandem.limits.requestIdleTimeoutMs': 30_000,
-        'tandem.contextWindow': 128_000,
-        'tandem.limits.maxRetries': 0,
-      },
-    });
-    chat = await wb.openTandemView();
-    await input().waitFor({ state: 'visible' });
-    if (!(await roleButton().innerText()).includes('Actor')) await roleButton().click();
-    await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'Tandem: Actor' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  const ui = chatSuite({
+    name: 'everyday',
+    files: { 'alpha.txt': 'alpha original\n', 'beta.txt': 'beta original\n', 'gamma.txt': 'gamma original\n' },
+    role: 'actor',
   });
+  const { input, toolCard, textCard, read, send, idle } = ui;
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && chat) {
-      await wb.screenshot(`everyday-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-      const errors = await chat.locator('[data-card-kind="error"]').allInnerTexts().catch(() => []);
-      process.stderr.write(`  [everyday] model requests so far: ${server.chatRequests().length}; error cards: ${JSON.stringify(errors.slice(-2))}\n`);
-      await chat.getByRole('button', { name: 'Stop' }).click().catch(() => undefined);
-      await sleep(1000);
-    }
-  });
-
-  after(async () => {
-    if (wb) await wb.screenshot('everyday-final').catch(() => undefined);
-    await wb?.close();
-    await server?.close();
-    if (ws) fs.rmSync(ws, { recursive: true, force: true });
-  });
+  const groups = (): Locator => ui.wb.page.locator('.editor-group-container');
+  const tabs = (hasText: string | RegExp): Locator => ui.wb.page.locator('.editor-group-container .tab', { hasText });
 
   it('a message typed while an approval waits is kept, and goes with Reject as feedback to the model', async () => {
-    server.replace([
+    ui.server.replace([
       calls(tc('edit_file', { path: 'alpha.txt', edits: [{ old_text: 'alpha original', new_text: 'alpha CHANGED' }] })),
       text('Understood, I will leave alpha alone.'),
     ]);
     await send('Change alpha');
     const card = toolCard('alpha.txt');
     await card.getByRole('button', { name: 'Approve' }).waitFor({ state: 'visible', timeout: 20_000 });
-    const errorsBefore = await chat.locator('[data-card-kind="error"]').count();
+    const errorsBefore = await ui.chat.locator('[data-card-kind="error"]').count();
 
     await input().click();
     await input().fill('use beta.txt instead');
@@ -123,16 +48,16 @@ describe('The everyday chat in the real workbench (UI)', function () {
     await sleep(800);
     // Nothing was lost: the text is still there, no "still working" error, and the composer says what it will do.
     assert.equal(await input().inputValue(), 'use beta.txt instead', 'the undelivered text stays in the composer');
-    assert.equal(await chat.locator('[data-card-kind="error"]').count(), errorsBefore, 'no error card');
-    const decide = chat.getByRole('group', { name: 'Send with your decision' });
+    assert.equal(await ui.chat.locator('[data-card-kind="error"]').count(), errorsBefore, 'no error card');
+    const decide = ui.chat.getByRole('group', { name: 'Send with your decision' });
     await decide.waitFor({ state: 'visible' });
-    await wb.screenshot('everyday-01-feedback-while-waiting');
+    await ui.wb.screenshot('everyday-01-feedback-while-waiting');
 
-    const before = server.chatRequests().length;
+    const before = ui.server.chatRequests().length;
     await decide.getByRole('button', { name: 'Reject with message' }).click();
     await card.locator('.chip.status-rejected').waitFor({ state: 'visible', timeout: 15_000 });
     await textCard('Understood, I will leave alpha alone.').waitFor({ state: 'visible', timeout: 20_000 });
-    const next = server.chatRequests()[before];
+    const next = ui.server.chatRequests()[before];
     assert.match(toolResults(next).join('\n'), /use beta\.txt instead/, 'the feedback reached the model with the rejection');
     assert.equal(await input().inputValue(), '', 'delivered text is cleared');
     assert.equal(read('alpha.txt'), 'alpha original\n');
@@ -140,7 +65,7 @@ describe('The everyday chat in the real workbench (UI)', function () {
   });
 
   it('Approve with message applies the change and gives the model the note', async () => {
-    server.replace([
+    ui.server.replace([
       calls(tc('edit_file', { path: 'gamma.txt', edits: [{ old_text: 'gamma original', new_text: 'gamma CHANGED' }] })),
       text('Applied gamma.'),
     ]);
@@ -148,29 +73,29 @@ describe('The everyday chat in the real workbench (UI)', function () {
     const card = toolCard('gamma.txt');
     await card.getByRole('button', { name: 'Approve' }).waitFor({ state: 'visible', timeout: 20_000 });
     await input().fill('and add a test for it next');
-    const before = server.chatRequests().length;
+    const before = ui.server.chatRequests().length;
     // The card's own Approve carries the composer's text too.
     await card.getByRole('button', { name: 'Approve with message' }).click();
     await textCard('Applied gamma.').waitFor({ state: 'visible', timeout: 20_000 });
     await waitUntil(() => read('gamma.txt') === 'gamma CHANGED\n', 'gamma on disk');
-    assert.match(toolResults(server.chatRequests()[before]).join('\n'), /add a test for it next/);
+    assert.match(toolResults(ui.server.chatRequests()[before]).join('\n'), /add a test for it next/);
     assert.equal(await input().inputValue(), '');
     await idle();
   });
 
   it('a message sent while the agent runs is queued — shown, editable, removable — and delivered when the turn ends', async () => {
-    server.replace([
+    ui.server.replace([
       text(`A slow answer that takes a while to stream in full. ${'More words, slowly. '.repeat(8)}`, { chunkSize: 2, chunkDelayMs: 100 }),
       text('Got your follow-up.'),
     ]);
-    assert.equal(await chat.getByRole('button', { name: 'Stop' }).count(), 0, 'no Stop while nothing runs');
+    assert.equal(await ui.chat.getByRole('button', { name: 'Stop' }).count(), 0, 'no Stop while nothing runs');
     await send('Tell me something slowly');
     await waitUntil(async () => /Tandem is working/.test((await input().getAttribute('placeholder')) ?? ''), 'the run to start');
-    await chat.getByRole('button', { name: 'Stop' }).waitFor({ state: 'visible' });
-    assert.equal(await chat.getByRole('button', { name: 'Send', exact: true }).count(), 0, 'Stop takes Send\'s place while running');
+    await ui.chat.getByRole('button', { name: 'Stop' }).waitFor({ state: 'visible' });
+    assert.equal(await ui.chat.getByRole('button', { name: 'Send', exact: true }).count(), 0, 'Stop takes Send\'s place while running');
     await input().fill('a message I will remove');
     await input().press('Enter');
-    const queue = chat.getByRole('list', { name: 'Queued messages' });
+    const queue = ui.chat.getByRole('list', { name: 'Queued messages' });
     await queue.getByText('a message I will remove').waitFor({ state: 'visible' });
     assert.equal(await input().inputValue(), '', 'a queued message leaves the composer');
     await queue.getByRole('button', { name: 'Remove queued message' }).click();
@@ -179,7 +104,7 @@ describe('The everyday chat in the real workbench (UI)', function () {
     await input().fill('follow-up typo');
     await input().press('Enter');
     await queue.getByText('follow-up typo').waitFor({ state: 'visible' });
-    await wb.screenshot('everyday-02-queued-while-running');
+    await ui.wb.screenshot('everyday-02-queued-while-running');
     // Edit takes it back into the composer (out of the queue) to change and queue again.
     await queue.getByRole('button', { name: 'Edit queued message' }).click();
     assert.equal(await input().inputValue(), 'follow-up typo');
@@ -189,15 +114,15 @@ describe('The everyday chat in the real workbench (UI)', function () {
 
     await textCard('Got your follow-up.').waitFor({ state: 'visible', timeout: 30_000 });
     await textCard('follow-up, corrected').first().waitFor({ state: 'visible' });
-    const last = server.chatRequests().at(-1);
+    const last = ui.server.chatRequests().at(-1);
     assert.match(userMessages(last).join('\n'), /follow-up, corrected/);
-    assert.doesNotMatch(JSON.stringify(server.chatRequests()), /a message I will remove/, 'a removed message is never sent');
+    assert.doesNotMatch(JSON.stringify(ui.server.chatRequests()), /a message I will remove/, 'a removed message is never sent');
     assert.equal(await queue.count(), 0, 'the queue is gone once delivered');
     await idle();
   });
 
   it('a command card says how the command exited: success, or failed (exit 3) in the error colour', async () => {
-    server.replace([
+    ui.server.replace([
       calls(tc('run_command', { command: 'echo all good' })),
       calls(tc('run_command', { command: 'echo broken; exit 3' })),
       text('One passed, one failed.'),
@@ -221,12 +146,12 @@ describe('The everyday chat in the real workbench (UI)', function () {
     const colours = await Promise.all([okChip, badChip].map((c) => c.evaluate((el) => getComputedStyle(el).color)));
     assert.notEqual(colours[0], colours[1], 'success and failure are coloured differently');
     await bad.scrollIntoViewIfNeeded();
-    await wb.screenshot('everyday-03-command-exit-codes');
+    await ui.wb.screenshot('everyday-03-command-exit-codes');
     await idle();
   });
 
   it('the question card shows the option picked as chosen, not the default', async () => {
-    server.replace([
+    ui.server.replace([
       calls(tc('ask_question', {
         question: 'Which test runner?', severity: 'minor', allow_custom: false, default: 'mocha',
         options: [{ label: 'Mocha', value: 'mocha' }, { label: 'Vitest', value: 'vitest' }],
@@ -234,7 +159,7 @@ describe('The everyday chat in the real workbench (UI)', function () {
       text('Vitest it is.'),
     ]);
     await send('Ask me about the runner');
-    const q = chat.locator('[data-card-kind="question"]').last();
+    const q = ui.chat.locator('[data-card-kind="question"]').last();
     await q.getByRole('button', { name: 'Vitest' }).click({ timeout: 20_000 });
     await textCard('Vitest it is.').waitFor({ state: 'visible', timeout: 20_000 });
     const vitest = q.getByRole('button', { name: 'Vitest' });
@@ -243,22 +168,22 @@ describe('The everyday chat in the real workbench (UI)', function () {
     assert.match((await vitest.getAttribute('class')) ?? '', /chosen/);
     assert.doesNotMatch((await mocha.getAttribute('class')) ?? '', /primary|chosen/, 'the default is no longer styled as picked');
     await q.scrollIntoViewIfNeeded();
-    await wb.screenshot('everyday-04-question-chosen');
+    await ui.wb.screenshot('everyday-04-question-chosen');
     await idle();
   });
 
   it('an auth error card offers Set API key (opening the setup card) and Retry', async () => {
-    server.replace([{ type: 'fault', fault: 'server_error', status: 401, message: 'Incorrect API key provided' }, text('Now it works.')]);
+    ui.server.replace([{ type: 'fault', fault: 'server_error', status: 401, message: 'Incorrect API key provided' }, text('Now it works.')]);
     await send('Hello with a bad key');
-    const err = chat.locator('[data-card-kind="error"]').last();
+    const err = ui.chat.locator('[data-card-kind="error"]').last();
     await err.getByRole('button', { name: 'Set API key' }).waitFor({ state: 'visible', timeout: 20_000 });
     await err.getByRole('button', { name: 'Retry' }).waitFor({ state: 'visible' });
-    await wb.screenshot('everyday-05-auth-error-actions');
+    await ui.wb.screenshot('everyday-05-auth-error-actions');
     await err.getByRole('button', { name: 'Set API key' }).click();
-    const setup = chat.getByRole('region', { name: 'Set up Tandem' });
+    const setup = ui.chat.getByRole('region', { name: 'Set up Tandem' });
     await setup.waitFor({ state: 'visible', timeout: 10_000 });
     await setup.getByRole('textbox', { name: 'API key' }).or(setup.locator('input[aria-label="API key"]')).first().waitFor({ state: 'visible' });
-    await wb.screenshot('everyday-06-set-api-key-from-error');
+    await ui.wb.screenshot('everyday-06-set-api-key-from-error');
     await setup.getByRole('button', { name: 'Close setup' }).click();
     await err.getByRole('button', { name: 'Retry' }).click();
     await textCard('Now it works.').waitFor({ state: 'visible', timeout: 20_000 });
@@ -266,16 +191,16 @@ describe('The everyday chat in the real workbench (UI)', function () {
   });
 
   it('proposals reuse one diff column and their diffs close once decided: no growing columns, no file twice', async () => {
-    fs.writeFileSync(path.join(ws, 'alpha.txt'), 'alpha original\n');
-    fs.writeFileSync(path.join(ws, 'beta.txt'), 'beta original\n');
+    fs.writeFileSync(path.join(ui.ws, 'alpha.txt'), 'alpha original\n');
+    fs.writeFileSync(path.join(ui.ws, 'beta.txt'), 'beta original\n');
     // The user works in alpha.txt.
-    await wb.runCommand('Go to File');
-    await wb.page.keyboard.type('alpha.txt');
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'alpha.txt' }).first().waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
+    await ui.wb.runCommand('Go to File');
+    await ui.wb.page.keyboard.type('alpha.txt');
+    await ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'alpha.txt' }).first().waitFor({ state: 'visible' });
+    await ui.wb.page.keyboard.press('Enter');
     await tabs('alpha.txt').first().waitFor({ state: 'visible' });
 
-    server.replace([
+    ui.server.replace([
       calls(tc('edit_file', { path: 'alpha.txt', edits: [{ old_text: 'alpha original', new_text: 'alpha ONE' }] })),
       calls(tc('edit_file', { path: 'beta.txt', edits: [{ old_text: 'beta original', new_text: 'beta TWO' }] })),
       calls(tc('edit_file', { path: 'alpha.txt', edits: [{ old_text: 'alpha ONE', new_text: 'alpha THREE' }] })),
@@ -291,7 +216,7 @@ describe('The everyday chat in the real workbench (UI)', function () {
       await diffTab.click();
       await sleep(300);
       assert.ok((await groups().count()) <= 2, `proposal ${i}: at most two editor columns (saw ${await groups().count()})`);
-      await wb.screenshot(`everyday-07-diff-column-proposal-${i}`);
+      await ui.wb.screenshot(`everyday-07-diff-column-proposal-${i}`);
       if (i === 2) await card.getByRole('button', { name: 'Reject' }).click();
       else await card.getByRole('button', { name: 'Approve' }).click();
       await waitUntil(async () => (await tabs(/proposal/).count()) === 0, `proposal ${i}'s diff to close once decided`);
@@ -301,16 +226,16 @@ describe('The everyday chat in the real workbench (UI)', function () {
     assert.ok((await tabs('alpha.txt').count()) <= 1, 'alpha.txt open once, not twice');
     assert.equal(read('alpha.txt'), 'alpha THREE\n');
     assert.equal(read('beta.txt'), 'beta original\n');
-    await wb.screenshot('everyday-08-after-proposals');
+    await ui.wb.screenshot('everyday-08-after-proposals');
     await idle();
   });
 
   it('an approved change keeps +N −M, Open diff (that change, before ↔ after) and Revert this change; the raw arguments stay folded', async () => {
     // The list is virtualised: scroll up until the gamma card is rendered.
     const card = toolCard('gamma.txt').first();
-    await chat.locator('[role="log"]').evaluate((el) => { (el as { scrollTop: number }).scrollTop = 0; });
+    await ui.chat.locator('[role="log"]').evaluate((el) => { (el as { scrollTop: number }).scrollTop = 0; });
     for (let i = 0; i < 60 && (await card.count()) === 0; i++) {
-      await chat.locator('[role="log"]').evaluate((el) => { (el as { scrollTop: number }).scrollTop += 250; });
+      await ui.chat.locator('[role="log"]').evaluate((el) => { (el as { scrollTop: number }).scrollTop += 250; });
       await sleep(100);
     }
     await card.scrollIntoViewIfNeeded();
@@ -322,30 +247,25 @@ describe('The everyday chat in the real workbench (UI)', function () {
     await line.getByRole('button', { name: 'Open diff' }).click();
     await tabs(/gamma\.txt: before ↔ after/).first().waitFor({ state: 'visible', timeout: 15_000 });
     assert.ok((await groups().count()) <= 2);
-    await wb.screenshot('everyday-11-approved-change-open-diff');
+    await ui.wb.screenshot('everyday-11-approved-change-open-diff');
     // Revert task's confirmation names the files it would put back.
-    await chat.getByRole('button', { name: 'Revert task' }).click();
-    const confirm = chat.getByRole('group', { name: 'Revert the whole task' });
+    await ui.chat.getByRole('button', { name: 'Revert task' }).click();
+    const confirm = ui.chat.getByRole('group', { name: 'Revert the whole task' });
     const files = confirm.getByRole('list', { name: 'Files to revert' });
     await files.waitFor({ state: 'visible' });
     const listed = await files.innerText();
     for (const f of ['gamma.txt', 'alpha.txt']) assert.match(listed, new RegExp(f.replace('.', '\\.')));
-    await wb.screenshot('everyday-11b-revert-task-lists-files');
+    await ui.wb.screenshot('everyday-11b-revert-task-lists-files');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     // The path in the card's headline is a link to the file.
     assert.match(await card.locator('.tool-summary').innerText(), /^Edited\s+gamma\.txt/);
     await card.locator('.tool-summary a.path-link', { hasText: 'gamma.txt' }).click();
-    await wb.page.locator('.editor-group-container .tab.active', { hasText: /^gamma\.txt/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.wb.page.locator('.editor-group-container .tab.active', { hasText: /^gamma\.txt/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
   });
 
   it('while a plan runs the header shows the current step "n/N · action"; the run ends with a summary card (files, commands, steps) whose Revert… puts one file back', async () => {
-    fs.writeFileSync(path.join(ws, 'beta.txt'), 'beta original\n');
-    // The role button steps through the roles in turn (Planner → Actor → Reviewer).
-    for (let i = 0; i < 3 && !(await roleButton().innerText()).includes('Planner'); i++) {
-      await roleButton().click();
-      await sleep(300);
-    }
-    await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'Tandem: Planner' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    fs.writeFileSync(path.join(ui.ws, 'beta.txt'), 'beta original\n');
+    await ui.pickRole('planner');
     const twoSteps = {
       format_version: '1.0', goal: 'Touch beta, then check', estimated_total_time: '2 min', risks: [], prerequisites: [],
       steps: [
@@ -353,7 +273,7 @@ describe('The everyday chat in the real workbench (UI)', function () {
         { step_number: 2, action: 'Check the result', reason: 'asked', tools_needed: ['run_command'], estimated_time: '1 min', files: [], commands: ['cat beta.txt'] },
       ],
     };
-    server.replace([
+    ui.server.replace([
       calls(tc('propose_plan', { ...twoSteps, goal: 'A first draft' })),
       calls(tc('propose_plan', twoSteps)),
       calls(tc('edit_file', { path: 'beta.txt', edits: [{ old_text: 'beta original', new_text: 'beta PLANNED' }] })),
@@ -363,48 +283,48 @@ describe('The everyday chat in the real workbench (UI)', function () {
     ]);
     await send('Plan the beta change');
     // Revise: the box takes focus when opened; Shift+Enter is a new line, Escape closes, Enter sends.
-    const draft = chat.locator('[data-card-kind="plan"]', { hasText: 'A first draft' }).last();
+    const draft = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'A first draft' }).last();
     await draft.getByRole('button', { name: 'Revise' }).click({ timeout: 20_000 });
     const box = draft.getByRole('textbox', { name: 'What should change in the plan' });
     await waitUntil(async () => (await box.evaluate((el) => el === (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)), 'the Revise box to have focus', 5000);
-    await wb.page.keyboard.type('scratch');
-    await wb.page.keyboard.press('Escape');
+    await ui.wb.page.keyboard.type('scratch');
+    await ui.wb.page.keyboard.press('Escape');
     await box.waitFor({ state: 'detached' });
     await idle();
     await draft.getByRole('button', { name: 'Revise' }).click();
     await waitUntil(async () => (await box.evaluate((el) => el === (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)), 'focus again', 5000);
     // What was typed before Escape is kept (never lose a draft); start over.
     assert.equal(await box.inputValue(), 'scratch');
-    await wb.page.keyboard.press('Control+A');
-    await wb.page.keyboard.press('Backspace');
-    await wb.page.keyboard.type('Touch beta first');
-    await wb.page.keyboard.press('Shift+Enter');
-    await wb.page.keyboard.type('then check');
+    await ui.wb.page.keyboard.press('Control+A');
+    await ui.wb.page.keyboard.press('Backspace');
+    await ui.wb.page.keyboard.type('Touch beta first');
+    await ui.wb.page.keyboard.press('Shift+Enter');
+    await ui.wb.page.keyboard.type('then check');
     assert.equal(await box.inputValue(), 'Touch beta first\nthen check');
-    await wb.screenshot('everyday-12a-revise-box-focused');
-    await wb.page.keyboard.press('Enter');
-    const planCard = chat.locator('[data-card-kind="plan"]', { hasText: 'Touch beta, then check' }).last();
+    await ui.wb.screenshot('everyday-12a-revise-box-focused');
+    await ui.wb.page.keyboard.press('Enter');
+    const planCard = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Touch beta, then check' }).last();
     await planCard.waitFor({ state: 'visible', timeout: 20_000 });
     await idle();
     await planCard.getByRole('button', { name: 'Execute plan' }).click({ timeout: 20_000 });
     // No tool card for propose_plan above the plan card it produced.
-    assert.equal(await chat.locator('[data-card-kind="tool_call"]', { hasText: 'propose_plan' }).filter({ visible: true }).count(), 0, 'no propose_plan tool card');
+    assert.equal(await ui.chat.locator('[data-card-kind="tool_call"]', { hasText: 'propose_plan' }).filter({ visible: true }).count(), 0, 'no propose_plan tool card');
     const edit = toolCard('beta.txt').last();
     await edit.getByRole('button', { name: 'Approve' }).click({ timeout: 20_000 });
     const cmd = toolCard('cat beta.txt');
     await cmd.getByRole('button', { name: 'Approve' }).waitFor({ state: 'visible', timeout: 20_000 });
-    const progress = chat.getByRole('group', { name: 'Plan progress' }).or(chat.locator('[data-plan-progress]')).first();
+    const progress = ui.chat.getByRole('group', { name: 'Plan progress' }).or(ui.chat.locator('[data-plan-progress]')).first();
     await progress.waitFor({ state: 'visible' });
     assert.match(await progress.innerText(), /2\/2 · Check the result/);
     await progress.locator('summary').click();
     // The plan declares no checks, so an ended step has no evidence: it shows as unverified, never as done.
     await progress.locator('[data-step-state="unverified"]', { hasText: 'Rewrite beta.txt' }).waitFor({ state: 'visible' });
-    await wb.screenshot('everyday-12-sticky-progress');
+    await ui.wb.screenshot('everyday-12-sticky-progress');
     await cmd.getByRole('button', { name: 'Approve' }).click();
     await textCard('Step 2 done.').waitFor({ state: 'visible', timeout: 20_000 });
-    await waitUntil(async () => (await chat.locator('[data-plan-progress]').count()) === 0, 'the progress to leave the header once the run ends');
+    await waitUntil(async () => (await ui.chat.locator('[data-plan-progress]').count()) === 0, 'the progress to leave the header once the run ends');
 
-    const summary = chat.locator('[data-card-kind="summary"]').last();
+    const summary = ui.chat.locator('[data-card-kind="summary"]').last();
     await summary.waitFor({ state: 'visible', timeout: 20_000 });
     const said = await summary.innerText();
     assert.match(said, /0 of 2 done, 2 not verified/);
@@ -414,9 +334,9 @@ describe('The everyday chat in the real workbench (UI)', function () {
     await summary.locator('[data-exit="success"]').waitFor({ state: 'visible' });
     await summary.getByRole('button', { name: 'New task' }).waitFor({ state: 'visible' });
     // Usage lines live in the header now, not between the cards.
-    assert.equal(await chat.locator('[data-card-kind="usage"]').filter({ visible: true }).count(), 0, 'no usage rows in the chat');
+    assert.equal(await ui.chat.locator('[data-card-kind="usage"]').filter({ visible: true }).count(), 0, 'no usage rows in the chat');
     await summary.scrollIntoViewIfNeeded();
-    await wb.screenshot('everyday-13-run-summary');
+    await ui.wb.screenshot('everyday-13-run-summary');
 
     await summary.getByRole('button', { name: 'Diff of beta.txt since the task started' }).click();
     await tabs(/beta\.txt: since the task started/).first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -424,37 +344,37 @@ describe('The everyday chat in the real workbench (UI)', function () {
     await summary.getByRole('group', { name: 'Revert beta.txt' }).getByRole('button', { name: 'Revert' }).click();
     await waitUntil(() => read('beta.txt') === 'beta original\n', 'beta.txt back as the task found it', 20_000);
     assert.equal(read('alpha.txt'), 'alpha THREE\n', 'the other files are left alone');
-    await wb.screenshot('everyday-14-revert-one-file');
+    await ui.wb.screenshot('everyday-14-revert-one-file');
   });
 
   it('keybindings: focus the chat and switch the role from anywhere in the workbench', async () => {
     // Focus in the editor first.
-    await wb.page.locator('.editor-group-container .monaco-editor').first().click();
-    await wb.page.keyboard.press('Control+Shift+Alt+T');
+    await ui.wb.page.locator('.editor-group-container .monaco-editor').first().click();
+    await ui.wb.page.keyboard.press('Control+Shift+Alt+T');
     await waitUntil(async () => input().evaluate((el) => el === (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement).catch(() => false), 'the chat input to have focus', 10_000);
-    const before = await wb.roleStatus().innerText();
-    await wb.page.keyboard.press('Control+Shift+Alt+R');
-    await waitUntil(async () => (await wb.roleStatus().innerText()) !== before, 'the role to switch', 10_000);
-    await wb.screenshot('everyday-15-keybindings');
+    const before = await ui.wb.roleStatus().innerText();
+    await ui.wb.page.keyboard.press('Control+Shift+Alt+R');
+    await waitUntil(async () => (await ui.wb.roleStatus().innerText()) !== before, 'the role to switch', 10_000);
+    await ui.wb.screenshot('everyday-15-keybindings');
   });
 
   it('New task (its key) leaves an empty chat listing recent tasks; one click resumes one', async () => {
-    await wb.page.locator('.editor-group-container .monaco-editor').first().click();
-    await wb.page.keyboard.press('Control+Shift+Alt+N');
-    const recent = chat.getByRole('navigation', { name: 'Recent tasks' });
+    await ui.wb.page.locator('.editor-group-container .monaco-editor').first().click();
+    await ui.wb.page.keyboard.press('Control+Shift+Alt+N');
+    const recent = ui.chat.getByRole('navigation', { name: 'Recent tasks' });
     await recent.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.equal(await chat.locator('[data-card-kind]').count(), 0, 'a new, empty task');
-    await wb.screenshot('everyday-16-empty-chat-recent-tasks');
+    assert.equal(await ui.chat.locator('[data-card-kind]').count(), 0, 'a new, empty task');
+    await ui.wb.screenshot('everyday-16-empty-chat-recent-tasks');
     await recent.getByRole('button', { name: 'Change alpha' }).click();
     await recent.waitFor({ state: 'detached', timeout: 15_000 });
     // The resumed task's cards are back (the list shows its end: the last run's summary).
-    await chat.locator('[data-card-kind="summary"]').last().waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.chat.locator('[data-card-kind="summary"]').last().waitFor({ state: 'visible', timeout: 15_000 });
   });
 
   it('a second window on the same folder finds this task in History', async () => {
     let other: Page | undefined;
     try {
-      other = await wb.openAnotherWindow();
+      other = await ui.wb.openAnotherWindow();
       // Tandem's activity-bar entry appears once that window's extension host has scanned it.
       await other.locator('.part.activitybar .action-item a[aria-label^="Tandem"], .part.activitybar .action-item[aria-label^="Tandem"]').first().waitFor({ state: 'visible', timeout: 60_000 });
       await sleep(1000);

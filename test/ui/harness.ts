@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+import { PRODUCT_ROLE_INFO } from '../../src/protocol';
 
 /** The repository root, found from here whether this runs from test/ui or out/test/ui. */
 export const ROOT = (() => {
@@ -129,6 +130,9 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   }
 }
 
+/** The status-bar item's text for any role of the table. */
+const ROLE_STATUS = new RegExp(`Tandem: (${PRODUCT_ROLE_INFO.list.map((r) => r.label).join('|')})`);
+
 function makeWorkbench(page: Page, server: CodeServer, workspace: string, close: () => Promise<void>, url: string): Workbench {
   const chat = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   const wb: Workbench = {
@@ -152,7 +156,7 @@ function makeWorkbench(page: Page, server: CodeServer, workspace: string, close:
       await page.keyboard.press('Enter');
     },
     roleStatus() {
-      return page.locator('.part.statusbar .statusbar-item', { hasText: /Tandem: (Planner|Actor|Reviewer)/ }).first();
+      return page.locator('.part.statusbar .statusbar-item', { hasText: ROLE_STATUS }).first();
     },
     async openAnotherWindow() {
       // A page of its own browser context: like another browser window, it shares nothing with the first but the server.

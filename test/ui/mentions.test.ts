@@ -8,27 +8,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FrameLocator, Locator } from 'playwright-core';
-import { openWorkbench, type Workbench } from './harness';
-import { ScriptedServer, type ScriptStep } from '../support/scriptedServer';
-
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-function userMessages(body: { messages?: unknown } | undefined): string[] {
-  const msgs = (body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  return msgs.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
-}
+import type { Locator } from 'playwright-core';
+import { chatSuite } from './chatSuite';
+import { text } from '../support/scriptSteps';
+import { sleep, waitUntil } from '../support/wait';
+import { userMessages } from '../support/modelRequests';
 
 const CART = 'export class Cart {\n  items: string[] = [];\n  total(): number { return this.items.length; }\n}\n';
 const PRICE = 'export function price(sku: string): number {\n  return sku.length;\n}\n';
@@ -36,23 +21,38 @@ const BROKEN = 'export const count: number = "three";\n';
 
 describe('Mentions and editor context in the real workbench (UI)', function () {
   this.timeout(300_000);
-  let server: ScriptedServer;
-  let wb: Workbench;
-  let chat: FrameLocator;
-  let ws: string;
+  const ui = chatSuite({
+    name: 'mentions',
+    files: {
+      'src/cart.ts': CART,
+      'src/price.ts': PRICE,
+      'src/broken.ts': BROKEN,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }),
+      '.gitignore': '.env\n',
+      '.env': 'API_KEY=sk-live-should-never-leave\n',
+    },
+    prepare(dir) {
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+      git('init', '-q');
+      git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '-A');
+      git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'start');
+      fs.writeFileSync(path.join(dir, 'src', 'price.ts'), PRICE.replace('sku.length', 'sku.length * 2'));
+    },
+    settings: { 'security.workspace.trust.enabled': false, 'tandem.contextWindow': undefined },
+  });
+  const { input } = ui;
 
-  const input = (): Locator => chat.locator('textarea[aria-label="Message Tandem"]');
-  const picker = (): Locator => chat.locator('.mention-picker');
-  const option = (label: string): Locator => chat.locator('.mention-picker li', { hasText: label });
-  const userCard = (t: string): Locator => chat.locator('[data-card-kind="text"]', { hasText: t });
+  const picker = (): Locator => ui.chat.locator('.mention-picker');
+  const option = (label: string): Locator => ui.chat.locator('.mention-picker li', { hasText: label });
+  const userCard = (t: string): Locator => ui.chat.locator('[data-card-kind="text"]', { hasText: t });
 
   /** Sends what is in the composer and waits for the answer; returns the user message the model got (the request whose last user message has `marker`). */
   async function sendAndWait(marker: string, answer: string, answerShown = answer): Promise<string> {
-    server.replace([text(answer)]);
+    ui.server.replace([text(answer)]);
     await input().press('Enter');
     await userCard(marker).first().waitFor({ state: 'visible', timeout: 20_000 });
-    await chat.locator('[data-card-kind="text"]', { hasText: answerShown }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const sent = server.chatRequests().map((b) => userMessages(b).at(-1) ?? '').filter((m) => m.includes(marker)).at(-1);
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: answerShown }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const sent = ui.server.chatRequests().map((b) => userMessages(b).at(-1) ?? '').filter((m) => m.includes(marker)).at(-1);
     assert.ok(sent, `a request carried "${marker}"`);
     return sent;
   }
@@ -62,7 +62,7 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     await input().pressSequentially(`@${query}`, { delay: 30 });
     await option(label).first().waitFor({ state: 'visible', timeout: 15_000 });
     for (let i = 0; i < 30; i++) {
-      const active = await chat.locator('.mention-picker li.active').innerText();
+      const active = await ui.chat.locator('.mention-picker li.active').innerText();
       if (active.startsWith(label)) break;
       await input().press('ArrowDown');
     }
@@ -71,66 +71,26 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
   }
 
   async function openFile(rel: string): Promise<void> {
-    await wb.page.keyboard.press('Control+P');
-    const q = wb.page.locator('.quick-input-widget input.input');
+    await ui.wb.page.keyboard.press('Control+P');
+    const q = ui.wb.page.locator('.quick-input-widget input.input');
     await q.waitFor({ state: 'visible' });
     await q.fill(rel);
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(rel) }).first().waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.editor-group-container .tab.active', { hasText: path.basename(rel) }).waitFor({ state: 'visible' });
+    await ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(rel) }).first().waitFor({ state: 'visible' });
+    await ui.wb.page.keyboard.press('Enter');
+    await ui.wb.page.locator('.editor-group-container .tab.active', { hasText: path.basename(rel) }).waitFor({ state: 'visible' });
   }
-
-  before(async () => {
-    server = await ScriptedServer.start([], { models: ['scripted-model'] });
-    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-mentions-')));
-    fs.mkdirSync(path.join(ws, 'src'));
-    fs.writeFileSync(path.join(ws, 'src', 'cart.ts'), CART);
-    fs.writeFileSync(path.join(ws, 'src', 'price.ts'), PRICE);
-    fs.writeFileSync(path.join(ws, 'src', 'broken.ts'), BROKEN);
-    fs.writeFileSync(path.join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }));
-    fs.writeFileSync(path.join(ws, '.gitignore'), '.env\n');
-    fs.writeFileSync(path.join(ws, '.env'), 'API_KEY=sk-live-should-never-leave\n');
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, stdio: 'ignore' });
-    git('init', '-q');
-    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '-A');
-    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'start');
-    fs.writeFileSync(path.join(ws, 'src', 'price.ts'), PRICE.replace('sku.length', 'sku.length * 2'));
-    wb = await openWorkbench({
-      workspace: ws,
-      settings: {
-        'tandem.baseUrl': server.url,
-        'tandem.model.planner': 'scripted-model',
-        'tandem.model.actor': 'scripted-model',
-        'tandem.limits.requestIdleTimeoutMs': 30_000,
-        'tandem.limits.maxRetries': 0,
-        'security.workspace.trust.enabled': false,
-      },
-    });
-    chat = await wb.openTandemView();
-    await input().waitFor({ state: 'visible' });
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`mentions-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-  });
-
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-    if (ws) fs.rmSync(ws, { recursive: true, force: true });
-  });
 
   it('the @ picker offers each kind, picks from the keyboard, shows chips, and the message carries what was picked', async () => {
     // A problem to mention: the TypeScript server reports the broken file once it is open.
     await openFile('src/broken.ts');
-    await wb.page.locator('.part.statusbar .statusbar-item[id="status.problems"]', { hasText: /1/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await ui.wb.page.locator('.part.statusbar .statusbar-item[id="status.problems"]', { hasText: /1/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
 
     await input().click();
     await input().pressSequentially('fix ', { delay: 20 });
     await input().pressSequentially('@', { delay: 20 });
     await picker().waitFor({ state: 'visible' });
     for (const kind of ['@problems', '@selection', '@git', '@terminal']) await option(kind).waitFor({ state: 'visible' });
-    await wb.screenshot('mentions-01-picker-open');
+    await ui.wb.screenshot('mentions-01-picker-open');
     await input().press('Backspace');
 
     await mention('cart', '@src/cart.ts');
@@ -138,7 +98,7 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     await input().pressSequentially('and ', { delay: 20 });
     await mention('sr', '@src/');
     await option('@src/price.ts').first().waitFor({ state: 'visible' });
-    await wb.screenshot('mentions-02-folder-drilldown');
+    await ui.wb.screenshot('mentions-02-folder-drilldown');
     await input().press('Escape');
     await input().pressSequentially(' ', { delay: 20 });
     await mention('prob', '@problems');
@@ -152,9 +112,9 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
 
     const draft = await input().inputValue();
     assert.equal(draft, 'fix @src/cart.ts and @src/ @problems @git please');
-    const chips = await chat.locator('.composer .mention-chip').allInnerTexts();
+    const chips = await ui.chat.locator('.composer .mention-chip').allInnerTexts();
     assert.deepEqual(chips.map((c) => c.replace('✕', '').trim()), ['@src/cart.ts', '@src/', '@problems', '@git']);
-    await wb.screenshot('mentions-03-chips-before-send');
+    await ui.wb.screenshot('mentions-03-chips-before-send');
 
     const sent = await sendAndWait('fix @src/cart.ts and @src/', 'I see the cart, the folder, one problem and the change to price.ts.');
     assert.match(sent, /<attachment mention="@src\/cart\.ts" kind="file">\n1\texport class Cart \{/);
@@ -173,42 +133,42 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     await card.locator('details.attachment summary', { hasText: '@problems' }).click();
     assert.match(await card.locator('details.attachment[open] .attachment-content').innerText(), /src\/broken\.ts:1 error/);
     assert.match(await card.locator('.attachment-context').innerText(), /Active editor: src\/broken\.ts/);
-    await wb.screenshot('mentions-04-user-card-attachments');
+    await ui.wb.screenshot('mentions-04-user-card-attachments');
   });
 
   it('@terminal attaches the last command\'s output from the active terminal', async () => {
-    await wb.runCommand('Terminal: Create New Terminal');
-    const term = wb.page.locator('.terminal-wrapper.active .xterm-helper-textarea, .terminal .xterm-helper-textarea').first();
+    await ui.wb.runCommand('Terminal: Create New Terminal');
+    const term = ui.wb.page.locator('.terminal-wrapper.active .xterm-helper-textarea, .terminal .xterm-helper-textarea').first();
     await term.waitFor({ state: 'attached', timeout: 30_000 });
     await sleep(2500);
     await term.focus();
     // A command that runs a moment (as builds and tests do): its output comes after the shell reports the start.
-    await wb.page.keyboard.type('sleep 1; echo marker-$((40+2))-from-terminal\n', { delay: 20 });
+    await ui.wb.page.keyboard.type('sleep 1; echo marker-$((40+2))-from-terminal\n', { delay: 20 });
     await sleep(4000);
     await input().click();
     await mention('term', '@terminal');
     await input().pressSequentially('what failed?', { delay: 20 });
     const sent = await sendAndWait('@terminal what failed?', 'Seen the terminal.');
     assert.match(sent, /<attachment mention="@terminal" kind="terminal">\n\$ sleep 1; echo marker-\$\(\(40\+2\)\)-from-terminal \(exit 0\)\n[\s\S]*marker-42-from-terminal/);
-    await wb.screenshot('mentions-05-terminal');
+    await ui.wb.screenshot('mentions-05-terminal');
   });
 
   it('Add Selection to Tandem puts the selected lines as a chip in the composer, focused, and sends nothing', async () => {
     await openFile('src/price.ts');
-    const editor = wb.page.locator('.editor-group-container .monaco-editor .view-lines').first();
+    const editor = ui.wb.page.locator('.editor-group-container .monaco-editor .view-lines').first();
     await editor.click();
-    await wb.page.keyboard.press('Control+Home');
-    await wb.page.keyboard.press('Shift+ArrowDown');
-    await wb.page.keyboard.press('Shift+ArrowDown');
-    const userCards = await chat.locator('[data-card-kind="text"] .user-text').count();
-    await wb.page.keyboard.press('Control+Shift+Alt+A');
-    await waitUntil(async () => (await input().inputValue()).includes('@src/price.ts:1-2'), 'the selection mention in the composer');
+    await ui.wb.page.keyboard.press('Control+Home');
+    await ui.wb.page.keyboard.press('Shift+ArrowDown');
+    await ui.wb.page.keyboard.press('Shift+ArrowDown');
+    const userCards = await ui.chat.locator('[data-card-kind="text"] .user-text').count();
+    await ui.wb.page.keyboard.press('Control+Shift+Alt+A');
+    await waitUntil(async () => (await input().inputValue()).includes('@src/price.ts:1-2'), 'the selection mention in the composer', 20_000);
     assert.equal(await input().inputValue(), '@src/price.ts:1-2 ');
     assert.equal(await input().evaluate((el) => el.ownerDocument.activeElement === el), true, 'the composer has the focus');
-    await chat.locator('.composer .mention-chip', { hasText: '@src/price.ts:1-2' }).waitFor({ state: 'visible' });
+    await ui.chat.locator('.composer .mention-chip', { hasText: '@src/price.ts:1-2' }).waitFor({ state: 'visible' });
     await sleep(500);
-    assert.equal(await chat.locator('[data-card-kind="text"] .user-text').count(), userCards, 'nothing was sent');
-    await wb.screenshot('mentions-06-add-selection');
+    assert.equal(await ui.chat.locator('[data-card-kind="text"] .user-text').count(), userCards, 'nothing was sent');
+    await ui.wb.screenshot('mentions-06-add-selection');
 
     // Sent: just those lines, numbered.
     await input().pressSequentially('explain', { delay: 20 });
@@ -217,17 +177,17 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
   });
 
   it('a path in the model\'s answer opens the file at that line', async () => {
-    const link = chat.locator('[data-card-kind="text"] a.path-link', { hasText: 'src/cart.ts:3' }).last();
+    const link = ui.chat.locator('[data-card-kind="text"] a.path-link', { hasText: 'src/cart.ts:3' }).last();
     await link.waitFor({ state: 'visible' });
     await link.click();
-    await wb.page.locator('.editor-group-container .tab.active', { hasText: 'cart.ts' }).waitFor({ state: 'visible', timeout: 15_000 });
-    await wb.page.locator('.part.statusbar .statusbar-item', { hasText: /Ln 3, Col/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    await wb.screenshot('mentions-07-answer-link-opened');
+    await ui.wb.page.locator('.editor-group-container .tab.active', { hasText: 'cart.ts' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.wb.page.locator('.part.statusbar .statusbar-item', { hasText: /Ln 3, Col/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.wb.screenshot('mentions-07-answer-link-opened');
   });
 
   it('the history keeps what was attached: a resumed task shows the same chips and contents', async () => {
-    await wb.runCommand('Tandem: New Task');
-    const recent = chat.locator('button', { hasText: 'fix @src/cart.ts' }).first();
+    await ui.wb.runCommand('Tandem: New Task');
+    const recent = ui.chat.locator('button', { hasText: 'fix @src/cart.ts' }).first();
     await recent.waitFor({ state: 'visible', timeout: 20_000 });
     await recent.click();
     const card = userCard('fix @src/cart.ts and @src/');
@@ -235,6 +195,6 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     assert.deepEqual(await card.locator('details.attachment summary .mention-chip').allInnerTexts(), ['@src/cart.ts', '@src/', '@problems', '@git']);
     await card.locator('details.attachment summary', { hasText: '@src/cart.ts' }).click();
     assert.match(await card.locator('details.attachment[open] .attachment-content').innerText(), /export class Cart \{/);
-    await wb.screenshot('mentions-08-resumed-from-history');
+    await ui.wb.screenshot('mentions-08-resumed-from-history');
   });
 });

@@ -7,25 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FrameLocator, Locator } from 'playwright-core';
-import { openWorkbench, type Workbench } from './harness';
-import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../support/scriptedServer';
-
-let n = 0;
-const tc = (name: string, args: Record<string, unknown>): ScriptedToolCall => ({ id: `call_${name}_${++n}`, name, arguments: args });
-const calls = (...c: ScriptedToolCall[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+import type { Locator } from 'playwright-core';
+import { chatSuite } from './chatSuite';
+import { calls, numberedTc as tc, text } from '../support/scriptSteps';
+import { waitUntil } from '../support/wait';
 
 const PLAN = {
   format_version: '1.0',
@@ -41,47 +27,21 @@ const PLAN = {
 
 describe('plan step scopes and amendments in the real workbench (UI)', function () {
   this.timeout(300_000);
-  let server: ScriptedServer;
-  let wb: Workbench;
-  let chat: FrameLocator;
-  let ws: string;
-
-  const input = (): Locator => chat.locator('textarea[aria-label="Message Tandem"]');
-  const planCard = (version: number): Locator => chat.locator('[data-card-kind="plan"]', { hasText: `v${version}` }).last();
-
-  before(async () => {
-    server = await ScriptedServer.start([], { models: ['scripted-model'] });
-    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-scope-')));
-    fs.writeFileSync(path.join(ws, 'greeting.txt'), 'Hello, world\n');
-    fs.writeFileSync(path.join(ws, 'notes.txt'), 'notes\n');
-    wb = await openWorkbench({
-      workspace: ws,
-      settings: {
-        'tandem.baseUrl': server.url,
-        'tandem.model.planner': 'scripted-model',
-        'tandem.model.actor': 'scripted-model',
-        'tandem.contextWindow': 128_000,
-        'tandem.limits.requestIdleTimeoutMs': 30_000,
-        // Execute plan approves each step's in-scope edits and commands.
-        'tandem.autoApprove.planScope': true,
-      },
-    });
-    chat = await wb.openTandemView();
-    await input().waitFor({ state: 'visible' });
+  const ui = chatSuite({
+    name: 'scope',
+    files: { 'greeting.txt': 'Hello, world\n', 'notes.txt': 'notes\n' },
+    settings: {
+      // Execute plan approves each step's in-scope edits and commands.
+      'tandem.autoApprove.planScope': true,
+      'tandem.limits.maxRetries': undefined,
+    },
   });
+  const { input } = ui;
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`scope-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-  });
-
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-    if (ws) fs.rmSync(ws, { recursive: true, force: true });
-  });
+  const planCard = (version: number): Locator => ui.chat.locator('[data-card-kind="plan"]', { hasText: `v${version}` }).last();
 
   it('plan with scopes → Execute (plan-scope approval) → amendment → Add to the plan (v2) → a failing check ends its step failed', async () => {
-    server.replace([
+    ui.server.replace([
       calls(tc('propose_plan', PLAN)),
       // Step 1: the in-scope edit (no approval asked), then an edit of a file the step did not name.
       calls(tc('read_file', { path: 'greeting.txt' }), tc('read_file', { path: 'notes.txt' })),
@@ -102,27 +62,27 @@ describe('plan step scopes and amendments in the real workbench (UI)', function 
     assert.ok(scope.some((t) => /may change:\s*greeting\.txt/.test(t)), scope.join(' | '));
     assert.ok(scope.some((t) => /may run:\s*\$ grep/.test(t)), scope.join(' | '));
     assert.ok(scope.some((t) => /check:\s*grep -q Tandem greeting\.txt/.test(t)), scope.join(' | '));
-    await wb.screenshot('scope-01-plan-with-scopes');
+    await ui.wb.screenshot('scope-01-plan-with-scopes');
 
     await v1.getByRole('button', { name: 'Execute plan' }).click();
-    const amendment = chat.locator('[data-amendment="asked"]');
+    const amendment = ui.chat.locator('[data-amendment="asked"]');
     await amendment.waitFor({ state: 'visible', timeout: 40_000 });
     assert.match(await amendment.innerText(), /Step 1 wants to edit notes\.txt, which the plan did not name/);
     // The in-scope edit ran without an Approve: plan-scope approval.
-    assert.equal(fs.readFileSync(path.join(ws, 'greeting.txt'), 'utf8'), 'Hello, Tandem\n');
-    assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'notes\n', 'nothing written before the decision');
+    assert.equal(fs.readFileSync(path.join(ui.ws, 'greeting.txt'), 'utf8'), 'Hello, Tandem\n');
+    assert.equal(fs.readFileSync(path.join(ui.ws, 'notes.txt'), 'utf8'), 'notes\n', 'nothing written before the decision');
     await amendment.getByRole('button', { name: 'Allow once' }).waitFor({ state: 'visible' });
     await amendment.getByRole('button', { name: 'Reject' }).waitFor({ state: 'visible' });
-    await wb.screenshot('scope-02-amendment');
+    await ui.wb.screenshot('scope-02-amendment');
 
     await amendment.getByRole('button', { name: 'Add to the plan' }).click();
-    await waitUntil(() => fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8') === 'greeted Tandem\n', 'the amended edit to be written');
+    await waitUntil(() => fs.readFileSync(path.join(ui.ws, 'notes.txt'), 'utf8') === 'greeted Tandem\n', 'the amended edit to be written', 20_000);
     const v2 = planCard(2);
     await v2.waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await v2.locator('[data-plan-amended]').innerText(), /v2 adds to v1: step 1 files: \+ notes\.txt/);
     // The amendment card (just above v2) says it was added; the chat draws only the cards in view.
     await v2.locator('[data-plan-amended]').scrollIntoViewIfNeeded();
-    await chat.locator('[data-amendment="added"]').waitFor({ state: 'attached', timeout: 10_000 });
+    await ui.chat.locator('[data-amendment="added"]').waitFor({ state: 'attached', timeout: 10_000 });
 
     // Step 1 done on its check; step 2 failed: its check exited 1.
     await v2.locator('[data-step-state="failed"]').waitFor({ state: 'visible', timeout: 40_000 });
@@ -132,8 +92,8 @@ describe('plan step scopes and amendments in the real workbench (UI)', function 
     await v2.locator('[data-plan-status="executed"]').waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await v2.locator('[data-plan-status="executed"]').innerText(), /failed/i);
     await v2.locator('[data-plan-amended]').scrollIntoViewIfNeeded();
-    await wb.screenshot('scope-03-v2-amended');
+    await ui.wb.screenshot('scope-03-v2-amended');
     await v2.locator('[data-step-state="failed"]').scrollIntoViewIfNeeded();
-    await wb.screenshot('scope-04-v2-done-and-failed');
+    await ui.wb.screenshot('scope-04-v2-done-and-failed');
   });
 });

@@ -11,29 +11,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FrameLocator, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { openWorkbench, type Workbench } from './harness';
 import { processRunning } from '../support/processByCommandLine';
-import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../support/scriptedServer';
+import { ScriptedServer } from '../support/scriptedServer';
+import { chatSuite } from './chatSuite';
+import { calls, numberedTc as tc, text } from '../support/scriptSteps';
+import { sleep, waitUntil } from '../support/wait';
 
-let n = 0;
-const tc = (name: string, args: Record<string, unknown>): ScriptedToolCall => ({ id: `call_${name}_${++n}`, name, arguments: args });
-const calls = (...c: ScriptedToolCall[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
-}
 
 const PLAN = {
   format_version: '1.0',
@@ -46,118 +31,76 @@ const PLAN = {
 
 describe('Tandem whole story in the real workbench (UI)', function () {
   this.timeout(300_000);
-  let server: ScriptedServer;
-  let wb: Workbench;
-  let chat: FrameLocator;
-  let ws: string;
   let file: string;
+  const ui = chatSuite({
+    name: 'story',
+    files: { 'greeting.txt': 'Hello, world\n', 'README.md': '# Story workspace\n' },
+    models: ['scripted-model', 'scripted-model-large'],
+    // The product's retries, as a user has them.
+    settings: { 'tandem.limits.maxRetries': undefined },
+  });
+  const { input, toolCard, send } = ui;
+  before(() => { file = path.join(ui.ws, 'greeting.txt'); });
 
-  const toolCard = (tool: string): Locator => chat.locator('[data-card-kind="tool_call"]', { hasText: tool });
-  const input = (): Locator => chat.locator('textarea[aria-label="Message Tandem"]');
-  const editorLines = (): Locator => wb.page.locator('.editor-group-container .monaco-editor:not(.original-in-monaco-diff-editor) .view-lines');
-
-  async function send(message: string): Promise<void> {
-    await input().click();
-    await input().fill(message);
-    await input().press('Enter');
-    await chat.locator('[data-card-kind="text"]', { hasText: message }).first().waitFor({ state: 'visible', timeout: 15_000 });
-  }
+  const editorLines = (): Locator => ui.wb.page.locator('.editor-group-container .monaco-editor:not(.original-in-monaco-diff-editor) .view-lines');
 
   async function waitTurnEnded(previousRequests: number, expectRequests: number): Promise<void> {
-    await waitUntil(() => server.chatRequests().length >= previousRequests + expectRequests, `${expectRequests} model request(s)`, 30_000);
+    await waitUntil(() => ui.server.chatRequests().length >= previousRequests + expectRequests, `${expectRequests} model request(s)`, 30_000);
   }
 
-  before(async () => {
-    server = await ScriptedServer.start([], { models: ['scripted-model', 'scripted-model-large'] });
-    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-story-')));
-    file = path.join(ws, 'greeting.txt');
-    fs.writeFileSync(file, 'Hello, world\n');
-    fs.writeFileSync(path.join(ws, 'README.md'), '# Story workspace\n');
-    wb = await openWorkbench({
-      workspace: ws,
-      settings: {
-        'tandem.baseUrl': server.url,
-        'tandem.model.planner': 'scripted-model',
-        'tandem.model.actor': 'scripted-model',
-        // Idle timeout well above the slow stream below.
-        'tandem.limits.requestIdleTimeoutMs': 30_000,
-        // The scripted model has no known window; a small default would condense (an extra request) mid-story.
-        'tandem.contextWindow': 128_000,
-      },
-    });
-    chat = await wb.openTandemView();
-    await input().waitFor({ state: 'visible' });
-  });
-
-  // A failed step must not leave a turn running into the next one.
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && chat) {
-      await wb.screenshot(`story-failed-${this.currentTest.title.slice(0, 40)}`).catch(() => undefined);
-      await chat.getByRole('button', { name: 'Stop' }).click().catch(() => undefined);
-      await sleep(1000);
-    }
-  });
-
-  after(async () => {
-    if (wb) await wb.screenshot('story-final').catch(() => undefined);
-    await wb?.close();
-    await server?.close();
-    if (ws) fs.rmSync(ws, { recursive: true, force: true });
-  });
-
   it('task → Planner reads a file → plan → Execute → diff → Approve → file changed on disk and in the editor → Undo restores it', async () => {
-    server.replace([
+    ui.server.replace([
       calls(tc('read_file', { path: 'greeting.txt' })),
       calls(tc('propose_plan', PLAN)),
       calls(tc('edit_file', { path: 'greeting.txt', edits: [{ old_text: 'Hello, world', new_text: 'Hello, Tandem' }] })),
       text('Step 1 done: the greeting now says **Tandem**.'),
     ]);
     // The file is open in an editor, as a user would have it.
-    await wb.runCommand('Go to File');
-    await wb.page.keyboard.type('greeting.txt');
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'greeting.txt' }).first().waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
+    await ui.wb.runCommand('Go to File');
+    await ui.wb.page.keyboard.type('greeting.txt');
+    await ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'greeting.txt' }).first().waitFor({ state: 'visible' });
+    await ui.wb.page.keyboard.press('Enter');
     await editorLines().filter({ hasText: 'Hello, world' }).first().waitFor({ state: 'visible' });
 
     await send('Make the greeting say Tandem');
-    await wb.screenshot('story-01-task-sent');
+    await ui.wb.screenshot('story-01-task-sent');
 
     const read = toolCard('read_file');
     await read.locator('.chip.status-done').waitFor({ state: 'visible', timeout: 20_000 });
-    const plan = chat.locator('[data-card-kind="plan"]');
+    const plan = ui.chat.locator('[data-card-kind="plan"]');
     await plan.waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await plan.innerText(), /Greet Tandem instead of the world/);
-    await wb.screenshot('story-02-planner-read-and-plan');
+    await ui.wb.screenshot('story-02-planner-read-and-plan');
 
     await plan.getByRole('button', { name: 'Execute plan' }).click();
     const edit = toolCard('edit_file');
     await edit.getByRole('button', { name: 'Approve' }).waitFor({ state: 'visible', timeout: 20_000 });
     // The real diff is open in the editor area (proposal on the right).
-    await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
-    await wb.page.locator('.tab', { hasText: "Tandem's proposal" }).first().waitFor({ state: 'visible' });
+    await ui.wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.wb.page.locator('.tab', { hasText: "Tandem's proposal" }).first().waitFor({ state: 'visible' });
     assert.equal(fs.readFileSync(file, 'utf8'), 'Hello, world\n', 'nothing is written before approval');
-    await wb.screenshot('story-03-diff-open');
+    await ui.wb.screenshot('story-03-diff-open');
 
     await edit.getByRole('button', { name: 'Approve' }).click();
     await edit.locator('.chip.status-done').waitFor({ state: 'visible', timeout: 20_000 });
     await waitUntil(() => fs.readFileSync(file, 'utf8') === 'Hello, Tandem\n', 'the file on disk to change');
     await editorLines().filter({ hasText: 'Hello, Tandem' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    await chat.locator('[data-card-kind="text"]', { hasText: 'Step 1 done' }).waitFor({ state: 'visible', timeout: 20_000 });
-    await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'hidden', timeout: 10_000 });
-    await wb.screenshot('story-04-approved');
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Step 1 done' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'hidden', timeout: 10_000 });
+    await ui.wb.screenshot('story-04-approved');
 
     // Undo in the editor restores the previous text; saving puts it back on disk.
     await editorLines().filter({ hasText: 'Hello, Tandem' }).first().click();
-    await wb.page.keyboard.press('Control+Z');
+    await ui.wb.page.keyboard.press('Control+Z');
     await editorLines().filter({ hasText: 'Hello, world' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    await wb.page.keyboard.press('Control+S');
+    await ui.wb.page.keyboard.press('Control+S');
     await waitUntil(() => fs.readFileSync(file, 'utf8') === 'Hello, world\n', 'the undone text to be saved');
-    await wb.screenshot('story-05-undo');
+    await ui.wb.screenshot('story-05-undo');
   });
 
   it('Reject leaves the file byte for byte unchanged', async () => {
     const before = fs.readFileSync(file);
-    server.replace([
+    ui.server.replace([
       calls(tc('read_file', { path: 'greeting.txt' })),
       calls(tc('edit_file', { path: 'greeting.txt', edits: [{ old_text: 'world', new_text: 'there' }] })),
       text('Understood, I will leave it as it is.'),
@@ -165,24 +108,24 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     await send('Change it to "Hello, there"');
     const edit = toolCard('edit_file').last();
     await edit.getByRole('button', { name: 'Reject' }).waitFor({ state: 'visible', timeout: 20_000 });
-    await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
     // This time from the diff editor's title bar (the card's Reject does the same). VS Code shows
     // title-bar actions on the active group only, and the diff opened without taking focus: click its tab.
-    await wb.page.locator('.tab', { hasText: "Tandem's proposal" }).first().click();
-    const rejectInTitle = wb.page.locator('.editor-actions .action-label[aria-label^="Reject Change"]').first();
+    await ui.wb.page.locator('.tab', { hasText: "Tandem's proposal" }).first().click();
+    const rejectInTitle = ui.wb.page.locator('.editor-actions .action-label[aria-label^="Reject Change"]').first();
     await rejectInTitle.waitFor({ state: 'visible', timeout: 10_000 });
-    await wb.page.locator('.editor-actions .action-label[aria-label^="Approve Change"]').first().waitFor({ state: 'visible' });
-    await wb.screenshot('story-06a-diff-title-bar');
+    await ui.wb.page.locator('.editor-actions .action-label[aria-label^="Approve Change"]').first().waitFor({ state: 'visible' });
+    await ui.wb.screenshot('story-06a-diff-title-bar');
     await rejectInTitle.click();
     await edit.locator('.chip.status-rejected').waitFor({ state: 'visible', timeout: 15_000 });
-    await chat.locator('[data-card-kind="text"]', { hasText: 'leave it as it is' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'leave it as it is' }).waitFor({ state: 'visible', timeout: 20_000 });
     assert.deepEqual(fs.readFileSync(file), before, 'byte for byte unchanged');
-    await wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'hidden', timeout: 10_000 });
-    await wb.screenshot('story-06b-rejected');
+    await ui.wb.page.locator('.monaco-diff-editor').first().waitFor({ state: 'hidden', timeout: 10_000 });
+    await ui.wb.screenshot('story-06b-rejected');
   });
 
   it('a question card is answered by clicking an option', async () => {
-    server.replace([
+    ui.server.replace([
       calls(tc('ask_question', {
         question: 'Which greeting style do you want?',
         context: 'Both are fine for a README.',
@@ -194,44 +137,44 @@ describe('Tandem whole story in the real workbench (UI)', function () {
       text('Going with the casual greeting.'),
     ]);
     await send('Ask me which greeting style to use');
-    const q = chat.locator('[data-card-kind="question"]').last();
+    const q = ui.chat.locator('[data-card-kind="question"]').last();
     await q.getByRole('button', { name: 'Formal' }).waitFor({ state: 'visible', timeout: 20_000 });
-    await wb.screenshot('story-07-question');
-    const requests = server.chatRequests().length;
+    await ui.wb.screenshot('story-07-question');
+    const requests = ui.server.chatRequests().length;
     await q.getByRole('button', { name: 'Formal' }).click();
-    await chat.locator('[data-card-kind="text"]', { hasText: 'casual greeting' }).waitFor({ state: 'visible', timeout: 20_000 });
-    assert.equal(server.chatRequests().length, requests + 1);
-    assert.match(JSON.stringify(server.chatRequests().at(-1)?.messages), /formal/, 'the answer went back to the model');
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'casual greeting' }).waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(ui.server.chatRequests().length, requests + 1);
+    assert.match(JSON.stringify(ui.server.chatRequests().at(-1)?.messages), /formal/, 'the answer went back to the model');
     assert.equal(await q.getByRole('button', { name: 'Formal' }).getAttribute('aria-pressed'), 'true');
-    await wb.screenshot('story-08-question-answered');
+    await ui.wb.screenshot('story-08-question-answered');
   });
 
   it('Stop during streaming ends the turn; the panel takes the next message', async () => {
     const full = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
-    server.replace([{ type: 'text', text: full, chunkSize: 6, chunkDelayMs: 60 }]);
+    ui.server.replace([{ type: 'text', text: full, chunkSize: 6, chunkDelayMs: 60 }]);
     await send('Tell me a long story');
-    const streaming = chat.locator('[data-card-kind="text"]', { hasText: 'word1 ' }).last();
+    const streaming = ui.chat.locator('[data-card-kind="text"]', { hasText: 'word1 ' }).last();
     await streaming.waitFor({ state: 'visible', timeout: 20_000 });
-    await chat.getByRole('button', { name: 'Stop' }).click();
+    await ui.chat.getByRole('button', { name: 'Stop' }).click();
     await sleep(1500);
     const shown = await streaming.innerText();
     await sleep(1000);
     assert.equal(await streaming.innerText(), shown, 'nothing more streams in after Stop');
     assert.ok(!shown.includes('word399'), 'the stream was cut short');
-    await wb.screenshot('story-09-stopped-streaming');
+    await ui.wb.screenshot('story-09-stopped-streaming');
 
-    server.replace([text('Ready for the next one.')]);
+    ui.server.replace([text('Ready for the next one.')]);
     await send('Are you still there?');
-    await chat.locator('[data-card-kind="text"]', { hasText: 'Ready for the next one.' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Ready for the next one.' }).waitFor({ state: 'visible', timeout: 20_000 });
   });
 
   it('Stop while a command runs ends the turn and kills the command', async () => {
-    const pidFile = path.join(ws, 'cmd.pid');
+    const pidFile = path.join(ui.ws, 'cmd.pid');
     // The command may run in the sandbox's own PID namespace, where `$$` means nothing outside: it is
     // found from here by its unique command line instead.
     const command = `echo started > ${pidFile}; sleep 120.4242`;
     const running = () => processRunning(['sleep', '120.4242']);
-    server.replace([calls(tc('run_command', { command })), text('never reached')]);
+    ui.server.replace([calls(tc('run_command', { command })), text('never reached')]);
     await send('Run the long command');
     const card = toolCard('run_command').last();
     await card.getByRole('button', { name: 'Approve' }).waitFor({ state: 'visible', timeout: 20_000 });
@@ -239,20 +182,20 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     await card.getByRole('button', { name: 'Approve' }).click();
     await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '' && running(), 'the command to start', 30_000);
     // The visible terminal named Tandem runs it (xterm draws on a canvas: see the screenshot).
-    await wb.page.locator('.terminal-tabs-entry, .single-terminal-tab, .panel .title', { hasText: 'Tandem' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    await wb.screenshot('story-10-command-running');
-    await chat.getByRole('button', { name: 'Stop' }).click();
+    await ui.wb.page.locator('.terminal-tabs-entry, .single-terminal-tab, .panel .title', { hasText: 'Tandem' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.wb.screenshot('story-10-command-running');
+    await ui.chat.getByRole('button', { name: 'Stop' }).click();
     await waitUntil(() => !running(), 'the command to be killed', 15_000);
-    assert.ok(!(await chat.locator('[data-card-kind="text"]', { hasText: 'never reached' }).count()), 'the turn ended at Stop');
+    assert.ok(!(await ui.chat.locator('[data-card-kind="text"]', { hasText: 'never reached' }).count()), 'the turn ended at Stop');
     // The user must see the run end: the card leaves "running" and the composer is ready again.
     await waitUntil(async () => !/\brunning\b/.test(await card.innerText()), 'the command card to leave "running"', 15_000);
     await waitUntil(async () => !/Tandem is working/.test((await input().getAttribute('placeholder')) ?? ''), 'the composer to be ready again', 15_000);
-    await wb.screenshot('story-11-command-stopped');
+    await ui.wb.screenshot('story-11-command-stopped');
   });
 
   it('a malformed message posted into the webview does not break the panel', async () => {
-    const lastBefore = chat.locator('[data-card-kind="text"]', { hasText: 'Ready for the next one.' });
-    await chat.locator('body').evaluate(() => {
+    const lastBefore = ui.chat.locator('[data-card-kind="text"]', { hasText: 'Ready for the next one.' });
+    await ui.chat.locator('body').evaluate(() => {
       const w = globalThis as unknown as { postMessage(m: unknown, o: string): void };
       w.postMessage({ type: 'card_added', seq: 'not-a-number', card: { kind: 'nope' } }, '*');
       w.postMessage({ type: 'card_patched', seq: 999_999, id: 'no-such-card', patch: { status: 'done' } }, '*');
@@ -263,62 +206,63 @@ describe('Tandem whole story in the real workbench (UI)', function () {
     await sleep(500);
     assert.ok(await input().isVisible(), 'the input is still there');
     assert.ok(await lastBefore.isVisible(), 'the conversation is still shown');
-    server.replace([text('Still working after the garbage.')]);
+    ui.server.replace([text('Still working after the garbage.')]);
     await send('Still alive?');
-    await chat.locator('[data-card-kind="text"]', { hasText: 'Still working after the garbage.' }).waitFor({ state: 'visible', timeout: 20_000 });
-    await wb.screenshot('story-12-after-malformed');
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Still working after the garbage.' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.wb.screenshot('story-12-after-malformed');
   });
 
   it('the panel survives being hidden and shown, with its cards', async () => {
     const last = 'Still working after the garbage.';
-    await chat.locator('[data-card-kind="text"]', { hasText: last }).waitFor({ state: 'visible' });
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: last }).waitFor({ state: 'visible' });
     // Close the side bar (hides the view), then bring the Tandem view back.
-    await wb.runCommand('View: Close Primary Side Bar');
-    await wb.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
-    await wb.screenshot('story-13-hidden');
-    chat = await wb.openTandemView();
+    await ui.wb.runCommand('View: Close Primary Side Bar');
+    await ui.wb.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
+    await ui.wb.screenshot('story-13-hidden');
+    // The chat locator is a query, so it finds the view's new frame.
+    await ui.wb.openTandemView();
     await input().waitFor({ state: 'visible', timeout: 20_000 });
-    await chat.locator('[data-card-kind="text"]', { hasText: last }).waitFor({ state: 'visible', timeout: 20_000 });
-    server.replace([text('Back again.')]);
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: last }).waitFor({ state: 'visible', timeout: 20_000 });
+    ui.server.replace([text('Back again.')]);
     await send('Hello after hide/show');
-    await chat.locator('[data-card-kind="text"]', { hasText: 'Back again.' }).waitFor({ state: 'visible', timeout: 20_000 });
-    await wb.screenshot('story-14-shown-again');
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Back again.' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.wb.screenshot('story-14-shown-again');
   });
   it('Plan from Selection (palette) sends the selection with its file and lines, to the Planner', async () => {
-    server.replace([text('I would make the greeting louder.')]);
+    ui.server.replace([text('I would make the greeting louder.')]);
     await editorLines().filter({ hasText: 'Hello, world' }).first().click();
-    await wb.page.keyboard.press('Control+A');
-    await wb.runCommand('Tandem: Plan from Selection');
-    const box = wb.page.locator('.quick-input-widget input.input');
+    await ui.wb.page.keyboard.press('Control+A');
+    await ui.wb.runCommand('Tandem: Plan from Selection');
+    const box = ui.wb.page.locator('.quick-input-widget input.input');
     await box.waitFor({ state: 'visible' });
     await box.fill('Make it shout');
-    await wb.page.keyboard.press('Enter');
-    const card = chat.locator('[data-card-kind="text"]', { hasText: 'Make it shout' }).last();
+    await ui.wb.page.keyboard.press('Enter');
+    const card = ui.chat.locator('[data-card-kind="text"]', { hasText: 'Make it shout' }).last();
     await card.waitFor({ state: 'visible', timeout: 20_000 });
     const sent = await card.innerText();
     assert.match(sent, /greeting\.txt/);
     assert.match(sent, /line 1\b/);
     assert.match(sent, /Hello, world/);
-    await wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'Tandem: Planner' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    await chat.locator('[data-card-kind="text"]', { hasText: 'make the greeting louder' }).waitFor({ state: 'visible', timeout: 20_000 });
-    const body = server.chatRequests().at(-1);
+    await ui.wb.page.locator('.part.statusbar .statusbar-item', { hasText: 'Tandem: Planner' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'make the greeting louder' }).waitFor({ state: 'visible', timeout: 20_000 });
+    const body = ui.server.chatRequests().at(-1);
     assert.match(JSON.stringify(body?.messages), /greeting\.txt/, 'the model got the file name');
-    await wb.screenshot('story-15-plan-from-selection');
+    await ui.wb.screenshot('story-15-plan-from-selection');
   });
 
   it('Select Model (palette) lists the endpoint\'s models, and the next request uses the pick without a reload', async () => {
-    await wb.runCommand('Tandem: Select Model');
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'All roles' }).first().waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
-    const large = wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'scripted-model-large' }).first();
+    await ui.wb.runCommand('Tandem: Select Model');
+    await ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'All roles' }).first().waitFor({ state: 'visible' });
+    await ui.wb.page.keyboard.press('Enter');
+    const large = ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'scripted-model-large' }).first();
     await large.waitFor({ state: 'visible', timeout: 15_000 });
-    await wb.screenshot('story-16-select-model');
+    await ui.wb.screenshot('story-16-select-model');
     await large.click();
     await sleep(1000);
-    server.replace([text('Answered by the large model.')]);
+    ui.server.replace([text('Answered by the large model.')]);
     await send('Which model is this?');
-    await chat.locator('[data-card-kind="text"]', { hasText: 'Answered by the large model.' }).waitFor({ state: 'visible', timeout: 20_000 });
-    assert.equal(server.chatRequests().at(-1)?.model, 'scripted-model-large');
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Answered by the large model.' }).waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(ui.server.chatRequests().at(-1)?.model, 'scripted-model-large');
   });
 });
 
