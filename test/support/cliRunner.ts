@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { ScriptedServer } from './scriptedServer';
 
 /** Same options as the CLI target in esbuild.mjs; rebuilt so the test runs what the source says now. */
 export async function buildCli(): Promise<string> {
@@ -82,4 +83,68 @@ export function runCliProcess(
       resolve({ code, stdout, stderr });
     });
   }).finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+}
+
+/** What a test of the built CLI works with; `ws` and `out` are fresh for each test. */
+export interface CliTestKit {
+  /** The CLI bundle, built once for the suite. */
+  readonly cli: string;
+  /** This test's workspace folder. */
+  readonly ws: string;
+  /** A folder outside the workspace (for escapes to aim at), when the suite asked for one. */
+  readonly out: string;
+  /** The scripted server this test started, if any: closed after the test. */
+  server: ScriptedServer | undefined;
+}
+
+export interface CliTestKitOptions {
+  /** The temp folders' name prefix (`out` gets `<prefix>out-`). */
+  prefix: string;
+  /** Also make a folder outside the workspace. */
+  outside?: boolean;
+  /** Where the folders go (default: the OS temp folder). */
+  tmpRoot?: string;
+  /** Resolve the folders' real paths (a temp root behind a symlink would otherwise show). */
+  realpath?: boolean;
+  /** Fills the folders before each test. */
+  setup?(ws: string, out: string): void;
+}
+
+/**
+ * Registers the hooks of a suite that runs the built CLI: the bundle built once, a fresh workspace
+ * (and an outside folder) for each test, and after it the test's server closed and the folders removed.
+ */
+export function cliTestKit(o: CliTestKitOptions): CliTestKit {
+  let cli: string | undefined;
+  let ws: string | undefined;
+  let out: string | undefined;
+  const made = (v: string | undefined, what: string): string => {
+    if (v === undefined) throw new Error(`the CLI kit's ${what} exists only inside a test`);
+    return v;
+  };
+  const kit: CliTestKit = {
+    get cli() { return made(cli, 'CLI bundle'); },
+    get ws() { return made(ws, 'workspace'); },
+    get out() { return made(out, 'outside folder'); },
+    server: undefined,
+  };
+  const folder = (prefix: string) => {
+    const dir = fs.mkdtempSync(path.join(o.tmpRoot ?? os.tmpdir(), prefix));
+    return o.realpath ? fs.realpathSync(dir) : dir;
+  };
+  before(async () => {
+    cli = await buildCli();
+  });
+  beforeEach(() => {
+    ws = folder(o.prefix);
+    out = o.outside ? folder(`${o.prefix}out-`) : undefined;
+    o.setup?.(ws, out ?? '');
+  });
+  afterEach(async () => {
+    await kit.server?.close();
+    kit.server = undefined;
+    for (const dir of [ws, out]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    ws = out = undefined;
+  });
+  return kit;
 }

@@ -15,22 +15,12 @@ import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { defaultSettings } from '../../../src/core/settings/settings';
 import { nullLogger } from '../../../src/core/ports/ports';
 import type { Card, HostEvent, HostUiMessage, PanelOutbound } from '../../../src/protocol';
-import { closeAllEditors, isAlive, removeDir, tempDir } from './helpers';
+import { closeAllEditors, removeDir, tempDir } from './helpers';
 import { waitFor } from '../../support/wait';
 import { calls, numberedTc as tc, text } from '../../support/scriptSteps';
+import { MemorySecrets } from '../support/fakes';
 
 const SCHEMES = { proposed: 'tandem-proposed-story', original: 'tandem-original-story' };
-
-/** SecretStorage stand-in: these tests exercise the session, not the keychain (secrets have their own test). */
-class MemorySecrets implements vscode.SecretStorage {
-  private readonly m = new Map<string, string>();
-  private readonly e = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-  onDidChange = this.e.event;
-  async get(k: string) { return this.m.get(k); }
-  async store(k: string, v: string) { this.m.set(k, v); this.e.fire({ key: k }); }
-  async delete(k: string) { this.m.delete(k); this.e.fire({ key: k }); }
-  async keys() { return [...this.m.keys()]; }
-}
 
 function plan(rel: string) {
   return {

@@ -19,18 +19,9 @@ import type { Card } from '../../../src/protocol';
 import { closeAllEditors, removeDir, tempDir } from './helpers';
 import { waitFor } from '../../support/wait';
 import { calls, numberedTc as tc, text } from '../../support/scriptSteps';
+import { MemorySecrets } from '../support/fakes';
 
 const SCHEMES = { proposed: 'tandem-proposed-code', original: 'tandem-original-code' };
-
-class MemorySecrets implements vscode.SecretStorage {
-  private readonly m = new Map<string, string>();
-  private readonly e = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-  onDidChange = this.e.event;
-  async get(k: string) { return this.m.get(k); }
-  async store(k: string, v: string) { this.m.set(k, v); this.e.fire({ key: k }); }
-  async delete(k: string) { this.m.delete(k); this.e.fire({ key: k }); }
-  async keys() { return [...this.m.keys()]; }
-}
 
 const PRICE = 'export function price(sku: string): number {\n  return sku.length;\n}\n';
 const CART = "import { price } from './price';\n\nexport class Cart {\n  private skus: string[] = [];\n  add(sku: string): void { this.skus.push(sku); }\n  total(): number {\n    return this.skus.reduce((n, s) => n + price(s), 0);\n  }\n}\n";

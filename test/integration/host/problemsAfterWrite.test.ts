@@ -17,18 +17,9 @@ import type { Card } from '../../../src/protocol';
 import { closeAllEditors, removeDir, tempDir } from './helpers';
 import { waitFor } from '../../support/wait';
 import { calls, numberedTc as tc, text } from '../../support/scriptSteps';
+import { MemorySecrets } from '../support/fakes';
 
 const SCHEMES = { proposed: 'tandem-proposed-problems', original: 'tandem-original-problems' };
-
-class MemorySecrets implements vscode.SecretStorage {
-  private readonly m = new Map<string, string>();
-  private readonly e = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-  onDidChange = this.e.event;
-  async get(k: string) { return this.m.get(k); }
-  async store(k: string, v: string) { this.m.set(k, v); this.e.fire({ key: k }); }
-  async delete(k: string) { this.m.delete(k); this.e.fire({ key: k }); }
-  async keys() { return [...this.m.keys()]; }
-}
 
 const CALC = [
   'export function double(n: number): number {',

@@ -18,16 +18,7 @@ import { HistoryStore } from '../../../src/core/history/historyStore';
 import type { Card } from '../../../src/protocol';
 import { closeAllEditors, removeDir, tempDir } from './helpers';
 import { waitFor } from '../../support/wait';
-
-class MemorySecrets implements vscode.SecretStorage {
-  private readonly m = new Map<string, string>();
-  private readonly e = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-  onDidChange = this.e.event;
-  async get(k: string) { return this.m.get(k); }
-  async store(k: string, v: string) { this.m.set(k, v); this.e.fire({ key: k }); }
-  async delete(k: string) { this.m.delete(k); this.e.fire({ key: k }); }
-  async keys() { return [...this.m.keys()]; }
-}
+import { MemorySecrets } from '../support/fakes';
 
 /**
  * History in the real extension host: tasks recorded by the session the panel drives, revert of an

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
-import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
+import { type CliRun, cliTestKit, runCliProcess } from '../../support/cliRunner';
 import { calls, tc, text } from '../../support/scriptSteps';
 
 const KEY = 'sk-cli-very-secret-4242';
@@ -12,32 +12,22 @@ const question = { question: 'Which file should I change?', severity: 'major', o
 
 describe('tandem CLI (built bundle, child process, scripted server)', function () {
   this.timeout(30_000);
-  let cli: string;
-  let server: ScriptedServer | undefined;
-  let ws: string;
-
-  before(async () => {
-    cli = await buildCli();
-  });
-  beforeEach(() => {
-    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cli-'));
-    fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
-    fs.writeFileSync(path.join(ws, 'b.txt'), 'bravo\n');
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    fs.rmSync(ws, { recursive: true, force: true });
+  const kit = cliTestKit({
+    prefix: 'tandem-cli-',
+    setup(ws) {
+      fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
+      fs.writeFileSync(path.join(ws, 'b.txt'), 'bravo\n');
+    },
   });
 
   async function run(steps: ScriptStep[], args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
-    server = await ScriptedServer.start(steps);
-    return runCliProcess(cli, ['run', '--workspace', ws, '--base-url', server.url, ...args], { env: { TANDEM_API_KEY: KEY, TANDEM_MAX_RETRIES: '0', ...env } });
+    kit.server = await ScriptedServer.start(steps);
+    return runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, ...args], { env: { TANDEM_API_KEY: KEY, TANDEM_MAX_RETRIES: '0', ...env } });
   }
   const jsonEvents = (r: CliRun) => r.stdout.trim().split('\n').map((l) => HostEvent.parse(JSON.parse(l)));
 
   it('--help documents every flag and the exit codes (exit 0)', async () => {
-    const r = await runCliProcess(cli, ['--help']);
+    const r = await runCliProcess(kit.cli, ['--help']);
     assert.equal(r.code, 0);
     for (const f of ['--workspace', '--role', '--model', '--base-url', '--approve', '--answer default', '--json', 'TANDEM_API_KEY', 'OPENAI_BASE_URL', 'Exit codes']) assert.ok(r.stdout.includes(f), f);
   });
@@ -53,7 +43,7 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     ['a workspace that does not exist', ['run', '--workspace', '/nonexistent/tandem', 'x']],
   ] as const) {
     it(`exits 2 with the usage on ${name}`, async () => {
-      const r = await runCliProcess(cli, [...args]);
+      const r = await runCliProcess(kit.cli, [...args]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /^tandem: /);
       assert.match(r.stderr, /Usage: tandem run/);
@@ -66,7 +56,7 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /✓ read a\.txt/);
     assert.match(r.stdout, /The file says alpha\./);
-    const body = server!.chatRequests()[0];
+    const body = kit.server!.chatRequests()[0];
     assert.equal(body.model, 'gpt-4o-mini');
     assert.equal(body.messages.at(-1).content, 'what does a.txt say?');
   });
@@ -81,7 +71,7 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     assert.ok(events.some((e) => e.type === 'card_added' && e.card.kind === 'usage' && e.card.model === 'm-json'));
     assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), 'the key is never printed');
     assert.ok(r.stderr.length > 0, 'debug logging was on');
-    assert.equal(server!.requests[0]!.headers.authorization, `Bearer ${KEY}`);
+    assert.equal(kit.server!.requests[0]!.headers.authorization, `Bearer ${KEY}`);
   });
 
   it('never prints the key even when the endpoint echoes it in an error (exit 1)', async () => {
@@ -93,13 +83,13 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
   });
 
   it('reads the key and URL from OPENAI_* when TANDEM_* are unset, and --base-url wins over the environment', async () => {
-    server = await ScriptedServer.start([text('one'), text('two')]);
-    const viaEnv = await runCliProcess(cli, ['run', '--workspace', ws, 'hi'], { env: { OPENAI_API_KEY: 'sk-openai-env', OPENAI_BASE_URL: server.url } });
+    kit.server = await ScriptedServer.start([text('one'), text('two')]);
+    const viaEnv = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, 'hi'], { env: { OPENAI_API_KEY: 'sk-openai-env', OPENAI_BASE_URL: kit.server.url } });
     assert.equal(viaEnv.code, 0, viaEnv.stderr);
-    assert.equal(server.requests[0]!.headers.authorization, 'Bearer sk-openai-env');
-    const flagWins = await runCliProcess(cli, ['run', '--workspace', ws, '--base-url', server.url, 'hi'], { env: { TANDEM_API_KEY: 'sk-t', TANDEM_BASE_URL: 'http://127.0.0.1:9/v1', TANDEM_MAX_RETRIES: '0' } });
+    assert.equal(kit.server.requests[0]!.headers.authorization, 'Bearer sk-openai-env');
+    const flagWins = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, 'hi'], { env: { TANDEM_API_KEY: 'sk-t', TANDEM_BASE_URL: 'http://127.0.0.1:9/v1', TANDEM_MAX_RETRIES: '0' } });
     assert.equal(flagWins.code, 0, flagWins.stderr);
-    assert.equal(server.requests[1]!.headers.authorization, 'Bearer sk-t');
+    assert.equal(kit.server.requests[1]!.headers.authorization, 'Bearer sk-t');
   });
 
   it('exits 1 with a readable message on a persistent 500', async () => {
@@ -112,7 +102,7 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     const r = await run([{ type: 'fault', fault: 'cut', calls: [tc('write_file', { path: 'a.txt', content: 'HALF '.repeat(40) })], fraction: 0.5 }], ['--role', 'actor', '--approve', 'all', 'rewrite a.txt']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /cut off and not run/);
-    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'alpha\n');
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), 'alpha\n');
   });
 
   it('exits 3 and prints the question when nobody may answer it', async () => {
@@ -120,13 +110,13 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /Which file should I change\?/);
     assert.match(r.stderr, /b: b\.txt \(default\)/);
-    assert.equal(server!.chatRequests().length, 1);
+    assert.equal(kit.server!.chatRequests().length, 1);
   });
 
   it('--answer default answers with the default and carries on (exit 0)', async () => {
     const r = await run([calls(tc('ask_question', question)), text('You chose b.')], ['--answer', 'default', 'change a file']);
     assert.equal(r.code, 0, r.stderr);
-    const toolMsg = server!.chatRequests()[1].messages.find((m: any) => m.role === 'tool');
+    const toolMsg = kit.server!.chatRequests()[1].messages.find((m: any) => m.role === 'tool');
     assert.match(toolMsg.content, /The user chose: b/);
   });
 
@@ -142,10 +132,10 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
       text('I cannot.'),
     ], ['--approve', 'all', 'overwrite a.txt']);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'alpha\n');
-    assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'bravo\n');
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), 'alpha\n');
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'b.txt'), 'utf8'), 'bravo\n');
     assert.equal((r.stdout.match(/not permitted for the Planner role/g) ?? []).length, 3);
-    const offered = server!.toolsOffered()[0]!;
+    const offered = kit.server!.toolsOffered()[0]!;
     for (const w of ['write_file', 'edit_file', 'apply_patch', 'delete_file', 'run_command']) assert.ok(!offered.includes(w), w);
   });
 
@@ -156,10 +146,10 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     text('finished'),
   ];
   const state = () => ({
-    a: fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'),
-    b: fs.existsSync(path.join(ws, 'b.txt')),
-    c: fs.existsSync(path.join(ws, 'c.txt')),
-    d: fs.existsSync(path.join(ws, 'd.txt')),
+    a: fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'),
+    b: fs.existsSync(path.join(kit.ws, 'b.txt')),
+    c: fs.existsSync(path.join(kit.ws, 'c.txt')),
+    d: fs.existsSync(path.join(kit.ws, 'd.txt')),
   });
 
   it('without a terminal and without --approve, nothing that needs approval happens (never is the default)', async () => {
@@ -175,7 +165,7 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     assert.deepEqual(state(), { a: 'alpha\n', b: true, c: false, d: false });
     assert.doesNotMatch(r.stdout, /user rejected/i);
     assert.equal((r.stdout.match(/Not approved: .*--approve never.*; nobody was asked\. Nothing was (changed|run)\./g) ?? []).length, 4);
-    const told = (server!.chatRequests().at(-1).messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').slice(1);
+    const told = (kit.server!.chatRequests().at(-1).messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').slice(1);
     assert.equal(told.length, 4);
     for (const m of told) {
       assert.doesNotMatch(m.content, /user rejected/i);
@@ -196,9 +186,9 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
   });
 
   it('Ctrl-C stops the turn mid-stream and exits 130', async () => {
-    server = await ScriptedServer.start([{ type: 'text', text: 'slow words '.repeat(300), chunkSize: 4, chunkDelayMs: 10 }]);
+    kit.server = await ScriptedServer.start([{ type: 'text', text: 'slow words '.repeat(300), chunkSize: 4, chunkDelayMs: 10 }]);
     let sent = false;
-    const r = await runCliProcess(cli, ['run', '--workspace', ws, '--base-url', server.url, '--json', 'talk'], {
+    const r = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--json', 'talk'], {
       env: { TANDEM_API_KEY: KEY },
       onStdout: (all, child) => {
         if (!sent && (all.match(/text_appended/g) ?? []).length >= 3) {

@@ -7,44 +7,32 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ScriptedServer } from '../../support/scriptedServer';
-import { buildCli } from '../../support/cliRunner';
-import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint } from './securityKit';
+import { cliTestKit } from '../../support/cliRunner';
+import { calls, runCliAgainst, tc, text, treeFingerprint } from './securityKit';
 
 describe('security: aliases of ignored files, .git and mixed patches (built CLI, Actor, --approve all)', function () {
   this.timeout(60_000);
-  let cli: string;
-  let ws: string;
-  let out: string;
-  let server: ScriptedServer | undefined;
-  before(async () => {
-    cli = await buildCli();
-  });
-  beforeEach(() => {
-    ws = tempDir('tandem-sec-alias-');
-    out = tempDir('tandem-sec-alias-out-');
-    fs.writeFileSync(path.join(out, 'victim.txt'), 'outside original\n');
-    fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
-    fs.writeFileSync(path.join(ws, '.gitignore'), '.env\n');
-    fs.writeFileSync(path.join(ws, '.env'), 'SECRET_ENV=hunter2\n');
-    fs.mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
-    fs.symlinkSync(path.join(ws, '.git', 'hooks'), path.join(ws, 'hooks-link'));
-    fs.symlinkSync(path.join(ws, '.git'), path.join(ws, 'dotgit'));
-    fs.symlinkSync(path.join(ws, '.env'), path.join(ws, 'env-alias.txt'));
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    fs.rmSync(ws, { recursive: true, force: true });
-    fs.rmSync(out, { recursive: true, force: true });
+  const kit = cliTestKit({
+    prefix: 'tandem-sec-alias-',
+    outside: true,
+    setup(ws, out) {
+      fs.writeFileSync(path.join(out, 'victim.txt'), 'outside original\n');
+      fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
+      fs.writeFileSync(path.join(ws, '.gitignore'), '.env\n');
+      fs.writeFileSync(path.join(ws, '.env'), 'SECRET_ENV=hunter2\n');
+      fs.mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
+      fs.symlinkSync(path.join(ws, '.git', 'hooks'), path.join(ws, 'hooks-link'));
+      fs.symlinkSync(path.join(ws, '.git'), path.join(ws, 'dotgit'));
+      fs.symlinkSync(path.join(ws, '.env'), path.join(ws, 'env-alias.txt'));
+    },
   });
 
   it('refuses each, says why, and changes nothing', async () => {
-    const o = path.basename(out);
-    const before = treeFingerprint(ws);
-    const outBefore = treeFingerprint(out);
+    const o = path.basename(kit.out);
+    const before = treeFingerprint(kit.ws);
+    const outBefore = treeFingerprint(kit.out);
     const read = tc('read_file', { path: 'a.txt' });
-    const r = await runCliAgainst(cli, [
+    const r = await runCliAgainst(kit.cli, [
       calls(tc('read_file', { path: 'env-alias.txt' }), read),
       calls(tc('search', { pattern: 'hunter2' }), read),
       calls(tc('write_file', { path: 'hooks-link/pre-commit', content: '#!/bin/sh\ntouch pwned\n' }), read),
@@ -56,8 +44,8 @@ describe('security: aliases of ignored files, .git and mixed patches (built CLI,
       calls(tc('write_file', { path: '.git./hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' }), read),
       calls(tc('write_file', { path: 'sub/.Git /config', content: 'x' }), read),
       text('done'),
-    ], ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
-    server = r.server;
+    ], kit.ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
+    kit.server = r.server;
     assert.equal(r.run.code, 0, r.run.stderr);
     const results = r.server.chatRequests().slice(1).map((b) => b.messages.filter((m: { role: string }) => m.role === 'tool').at(-2).content as string);
     assert.match(results[0]!, /excluded by the workspace's ignore rules/);
@@ -69,7 +57,7 @@ describe('security: aliases of ignored files, .git and mixed patches (built CLI,
     for (const k of [6, 7, 8]) assert.match(results[k]!, /inside \.git/, results[k]);
     for (const res of results) assert.doesNotMatch(res, /SECRET_ENV/);
     assert.doesNotMatch(r.run.stdout + r.run.stderr, /SECRET_ENV/);
-    assert.deepEqual(treeFingerprint(ws), before, 'a.txt too: the patch is all or none');
-    assert.deepEqual(treeFingerprint(out), outBefore);
+    assert.deepEqual(treeFingerprint(kit.ws), before, 'a.txt too: the patch is all or none');
+    assert.deepEqual(treeFingerprint(kit.out), outBefore);
   });
 });

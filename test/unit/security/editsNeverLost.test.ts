@@ -10,43 +10,33 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
-import { buildCli, runCliProcess } from '../../support/cliRunner';
+import { cliTestKit, runCliProcess } from '../../support/cliRunner';
 import { harness, type Harness } from '../../support/agentHarness';
 import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
-import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint } from './securityKit';
+import { calls, runCliAgainst, tc, text, treeFingerprint } from './securityKit';
 
 const ORIGINAL = 'line one\nline two\nline three\n';
 const USER = 'line one\nline two — the user typed this\nline three\n';
 
 describe('security: edits are never lost or silently overwritten (built CLI)', function () {
   this.timeout(60_000);
-  let cli: string;
-  let ws: string;
-  let server: ScriptedServer | undefined;
-
-  before(async () => {
-    cli = await buildCli();
-  });
-  beforeEach(() => {
-    ws = tempDir('tandem-sec-edits-');
-    fs.writeFileSync(path.join(ws, 'a.txt'), ORIGINAL);
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    fs.rmSync(ws, { recursive: true, force: true });
+  const kit = cliTestKit({
+    prefix: 'tandem-sec-edits-',
+    setup(ws) {
+      fs.writeFileSync(path.join(ws, 'a.txt'), ORIGINAL);
+    },
   });
 
   it('edit_file whose second block fails writes nothing, not even the first block', async () => {
-    const r = await runCliAgainst(cli, [
+    const r = await runCliAgainst(kit.cli, [
       calls(tc('read_file', { path: 'a.txt' })),
       calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'line one', new_text: 'LINE ONE' }, { old_text: 'line four', new_text: 'LINE FOUR' }] })),
       calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'line one', new_text: 'LINE ONE' }, { old_text: 'line', new_text: 'ambiguous' }] })),
       text('done'),
-    ], ws, ['--role', 'actor', '--approve', 'all', 'edit'], {});
-    server = r.server;
+    ], kit.ws, ['--role', 'actor', '--approve', 'all', 'edit'], {});
+    kit.server = r.server;
     assert.equal(r.run.code, 0, r.run.stderr);
-    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), ORIGINAL);
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), ORIGINAL);
     const results = r.server.chatRequests().slice(2).map((b) => b.messages.at(-1).content as string);
     assert.match(results[0]!, /Block 2 of 2[\s\S]*not found[\s\S]*Nothing was changed/, results[0]);
     assert.match(results[1]!, /Block 2 of 2[\s\S]*Nothing was changed/, results[1]);
@@ -61,38 +51,38 @@ describe('security: edits are never lost or silently overwritten (built CLI)', f
     ['apply_patch', { patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n line one\n line two\n-line three\n+LINE THREE\n' }],
   ] as const) {
     it(`${tool} does not overwrite a file the user changed on disk after the agent read it`, async () => {
-      server = await ScriptedServer.start([
+      kit.server = await ScriptedServer.start([
         calls(tc('read_file', { path: 'a.txt' })),
         // Streamed slowly, so the user's save lands while the call is on its way.
         { type: 'tool_calls', calls: [tc(tool, args)], argChunkSize: 3, chunkDelayMs: 15 },
         text('done'),
       ]);
-      const run = runCliProcess(cli, ['run', '--workspace', ws, '--base-url', server.url, '--role', 'actor', '--approve', 'all', 'change a.txt'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
+      const run = runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--approve', 'all', 'change a.txt'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
       const until = Date.now() + 10_000;
-      while (server.chatRequests().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
-      fs.writeFileSync(path.join(ws, 'a.txt'), USER);
+      while (kit.server.chatRequests().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+      fs.writeFileSync(path.join(kit.ws, 'a.txt'), USER);
       const r = await run;
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), USER, "the user's change survives");
-      const result = server.chatRequests()[2].messages.at(-1).content as string;
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), USER, "the user's change survives");
+      const result = kit.server.chatRequests()[2].messages.at(-1).content as string;
       assert.match(result, /changed since you read it|read it again/i, result);
     });
   }
 
   it('edit_file apart from the line the user changed after the read lands on the current text and keeps their line', async () => {
-    server = await ScriptedServer.start([
+    kit.server = await ScriptedServer.start([
       calls(tc('read_file', { path: 'a.txt' })),
       { type: 'tool_calls', calls: [tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'line three', new_text: 'LINE THREE' }] })], argChunkSize: 3, chunkDelayMs: 15 },
       text('done'),
     ]);
-    const run = runCliProcess(cli, ['run', '--workspace', ws, '--base-url', server.url, '--role', 'actor', '--approve', 'all', 'change a.txt'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
+    const run = runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--approve', 'all', 'change a.txt'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
     const until = Date.now() + 10_000;
-    while (server.chatRequests().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
-    fs.writeFileSync(path.join(ws, 'a.txt'), USER);
+    while (kit.server.chatRequests().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+    fs.writeFileSync(path.join(kit.ws, 'a.txt'), USER);
     const r = await run;
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), USER.replace('line three', 'LINE THREE'), "the user's line and the agent's both");
-    const result = server.chatRequests()[2].messages.at(-1).content as string;
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), USER.replace('line three', 'LINE THREE'), "the user's line and the agent's both");
+    const result = kit.server.chatRequests()[2].messages.at(-1).content as string;
     assert.match(result, /changed since you read it \(the user changed line 2\)[\s\S]*the user's change was kept/, result);
   });
 
@@ -103,12 +93,12 @@ describe('security: edits are never lost or silently overwritten (built CLI)', f
     ['write_file whose arguments were truncated by max_tokens (finish_reason length)', { type: 'tool_calls', calls: [tc('write_file', '{"path":"a.txt","content":"half of the fi')], finishReason: 'length' }],
   ] as [string, ScriptStep][]) {
     it(`a stream ${what} runs nothing`, async () => {
-      fs.writeFileSync(path.join(ws, 'b.txt'), 'bravo\n');
-      const before = treeFingerprint(ws);
-      const r = await runCliAgainst(cli, [calls(tc('read_file', { path: 'a.txt' })), step, text('recovered')], ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
-      server = r.server;
+      fs.writeFileSync(path.join(kit.ws, 'b.txt'), 'bravo\n');
+      const before = treeFingerprint(kit.ws);
+      const r = await runCliAgainst(kit.cli, [calls(tc('read_file', { path: 'a.txt' })), step, text('recovered')], kit.ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
+      kit.server = r.server;
       assert.ok(r.run.code === 0 || r.run.code === 1, `exit ${r.run.code}: ${r.run.stderr}`);
-      assert.deepEqual(treeFingerprint(ws), before, r.run.stdout + r.run.stderr);
+      assert.deepEqual(treeFingerprint(kit.ws), before, r.run.stdout + r.run.stderr);
     });
   }
 });

@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ScriptStep, ScriptedServer } from '../../support/scriptedServer';
-import { buildCli } from '../../support/cliRunner';
+import type { ScriptStep } from '../../support/scriptedServer';
+import { cliTestKit } from '../../support/cliRunner';
 import { approvalFromFlag, decideApproval } from '../../../src/core/policy/approvalPolicy';
 import { executionSensitiveReason } from '../../../src/core/policy/executionSensitivePaths';
 import type { ApprovalInfo } from '../../../src/protocol';
-import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint } from './securityKit';
+import { calls, runCliAgainst, tc, text, treeFingerprint } from './securityKit';
 
 const TASKS = JSON.stringify({ version: '2.0.0', tasks: [{ label: 'x', type: 'shell', command: 'touch /tmp/pwned', runOptions: { runOn: 'folderOpen' } }] });
 
@@ -76,31 +76,22 @@ describe('security: files that run code by themselves are never covered by blank
 
   describe('through the built CLI with --approve all, headless', function () {
     this.timeout(60_000);
-    let cli: string;
-    let ws: string;
-    let server: ScriptedServer | undefined;
-    before(async () => {
-      cli = await buildCli();
-    });
-    beforeEach(() => {
-      ws = tempDir('tandem-sec-execfiles-');
-      fs.mkdirSync(path.join(ws, '.vscode'));
-      fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}\n');
-      fs.mkdirSync(path.join(ws, '.husky'));
-      fs.writeFileSync(path.join(ws, '.husky', 'pre-commit'), 'npm test\n');
-      fs.mkdirSync(path.join(ws, 'src'));
-      fs.writeFileSync(path.join(ws, 'src', 'keep.ts'), 'export {};\n');
-      // An innocent-looking alias: the policy must judge the real path.
-      fs.symlinkSync('.vscode', path.join(ws, 'cfg'));
-    });
-    afterEach(async () => {
-      await server?.close();
-      server = undefined;
-      fs.rmSync(ws, { recursive: true, force: true });
+    const kit = cliTestKit({
+      prefix: 'tandem-sec-execfiles-',
+      setup(ws) {
+        fs.mkdirSync(path.join(ws, '.vscode'));
+        fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}\n');
+        fs.mkdirSync(path.join(ws, '.husky'));
+        fs.writeFileSync(path.join(ws, '.husky', 'pre-commit'), 'npm test\n');
+        fs.mkdirSync(path.join(ws, 'src'));
+        fs.writeFileSync(path.join(ws, 'src', 'keep.ts'), 'export {};\n');
+        // An innocent-looking alias: the policy must judge the real path.
+        fs.symlinkSync('.vscode', path.join(ws, 'cfg'));
+      },
     });
 
     it('refuses .vscode/tasks.json and the others with the reason, leaves them unchanged, and writes an ordinary file', async () => {
-      const before = treeFingerprint(ws);
+      const before = treeFingerprint(kit.ws);
       const attempts = [
         tc('write_file', { path: '.vscode/tasks.json', content: TASKS }),
         tc('write_file', { path: 'cfg/launch.json', content: TASKS }),
@@ -115,12 +106,12 @@ describe('security: files that run code by themselves are never covered by blank
       const steps: ScriptStep[] = [calls(tc('read_file', { path: '.vscode/settings.json' }))];
       for (const a of attempts) steps.push(calls(a, tc('read_file', { path: 'src/keep.ts' })));
       steps.push(calls(tc('write_file', { path: 'src/ok.ts', content: 'export const ok = 1;\n' })), text('done'));
-      const r = await runCliAgainst(cli, steps, ws, ['--role', 'actor', '--approve', 'all', 'go'], { TANDEM_MAX_TOOL_CALLS: '100' });
-      server = r.server;
+      const r = await runCliAgainst(kit.cli, steps, kit.ws, ['--role', 'actor', '--approve', 'all', 'go'], { TANDEM_MAX_TOOL_CALLS: '100' });
+      kit.server = r.server;
       assert.equal(r.run.code, 0, r.run.stderr);
 
-      const after = treeFingerprint(ws);
-      assert.equal(fs.readFileSync(path.join(ws, 'src', 'ok.ts'), 'utf8'), 'export const ok = 1;\n');
+      const after = treeFingerprint(kit.ws);
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'src', 'ok.ts'), 'utf8'), 'export const ok = 1;\n');
       delete after['src/ok.ts'];
       assert.deepEqual(after, before, 'nothing else appeared, changed or vanished');
 

@@ -8,11 +8,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ScriptedServer } from '../../support/scriptedServer';
-import { buildCli } from '../../support/cliRunner';
+import { cliTestKit } from '../../support/cliRunner';
 import { globMatcher } from '../../../src/core/tools/glob';
 import { globToRegExp } from './globReference';
-import { calls, runCliAgainst, tc, tempDir, text } from './securityKit';
+import { calls, runCliAgainst, tc, text } from './securityKit';
 
 /** Deterministic PRNG (mulberry32), so a failure names a reproducible case. */
 function rng(seed: number): () => number {
@@ -71,26 +70,17 @@ describe('security: glob matching takes linear time', function () {
   });
 
   describe('through the built CLI', () => {
-    let cli: string;
-    let ws: string;
-    let server: ScriptedServer | undefined;
-    before(async () => {
-      cli = await buildCli();
-    });
-    beforeEach(() => {
-      ws = tempDir('tandem-sec-glob-');
-      fs.writeFileSync(path.join(ws, `${'a'.repeat(60)}`), 'bait\n');
-      fs.writeFileSync(path.join(ws, 'b.txt'), 'b\n');
-    });
-    afterEach(async () => {
-      await server?.close();
-      server = undefined;
-      fs.rmSync(ws, { recursive: true, force: true });
+    const kit = cliTestKit({
+      prefix: 'tandem-sec-glob-',
+      setup(ws) {
+        fs.writeFileSync(path.join(ws, `${'a'.repeat(60)}`), 'bait\n');
+        fs.writeFileSync(path.join(ws, 'b.txt'), 'b\n');
+      },
     });
 
     it('the Planner\'s find_files with a catastrophic glob ends the turn', async () => {
-      const r = await runCliAgainst(cli, [calls(tc('find_files', { pattern: '*a*a*a*a*a*a*a*a*a*a*a*a*b' }), tc('find_files', { pattern: '*.txt' })), text('done')], ws, ['go'], {});
-      server = r.server;
+      const r = await runCliAgainst(kit.cli, [calls(tc('find_files', { pattern: '*a*a*a*a*a*a*a*a*a*a*a*a*b' }), tc('find_files', { pattern: '*.txt' })), text('done')], kit.ws, ['go'], {});
+      kit.server = r.server;
       assert.equal(r.run.code, 0, r.run.stderr);
       const results = r.server.chatRequests()[1].messages.filter((m: { role: string }) => m.role === 'tool').map((m: { content: string }) => m.content);
       assert.match(results[0], /No files match/);

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptStep } from '../../support/scriptedServer';
 import type { ScriptedServer } from '../../support/scriptedServer';
-import { buildCli, runCliProcess } from '../../support/cliRunner';
+import { buildCli, cliTestKit, runCliProcess } from '../../support/cliRunner';
 import { ScriptedServer as ScriptedServerClass } from '../../support/scriptedServer';
 import { harness, type Harness } from '../../support/agentHarness';
 import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
@@ -204,31 +204,22 @@ describe('security: switching to the Planner mid-run stops writes that were alre
 
 describe('security: `tandem plan` always runs the Planner, whatever the flags say (built CLI)', function () {
   this.timeout(30_000);
-  let cli: string;
-  let ws: string;
-  let server: ScriptedServer | undefined;
-  before(async () => {
-    cli = await buildCli();
-  });
-  beforeEach(() => {
-    ws = tempDir('tandem-sec-plancmd-');
-    fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    fs.rmSync(ws, { recursive: true, force: true });
+  const kit = cliTestKit({
+    prefix: 'tandem-sec-plancmd-',
+    setup(ws) {
+      fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
+    },
   });
 
   for (const roles of [['--role', 'actor'], ['--role=actor'], ['--role', 'planner', '--role', 'actor'], ['--role', 'planner', '--role=actor']]) {
     it(`refuses ${roles.join(' ')} (exit 2) and writes nothing`, async () => {
-      const before = treeFingerprint(ws);
-      server = await ScriptedServerClass.start([calls(tc('write_file', { path: 'new.txt', content: 'pwned' })), text('ok')]);
-      const r = await runCliProcess(cli, ['plan', '--workspace', ws, '--base-url', server.url, '--approve', 'all', ...roles, '--out', path.join(ws, 'plan.json'), 'go'], { env: { TANDEM_API_KEY: 'k', TANDEM_MAX_RETRIES: '0' } });
+      const before = treeFingerprint(kit.ws);
+      kit.server = await ScriptedServerClass.start([calls(tc('write_file', { path: 'new.txt', content: 'pwned' })), text('ok')]);
+      const r = await runCliProcess(kit.cli, ['plan', '--workspace', kit.ws, '--base-url', kit.server.url, '--approve', 'all', ...roles, '--out', path.join(kit.ws, 'plan.json'), 'go'], { env: { TANDEM_API_KEY: 'k', TANDEM_MAX_RETRIES: '0' } });
       assert.equal(r.code, 2, r.stdout + r.stderr);
       assert.match(r.stderr, /tandem plan runs the Planner/);
-      assert.equal(server.chatRequests().length, 0);
-      assert.deepEqual(treeFingerprint(ws), before);
+      assert.equal(kit.server.chatRequests().length, 0);
+      assert.deepEqual(treeFingerprint(kit.ws), before);
     });
   }
 });

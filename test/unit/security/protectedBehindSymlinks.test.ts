@@ -10,39 +10,30 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScriptedServer } from '../../support/scriptedServer';
-import { buildCli } from '../../support/cliRunner';
-import { calls, runCliAgainst, tc, tempDir, text, treeFingerprint } from './securityKit';
+import { cliTestKit } from '../../support/cliRunner';
+import { calls, runCliAgainst, tc, text, treeFingerprint } from './securityKit';
 
 const CONFIG = '[remote "origin"]\n\turl = https://deploy:ghp_SECRETTOKEN123@example.com/repo.git\n';
 
 describe('security: .git and execution-sensitive files behind symlinks (built CLI, Actor, --approve all)', function () {
   this.timeout(60_000);
-  let cli: string;
-  let ws: string;
-  let server: ScriptedServer | undefined;
-  before(async () => {
-    cli = await buildCli();
-  });
-  beforeEach(() => {
-    ws = tempDir('tandem-sec-linked-');
-    fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
-    fs.mkdirSync(path.join(ws, 'gitstore', 'hooks'), { recursive: true });
-    fs.writeFileSync(path.join(ws, 'gitstore', 'config'), CONFIG);
-    fs.writeFileSync(path.join(ws, 'gitstore', 'HEAD'), 'ref: refs/heads/main\n');
-    fs.symlinkSync('gitstore', path.join(ws, '.git'));
-    fs.mkdirSync(path.join(ws, 'editor-conf'));
-    fs.writeFileSync(path.join(ws, 'editor-conf', 'settings.json'), '{}\n');
-    fs.symlinkSync('editor-conf', path.join(ws, '.vscode'));
-    fs.writeFileSync(path.join(ws, 'env-setup.sh'), 'export A=1\n');
-    fs.symlinkSync('env-setup.sh', path.join(ws, '.envrc'));
-    fs.mkdirSync(path.join(ws, 'config'));
-    fs.writeFileSync(path.join(ws, 'config', 'npm.ini'), 'fund=false\n');
-    fs.symlinkSync(path.join('config', 'npm.ini'), path.join(ws, '.npmrc'));
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    fs.rmSync(ws, { recursive: true, force: true });
+  const kit = cliTestKit({
+    prefix: 'tandem-sec-linked-',
+    setup(ws) {
+      fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
+      fs.mkdirSync(path.join(ws, 'gitstore', 'hooks'), { recursive: true });
+      fs.writeFileSync(path.join(ws, 'gitstore', 'config'), CONFIG);
+      fs.writeFileSync(path.join(ws, 'gitstore', 'HEAD'), 'ref: refs/heads/main\n');
+      fs.symlinkSync('gitstore', path.join(ws, '.git'));
+      fs.mkdirSync(path.join(ws, 'editor-conf'));
+      fs.writeFileSync(path.join(ws, 'editor-conf', 'settings.json'), '{}\n');
+      fs.symlinkSync('editor-conf', path.join(ws, '.vscode'));
+      fs.writeFileSync(path.join(ws, 'env-setup.sh'), 'export A=1\n');
+      fs.symlinkSync('env-setup.sh', path.join(ws, '.envrc'));
+      fs.mkdirSync(path.join(ws, 'config'));
+      fs.writeFileSync(path.join(ws, 'config', 'npm.ini'), 'fund=false\n');
+      fs.symlinkSync(path.join('config', 'npm.ini'), path.join(ws, '.npmrc'));
+    },
   });
 
   // Each refused call goes with a read that succeeds, so the run is not stopped for failing calls in a row.
@@ -51,8 +42,8 @@ describe('security: .git and execution-sensitive files behind symlinks (built CL
     s.chatRequests().slice(1).map((b) => b.messages.filter((m: { role: string }) => m.role === 'tool').at(-2).content as string);
 
   it('refuses writes to the link target of .git and reads of .git/config through the link', async () => {
-    const before = treeFingerprint(ws);
-    const r = await runCliAgainst(cli, [
+    const before = treeFingerprint(kit.ws);
+    const r = await runCliAgainst(kit.cli, [
       calls(tc('write_file', { path: 'gitstore/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' }), read),
       calls(tc('read_file', { path: 'gitstore/config' }), read),
       calls(tc('edit_file', { path: 'gitstore/config', edits: [{ old_text: 'example.com', new_text: 'evil.example' }] }), read),
@@ -60,8 +51,8 @@ describe('security: .git and execution-sensitive files behind symlinks (built CL
       calls(tc('delete_file', { path: 'gitstore/HEAD' }), read),
       calls(tc('search', { pattern: 'SECRETTOKEN' }), read),
       text('done'),
-    ], ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
-    server = r.server;
+    ], kit.ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
+    kit.server = r.server;
     assert.equal(r.run.code, 0, r.run.stderr);
     const results = toolResults(r.server);
     assert.match(results[0]!, /\.git\/hooks\/pre-commit is inside \.git/, results[0]);
@@ -72,13 +63,13 @@ describe('security: .git and execution-sensitive files behind symlinks (built CL
     assert.match(results[5]!, /No matches/, results[5]);
     for (const res of results) assert.doesNotMatch(res, /deploy:ghp_/);
     assert.doesNotMatch(r.run.stdout + r.run.stderr, /deploy:ghp_/);
-    assert.deepEqual(treeFingerprint(ws), before);
+    assert.deepEqual(treeFingerprint(kit.ws), before);
   });
 
   it('refuses .vscode, .envrc and .npmrc written through the link or through the target, and still writes an ordinary file', async () => {
-    const before = treeFingerprint(ws);
+    const before = treeFingerprint(kit.ws);
     const task = JSON.stringify({ version: '2.0.0', tasks: [{ label: 'x', type: 'shell', command: 'touch pwned', runOptions: { runOn: 'folderOpen' } }] });
-    const r = await runCliAgainst(cli, [
+    const r = await runCliAgainst(kit.cli, [
       calls(tc('write_file', { path: 'editor-conf/tasks.json', content: task }), read),
       calls(tc('write_file', { path: '.vscode/tasks.json', content: task }), read),
       calls(tc('read_file', { path: 'env-setup.sh' }), read),
@@ -88,8 +79,8 @@ describe('security: .git and execution-sensitive files behind symlinks (built CL
       calls(tc('delete_file', { path: 'config/npm.ini' }), read),
       calls(tc('write_file', { path: 'notes.txt', content: 'ordinary\n' }), read),
       text('done'),
-    ], ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
-    server = r.server;
+    ], kit.ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
+    kit.server = r.server;
     assert.equal(r.run.code, 0, r.run.stderr);
     const results = toolResults(r.server);
     assert.match(results[0]!, /reached as \.vscode\/tasks\.json through a symlink.*can make code run by itself/s, results[0]);
@@ -98,7 +89,7 @@ describe('security: .git and execution-sensitive files behind symlinks (built CL
     assert.match(results[5]!, /can make code run by itself/, results[5]);
     assert.match(results[6]!, /reached as \.npmrc through a symlink/, results[6]);
     assert.match(results[7]!, /Created notes\.txt|notes\.txt/, results[7]);
-    const after = treeFingerprint(ws);
+    const after = treeFingerprint(kit.ws);
     assert.ok(after['notes.txt'], 'the ordinary file was written');
     delete after['notes.txt'];
     assert.deepEqual(after, before, 'nothing protected changed');

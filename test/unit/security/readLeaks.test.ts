@@ -6,39 +6,26 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ScriptedServer } from '../../support/scriptedServer';
-import { buildCli } from '../../support/cliRunner';
-import { calls, runCliAgainst, tc, tempDir, text } from './securityKit';
+import { cliTestKit } from '../../support/cliRunner';
+import { calls, runCliAgainst, tc, text } from './securityKit';
 
 const SECRET_NAME = 'outside-secret-name.txt';
 const SECRET_TEXT = 'OUTSIDE_SECRET_CONTENT_42';
 
 describe('security: reads never wander outside the workspace through symlinks (built CLI, Planner)', function () {
   this.timeout(60_000);
-  let cli: string;
-  let ws: string;
-  let out: string;
-  let server: ScriptedServer | undefined;
-
-  before(async () => {
-    cli = await buildCli();
-  });
-  beforeEach(() => {
-    ws = tempDir('tandem-sec-reads-');
-    out = tempDir('tandem-sec-reads-out-');
-    fs.writeFileSync(path.join(out, SECRET_NAME), `${SECRET_TEXT}\n`);
-    fs.mkdirSync(path.join(out, 'nested'));
-    fs.writeFileSync(path.join(out, 'nested', 'deep.txt'), `${SECRET_TEXT} deep\n`);
-    fs.mkdirSync(path.join(ws, 'src'));
-    fs.writeFileSync(path.join(ws, 'src', 'main.ts'), 'export const inside = true;\n');
-    fs.symlinkSync(out, path.join(ws, 'linked-dir'));
-    fs.symlinkSync(path.join(out, SECRET_NAME), path.join(ws, 'src', 'linked-file.txt'));
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    fs.rmSync(ws, { recursive: true, force: true });
-    fs.rmSync(out, { recursive: true, force: true });
+  const kit = cliTestKit({
+    prefix: 'tandem-sec-reads-',
+    outside: true,
+    setup(ws, out) {
+      fs.writeFileSync(path.join(out, SECRET_NAME), `${SECRET_TEXT}\n`);
+      fs.mkdirSync(path.join(out, 'nested'));
+      fs.writeFileSync(path.join(out, 'nested', 'deep.txt'), `${SECRET_TEXT} deep\n`);
+      fs.mkdirSync(path.join(ws, 'src'));
+      fs.writeFileSync(path.join(ws, 'src', 'main.ts'), 'export const inside = true;\n');
+      fs.symlinkSync(out, path.join(ws, 'linked-dir'));
+      fs.symlinkSync(path.join(out, SECRET_NAME), path.join(ws, 'src', 'linked-file.txt'));
+    },
   });
 
   const probes: [string, ReturnType<typeof tc>][] = [
@@ -58,9 +45,9 @@ describe('security: reads never wander outside the workspace through symlinks (b
 
   for (const [name, call] of probes) {
     it(`${name}: no outside name or content reaches the model`, async () => {
-      const real = JSON.parse(JSON.stringify(call).replaceAll('OUTDIR', path.basename(out)));
-      const r = await runCliAgainst(cli, [calls(real), text('done')], ws, ['--json', 'look around'], {});
-      server = r.server;
+      const real = JSON.parse(JSON.stringify(call).replaceAll('OUTDIR', path.basename(kit.out)));
+      const r = await runCliAgainst(kit.cli, [calls(real), text('done')], kit.ws, ['--json', 'look around'], {});
+      kit.server = r.server;
       assert.equal(r.run.code, 0, r.run.stderr);
       const sentBack = JSON.stringify(r.server.chatRequests()[1]?.messages.at(-1) ?? '');
       assert.ok(sentBack.length > 2, 'a tool result was sent back');

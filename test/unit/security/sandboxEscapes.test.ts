@@ -12,77 +12,65 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import type { ScriptedServer } from '../../support/scriptedServer';
-import { buildCli } from '../../support/cliRunner';
+import { cliTestKit } from '../../support/cliRunner';
 import { calls, runCliAgainst, tc, text, treeFingerprint } from './securityKit';
 
 const KEY = 'sk-sbx-0123456789abcdef';
-const bigTmp = (prefix: string) => fs.mkdtempSync(path.join('/var/tmp', prefix));
 
 describe('security: sandboxed commands cannot escape (built CLI, Actor, --approve all, bubblewrap)', function () {
   this.timeout(120_000);
-  let cli: string;
-  let ws: string;
-  let out: string;
-  let server: ScriptedServer | undefined;
-  before(async () => {
-    cli = await buildCli();
-  });
-  beforeEach(() => {
-    ws = bigTmp('tandem-sbx-ws-');
-    out = bigTmp('tandem-sbx-out-');
-    fs.writeFileSync(path.join(out, 'victim.txt'), 'outside original\n');
-    fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
-    fs.mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
-    fs.writeFileSync(path.join(ws, '.git', 'config'), '[core]\n\tbare = false\n');
-    fs.mkdirSync(path.join(ws, '.vscode'));
-    fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}\n');
-    fs.writeFileSync(path.join(ws, '.env'), 'DB_PASSWORD=hunter2\n');
-    fs.writeFileSync(path.join(ws, 'server.pem'), '-----BEGIN PRIVATE KEY-----\nMIIEsecret\n');
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    fs.rmSync(ws, { recursive: true, force: true });
-    fs.rmSync(out, { recursive: true, force: true });
+  const kit = cliTestKit({
+    prefix: 'tandem-sbx-ws-',
+    outside: true,
+    tmpRoot: '/var/tmp',
+    setup(ws, out) {
+      fs.writeFileSync(path.join(out, 'victim.txt'), 'outside original\n');
+      fs.writeFileSync(path.join(ws, 'a.txt'), 'alpha\n');
+      fs.mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
+      fs.writeFileSync(path.join(ws, '.git', 'config'), '[core]\n\tbare = false\n');
+      fs.mkdirSync(path.join(ws, '.vscode'));
+      fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}\n');
+      fs.writeFileSync(path.join(ws, '.env'), 'DB_PASSWORD=hunter2\n');
+      fs.writeFileSync(path.join(ws, 'server.pem'), '-----BEGIN PRIVATE KEY-----\nMIIEsecret\n');
+    },
   });
 
   /** Runs each command as one run_command call; returns each tool result. */
   async function runCommands(commands: string[], env: Record<string, string> = {}): Promise<string[]> {
-    const r = await runCliAgainst(cli, [...commands.map((command) => calls(tc('run_command', { command }))), text('done')], ws, ['--role', 'actor', '--approve', 'all', 'go'], {
+    const r = await runCliAgainst(kit.cli, [...commands.map((command) => calls(tc('run_command', { command }))), text('done')], kit.ws, ['--role', 'actor', '--approve', 'all', 'go'], {
       TANDEM_API_KEY: KEY,
       OPENAI_API_KEY: KEY,
       ...env,
     });
-    server = r.server;
+    kit.server = r.server;
     assert.equal(r.run.code, 0, r.run.stderr);
     assert.ok(!(r.run.stdout + r.run.stderr).includes(KEY.slice(4, 16)), 'the key never shows');
     return r.server.chatRequests().slice(1).map((b) => b.messages.filter((m: { role: string }) => m.role === 'tool').at(-1).content as string);
   }
 
   it('writes outside the workspace fail (.., cd .., absolute, tee, cp, $(…), here-doc); the same writes inside work', async () => {
-    const o = path.basename(out);
-    const outsideBefore = treeFingerprint(out);
+    const o = path.basename(kit.out);
+    const outsideBefore = treeFingerprint(kit.out);
     const res = await runCommands([
       'echo inside > made.txt && cp a.txt copied.txt && echo "$(cat a.txt)" | tee teed.txt && cat made.txt',
       `echo pwned > ../${o}/victim.txt`,
       'cd .. && echo pwned > escaped-by-cd.txt',
-      `echo pwned > ${out}/victim.txt`,
-      `echo pwned | tee ${out}/tee.txt`,
-      `cp a.txt ${out}/copied.txt`,
-      `cat > ${out}/heredoc.txt <<'EOF'\npwned\nEOF`,
-      `echo "$(echo pwned > ${out}/subst.txt)"`,
+      `echo pwned > ${kit.out}/victim.txt`,
+      `echo pwned | tee ${kit.out}/tee.txt`,
+      `cp a.txt ${kit.out}/copied.txt`,
+      `cat > ${kit.out}/heredoc.txt <<'EOF'\npwned\nEOF`,
+      `echo "$(echo pwned > ${kit.out}/subst.txt)"`,
       'env -C .. sh -c "echo pwned > escaped-by-env.txt"',
       'echo pwned > ~/tandem-sbx-home.txt',
     ]);
     assert.match(res[0]!, /^Exit code: 0\n.*alpha[\s\S]*inside/s, res[0]);
     for (const k of [1, 2, 3, 4, 5, 6, 8, 9]) assert.match(res[k]!, /Read-only file system/, `command ${k}: ${res[k]}`);
-    assert.deepEqual(treeFingerprint(out), outsideBefore, 'nothing outside changed');
+    assert.deepEqual(treeFingerprint(kit.out), outsideBefore, 'nothing outside changed');
     // Named, not listed: other test runs create and remove folders in /var/tmp meanwhile.
     for (const f of ['escaped-by-cd.txt', 'escaped-by-env.txt']) assert.ok(!fs.existsSync(path.join('/var/tmp', f)), `${f} appeared beside the workspace`);
     assert.ok(!fs.existsSync(path.join(process.env.HOME ?? '/root', 'tandem-sbx-home.txt')));
-    assert.equal(fs.readFileSync(path.join(ws, 'made.txt'), 'utf8'), 'inside\n');
-    assert.equal(fs.readFileSync(path.join(ws, 'teed.txt'), 'utf8'), 'alpha\n');
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'made.txt'), 'utf8'), 'inside\n');
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'teed.txt'), 'utf8'), 'alpha\n');
   });
 
   it('.git, editor tasks and other files that run code stay unchanged; ones a command creates are removed and reported', async () => {
@@ -98,19 +86,19 @@ describe('security: sandboxed commands cannot escape (built CLI, Actor, --approv
     assert.match(res[3]!, /\[sandbox\] removed \.envrc/);
     assert.match(res[3]!, /\[sandbox\] removed \.github\/workflows/);
     assert.match(res[4]!, /^Exit code: 0\nok/);
-    assert.ok(!fs.existsSync(path.join(ws, '.git', 'hooks', 'pre-commit')));
-    assert.equal(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8'), '[core]\n\tbare = false\n');
-    assert.ok(!fs.existsSync(path.join(ws, '.vscode', 'tasks.json')));
-    assert.ok(!fs.existsSync(path.join(ws, '.envrc')));
-    assert.ok(!fs.existsSync(path.join(ws, '.github', 'workflows')));
-    assert.equal(fs.readFileSync(path.join(ws, 'ordinary.txt'), 'utf8'), 'ok\n');
+    assert.ok(!fs.existsSync(path.join(kit.ws, '.git', 'hooks', 'pre-commit')));
+    assert.equal(fs.readFileSync(path.join(kit.ws, '.git', 'config'), 'utf8'), '[core]\n\tbare = false\n');
+    assert.ok(!fs.existsSync(path.join(kit.ws, '.vscode', 'tasks.json')));
+    assert.ok(!fs.existsSync(path.join(kit.ws, '.envrc')));
+    assert.ok(!fs.existsSync(path.join(kit.ws, '.github', 'workflows')));
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'ordinary.txt'), 'utf8'), 'ok\n');
   });
 
   it('secret files read empty; ordinary files read whole', async () => {
     const res = await runCommands(['cat .env server.pem; echo "[size $(wc -c < .env)]"; cat a.txt']);
     assert.doesNotMatch(res[0]!, /hunter2|MIIEsecret/);
     assert.match(res[0]!, /\[size 0\][\s\S]*alpha/);
-    assert.equal(fs.readFileSync(path.join(ws, '.env'), 'utf8'), 'DB_PASSWORD=hunter2\n', 'and the file itself is untouched');
+    assert.equal(fs.readFileSync(path.join(kit.ws, '.env'), 'utf8'), 'DB_PASSWORD=hunter2\n', 'and the file itself is untouched');
   });
 
   it('nothing outlives the command (setsid, nohup, &) and nothing outside is visible in /proc', async () => {
@@ -120,9 +108,9 @@ describe('security: sandboxed commands cannot escape (built CLI, Actor, --approv
       'ls /proc | grep -cE "^[0-9]+$"; ps -e -o comm= | tr "\\n" " "',
     ]);
     assert.match(res[0]!, /started/);
-    assert.equal(fs.readFileSync(path.join(ws, 'now.txt'), 'utf8'), 'now\n', 'a detached job runs while the command does');
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'now.txt'), 'utf8'), 'now\n', 'a detached job runs while the command does');
     await new Promise((r) => setTimeout(r, 3_500));
-    for (const f of ['late-setsid.txt', 'late-nohup.txt', 'late-bg.txt']) assert.ok(!fs.existsSync(path.join(ws, f)), `${f} was written after the command ended`);
+    for (const f of ['late-setsid.txt', 'late-nohup.txt', 'late-bg.txt']) assert.ok(!fs.existsSync(path.join(kit.ws, f)), `${f} was written after the command ended`);
     const count = Number(/Exit code: 0\n(\d+)/.exec(res[1]!)?.[1]);
     assert.ok(count > 0 && count <= 6, `only the sandbox's own processes are visible: ${res[1]}`);
     assert.doesNotMatch(res[1]!, /node|mocha/, 'not the CLI, not the test runner');
@@ -143,12 +131,12 @@ describe('security: sandboxed commands cannot escape (built CLI, Actor, --approv
   });
 
   it('a command marked network: true is not covered by --approve all: refused headless, saying it needs the network', async () => {
-    const r = await runCliAgainst(cli, [calls(tc('run_command', { command: 'echo fetched > got.txt', network: true })), text('done')], ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
-    server = r.server;
+    const r = await runCliAgainst(kit.cli, [calls(tc('run_command', { command: 'echo fetched > got.txt', network: true })), text('done')], kit.ws, ['--role', 'actor', '--approve', 'all', 'go'], {});
+    kit.server = r.server;
     assert.equal(r.run.code, 0, r.run.stderr);
     const res = r.server.chatRequests()[1]!.messages.filter((m: { role: string }) => m.role === 'tool').at(-1).content as string;
     assert.match(res, /needs the network/, res);
-    assert.ok(!fs.existsSync(path.join(ws, 'got.txt')), 'nothing ran');
+    assert.ok(!fs.existsSync(path.join(kit.ws, 'got.txt')), 'nothing ran');
   });
 
   it('the network is off; on with TANDEM_SANDBOX_NETWORK=1 the same command reaches the same port', async () => {
@@ -161,8 +149,8 @@ describe('security: sandboxed commands cannot escape (built CLI, Actor, --approv
       assert.match(off[0]!, /Exit code: [1-9]/, off[0]);
       assert.match(off[0]!, /Connection refused|No such file|cannot|refused/i, off[0]);
       assert.doesNotMatch(off[0]!, /hello-from-outside/);
-      await server?.close();
-      server = undefined;
+      await kit.server?.close();
+      kit.server = undefined;
       const on = await runCommands([probe], { TANDEM_SANDBOX_NETWORK: '1' });
       assert.match(on[0]!, /Exit code: 0\nhello-from-outside/, on[0]);
     } finally {
