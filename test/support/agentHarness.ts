@@ -1,20 +1,22 @@
 /**
- * An Agent on a real temp workspace, a real Node host and the scripted server over a real socket,
- * recording every event it emits.
+ * A task started as the hosts start one (`startTask`: the agent wired to its budget guard and context
+ * fitting), on a real temp workspace, a real Node host and the scripted server over a real socket,
+ * recording every event it emits. No history is kept (as with the CLI's --no-history).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent } from '../../src/core/task/taskAgent';
+import type { Agent } from '../../src/core/task/taskAgent';
+import { startTask, type RunningTask } from '../../src/core/runtime/runningTask';
 import type { AgentHooks } from '../../src/core/turn/turnHooks';
 import { defaultSettings, type AgentSettings } from '../../src/core/settings/settings';
 import type { Approver, QuestionAsker, ApprovalRequest, DiagnosticsProvider } from '../../src/core/ports/ports';
 import type { Tool } from '../../src/core/tools/tool';
 import type { Card, HostEvent, RoleId, ToolCallCard } from '../../src/protocol';
 import { HostEvent as HostEventSchema } from '../../src/protocol';
-import { LOOP_TOOLS } from '../../src/core/tools';
+import { LOOP_TOOLS, productToolRegistry } from '../../src/core/tools';
 import { ToolRegistry, fixedProvider, type ToolProvider } from '../../src/core/tools/toolRegistry';
-import type { RoleDef } from '../../src/core/roles/roles';
+import { PRODUCT_ROLES, type RoleDef } from '../../src/core/roles/roles';
 import type { RoleRegistry } from '../../src/protocol';
 import { createNodeHost } from '../../src/host/node/nodeHost';
 import { ScriptedServer, type ScriptStep } from './scriptedServer';
@@ -37,6 +39,8 @@ export interface HarnessOptions {
 }
 
 export interface Harness {
+  /** The started task (what a host holds); `agent` is its agent. */
+  task: RunningTask;
   agent: Agent;
   server: ScriptedServer;
   ws: string;
@@ -66,25 +70,36 @@ export async function harness(o: HarnessOptions): Promise<Harness> {
   if (o.diagnostics) host.diagnostics = o.diagnostics;
   const base = defaultSettings({ baseURL: server.url, apiKey: 'sk-harness-key-9876', models: { planner: 'planner-model', actor: 'actor-model' } });
   base.limits = { ...base.limits, maxRetries: 0, requestIdleTimeoutMs: 5000 };
+  // The scripted models have no known window: the default one would be said in a note and would
+  // condense (one more request) mid-test, as the task's context fitting does for a host.
+  base.contextWindow = 128_000;
   // Hermetic: the user's own skills folder (~/.tandem/skills) never leaks into a test's prompt.
   base.knowledge = { ...base.knowledge!, userSkillsDir: path.join(ws, '.no-user-skills') };
   const settings = o.settings ? o.settings(base) : base;
   const events: HostEvent[] = [];
-  const agent = new Agent({
-    host,
-    settings,
-    role: o.role ?? 'actor',
-    tools: o.providers ? new ToolRegistry([...o.providers, LOOP_TOOLS]) : o.tools ? new ToolRegistry([fixedProvider('test', o.tools), LOOP_TOOLS]) : undefined,
-    roles: o.roles,
-    hooks: o.hooks,
-    emit: (e) => {
-      // Every event must be a valid protocol object: what the webview and --json receive.
-      const parsed = HostEventSchema.safeParse(e);
-      if (!parsed.success) throw new Error(`invalid event ${JSON.stringify(e)}: ${parsed.error.message}`);
-      events.push(e);
+  const task = startTask(
+    {
+      host,
+      settings: () => settings,
+      registries: {
+        roles: o.roles ?? PRODUCT_ROLES,
+        tools: () => (o.providers ? new ToolRegistry([...o.providers, LOOP_TOOLS]) : o.tools ? new ToolRegistry([fixedProvider('test', o.tools), LOOP_TOOLS]) : productToolRegistry()),
+      },
     },
-  });
+    {
+      role: o.role ?? 'actor',
+      ...(o.hooks ? { hooks: o.hooks } : {}),
+      sink: (e) => {
+        // Every event must be a valid protocol object: what the webview and --json receive.
+        const parsed = HostEventSchema.safeParse(e);
+        if (!parsed.success) throw new Error(`invalid event ${JSON.stringify(e)}: ${parsed.error.message}`);
+        events.push(e);
+      },
+    },
+  );
+  const agent = task.agent;
   return {
+    task,
     agent,
     server,
     ws,
@@ -94,6 +109,7 @@ export async function harness(o: HarnessOptions): Promise<Harness> {
     cardsOf: <K extends Card['kind']>(kind: K) => agent.cards().filter((c) => c.kind === kind) as Extract<Card, { kind: K }>[],
     read: (rel) => fs.readFileSync(path.join(ws, rel), 'utf8'),
     async close() {
+      await task.close();
       await server.close();
       fs.rmSync(ws, { recursive: true, force: true });
     },

@@ -58,6 +58,11 @@ export interface TaskStart {
   keepRole?: boolean;
   /** Each request as fitted to the model's window (the chat's context meter). */
   onContextMeasured?(m: ContextMeasure): void;
+  /**
+   * The host's own hooks, called after the task's parts (a test's observers). A `fitContext` here
+   * takes the place of the task's context fitting (a test of the loop with a fitter of its own).
+   */
+  hooks?: AgentHooks;
 }
 
 /** A started task: its agent, and what the host may ask of the parts around it. */
@@ -196,7 +201,7 @@ function wire(
     settings: ports.settings(),
     role: t.role,
     emit: start.sink,
-    hooks: combineHooks(history, checkpoints?.hooks, budget.hooks, context.hooks),
+    hooks: combineHooks(history, checkpoints?.hooks, budget.hooks, start.hooks?.fitContext ? undefined : context.hooks, start.hooks),
     roles: (ports.registries ?? PRODUCT_REGISTRIES).roles,
     tools: (ports.registries ?? PRODUCT_REGISTRIES).tools(),
     taskId: t.id,

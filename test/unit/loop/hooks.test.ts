@@ -15,6 +15,8 @@ describe('loop hooks', () => {
     h = await harness({
       tools: [fakeRead],
       steps: [{ type: 'text', text: 'ok' }],
+      // An unknown window (the harness sets one for its scripted models): the reserve is a quarter of the default.
+      settings: (s) => ({ ...s, contextWindow: undefined }),
       hooks: {
         async fitContext(messages, model, opts) {
           seen.push({ model, tools: opts?.tools?.length ?? 0, maxTokens: opts?.maxTokens, first: (messages[0] as any).content });
