@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ScriptedServer } from './scriptedServer';
+import { ScriptedServer, type ScriptStep } from './scriptedServer';
 
 /** Same options as the CLI target in esbuild.mjs; rebuilt so the test runs what the source says now. */
 export async function buildCli(): Promise<string> {
@@ -95,6 +95,11 @@ export interface CliTestKit {
   readonly out: string;
   /** The scripted server this test started, if any: closed after the test. */
   server: ScriptedServer | undefined;
+  /**
+   * Starts this test's scripted server on `steps` and runs `tandem <command> --workspace <ws>
+   * --base-url <server> …rest`, with no retries and a key unless `env` says otherwise.
+   */
+  run(steps: ScriptStep[], args: readonly string[], env?: Record<string, string | undefined>): Promise<CliRun>;
 }
 
 export interface CliTestKitOptions {
@@ -127,6 +132,12 @@ export function cliTestKit(o: CliTestKitOptions): CliTestKit {
     get ws() { return made(ws, 'workspace'); },
     get out() { return made(out, 'outside folder'); },
     server: undefined,
+    async run(steps, [command, ...rest], env = {}) {
+      await kit.server?.close();
+      const server = await ScriptedServer.start(steps);
+      kit.server = server;
+      return runCliProcess(kit.cli, [command!, '--workspace', kit.ws, '--base-url', server.url, ...rest], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', ...env } });
+    },
   };
   const folder = (prefix: string) => {
     const dir = fs.mkdtempSync(path.join(o.tmpRoot ?? os.tmpdir(), prefix));

@@ -5,11 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
-import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
-import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
+import { type CliRun, cliTestKit } from '../../support/cliRunner';
 import { goodPlan } from '../plans/planFixtures';
 import { text, verdict } from '../../support/scriptSteps';
 
@@ -25,44 +23,28 @@ function notesPlan() {
 
 describe('tandem review / run --review (built CLI, scripted server)', function () {
   this.timeout(30_000);
-  let cli: string;
-  let server: ScriptedServer | undefined;
-  let ws: string;
-  let planFile: string;
-
-  before(async () => { cli = await buildCli(); });
-  beforeEach(() => {
-    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-clireview-'));
-    planFile = path.join(ws, 'plan.json');
-    fs.writeFileSync(planFile, JSON.stringify(notesPlan()));
+  const kit = cliTestKit({
+    prefix: 'tandem-clireview-',
+    setup: (ws) => fs.writeFileSync(path.join(ws, 'plan.json'), JSON.stringify(notesPlan())),
   });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    fs.rmSync(ws, { recursive: true, force: true });
-  });
-
-  async function tandem(steps: ScriptStep[], args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-    server = await ScriptedServer.start(steps);
-    const [cmd, ...rest] = args;
-    return runCliProcess(cli, [cmd, '--workspace', ws, '--base-url', server.url, ...rest], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', ...env } });
-  }
+  const planFile = () => path.join(kit.ws, 'plan.json');
+  const tandem = kit.run;
   const jsonEvents = (r: CliRun) => r.stdout.trim().split('\n').filter(Boolean).map((l) => HostEvent.parse(JSON.parse(l)));
 
   it('tandem review --json: a review_verdict event; exit 0 on ok', async () => {
-    const r = await tandem([verdict('ok', ['sound'])], ['review', '--plan', planFile, '--json', '--no-history']);
+    const r = await tandem([verdict('ok', ['sound'])], ['review', '--plan', planFile(), '--json', '--no-history']);
     assert.equal(r.code, 0, r.stderr);
     const events = jsonEvents(r);
     const v = events.find((e) => e.type === 'review_verdict');
     assert.ok(v && v.type === 'review_verdict' && v.verdict?.verdict === 'ok' && v.version === 1);
     assert.ok(events.some((e) => e.type === 'plan_version' && e.version === 1 && e.valid));
-    const [req] = server!.chatRequests();
+    const [req] = kit.server!.chatRequests();
     assert.equal(req.tools, undefined, 'no tools offered to the Reviewer');
     assert.match(req.messages[0].content, /You are Tandem's Reviewer/);
   });
 
   it('tandem review: revise exits 1 and prints the reasons and concerns (text mode)', async () => {
-    const r = await tandem([verdict('revise', ['step 2 proves nothing'], [{ step: 2, file: 'done.txt', line: null, text: 'check its content' }])], ['review', '--plan', planFile, '--no-history']);
+    const r = await tandem([verdict('revise', ['step 2 proves nothing'], [{ step: 2, file: 'done.txt', line: null, text: 'check its content' }])], ['review', '--plan', planFile(), '--no-history']);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /\[Reviewer on plan v1: revise\] step 2 proves nothing/);
     assert.match(r.stderr, /the Reviewer says revise on plan v1: step 2 proves nothing\n  - step 2: check its content \(done\.txt\)/);
@@ -78,10 +60,10 @@ describe('tandem review / run --review (built CLI, scripted server)', function (
   });
 
   it('run --plan --review plan: a revise verdict executes nothing and exits 1', async () => {
-    const r = await tandem([verdict('revise', ['no'])], ['run', '--role', 'actor', '--plan', planFile, '--review', 'plan', '--approve', 'all', '--json', '--no-history']);
+    const r = await tandem([verdict('revise', ['no'])], ['run', '--role', 'actor', '--plan', planFile(), '--review', 'plan', '--approve', 'all', '--json', '--no-history']);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(server!.chatRequests().length, 1, 'only the review');
-    assert.ok(!fs.existsSync(path.join(ws, 'notes.txt')));
+    assert.equal(kit.server!.chatRequests().length, 1, 'only the review');
+    assert.ok(!fs.existsSync(path.join(kit.ws, 'notes.txt')));
     assert.ok(jsonEvents(r).some((e) => e.type === 'review_verdict' && e.verdict?.verdict === 'revise'));
   });
 
@@ -92,11 +74,11 @@ describe('tandem review / run --review (built CLI, scripted server)', function (
       text('Created.'),
       verdict('replan', ['notes.txt should be generated instead']),
       text('never'),
-    ], ['run', '--role', 'actor', '--plan', planFile, '--review', 'all', '--approve', 'all', '--json', '--no-history']);
+    ], ['run', '--role', 'actor', '--plan', planFile(), '--review', 'all', '--approve', 'all', '--json', '--no-history']);
     assert.equal(r.code, 1, r.stderr);
     const verdicts = jsonEvents(r).filter((e) => e.type === 'review_verdict').map((e: any) => `${e.step_number ?? 'plan'}:${e.verdict?.verdict}`);
     assert.deepEqual(verdicts, ['plan:ok', '1:replan']);
-    assert.ok(!fs.existsSync(path.join(ws, 'done.txt')), 'step 2 never ran');
+    assert.ok(!fs.existsSync(path.join(kit.ws, 'done.txt')), 'step 2 never ran');
     assert.match(r.stderr, /Stopped after step 1: the Reviewer says replan \(notes\.txt should be generated instead\)/);
     assert.match(r.stderr, /step 2 pending/);
   });
