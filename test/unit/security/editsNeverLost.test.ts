@@ -9,8 +9,9 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
-import { cliTestKit, runCliProcess } from '../../support/cliRunner';
+import { ScriptedServer, type ScriptStep, type ScriptedToolCall } from '../../support/scriptedServer';
+import { sleep } from '../../support/wait';
+import { type CliRun, cliTestKit, runCliProcess } from '../../support/cliRunner';
 import { harness, type Harness } from '../../support/agentHarness';
 import { approvalFromFlag } from '../../../src/core/policy/approvalPolicy';
 import { calls, runCliAgainst, tc, text, treeFingerprint } from './securityKit';
@@ -44,6 +45,24 @@ describe('security: edits are never lost or silently overwritten (built CLI)', f
   });
 
   // The user edits the file while the model is still streaming the change: the write must be refused.
+  /**
+   * The agent reads a.txt, then streams `change` slowly; the user saves a.txt while the call is on
+   * its way (after the read's result went back to the model). Resolves with the CLI's run.
+   */
+  async function readThenChangeWhileUserSaves(change: ScriptedToolCall): Promise<CliRun> {
+    const server = await ScriptedServer.start([
+      calls(tc('read_file', { path: 'a.txt' })),
+      { type: 'tool_calls', calls: [change], argChunkSize: 3, chunkDelayMs: 15 },
+      text('done'),
+    ]);
+    kit.server = server;
+    const run = runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', server.url, '--role', 'actor', '--approve', 'all', 'change a.txt'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
+    const until = Date.now() + 10_000;
+    while (server.chatRequests().length < 2 && Date.now() < until) await sleep(2);
+    fs.writeFileSync(path.join(kit.ws, 'a.txt'), USER);
+    return run;
+  }
+
   for (const [tool, args] of [
     ['write_file', { path: 'a.txt', content: 'the model rewrote everything\n' }],
     // The block covers the line the user changed (an edit apart from it is re-matched: below).
@@ -51,38 +70,19 @@ describe('security: edits are never lost or silently overwritten (built CLI)', f
     ['apply_patch', { patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n line one\n line two\n-line three\n+LINE THREE\n' }],
   ] as const) {
     it(`${tool} does not overwrite a file the user changed on disk after the agent read it`, async () => {
-      kit.server = await ScriptedServer.start([
-        calls(tc('read_file', { path: 'a.txt' })),
-        // Streamed slowly, so the user's save lands while the call is on its way.
-        { type: 'tool_calls', calls: [tc(tool, args)], argChunkSize: 3, chunkDelayMs: 15 },
-        text('done'),
-      ]);
-      const run = runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--approve', 'all', 'change a.txt'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
-      const until = Date.now() + 10_000;
-      while (kit.server.chatRequests().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
-      fs.writeFileSync(path.join(kit.ws, 'a.txt'), USER);
-      const r = await run;
+      const r = await readThenChangeWhileUserSaves(tc(tool, args));
       assert.equal(r.code, 0, r.stderr);
       assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), USER, "the user's change survives");
-      const result = kit.server.chatRequests()[2].messages.at(-1).content as string;
+      const result = kit.server!.chatRequests()[2].messages.at(-1).content as string;
       assert.match(result, /changed since you read it|read it again/i, result);
     });
   }
 
   it('edit_file apart from the line the user changed after the read lands on the current text and keeps their line', async () => {
-    kit.server = await ScriptedServer.start([
-      calls(tc('read_file', { path: 'a.txt' })),
-      { type: 'tool_calls', calls: [tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'line three', new_text: 'LINE THREE' }] })], argChunkSize: 3, chunkDelayMs: 15 },
-      text('done'),
-    ]);
-    const run = runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--approve', 'all', 'change a.txt'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
-    const until = Date.now() + 10_000;
-    while (kit.server.chatRequests().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
-    fs.writeFileSync(path.join(kit.ws, 'a.txt'), USER);
-    const r = await run;
+    const r = await readThenChangeWhileUserSaves(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'line three', new_text: 'LINE THREE' }] }));
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), USER.replace('line three', 'LINE THREE'), "the user's line and the agent's both");
-    const result = kit.server.chatRequests()[2].messages.at(-1).content as string;
+    const result = kit.server!.chatRequests()[2].messages.at(-1).content as string;
     assert.match(result, /changed since you read it \(the user changed line 2\)[\s\S]*the user's change was kept/, result);
   });
 
