@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
-
-/** The user messages (role 'user') in one request the server received. */
-function userMessages(body: any): string[] {
-  return (body?.messages ?? []).filter((m: any) => m.role === 'user').map((m: any) => String(m.content));
-}
+import { userMessages } from '../../support/modelRequests';
 
 describe('retry re-runs the last failed or stopped turn', () => {
   let h: Harness | undefined;
