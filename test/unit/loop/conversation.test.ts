@@ -43,7 +43,11 @@ describe('the model conversation has one writer', () => {
   });
 
   it('notes and a restore go through the owner: the agent conversation is what the model is sent next', async () => {
-    h = await harness({ steps: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }] });
+    h = await harness({
+      steps: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }],
+      // The conversation as the agent keeps it: the task's context fitting would merge the note and the next message on the wire.
+      hooks: { fitContext: async (messages) => messages },
+    });
     assert.equal(await h.agent.send('one'), 'done');
     h.agent.noteToModel(['The user reverted a.txt.']);
     assert.deepEqual(h.agent.conversation.map((m) => m.role), ['user', 'assistant', 'user']);
