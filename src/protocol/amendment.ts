@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An amendment: while the Actor executes a plan step, an action outside that step's scope (a file

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Plan, StepEvidence, StepState } from './plan';
 import { Question } from './question';
 import { ModelReliability, PlanUsage, PlanVersionDiff, ReviewResult } from './review';

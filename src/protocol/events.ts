@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentState, Card, TurnOutcome } from './cards';
 import { RoleId } from './roles';
 import { PlanVersionDiff, ReviewVerdict } from './review';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The Planner's structured plan. `format_version` pins the shape for history and the CLI. */
 export const PlanStep = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A structured question from either role; the turn waits for the answer. */
 export const QuestionOption = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The Reviewer's structured answer about a plan or an executed step. `ok`: go on; `revise`: the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const Permission = z.enum(['read', 'write', 'create', 'delete', 'execute']);
 export type Permission = z.infer<typeof Permission>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * How a tool call shows in the chat, declared by the tool itself (src/core/tools) and carried on its

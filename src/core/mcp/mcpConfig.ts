@@ -4,7 +4,7 @@
  * (a repository may ship one), so it is checked with zod and a bad entry is reported by name while
  * the others still load. Claude's `mcpServers` key is accepted as a synonym of `servers`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Env = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
 

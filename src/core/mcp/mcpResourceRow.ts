@@ -4,7 +4,7 @@
  * server is still someone else's code: the same rules as its read-only tools apply (offered to
  * read-only roles only when the user trusts the server for reading; approval unless allowed).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool, ToolResult } from '../tools/tool';
 import { ToolError } from '../tools/tool';
 import { rejectionText } from '../text/rejectionText';

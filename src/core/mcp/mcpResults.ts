@@ -3,7 +3,7 @@
  * results and resources are zod-checked; text goes to the model as it is (the loop caps it like
  * any tool result), images, audio and binary blobs are summarised, never pasted as base64.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const McpToolInfo = z.object({
   name: z.string().min(1).max(128),

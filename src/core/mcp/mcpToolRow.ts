@@ -5,7 +5,7 @@
  * marks `readOnlyHint: true` on a server the user trusts for reading is a plain `read` tool. Every
  * call asks for approval unless the user allowed that very tool (blanket approval never covers it).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Permission } from '../../protocol';
 import type { Tool, ToolResult } from '../tools/tool';
 import { ToolError } from '../tools/tool';

@@ -7,7 +7,7 @@
  * never be produced and cost a repair request. Endpoints that refuse string lengths (OpenAI's strict
  * mode has) get the `portable` variant without them; zod still enforces everything after parsing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * touch several files; it is applied to all of them or to none.
  */
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError, type ToolContext } from './tool';
 import { applyEditBlocks, closestWindow, type EditBlock } from './editMatching';
 import type { ResolvedPath } from '../workspace/workspacePaths';

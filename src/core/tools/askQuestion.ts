@@ -8,7 +8,7 @@ import { Question } from '../../protocol';
 import { QuestionUnanswerable } from '../ports/ports';
 import { dropNulls, toStrictJsonSchema } from '../schemas/strictJsonSchema';
 import type { Tool } from './tool';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The schema offered is strict (optional fields nullable); nulls are dropped before zod parses.
 const input = z.preprocess(dropNulls, Question) as unknown as z.ZodType<Question>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Tool, ToolCatalog } from './tool';
 

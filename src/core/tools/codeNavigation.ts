@@ -4,7 +4,7 @@
  * the workspace and outside the ignore rules (a definition in a library or in `.env` is counted,
  * never shown).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CodeLocation, CodePosition, CodeSymbol } from '../ports/codeIntelligence';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { outlineOf } from '../syntax/symbolOutline';

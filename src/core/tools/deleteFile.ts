@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApprovalInfo } from '../../protocol';
 import { rejectionText } from '../text/rejectionText';
 import { ToolError } from './tool';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, displayPath, resolvePath } from './toolSupport';
 
 const MAX_SHOWN = 200;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { fileSymbols } from './codeNavigation';
 import { ToolError } from './tool';
 import { assertNotIgnored, defineTool, displayPath, resolvePath } from './toolSupport';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from './tool';
 import { applyEditBlocks } from './editMatching';
 import { editOverUserChange } from './editOverUserChange';

@@ -3,7 +3,7 @@
  * marks each done when its sub-turn ends normally; this is how the Actor says a step could not be
  * done, so the card shows it failed (with the reason) and execution stops for the user to decide.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Tool } from './tool';
 
 const input = z.object({ reason: z.string().min(1).max(1000) });

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { ToolError } from './tool';
 import { assertNotIgnored, defineTool, displayPath, resolvePath } from './toolSupport';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatLocations, hiddenNote, locateSymbol, needsEditor, noServer, symbolAt, symbolAtSchema } from './codeNavigation';
 import { defineTool } from './toolSupport';
 

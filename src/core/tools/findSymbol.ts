@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CodeSymbol } from '../ports/codeIntelligence';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { outlineOf } from '../syntax/symbolOutline';

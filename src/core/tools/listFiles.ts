@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
 import type { ResolvedPath } from '../workspace/workspacePaths';
 import { ToolError, type ToolContext } from './tool';

@@ -7,7 +7,7 @@
  * "call propose_plan again" — at most `planRepairTries` times. For models that never call it
  * (local servers ignore `tool_choice`), the loop falls back to `requestPlan` (json_schema/extraction).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { planJsonSchema } from '../schemas/planJsonSchema';
 import type { Tool } from './tool';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { capLine } from '../text/truncate';
 import { ToolError } from './tool';

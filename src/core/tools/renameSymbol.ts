@@ -4,7 +4,7 @@
  * checkpoint of every file first (the card's Revert takes them all back). A rename that would touch
  * a file outside the workspace, an ignored file or git's own files is refused whole.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApprovalInfo } from '../../protocol';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { rejectionText } from '../text/rejectionText';

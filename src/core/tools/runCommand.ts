@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApprovalInfo, CommandExit } from '../../protocol';
 import type { CommandResult } from '../ports/ports';
 import { rejectionText } from '../text/rejectionText';

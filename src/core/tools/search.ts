@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { IgnoreMatcher, RG_SKIP_GLOBS } from '../policy/ignorePolicy';
 import type { ResolvedPath } from '../workspace/workspacePaths';
 import { ToolError, type ToolContext } from './tool';

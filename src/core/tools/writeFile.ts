@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Permission } from '../../protocol';
 import { ToolError, type ToolContext } from './tool';
 import { applyEditBlocks } from './editMatching';

@@ -85,3 +85,8 @@ export const z: Any = {
   lazy: wrap(m.lazy),
 };
 export default z;
+// src/ imports zod as a namespace (`import * as z from 'zod'`: the extension bundle then keeps only
+// the parts of classic zod it uses), so the same members are named exports here too.
+export const { string, number, boolean, literal, array, object, strictObject, looseObject, record, unknown, any, union, discriminatedUnion, tuple, optional, nullable, int, lazy } = z;
+export const { enum: enum_, null: null_ } = z;
+export { enum_ as enum, null_ as null };
