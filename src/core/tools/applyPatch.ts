@@ -18,8 +18,8 @@ import {
 export const PATCH_FUZZ = 2;
 
 const input = z.object({
-  patch: z.string().min(1).describe('Unified diff (--- a/path, +++ b/path, @@ hunks)'),
-  path: z.string().optional().describe('Target file when the patch has no usable file names'),
+  patch: z.string().min(1).describe('--- a/path, +++ b/path, @@ hunks'),
+  path: z.string().optional().describe('Target file if the patch names none'),
 });
 type Input = z.infer<typeof input>;
 
@@ -229,7 +229,7 @@ async function planFile(ctx: ToolContext, r: ResolvedPath, sections: Section[]):
 
 export const applyPatchTool = defineTool<Input>({
   name: 'apply_patch',
-  description: 'Apply a unified diff to one or more files (all or none). Context may be slightly off; a hunk that fits nowhere fails the whole patch.',
+  description: 'Apply a unified diff to one or more files, all or none. Context may be slightly off; a hunk that fits nowhere fails the patch.',
   input,
   permissions: ['read', 'write'],
   readOnly: false,

@@ -15,7 +15,7 @@ const input = z.preprocess(dropNulls, Question) as unknown as z.ZodType<Question
 
 export const askQuestionTool: Tool<Question> = {
   name: 'ask_question',
-  description: 'Ask the user a multiple-choice question and wait for the answer. 2-5 options; default is one option value.',
+  description: 'Ask the user a multiple-choice question (2-5 options; default: an option\'s value) and wait.',
   input,
   parameters: toStrictJsonSchema(Question),
   permissions: [],

@@ -25,7 +25,7 @@ export function chatToolDef(tool: Tool, catalog: ToolCatalog): ChatCompletionToo
   if (!parameters) {
     const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete schema.$schema;
-    parameters = schema;
+    parameters = compactSchema(schema);
   }
   const def = toDef(tool, parameters);
   fixed.set(tool, def);
@@ -34,4 +34,34 @@ export function chatToolDef(tool: Tool, catalog: ToolCatalog): ChatCompletionToo
 
 function toDef(tool: Tool, parameters: Record<string, unknown>): ChatCompletionTool {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
+}
+
+/**
+ * The generated schema without what tells the model nothing worth its tokens on every request (the
+ * language-server tools write theirs by hand for the same reason): `.int()`'s ±MAX_SAFE_INTEGER
+ * bounds, the trivial lower bounds (non-empty, at least 1) and `default` annotations. Upper bounds,
+ * enums and descriptions stay; zod still checks every argument against the full schema.
+ */
+type Json = Record<string, unknown>;
+
+function compactSchema(node: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'default') continue;
+    if (k === 'maximum' && v === Number.MAX_SAFE_INTEGER) continue;
+    if (k === 'minimum' && (v === Number.MIN_SAFE_INTEGER || v === 1)) continue;
+    if ((k === 'minLength' || k === 'minItems') && v === 1) continue;
+    out[k] = k === 'properties' ? mapValues(v as Record<string, Json>) : compactValue(v);
+  }
+  return out;
+}
+
+/** `properties` maps names to schemas: a property may well be called `default` or `minimum`. */
+function mapValues(props: Record<string, Json>): Json {
+  return Object.fromEntries(Object.entries(props).map(([name, schema]) => [name, compactSchema(schema)]));
+}
+
+function compactValue(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(compactValue);
+  return v && typeof v === 'object' ? compactSchema(v as Json) : v;
 }

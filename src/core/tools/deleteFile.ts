@@ -9,7 +9,7 @@ type Input = z.infer<typeof input>;
 
 export const deleteFileTool = defineTool<Input>({
   name: 'delete_file',
-  description: 'Delete one file (not a folder). The user approves it; a checkpoint keeps the old contents.',
+  description: 'Delete one file (not a folder), with approval; a checkpoint keeps its contents.',
   input,
   permissions: ['delete'],
   readOnly: false,

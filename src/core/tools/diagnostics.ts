@@ -2,12 +2,12 @@ import * as z from 'zod';
 import { defineTool, displayPath, resolvePath } from './toolSupport';
 
 const MAX_SHOWN = 200;
-const input = z.object({ path: z.string().optional().describe('File; omit for the whole workspace') });
+const input = z.object({ path: z.string().optional() });
 type Input = z.infer<typeof input>;
 
 export const diagnosticsTool = defineTool<Input>({
   name: 'diagnostics',
-  description: "The editor's problems (errors, warnings) for a file or the whole workspace.",
+  description: "The editor's errors and warnings for path, or the whole workspace.",
   input,
   permissions: ['read'],
   readOnly: true,

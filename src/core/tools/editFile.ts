@@ -10,16 +10,16 @@ import {
 const input = z.object({
   path: z.string().min(1),
   edits: z
-    .array(z.object({ old_text: z.string().describe('Exact current text; must occur once'), new_text: z.string() }))
+    .array(z.object({ old_text: z.string(), new_text: z.string() }))
     .min(1)
-    .describe('Applied in order; all or none'),
+    .describe('Applied in order'),
 });
 type Input = z.infer<typeof input>;
 
 export const editFileTool = defineTool<Input>({
   name: 'edit_file',
   description:
-    'Change a file by exact search/replace blocks. Each old_text must match the file exactly once (copy it from read_file, without line numbers). If any block fails, nothing is written.',
+    'Change a file by search/replace blocks. Each old_text must match exactly once (copied from read_file without line numbers). If any block fails, nothing is written.',
   input,
   permissions: ['read', 'write'],
   readOnly: false,

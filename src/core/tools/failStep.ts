@@ -10,7 +10,7 @@ const input = z.object({ reason: z.string().min(1).max(1000) });
 
 export const failStepTool: Tool<z.infer<typeof input>> = {
   name: 'fail_step',
-  description: 'Report that the current plan step cannot be done, and why. Ends the run.',
+  description: 'Report why the current plan step cannot be done. Ends the run.',
   input,
   available: ({ role, planning }) => role.executesPlans && !!planning?.execution,
   permissions: [],

@@ -10,15 +10,15 @@ const DEFAULT_MAX = 200;
 const HARD_MAX = 1000;
 
 const input = z.object({
-  pattern: z.string().min(1).describe('Glob, e.g. "*.ts" (any depth) or "src/**/*.test.ts"'),
-  path: z.string().optional().describe('Folder to search in (default: workspace root)'),
+  pattern: z.string().min(1).describe('e.g. "*.ts" (any depth) or "src/**/*.test.ts"'),
+  path: z.string().optional(),
   max_results: z.number().int().min(1).max(HARD_MAX).optional(),
 });
 type Input = z.infer<typeof input>;
 
 export const findFilesTool = defineTool<Input>({
   name: 'find_files',
-  description: 'Find files by glob. Skips ignored files, .git, node_modules, dist, build.',
+  description: 'Find files by glob, skipping ignored files, .git, node_modules, dist, build.',
   input,
   permissions: ['read'],
   readOnly: true,

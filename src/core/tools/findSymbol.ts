@@ -38,7 +38,7 @@ async function parsedSymbols(ctx: ToolContext, name: string): Promise<CodeSymbol
 
 export const findSymbolTool = defineTool<Input>({
   name: 'find_symbol',
-  description: 'Where symbols named like `name` are declared (kind: function, class…).',
+  description: 'Declarations of symbols named like name (kind: function, class…).',
   input,
   parameters: { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string' } }, required: ['name'] },
   permissions: ['read'],

@@ -8,7 +8,7 @@ type Input = z.infer<typeof input>;
 
 export const hoverTypeTool = defineTool<Input>({
   name: 'hover_type',
-  description: "A symbol's type/signature, as the editor's hover shows it.",
+  description: "A symbol's type or signature (the editor's hover).",
   input,
   parameters: symbolAtSchema(),
   permissions: ['read'],

@@ -10,7 +10,7 @@ const DEFAULT_MAX = 500;
 const HARD_MAX = 2000;
 
 const input = z.object({
-  path: z.string().default('.').describe('Folder, relative to the workspace root'),
+  path: z.string().default('.'),
   recursive: z.boolean().default(false),
   max_entries: z.number().int().min(1).max(HARD_MAX).optional(),
 });
@@ -18,7 +18,7 @@ type Input = z.infer<typeof input>;
 
 export const listFilesTool = defineTool<Input>({
   name: 'list_files',
-  description: 'List a folder\'s entries (folders end with /), optionally recursive. Ignored files are left out.',
+  description: 'List a folder\'s entries (folders end with /), optionally recursive; ignored files left out.',
   input,
   permissions: ['read'],
   readOnly: true,

@@ -9,15 +9,15 @@ export const READ_MAX_LINES = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
 
 const input = z.object({
-  path: z.string().min(1).describe('File (or folder) path, relative to the workspace root'),
-  offset: z.number().int().min(1).optional().describe('First line to read (1-based)'),
-  limit: z.number().int().min(1).optional().describe(`Number of lines (max ${READ_MAX_LINES})`),
+  path: z.string().min(1).describe('Relative to the workspace root'),
+  offset: z.number().int().min(1).optional().describe('First line (1-based)'),
+  limit: z.number().int().min(1).optional(),
 });
 type Input = z.infer<typeof input>;
 
 export const readFileTool = defineTool<Input>({
   name: 'read_file',
-  description: `Read a text file with numbered lines. At most ${READ_MAX_LINES} lines per call; use offset/limit for more. A folder path lists its entries.`,
+  description: `Read a text file with numbered lines, at most ${READ_MAX_LINES} per call (offset/limit for more). A folder lists its entries.`,
   input,
   permissions: ['read'],
   readOnly: true,

@@ -7,10 +7,10 @@ import { ToolError } from './tool';
 import { defineTool, displayPath, resolvePath } from './toolSupport';
 
 const input = z.object({
-  command: z.string().min(1).describe('Shell command (bash, fail-fast)'),
-  cwd: z.string().optional().describe('Folder to run in (default: workspace root)'),
+  command: z.string().min(1),
+  cwd: z.string().optional(),
   timeout_seconds: z.number().int().min(1).max(3600).optional(),
-  network: z.boolean().optional().describe('true when the command needs the network (installing packages, fetching); the user approves that command'),
+  network: z.boolean().optional().describe('true if it needs the network (installs, downloads)'),
 });
 type Input = z.infer<typeof input>;
 
@@ -24,8 +24,8 @@ export function commandExit(res: CommandResult): CommandExit {
 export const runCommandTool = defineTool<Input>({
   name: 'run_command',
   description:
-    'Run a shell command in the workspace (bash -e -o pipefail; stdin closed). Returns the exit code and output (long output keeps head and tail). ' +
-    'Runs in a sandbox where possible: only the workspace is writable (not .git or files that run code by themselves), no network unless you set network. Needs approval.',
+    'Run a bash command (-e -o pipefail, no stdin) in the workspace; returns the exit code and output (head and tail if long). ' +
+    'Sandboxed where possible: only the workspace is writable (not .git or files that run code), no network unless network is set. Needs approval.',
   input,
   permissions: ['execute'],
   readOnly: false,

@@ -27,9 +27,9 @@ const MAX_LINE_SHOWN = 300;
 const JS_READERS = 16;
 
 const input = z.object({
-  pattern: z.string().min(1).describe('Regular expression'),
-  path: z.string().optional().describe('File or folder to search (default: workspace root)'),
-  include: z.string().optional().describe('Glob filter on file names, e.g. "*.ts"'),
+  pattern: z.string().min(1),
+  path: z.string().optional().describe('File or folder'),
+  include: z.string().optional().describe('File name glob'),
   ignore_case: z.boolean().optional(),
   max_results: z.number().int().min(1).max(HARD_MAX).optional(),
 });
@@ -60,7 +60,7 @@ export interface SearchQuery {
 
 export const searchTool = defineTool<Input>({
   name: 'search',
-  description: 'Regex search in file contents (ripgrep syntax). Skips ignored files, .git, node_modules, dist, build, lock and minified files.',
+  description: 'Regex (ripgrep) search in file contents, skipping ignored files, .git, node_modules, dist, build, lock and minified files.',
   input,
   permissions: ['read'],
   readOnly: true,

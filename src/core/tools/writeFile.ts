@@ -7,7 +7,7 @@ import { assertFresh, defineTool, displayPath, lineEnding, problemsNote, propose
 
 const input = z.object({
   path: z.string().min(1),
-  content: z.string().describe('The whole new file contents'),
+  content: z.string(),
 });
 type Input = z.infer<typeof input>;
 
@@ -23,7 +23,7 @@ function hasNewElisionMarkers(original: string, content: string): boolean {
 
 export const writeFileTool = defineTool<Input>({
   name: 'write_file',
-  description: 'Write a whole file: for new files or complete rewrites (an existing file must have been read first). Prefer edit_file for changes.',
+  description: 'Write a whole file: new files or complete rewrites (read an existing file first). Prefer edit_file for changes.',
   input,
   // Static: what a role needs to be offered the tool at all; per call it is `create` or `write`.
   permissions: ['create'],
