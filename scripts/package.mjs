@@ -35,7 +35,7 @@ export function packageStage(stage, vsix, opts = {}) {
   run(process.execPath, [join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix], { ...opts, cwd: stage });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const out = join(ROOT, `${name}-${version}.vsix`);
   const stage = mkdtempSync(join(tmpdir(), 'tandem-package-'));
