@@ -58,8 +58,12 @@ describe('VS Code host: language-server tools on a TypeScript project (scripted 
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(dir, 'src', 'shop.ts')));
     await waitFor(async () => {
       const s = await vscode.commands.executeCommand<unknown[]>('vscode.executeDocumentSymbolProvider', doc.uri);
-      return (s?.length ?? 0) > 0;
-    }, 'the TypeScript language server to answer', 90_000);
+      if ((s?.length ?? 0) === 0) return false;
+      // find_symbol asks the workspace's symbols, which answer only once the server has loaded the
+      // whole project (later than one file's outline, minutes later on a loaded machine).
+      const w = await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', 'Cart');
+      return (w ?? []).some((x) => x.name === 'Cart' && x.location.uri.fsPath.endsWith('cart.ts'));
+    }, 'the TypeScript language server to answer for the whole project', 90_000);
   });
   after(() => removeDir(dir));
 
