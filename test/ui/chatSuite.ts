@@ -107,6 +107,10 @@ export async function pickRole(chat: FrameLocator, wb: Workbench, role: RoleId):
     if (!current) throw new Error('the role control shows no role');
     await button.click();
     await chat.locator(`[aria-label="Role"][data-role="${PRODUCT_ROLE_INFO.next(current).id}"]`).waitFor({ state: 'visible', timeout: 10_000 });
+    // Paced as the hand-written clicks were: without the pause, everydayChat's Revise box later lost
+    // the first keystrokes typed into it (3 runs of 3; with it 1 of 1 passed). A timing-dependent
+    // re-render in the chat, not understood yet.
+    await sleep(300);
   }
   await roleStatusOf(wb, role).waitFor({ state: 'visible', timeout: 10_000 });
 }
