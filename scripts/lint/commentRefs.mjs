@@ -3,8 +3,9 @@
 // their numbering moves.
 // Comments are found with the TypeScript parser, so strings and test data that merely contain
 // such words are not flagged.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { sourceFiles } from './sourceFiles.mjs';
 import ts from 'typescript';
 
 export const OUTSIDE_REFERENCES = [
@@ -16,15 +17,6 @@ export const OUTSIDE_REFERENCES = [
 const CODE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'out', '.vscode-test', 'test-results', 'fixtures']);
 
-function walk(dir, out) {
-  for (const name of readdirSync(dir)) {
-    if (SKIP_DIRS.has(name) || name.startsWith('.')) continue;
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (CODE.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 /** Every comment in a source text, with its 1-based line. */
 export function commentsOf(fileName, text) {
@@ -52,14 +44,7 @@ export function commentsOf(fileName, text) {
 /** `file:line: comment points at <what>: <the words>` for every offending comment under `dirs`. */
 export function outsideReferences(root, dirs) {
   const problems = [];
-  const files = [];
-  for (const d of dirs) {
-    const p = join(root, d);
-    try {
-      if (statSync(p).isDirectory()) walk(p, files);
-      else files.push(p);
-    } catch { /* a folder this checkout does not have */ }
-  }
+  const files = sourceFiles(root, dirs, { code: CODE, skipDirs: SKIP_DIRS });
   for (const f of files) {
     const text = readFileSync(f, 'utf8');
     if (!OUTSIDE_REFERENCES.some(({ re }) => re.test(text))) continue;

@@ -8,8 +8,9 @@
 //   - a cast of it to a mutable array type (`conversation as unknown[]`), the way around a read-only view
 // Found with the TypeScript parser, so strings and comments that merely contain such words pass.
 // A local array that is not the conversation (a one-off request being built) takes another name.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { sourceFiles } from './sourceFiles.mjs';
 import ts from 'typescript';
 
 export const CONVERSATION_OWNER = 'src/core/context/conversation.ts';
@@ -19,15 +20,6 @@ const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', '
 const CODE = /\.(ts|tsx|mts|cts)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'out']);
 
-function walk(dir, out) {
-  for (const name of readdirSync(dir)) {
-    if (SKIP_DIRS.has(name) || name.startsWith('.')) continue;
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (CODE.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 /** The expression under parentheses, casts and `!`. */
 function strip(e) {
@@ -93,10 +85,7 @@ export function conversationWrites(fileName, text) {
 
 /** `file:line: …` for every write to the conversation under `src/` outside its owner. */
 export function conversationWriters(root) {
-  const files = [];
-  try {
-    walk(join(root, 'src'), files);
-  } catch { /* a tree without src/ */ }
+  const files = sourceFiles(root, ['src'], { code: CODE, skipDirs: SKIP_DIRS });
   const problems = [];
   for (const f of files) {
     const rel = relative(root, f).split(sep).join('/');

@@ -13,6 +13,7 @@ import type { PolicyInput } from '../policy/approvalPolicy';
 import type { Conversation } from '../context/conversation';
 import type { Planning } from '../plans/planning';
 import type { ReplanCarry } from '../plans/planTurn';
+import type { PlanRecord } from '../plans/planRecord';
 import { executePlanSteps } from '../plans/executePlanSteps';
 import { runStepCheck } from '../plans/runStepCheck';
 import { inScopePolicy } from '../plans/amendmentGate';
@@ -165,6 +166,13 @@ export class TaskPlans {
     });
   }
 
+  /** The plan version behind a card, or an error card saying there is none in this task. */
+  private planOrError(planCardId: string): PlanRecord | undefined {
+    const record = this.d.planning.book.get(planCardId);
+    if (!record) this.d.errorCard(`No plan with id ${planCardId} in this task.`);
+    return record;
+  }
+
   /**
    * After a failed step or a `replan` verdict: the Planner proposes the next version from the goal,
    * the steps that ran (with their outputs), the ones that remain, why it stopped and the earlier
@@ -172,11 +180,8 @@ export class TaskPlans {
    */
   async replan(planCardId: string): Promise<TurnOutcome> {
     const d = this.d;
-    const record = d.planning.book.get(planCardId);
-    if (!record) {
-      d.errorCard(`No plan with id ${planCardId} in this task.`);
-      return 'error';
-    }
+    const record = this.planOrError(planCardId);
+    if (!record) return 'error';
     const planner = d.roles.planner!;
     const r = replanOf(record, d.planning.book.all());
     if ('error' in r) {
@@ -190,11 +195,8 @@ export class TaskPlans {
   /** "Revise": feedback (and comments on single steps) to the Planner, which answers with a new plan version. */
   async revise(planCardId: string, feedback: string, stepComments: readonly { step: number; text: string }[] = []): Promise<TurnOutcome> {
     const d = this.d;
-    const record = d.planning.book.get(planCardId);
-    if (!record) {
-      d.errorCard(`No plan with id ${planCardId} in this task.`);
-      return 'error';
-    }
+    const record = this.planOrError(planCardId);
+    if (!record) return 'error';
     const planner = d.roles.planner!;
     d.setRole(planner.id, 'Revise plan');
     // Comments on single steps travel with the feedback, each naming its step (and the step's action, so the Planner need not look it up).

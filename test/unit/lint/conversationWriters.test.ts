@@ -4,26 +4,7 @@
  * place; a tree that only reads it, or builds a request of its own under another name, passes.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-
-const repoRoot = path.resolve(__dirname, __dirname.includes(path.join('out', 'test')) ? '../../../..' : '../../..');
-
-function tree(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-lint-conv-'));
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  return dir;
-}
-
-function lint(dir: string): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'lint.mjs'), '--root', dir], { encoding: 'utf8' });
-  return { status: r.status, out: r.stdout + r.stderr };
-}
+import { lintTrees } from './lintTree';
 
 const owner = [
   'export type Msg = { role: string; content: string };',
@@ -54,9 +35,7 @@ const clean: Record<string, string> = {
 };
 
 describe('lint stage: one writer of the model conversation', () => {
-  const dirs: string[] = [];
-  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-  const make = (files: Record<string, string>) => { const d = tree(files); dirs.push(d); return d; };
+  const { make, lint } = lintTrees('tandem-lint-conv-');
 
   it('passes a tree where only the owner writes the messages', () => {
     const r = lint(make(clean));

@@ -4,26 +4,7 @@
  * named; a tree that keeps the layers passes. The repository itself is linted by the stage.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-
-const repoRoot = path.resolve(__dirname, __dirname.includes(path.join('out', 'test')) ? '../../../..' : '../../..');
-
-function tree(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-lint-'));
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  return dir;
-}
-
-function lint(dir: string): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'lint.mjs'), '--root', dir], { encoding: 'utf8' });
-  return { status: r.status, out: r.stdout + r.stderr };
-}
+import { lintTrees } from './lintTree';
 
 const clean: Record<string, string> = {
   'src/protocol/cards.ts': 'export const CARD = 1;\n',
@@ -35,9 +16,7 @@ const clean: Record<string, string> = {
 };
 
 describe('lint stage: layers, cycles and outside references', () => {
-  const dirs: string[] = [];
-  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-  const make = (files: Record<string, string>) => { const d = tree(files); dirs.push(d); return d; };
+  const { make, lint } = lintTrees('tandem-lint-');
 
   it('passes a tree that keeps the layers, and ends with the stage line', () => {
     const r = lint(make(clean));

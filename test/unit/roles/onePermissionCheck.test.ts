@@ -14,7 +14,7 @@ import type { Tool } from '../../../src/core/tools/tool';
 import { missingPermissions, roleAccess, roleMay, RoleRegistry, type RoleInfo } from '../../../src/protocol';
 import { harness, type Harness } from '../../support/agentHarness';
 import { says } from '../../support/fakeTools';
-import type { ScriptStep } from '../../support/scriptedServer';
+import { calls, tc, text } from '../../support/scriptSteps';
 
 const planner = PRODUCT_ROLES.get('planner');
 const actor = PRODUCT_ROLES.get('actor');
@@ -29,8 +29,6 @@ const SHAPES: Record<string, RoleDef> = {
   'write, full shell, no execute permission': row({ permissions: ['read', 'write'], shell: 'full' }),
 };
 
-const calls = (...c: { name: string; arguments: Record<string, unknown> }[]): ScriptStep => ({ type: 'tool_calls', calls: c });
-const text = (t: string): ScriptStep => ({ type: 'text', text: t });
 
 describe('one permission check for dispatch, offers, step tools and the UI', () => {
   it('says what a read-only shell grants and withholds', () => {
@@ -87,7 +85,7 @@ describe('one permission check for dispatch, offers, step tools and the UI', () 
         async run() { ran++; return { content: 'probed' }; },
       };
       const roles = new RoleRegistry<RoleDef>([SHAPES['read, read-only shell']!, actor]);
-      h = await harness({ roles, role: 'probe', tools: [probe], steps: [calls({ name: 'probe_command', arguments: { what: 'ls' } }), text('done')] });
+      h = await harness({ roles, role: 'probe', tools: [probe], steps: [calls(tc('probe_command', { what: 'ls' })), text('done')] });
       await h.agent.send('probe it');
       const card = h.toolCards().find((c) => c.tool === 'probe_command');
       assert.equal(card?.status, 'done', card?.error);
