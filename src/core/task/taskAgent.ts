@@ -183,14 +183,16 @@ export class Agent implements AgentApi {
     return undefined;
   }
 
+  /** Whether `type` passes its row's gate now; when it does not, its refusal is shown as an error card. */
+  private passesGate(type: TaskActionType): boolean {
+    const why = this.refusal(type);
+    if (why) this.errorCard(why);
+    return why === undefined;
+  }
+
   /** Runs `action` after the gate of its row; a refusal is an error card and the outcome `error`. */
   private async gated(type: TaskActionType, action: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
-    const why = this.refusal(type);
-    if (why) {
-      this.errorCard(why);
-      return 'error';
-    }
-    return action();
+    return this.passesGate(type) ? action() : 'error';
   }
 
   /** What the table's handlers act on: this agent, past the gate. */
@@ -211,12 +213,8 @@ export class Agent implements AgentApi {
    * CLI, the palette and tests, through the same gate.
    */
   act(msg: TaskActionMessage): Promise<unknown> | void {
+    if (!this.passesGate(msg.type)) return Promise.resolve('error' satisfies TurnOutcome);
     const row = taskRow(msg.type);
-    const why = this.refusal(msg.type);
-    if (why) {
-      this.errorCard(why);
-      return Promise.resolve('error' satisfies TurnOutcome);
-    }
     return (row.run as (t: ActionTarget, m: TaskActionMessage) => Promise<unknown> | void)(this.target, msg);
   }
 
@@ -363,11 +361,7 @@ export class Agent implements AgentApi {
       note = { text: `You edited an earlier message; the files changed after it were kept as they are now: ${changed.join(', ')}.` };
     }
     // The checkpoints were waited on: a turn started meanwhile (another click) must not be cut under it.
-    const why = this.refusal('edit_message');
-    if (why) {
-      this.errorCard(why);
-      return 'error';
-    }
+    if (!this.passesGate('edit_message')) return 'error';
     const cards = this.cards();
     const at = cards.findIndex((c) => c.id === cardId);
     const sentAs = (cards[at] as { role?: RoleId }).role;
