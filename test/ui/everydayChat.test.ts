@@ -297,6 +297,11 @@ describe('The everyday chat in the real workbench (UI)', function () {
     assert.equal(await box.inputValue(), 'scratch');
     await ui.wb.page.keyboard.press('Control+A');
     await ui.wb.page.keyboard.press('Backspace');
+    // The emptied box is rendered before the next keystroke: typed at once, the first letter was
+    // sometimes lost to the render of the empty value (seen in about one run in three; a race in
+    // the Revise box's controlled textarea, not yet understood — said in the closing note).
+    await waitUntil(async () => (await box.inputValue()) === '', 'the Revise box to be empty', 5000);
+    await sleep(250);
     await ui.wb.page.keyboard.type('Touch beta first');
     await ui.wb.page.keyboard.press('Shift+Enter');
     await ui.wb.page.keyboard.type('then check');
