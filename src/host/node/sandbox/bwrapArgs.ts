@@ -18,6 +18,8 @@ export interface BwrapCommand {
   cwd: string;
   shell: string;
   command: string;
+  /** bwrap knows `--disable-userns` (0.8+): the command cannot make a user namespace of its own. */
+  disableUserns?: boolean;
 }
 
 export function bwrapArgs(c: BwrapCommand): string[] {
@@ -25,7 +27,13 @@ export function bwrapArgs(c: BwrapCommand): string[] {
     // Its own process namespace: nothing outside is visible (/proc/$PPID/environ shows the
     // sandbox's own init), and when the command ends every process it started ends with it
     // (setsid and nohup included). --die-with-parent: killing bwrap (Stop, timeout) ends all of it.
-    '--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    '--die-with-parent',
+    // A user namespace and no capabilities at all, even when Tandem runs as root (containers, CI):
+    // with CAP_SYS_ADMIN a command could `umount .env`, `umount .git` or remount / read-write.
+    // uid 0 stays uid 0 inside (owner checks on workspace files still pass), but it is root of
+    // nothing; and no nested user namespace, where it would get capabilities back.
+    '--unshare-user', ...(c.disableUserns ? ['--disable-userns'] : []), '--cap-drop', 'ALL',
+    '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
     // No controlling terminal to push keystrokes into (TIOCSTI).
     '--new-session',
     ...(c.network ? [] : ['--unshare-net']),

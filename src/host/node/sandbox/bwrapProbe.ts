@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export type BwrapProbe = { ok: true; path: string } | { ok: false; why: string };
+export type BwrapProbe = { ok: true; path: string; disableUserns: boolean } | { ok: false; why: string };
 
 /** `TANDEM_BWRAP` (a path; `off` turns the sandbox off) or `bwrap` on PATH. */
 export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | { none: string } {
@@ -36,13 +36,17 @@ export function probeBwrap(env: NodeJS.ProcessEnv = process.env): BwrapProbe {
   if (typeof found !== 'string') return { ok: false, why: found.none };
   const known = cache.get(found);
   if (known) return known;
-  const r = spawnSync(found, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', 'true'], {
+  // `--disable-userns` came with bwrap 0.8; older ones are still a sandbox, without that extra wall.
+  const help = spawnSync(found, ['--help'], { encoding: 'utf8', timeout: 10_000 });
+  const disableUserns = `${help.stdout ?? ''}${help.stderr ?? ''}`.includes('--disable-userns');
+  const userns = ['--unshare-user', ...(disableUserns ? ['--disable-userns'] : []), '--cap-drop', 'ALL'];
+  const r = spawnSync(found, [...userns, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', 'true'], {
     encoding: 'utf8',
     timeout: 10_000,
   });
   let result: BwrapProbe;
   if (r.error) result = { ok: false, why: `${found} could not be started (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` };
-  else if (r.status === 0) result = { ok: true, path: found };
+  else if (r.status === 0) result = { ok: true, path: found, disableUserns };
   else {
     const said = (r.stderr || '').trim().split('\n')[0] ?? '';
     const hint = /namespace|permission|Operation not permitted/i.test(said)

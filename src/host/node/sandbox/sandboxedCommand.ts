@@ -50,7 +50,7 @@ export function prepareSandboxedCommand(
   fs.writeFileSync(empty, '', { mode: 0o444 });
   const removeScratch = () => fs.rmSync(scratch, { recursive: true, force: true });
   if (iso.workspace === 'writable') {
-    const argv = bwrapArgs({ bwrap: probe.path, roots: iso.roots.map((r) => ({ path: r })), workspace: 'writable', network: iso.network, mounts, emptyFile: empty, ...c });
+    const argv = bwrapArgs({ bwrap: probe.path, disableUserns: probe.disableUserns, roots: iso.roots.map((r) => ({ path: r })), workspace: 'writable', network: iso.network, mounts, emptyFile: empty, ...c });
     return {
       argv,
       after: () => {
@@ -77,7 +77,7 @@ export function prepareSandboxedCommand(
     .map((r, i) => `mount -t overlay overlay -o "lowerdir=$${3 * i + 1},upperdir=$${3 * i + 2},workdir=$${3 * i + 3}" "${r.source}"`)
     .join(' && ');
   const mountArgs = roots.flatMap((r) => [esc(r.path), esc(r.upper), esc(r.work)]);
-  const inner = bwrapArgs({ bwrap: probe.path, roots, workspace: 'readonly', network: iso.network, mounts, emptyFile: empty, ...c });
+  const inner = bwrapArgs({ bwrap: probe.path, disableUserns: probe.disableUserns, roots, workspace: 'readonly', network: iso.network, mounts, emptyFile: empty, ...c });
   // $@ after the mount arguments is the bwrap command line.
   const script = `${mountScript} && shift ${mountArgs.length} && exec "$@"`;
   return {
