@@ -5,7 +5,8 @@
  * Rules come from `.gitignore` and `.tandemignore` in the workspace root and in every folder below
  * it (each file's patterns are relative to its own folder, as git does). `.tandemignore` is read
  * after `.gitignore` in the same folder, so `!pattern` there can re-include something git ignores.
- * `.git` itself is always off limits: its config can hold credentials in remote URLs.
+ * `.git` itself is always off limits: its config can hold credentials in remote URLs; so is the git
+ * dir a `.git` file names (`gitdir: .repo`) and any config file `.git/config` includes.
  *
  * A matcher caches the rule files it has read, so make a fresh one per tool call: the agent may
  * have just edited a `.gitignore`.
@@ -15,6 +16,7 @@ import ignore, { type Ignore } from 'ignore';
 import { isWithin } from '../workspace/pathWithin';
 import type { WorkspaceFs } from '../ports/ports';
 import { symlinksInside } from '../workspace/workspaceSymlinks';
+import { gitControlledPaths } from './gitControlledPaths';
 
 export const IGNORE_FILE_NAMES = ['.gitignore', '.tandemignore'] as const;
 
@@ -102,12 +104,18 @@ export class IgnoreMatcher {
 
   private readonly hidden = new Map<string, Promise<string[]>>();
 
-  /** Real targets (inside `root`) of the symlinks whose own name is ignored (`.git`, a `.env` link…). */
+  /**
+   * Real targets (inside `root`) of the symlinks whose own name is ignored (`.git`, a `.env` link…),
+   * and the git dirs and included config files git uses for this folder under other names.
+   */
   private hiddenLinkTargets(root: string): Promise<string[]> {
     let h = this.hidden.get(root);
     if (!h) {
       h = (async () => {
         const out: string[] = [];
+        for (const g of await gitControlledPaths(root, (p) => this.fs.readText(p).catch(() => undefined))) {
+          if (g.kind !== 'hooks') out.push(await this.fs.realpath(g.path));
+        }
         for (const link of await symlinksInside(this.fs, root)) {
           const linkRel = path.relative(root, link.at).split(path.sep).join('/');
           const st = await this.fs.stat(link.target).catch(() => undefined);

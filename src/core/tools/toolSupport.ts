@@ -4,7 +4,7 @@
  */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { ApprovalInfo } from '../../protocol';
-import { gitHooksFolder } from '../policy/gitHooksPath';
+import { gitControlledPaths } from '../policy/gitControlledPaths';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { describeNewProblems, newProblems } from './newProblems';
 import { isWithin } from '../workspace/pathWithin';
@@ -78,9 +78,18 @@ export async function resolvePath(ctx: ToolContext, input: string, access: Acces
     const also = gitName === r.rel ? '' : ` (${r.rel} is also reached as ${gitName} through a symlink)`;
     throw new ToolError(`Refused: ${gitName} is inside .git${also}; the agent does not change git's own files (use git commands instead).`);
   }
-  const hooks = access === 'write' && r.inside && r.root ? await gitHooksFolder(ctx.host.fs, r.root) : undefined;
-  if (hooks && isWithin(hooks, r.real)) {
-    throw new ToolError(`Refused: ${r.rel} is in the folder git runs hooks from (core.hooksPath); the agent does not change git hooks.`);
+  // Whatever git dir the workspace's `.git` names (`gitdir: .repo`), the configs it includes and the
+  // hooks folders they name are git's own files too, wherever they are.
+  if (access === 'write') {
+    const fs = ctx.host.fs;
+    for (const root of fs.roots) {
+      for (const g of await gitControlledPaths(root, (p) => fs.readText(p).catch(() => undefined))) {
+        if (!isWithin(await fs.realpath(g.path), r.real)) continue;
+        const shown = r.rel ?? r.real;
+        if (g.kind === 'hooks') throw new ToolError(`Refused: ${shown} is in the folder git runs hooks from (core.hooksPath); the agent does not change git hooks.`);
+        throw new ToolError(`Refused: ${shown} is git's own file (${g.why}); the agent does not change git's own files (use git commands instead).`);
+      }
+    }
   }
   if (!r.inside) {
     const decision = await ctx.approve({

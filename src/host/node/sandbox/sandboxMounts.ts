@@ -1,8 +1,9 @@
 /**
  * What the sandbox protects inside the workspace, found by walking it before each command:
  * - read-only: `.git` (hooks run as code, config redirects git), execution-sensitive files and
- *   folders (executionSensitivePaths.ts), the ignore files Tandem obeys, and the folder git's
- *   `core.hooksPath` points to; a symlink with such a name protects what it points to;
+ *   folders (executionSensitivePaths.ts), the ignore files Tandem obeys, and what git takes orders
+ *   from under other names: the git dir a `.git` file names, included configs, `core.hooksPath`
+ *   folders (gitControlledPaths.ts); a symlink with such a name protects what it points to;
  * - hidden (bound empty): files matching the secret patterns (`.env*`, `*.pem`, `*.key` by default)
  *   unless the user allowed them.
  * A protected path that does not exist yet cannot be bound (that would create it), so the walk after
@@ -12,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { executionSensitiveReason } from '../../../core/policy/executionSensitivePaths';
-import { parseHooksPath } from '../../../core/policy/gitHooksPath';
+import { gitControlledPathsSync } from '../../../core/policy/gitControlledPaths';
 import { IGNORE_FILE_NAMES } from '../../../core/policy/ignorePolicy';
 import { isWithin } from '../../../core/workspace/pathWithin';
 
@@ -43,13 +44,15 @@ function basenameMatcher(patterns: readonly string[]): (name: string) => boolean
   return (name) => res.some((r) => r.test(name));
 }
 
-/** The folder `core.hooksPath` names in `<root>/.git/config`, if any. */
-function hooksPathOf(root: string): string | undefined {
-  try {
-    return parseHooksPath(fs.readFileSync(path.join(root, '.git', 'config'), 'utf8'), root);
-  } catch {
-    return undefined;
-  }
+/** The git dir `.git` names, configs `.git/config` includes, and hooks folders they name (gitControlledPaths.ts). */
+function gitPathsOf(root: string): string[] {
+  return gitControlledPathsSync(root, (p) => {
+    try {
+      return fs.readFileSync(p, 'utf8');
+    } catch {
+      return undefined;
+    }
+  }).map((g) => g.path);
 }
 
 function realOrUndefined(p: string): string | undefined {
@@ -68,9 +71,14 @@ export function findSandboxMounts(roots: readonly string[], secretPatterns: read
   const protectedNames = new Set<string>();
   const inWorkspace = (p: string) => roots.some((r) => isWithin(r, p));
   for (const root of roots) {
-    const hooks = hooksPathOf(root);
-    const hooksReal = hooks && realOrUndefined(hooks);
-    if (hooksReal && inWorkspace(hooksReal)) readOnly.add(hooksReal);
+    for (const g of gitPathsOf(root)) {
+      // Existing ones only (binding creates); one a command creates is found by the sweep afterwards.
+      // Outside the workspace everything is read-only already, and the sweep must not delete there.
+      const real = realOrUndefined(g);
+      if (!real || !inWorkspace(real)) continue;
+      protectedNames.add(g);
+      readOnly.add(real);
+    }
     const dirs = [root];
     while (dirs.length) {
       const dir = dirs.pop()!;
