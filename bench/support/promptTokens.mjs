@@ -11,11 +11,13 @@ const require = createRequire(import.meta.url);
 /** [{ role, label, system, schemas, total, tools: [{ tool, tokens }] }] for every product role. */
 export function promptTokensPerRole() {
   const { PRODUCT_ROLES } = loadCore('src/core/roles/roles.js');
-  const { productToolRegistry } = loadCore('src/core/tools/index.js');
+  const { productToolRegistry, EXPLORER_TOOLS } = loadCore('src/core/tools/index.js');
   const { chatToolDef } = loadCore('src/core/tools/chatToolDef.js');
   const { encode } = require('gpt-tokenizer');
   const count = (s) => encode(s).length;
   const registry = productToolRegistry();
+  // Explorers are on by default: the task adds `explore` (offered to the Planner) as it does here.
+  registry.add(EXPLORER_TOOLS);
   const catalog = { stepTools: registry.stepTools(PRODUCT_ROLES) };
   return PRODUCT_ROLES.list.map((def) => {
     const planning = def.executesPlans ? { execution: {} } : undefined;

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { apiKeyFromEnv } from '../core/secrets/apiKeyEnv';
 import { approvalFromFlag } from '../core/policy/approvalPolicy';
-import { defaultSettings, DEFAULT_LIMITS, type AgentSettings } from '../core/settings/settings';
+import { defaultSettings, DEFAULT_EXPLORERS, DEFAULT_LIMITS, type AgentSettings } from '../core/settings/settings';
 import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../protocol';
 import type { ApproveMode } from './commands';
 import { DEFAULT_INSTRUCTION_MAX_TOKENS, INSTRUCTION_SETTINGS, INSTRUCTION_SOURCES, type KnowledgeSettings } from '../core/knowledge/instructionSources';
@@ -41,6 +41,7 @@ export const ENVIRONMENT: readonly { names: string; help: string; task?: boolean
   { names: 'TANDEM_INSTRUCTIONS_OFF', help: `project instruction sources not to read: all, or some of ${INSTRUCTION_SETTINGS.join(',')} (or their file names)` },
   { names: 'TANDEM_INSTRUCTIONS_MAX_TOKENS', help: `token budget for project instructions (default ${DEFAULT_INSTRUCTION_MAX_TOKENS})` },
   { names: 'TANDEM_SKILLS_DIR', help: 'your own skills folder (default ~/.tandem/skills); TANDEM_SKILLS=off turns skills off' },
+  { names: 'TANDEM_EXPLORERS_MAX', help: `read-only explorers the Planner may run at once (default ${DEFAULT_EXPLORERS.max}); TANDEM_EXPLORERS=off turns them off`, task: true },
   { names: 'TANDEM_READONLY_SHELL=1', help: 'read-only roles (the Planner) may run commands in a read-only sandbox' },
 ];
 
@@ -118,6 +119,8 @@ export function settingsFromEnv(
   const table = prices(env);
   if (table) settings.prices = { ...(settings.prices ?? {}), ...table };
   settings.knowledge = knowledgeFromEnv(env);
+  // The Planner's explorers: TANDEM_EXPLORERS=off turns them off, TANDEM_EXPLORERS_MAX caps how many run at once.
+  settings.explorers = { enabled: env.TANDEM_EXPLORERS !== 'off', max: Math.max(1, int(env, 'TANDEM_EXPLORERS_MAX', DEFAULT_EXPLORERS.max)) };
   const level = env.TANDEM_LOG as LogLevel | undefined;
   return { settings, logLevel: level && LOG_LEVELS.includes(level) ? level : 'warn' };
 }

@@ -37,7 +37,17 @@ export interface AgentSettings {
   mcpAllowedTools?: string[];
   /** Project instructions and skills: which sources are read, and their budget (default: all, 4,000 tokens). */
   knowledge?: KnowledgeSettings;
+  /** The Planner's read-only explorers (`explore`): offered or not, and how many run at once. Unset: DEFAULT_EXPLORERS. */
+  explorers?: ExplorerSettings;
 }
+
+export interface ExplorerSettings {
+  enabled: boolean;
+  /** At most this many explorers run at once; more wait for a free slot. */
+  max: number;
+}
+
+export const DEFAULT_EXPLORERS: ExplorerSettings = { enabled: true, max: 3 };
 
 export const REVIEW_STEPS = ['off', 'on_failure', 'every_step'] as const;
 export type ReviewStepsSetting = (typeof REVIEW_STEPS)[number];
@@ -99,6 +109,7 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
     fallbackModels: {},
     mcpAllowedTools: [],
     knowledge: defaultKnowledgeSettings(),
+    explorers: { ...DEFAULT_EXPLORERS },
     ...overrides,
   };
 }

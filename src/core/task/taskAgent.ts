@@ -16,7 +16,8 @@ import { PRODUCT_ROLES, type RoleDef } from '../roles/roles';
 import { modelFor, type AgentSettings } from '../settings/settings';
 import type { ToolCatalog } from '../tools/tool';
 import type { ToolRegistry } from '../tools/toolRegistry';
-import { productToolRegistry } from '../tools';
+import { EXPLORER_TOOLS, productToolRegistry } from '../tools';
+import { Explorers } from '../turn/explorers';
 import { WorkspacePaths } from '../workspace/workspacePaths';
 import { UsageMeter } from '../cost/usageMeter';
 import { Planning } from '../plans/planning';
@@ -87,6 +88,9 @@ export class Agent implements AgentApi {
   private lastOutcome: TurnOutcome | undefined;
   /** AGENTS.md and the other instruction files, and skills: read once per task, shown once in the chat. */
   private readonly knowledge: ProjectKnowledge;
+  /** The `explore` tool's child agents; `dropExplore` takes the tool out again when the setting turns them off. */
+  private readonly explorers: Explorers;
+  private dropExplore: (() => void) | undefined;
 
   constructor(private readonly opts: AgentOptions) {
     this.roles = opts.roles ?? PRODUCT_ROLES;
@@ -111,6 +115,19 @@ export class Agent implements AgentApi {
     this.knowledge = new ProjectKnowledge({ fs: opts.host.fs, settings: () => this.settings.knowledge, ui: this.events, logger: opts.host.logger });
     // load_skill is offered once the task's skills are found (none: nothing is added to the prompt).
     this.tools.add(this.knowledge.skills);
+    this.explorers = new Explorers({
+      parent: () => this.roleDef,
+      settings: () => this.settings,
+      llm: () => this.llm,
+      host: opts.host,
+      paths: this.paths,
+      tools: this.tools,
+      policy: () => this.policyInput(),
+      events: this.events,
+      usage: this.usage,
+      hooks: this.hooks,
+    });
+    this.offerExplore();
     this.planning = new Planning(this.events, {
       logger: opts.host.logger,
       structuredOutputs: opts.settings.structuredOutputs,
@@ -238,6 +255,17 @@ export class Agent implements AgentApi {
     this.llm = this.makeClient();
     this.usage.setPrices(settings.prices);
     this.planning.update({ structuredOutputs: settings.structuredOutputs, planRepairTries: settings.limits.planRepairTries });
+    this.offerExplore();
+  }
+
+  /** `explore` is in the registry exactly while the setting has explorers on (default: on). */
+  private offerExplore(): void {
+    const on = this.settings.explorers?.enabled !== false;
+    if (on && !this.dropExplore) this.dropExplore = this.tools.add(EXPLORER_TOOLS);
+    else if (!on && this.dropExplore) {
+      this.dropExplore();
+      this.dropExplore = undefined;
+    }
   }
 
   setRole(role: RoleId, reason?: string): void {
@@ -518,6 +546,7 @@ export class Agent implements AgentApi {
         reads: this.reads,
         limits: this.settings.limits,
         planning: this.planning,
+        explorers: this.explorers,
         policy: () => this.policyInput(),
         secret: () => this.settings.apiKey,
         beforeChange: async (abs, callId) => {

@@ -15,7 +15,7 @@ export function chatToolDef(tool: Tool, catalog: ToolCatalog): ChatCompletionToo
     const key = catalog.stepTools.join('\n');
     const hit = derived.get(tool);
     if (hit && hit.key === key) return hit.def;
-    const def = toDef(tool, tool.parameters(catalog));
+    const def = toDef(tool, compactSchema(tool.parameters(catalog)));
     derived.set(tool, { key, def });
     return def;
   }
@@ -25,9 +25,9 @@ export function chatToolDef(tool: Tool, catalog: ToolCatalog): ChatCompletionToo
   if (!parameters) {
     const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete schema.$schema;
-    parameters = compactSchema(schema);
+    parameters = schema;
   }
-  const def = toDef(tool, parameters);
+  const def = toDef(tool, compactSchema(parameters));
   fixed.set(tool, def);
   return def;
 }
@@ -37,8 +37,9 @@ function toDef(tool: Tool, parameters: Record<string, unknown>): ChatCompletionT
 }
 
 /**
- * The generated schema without what tells the model nothing worth its tokens on every request (the
- * language-server tools write theirs by hand for the same reason): `.int()`'s ±MAX_SAFE_INTEGER
+ * The offered schema — generated or a tool's own (the plan's, the question's) — without what tells
+ * the model nothing worth its tokens on every request (the language-server tools write theirs by
+ * hand for the same reason): `.int()`'s ±MAX_SAFE_INTEGER
  * bounds, the trivial lower bounds (non-empty, at least 1) and `default` annotations. Upper bounds,
  * enums and descriptions stay; zod still checks every argument against the full schema.
  */

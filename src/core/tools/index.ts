@@ -23,6 +23,7 @@ import { findSymbolTool } from './findSymbol';
 import { goToDefinitionTool } from './goToDefinition';
 import { hoverTypeTool } from './hoverType';
 import { renameSymbolTool } from './renameSymbol';
+import { exploreTool } from './explore';
 
 export const WORKSPACE_TOOLS: ToolProvider = fixedProvider('workspace', [
   readFileTool,
@@ -44,6 +45,12 @@ export const WORKSPACE_TOOLS: ToolProvider = fixedProvider('workspace', [
 ]);
 
 export const LOOP_TOOLS: ToolProvider = fixedProvider('loop', [askQuestionTool, proposePlanTool, failStepTool]);
+
+/**
+ * The Planner's `explore`, apart from the loop's tools: the task adds it only while explorers are
+ * on (`tandem.explorers.enabled`), so turning them off takes it out of the prompt too.
+ */
+export const EXPLORER_TOOLS: ToolProvider = fixedProvider('explorers', [exploreTool]);
 
 /** A fresh registry of the built-in providers (each agent gets its own, so providers added to one stay there). */
 export function productToolRegistry(): ToolRegistry {

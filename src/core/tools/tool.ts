@@ -6,6 +6,7 @@ import type { WorkspacePaths } from '../workspace/workspacePaths';
 import type { ReadTracker } from './readTracker';
 import type { CardSink } from '../events/cardSink';
 import type { PlanningPort } from './planningPort';
+import type { ExplorerPort } from './explorerPort';
 
 /** Approval classes, mapped to the user's policy (`--approve never|edits|all`, auto-approve settings). */
 export type ApprovalClass = 'none' | 'edit' | 'create' | 'delete' | 'command';
@@ -29,6 +30,8 @@ export interface ToolContext {
   ui?: CardSink;
   /** The task's plans: `propose_plan` submits to the open plan turn, `fail_step` marks the running step. */
   planning?: PlanningPort;
+  /** Read-only child agents for `explore` (absent where explorers are off, and inside an explorer: no grandchildren). */
+  explorers?: ExplorerPort;
 }
 
 export interface ToolSettings {

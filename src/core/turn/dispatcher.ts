@@ -25,6 +25,7 @@ import type { Planning } from '../plans/planning';
 import { allowRuleFor, decideApproval, resolveApproval, type PolicyInput } from '../policy/approvalPolicy';
 import { classifyStepApproval, decideAmendment } from '../plans/amendmentGate';
 import type { SettledToolCall } from './turnHooks';
+import type { ExplorerPort } from '../tools/explorerPort';
 
 export interface DispatchEnv {
   /** The role in force right now (checked per call, at dispatch). */
@@ -41,6 +42,8 @@ export interface DispatchEnv {
   secret?(): string | undefined;
   /** Handed to tools that show cards of their own or work with plans (see ToolContext). */
   planning?: Planning;
+  /** The `explore` tool's child agents (absent: explorers are off, or this is an explorer). */
+  explorers?: ExplorerPort;
   beforeChange?(absPath: string, callId: string): Promise<void>;
   /** Told once per call, when its card has its final status. */
   onSettled?(call: SettledToolCall): void;
@@ -265,6 +268,7 @@ export class Dispatcher {
       settings: { commandTimeoutMs: env.limits.commandTimeoutMs, maxOutputChars: env.limits.maxToolResultChars },
       ui: env.events,
       planning: env.planning,
+      explorers: env.explorers,
       beforeChange: env.beforeChange ? (abs: string) => env.beforeChange!(abs, p.call.id) : undefined,
       approve: async (req: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision> => {
         const full: ApprovalRequest = { ...req, callId: p.call.id, tool: tool.name };

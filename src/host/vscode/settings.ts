@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../../protocol';
-import { DEFAULT_LIMITS, REVIEW_STEPS, defaultSettings, type AgentSettings, type LimitSettings, type ReviewStepsSetting } from '../../core/settings/settings';
+import { DEFAULT_EXPLORERS, DEFAULT_LIMITS, REVIEW_STEPS, defaultSettings, type AgentSettings, type LimitSettings, type ReviewStepsSetting } from '../../core/settings/settings';
 import { DEFAULT_INSTRUCTION_MAX_TOKENS, INSTRUCTION_SETTINGS, type KnowledgeSettings } from '../../core/knowledge/instructionSources';
 
 /** The `tandem.*` keys this reads, in one place, so the package.json contribution and this agree. */
@@ -29,6 +29,8 @@ export const SETTING = {
   skillsEnabled: 'skills.enabled',
   skillsUserFolder: 'skills.userFolder',
   mcpAllowedTools: 'mcp.allowedTools',
+  explorersEnabled: 'explorers.enabled',
+  explorersMax: 'explorers.max',
 } as const;
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof LimitSettings)[];
@@ -103,6 +105,7 @@ export function readAgentSettings(
     fallbackModels: fallbackModels(config.get<unknown>(SETTING.fallbackModels), roles),
     prices: prices && typeof prices === 'object' ? (prices as AgentSettings['prices']) : undefined,
     mcpAllowedTools: stringList(config.get<unknown>(SETTING.mcpAllowedTools)),
+    explorers: { enabled: bool(SETTING.explorersEnabled, DEFAULT_EXPLORERS.enabled), max: Math.floor(num(SETTING.explorersMax, DEFAULT_EXPLORERS.max, 1)) },
     knowledge: { ...readKnowledgeSettings(bool, num), skills: bool(SETTING.skillsEnabled, true), userSkillsDir: userSkillsDir(str(SETTING.skillsUserFolder, '')) },
   };
 }
