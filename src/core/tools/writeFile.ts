@@ -3,6 +3,7 @@ import type { Permission } from '../../protocol';
 import { ToolError, type ToolContext } from './tool';
 import { applyEditBlocks } from './editMatching';
 import { looksLikeElisionMarker } from './editMarkers';
+import { reconstructLazyText } from '../syntax/lazyReconstruction';
 import { assertFresh, defineTool, displayPath, lineEnding, problemsNote, proposeAndWrite, resolvePath, userEditNote } from './toolSupport';
 
 const input = z.object({
@@ -16,10 +17,13 @@ async function exists(i: Input, ctx: ToolContext): Promise<boolean> {
   return (await ctx.host.fs.stat(r.real)) !== undefined;
 }
 
-function hasNewElisionMarkers(original: string, content: string): boolean {
+/** A line that is an elision marker: its wording, and not a line the original has (that one is code). */
+function newMarkerTest(original: string): (line: string) => boolean {
   const had = new Set(original.split('\n').map((l) => l.trim()));
-  return content.split('\n').some((l) => looksLikeElisionMarker(l) && !had.has(l.trim()));
+  return (l) => looksLikeElisionMarker(l) && !had.has(l.trim());
 }
+
+const SEND_WHOLE = 'send the complete file, or change it with edit_file (a marker is never written into a file).';
 
 export const writeFileTool = defineTool<Input>({
   name: 'write_file',
@@ -51,16 +55,27 @@ export const writeFileTool = defineTool<Input>({
     // file: the markers keep the file's lines, they are never written.
     let proposed = i.content;
     const notes: string[] = [];
-    if (original !== undefined && hasNewElisionMarkers(original, i.content)) {
-      const outcome = applyEditBlocks(original, [{ old_text: original, new_text: i.content }], lineEnding(original));
-      if (!outcome.ok) {
-        throw new ToolError(
-          `${outcome.error.replace(/^The edit: /, '').replace(/\nNothing was changed\.$/, '')}\n` +
-            `(content has elision markers such as "# ... existing code ..." that are not lines of ${shown}; a marker is never written into a file.) Nothing was changed.`,
-        );
+    const isMarker = original !== undefined ? newMarkerTest(original) : undefined;
+    if (original !== undefined && isMarker && i.content.split('\n').some(isMarker)) {
+      // Read against the syntax trees first; the line rules only where no grammar places the markers.
+      const rebuilt = await reconstructLazyText(r.real, original, i.content, isMarker);
+      if (rebuilt && !rebuilt.ok) {
+        throw new ToolError(`The content's elision markers could not be placed: ${rebuilt.reason}. Nothing was changed; ${SEND_WHOLE}`);
       }
-      proposed = outcome.text;
-      notes.push(...outcome.notes.map((n) => n.replace(/^The edit: /, '')));
+      if (rebuilt?.ok) {
+        proposed = rebuilt.text;
+        notes.push(`The elision markers kept ${rebuilt.kept} existing line${rebuilt.kept === 1 ? '' : 's'} of ${shown} (placed by its syntax); check the result.`);
+      } else {
+        const outcome = applyEditBlocks(original, [{ old_text: original, new_text: i.content }], lineEnding(original));
+        if (!outcome.ok) {
+          throw new ToolError(
+            `${outcome.error.replace(/^The edit: /, '').replace(/\nNothing was changed\.$/, '')}\n` +
+              `(content has elision markers such as "# ... existing code ..." that are not lines of ${shown}; a marker is never written into a file.) Nothing was changed.`,
+          );
+        }
+        proposed = outcome.text;
+        notes.push(...outcome.notes.map((n) => n.replace(/^The edit: /, '')));
+      }
     }
     const applied = await proposeAndWrite(ctx, { r, kind: original === undefined ? 'create' : 'edit', original, proposed });
     const verb = original === undefined ? 'Created' : 'Rewrote';

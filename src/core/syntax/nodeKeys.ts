@@ -1,0 +1,78 @@
+/**
+ * What identifies a node among its siblings when a lazy text is read against the original: its
+ * text (whitespace aside), else its name — a function's, class's or method's name, an object
+ * key, an assignment's target, a call's callee and first string argument (a test's
+ * `it('does x', …)`), an import's source — else how alike its tokens are.
+ */
+import { namedKids, type SyntaxNode } from './parsedTree';
+
+export function textKey(n: SyntaxNode): string {
+  return `${n.type}\u0000${n.text.replace(/\s+/g, ' ').trim()}`;
+}
+
+const STRINGS = /string/;
+
+function nameOf(n: SyntaxNode): string | undefined {
+  const field = (f: string) => n.childForFieldName(f);
+  switch (n.type) {
+    case 'export_statement': {
+      const d = field('declaration') ?? namedKids(n)[0];
+      return d ? `export ${d.type} ${nameOf(d) ?? ''}` : undefined;
+    }
+    case 'decorated_definition': {
+      const d = field('definition');
+      return d ? `${d.type} ${nameOf(d) ?? ''}` : undefined;
+    }
+    case 'lexical_declaration':
+    case 'variable_declaration': {
+      const d = namedKids(n).find((c) => c.type === 'variable_declarator');
+      return d?.childForFieldName('name')?.text;
+    }
+    case 'expression_statement': {
+      const e = namedKids(n)[0];
+      return e ? `${e.type} ${nameOf(e) ?? ''}` : undefined;
+    }
+    case 'assignment_expression':
+    case 'assignment':
+    case 'augmented_assignment':
+      return field('left')?.text;
+    case 'call_expression':
+    case 'call': {
+      const args = field('arguments');
+      const first = args ? namedKids(args)[0] : undefined;
+      return `${field('function')?.text ?? ''}(${first && STRINGS.test(first.type) ? first.text : ''})`;
+    }
+    case 'await_expression':
+      return namedKids(n)[0] ? nameOf(namedKids(n)[0]!) : undefined;
+    case 'pair':
+      return field('key')?.text;
+    case 'import_statement':
+    case 'import_declaration':
+      return (field('source') ?? n).text;
+    case 'import_from_statement':
+      return field('module_name')?.text;
+    case 'jsx_element':
+      return field('open_tag')?.childForFieldName('name')?.text;
+    default:
+      return field('name')?.text;
+  }
+}
+
+/** The node's kind and name, or undefined for a node that has no name. */
+export function nameKey(n: SyntaxNode): string | undefined {
+  const name = nameOf(n);
+  return name === undefined || name.trim() === '' ? undefined : `${n.type}\u0000${name}`;
+}
+
+const tokens = (s: string) => new Set(s.match(/[A-Za-z0-9_]+|[^\sA-Za-z0-9_]/g) ?? []);
+
+/** Dice overlap of the two nodes' token sets, 0 for nodes of different kinds. */
+export function likeness(a: SyntaxNode, b: SyntaxNode): number {
+  if (a.type !== b.type) return 0;
+  const x = tokens(a.text);
+  const y = tokens(b.text);
+  if (x.size + y.size === 0) return 1;
+  let common = 0;
+  for (const t of x) if (y.has(t)) common++;
+  return (2 * common) / (x.size + y.size);
+}

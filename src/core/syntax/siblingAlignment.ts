@@ -1,0 +1,123 @@
+/**
+ * Which of a lazy text's sibling nodes are which of the original's, in order: first by the same
+ * text, then by the same name, then by alike tokens, and last (for a node that holds a marker and
+ * so must be read against something) by being the only node of its kind left between the pairs
+ * already made. Each step pairs only what is unique on both sides in the stretch it looks at (the
+ * patience rule), keeps the pairs in order on both sides, and then looks again between them.
+ */
+import { likeness, nameKey, textKey } from './nodeKeys';
+import type { SyntaxNode } from './parsedTree';
+
+export type PairedBy = 'text' | 'name' | 'likeness' | 'kind';
+export interface Pair { lazy: number; orig: number; by: PairedBy }
+
+/** Nodes at least this alike (token overlap) are taken for the same node changed, when each is the other's only best. */
+const ALIKE = 0.7;
+
+/** The longest run of pairs increasing on the original's side (they are given in the lazy order). */
+function increasing(pairs: Pair[]): Pair[] {
+  const tails: number[] = [];
+  const prev: number[] = new Array<number>(pairs.length).fill(-1);
+  pairs.forEach((p, i) => {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pairs[tails[mid]!]!.orig < p.orig) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[i] = tails[lo - 1]!;
+    tails[lo] = i;
+  });
+  const out: Pair[] = [];
+  for (let i = tails.length ? tails[tails.length - 1]! : -1; i !== -1; i = prev[i]!) out.unshift(pairs[i]!);
+  return out;
+}
+
+function uniqueByKey(li: number[], oi: number[], lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], key: (n: SyntaxNode) => string | undefined, by: PairedBy): Pair[] {
+  const count = (ids: number[], of: (i: number) => SyntaxNode | undefined) => {
+    const m = new Map<string, number[]>();
+    for (const i of ids) {
+      const n = of(i);
+      const k = n && key(n);
+      if (k !== undefined) m.set(k, [...(m.get(k) ?? []), i]);
+    }
+    return m;
+  };
+  const lk = count(li, (i) => lazy[i]);
+  const ok = count(oi, (i) => orig[i]);
+  const pairs: Pair[] = [];
+  for (const [k, ls] of lk) {
+    const os = ok.get(k);
+    if (ls.length === 1 && os?.length === 1) pairs.push({ lazy: ls[0]!, orig: os[0]!, by });
+  }
+  return increasing(pairs.sort((a, b) => a.lazy - b.lazy));
+}
+
+function mutuallyAlike(li: number[], oi: number[], lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[]): Pair[] {
+  const best = (from: number, ids: number[], score: (j: number) => number) => {
+    let top = -1;
+    let topScore = ALIKE;
+    let tie = false;
+    for (const j of ids) {
+      const s = score(j);
+      if (s > topScore) [top, topScore, tie] = [j, s, false];
+      else if (s === topScore && top !== -1) tie = true;
+    }
+    void from;
+    return tie ? -1 : top;
+  };
+  const pairs: Pair[] = [];
+  for (const l of li) {
+    const ln = lazy[l];
+    if (!ln) continue;
+    // Named nodes (functions, methods, keys) with different names are different nodes, however alike.
+    const comparable = (a: SyntaxNode, b: SyntaxNode) => nameKey(a) === nameKey(b);
+    const o = best(l, oi, (j) => (comparable(ln, orig[j]!) ? likeness(ln, orig[j]!) : 0));
+    if (o === -1) continue;
+    const back = best(o, li.filter((x) => lazy[x]), (j) => (comparable(lazy[j]!, orig[o]!) ? likeness(lazy[j]!, orig[o]!) : 0));
+    if (back === l) pairs.push({ lazy: l, orig: o, by: 'likeness' });
+  }
+  return increasing(pairs);
+}
+
+function onlyOfKind(li: number[], oi: number[], lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean): Pair[] {
+  const pairs: Pair[] = [];
+  for (const l of li) {
+    const ln = lazy[l];
+    if (!ln || !mustPair(ln)) continue;
+    const same = oi.filter((o) => orig[o]!.type === ln.type);
+    const rivals = li.filter((x) => lazy[x]?.type === ln.type);
+    if (same.length === 1 && rivals.length === 1) pairs.push({ lazy: l, orig: same[0]!, by: 'kind' });
+  }
+  return increasing(pairs);
+}
+
+/**
+ * Pairs of lazy siblings (undefined where a marker stands) with original siblings. `mustPair`
+ * names the lazy nodes that hold a marker deeper down.
+ */
+export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean): Pair[] {
+  const steps = [
+    (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, textKey, 'text'),
+    (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, nameKey, 'name'),
+    (li: number[], oi: number[]) => mutuallyAlike(li, oi, lazy, orig),
+    (li: number[], oi: number[]) => onlyOfKind(li, oi, lazy, orig, mustPair),
+  ];
+  const align = (li: number[], oi: number[], step: number): Pair[] => {
+    if (step >= steps.length || !li.some((i) => lazy[i]) || oi.length === 0) return [];
+    const found = steps[step]!(li, oi);
+    if (found.length === 0) return align(li, oi, step + 1);
+    const out: Pair[] = [];
+    let l0 = -1;
+    let o0 = -1;
+    for (const p of [...found, { lazy: Infinity, orig: Infinity, by: 'text' as const }]) {
+      out.push(...align(li.filter((i) => i > l0 && i < p.lazy), oi.filter((i) => i > o0 && i < p.orig), step));
+      if (p.lazy !== Infinity) out.push(p);
+      l0 = p.lazy;
+      o0 = p.orig;
+    }
+    return out;
+  };
+  return align(lazy.map((_, i) => i), orig.map((_, i) => i), 0);
+}
