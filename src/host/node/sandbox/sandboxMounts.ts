@@ -15,9 +15,10 @@ import * as path from 'node:path';
 import { executionSensitiveReason } from '../../../core/policy/executionSensitivePaths';
 import { gitControlledPathsSync } from '../../../core/policy/gitControlledPaths';
 import { IGNORE_FILE_NAMES } from '../../../core/policy/ignorePolicy';
+import { basenameMatcher, DEFAULT_SECRET_FILES } from '../../../core/policy/secretFiles';
 import { isWithin } from '../../../core/workspace/pathWithin';
 
-export const DEFAULT_SECRET_FILES: readonly string[] = ['.env*', '*.pem', '*.key'];
+export { DEFAULT_SECRET_FILES };
 
 export interface SandboxMounts {
   /** Absolute real paths to bind read-only. */
@@ -36,12 +37,6 @@ export function protectedReason(rel: string, isDir: boolean): string | undefined
   if (name === '.git') return 'git runs hooks and obeys config from .git';
   if (!isDir && (IGNORE_FILE_NAMES as readonly string[]).includes(name)) return 'Tandem and git decide from it what the agent may read';
   return executionSensitiveReason(isDir ? `${rel}/x` : rel);
-}
-
-/** A basename pattern with `*` wildcards (`.env*`, `*.pem`) as a test. */
-function basenameMatcher(patterns: readonly string[]): (name: string) => boolean {
-  const res = patterns.map((p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i'));
-  return (name) => res.some((r) => r.test(name));
 }
 
 /** The git dir `.git` names, configs `.git/config` includes, and hooks folders they name (gitControlledPaths.ts). */
