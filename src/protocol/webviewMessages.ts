@@ -52,8 +52,11 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
     z.object({ type: z.literal('revert_file'), path: z.string().min(1).max(4096) }),
     /** A path on a card (tool card, plan step) was clicked: open that workspace file in the editor. */
     z.object({ type: z.literal('open_file'), path: z.string().min(1).max(4096) }),
-    /** The empty chat's recent tasks: continue one (History → Resume in one click). */
-    z.object({ type: z.literal('resume_task'), task_id: id }),
+    /**
+     * The empty chat's recent tasks: continue one (History → Resume in one click). `take_over`: it is
+     * held by another window, and the user asked that window to hand it over.
+     */
+    z.object({ type: z.literal('resume_task'), task_id: id, take_over: z.boolean().optional() }),
     /** An error card's "Set API key": the host shows the setup card. */
     z.object({ type: z.literal('set_api_key') }),
     /** The `@` picker: workspace files and folders matching what was typed after `@`. */
@@ -93,6 +96,10 @@ export const HostUiMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('send_deferred'), text: z.string() }),
   /** The workspace's latest saved tasks, for the empty chat (newest first, a handful). */
   z.object({ type: z.literal('recent_tasks'), tasks: z.array(z.object({ id: z.string(), title: z.string(), updated: z.number() })).max(20) }),
+  /** A saved task could not be opened: why, and whether "Take over" may (another window holds it). */
+  z.object({ type: z.literal('task_unavailable'), task_id: z.string(), reason: z.string().max(2000), take_over: z.boolean() }),
+  /** Another window took this task over: the chat keeps its cards, read-only, and says why (`reason` absent: editable again). */
+  z.object({ type: z.literal('read_only'), reason: z.string().max(2000).optional() }),
   /** The `@` picker's answer to `mention_search` (workspace-relative; folders end in `/`), best first. */
   z.object({ type: z.literal('mention_results'), query: z.string(), paths: z.array(z.string()).max(50) }),
   /** Add Selection to Tandem: put this mention (`@path:12-20`) into the composer and focus it, without sending. */

@@ -8,7 +8,7 @@ import { HISTORY_FORMAT_VERSION, type LogRecord, type TaskMeta, type TaskSnapsho
 import { TaskRecorder, type RecorderOptions } from './taskRecorder';
 import { TaskState } from './taskState';
 import { withLegacyNoteKind } from './legacyNotes';
-import { acquireTaskLock, lockHolder } from './taskLock';
+import { lockHolder, requestTakeover, TaskLock, type TaskLockOptions } from './taskLock';
 
 export interface LoadedTask {
   meta: TaskMeta;
@@ -22,12 +22,20 @@ export interface LoadedTask {
 
 export class HistoryError extends Error {}
 
+/** The task is held by another live writer (a window or a terminal): it can be asked to hand it over. */
+export class TaskLockedError extends HistoryError {
+  constructor(readonly taskId: string, readonly pid: number) {
+    super(`Task ${taskId} is open in another Tandem window or terminal (process ${pid}).`);
+  }
+}
+
 /**
  * All tasks of one workspace, under a storage dir the host chooses (VS Code: the workspace's
  * `storageUri`; CLI: see `cliHistoryDir`). One folder per task: see `format.ts`.
  */
 export class HistoryStore {
-  constructor(readonly dir: string) {}
+  /** `lock.presence`: whether someone is still at this host's window (the lock's heartbeat asks it). */
+  constructor(readonly dir: string, private readonly lock: TaskLockOptions = {}) {}
 
   private get tasksDir(): string {
     return path.join(this.dir, 'tasks');
@@ -45,18 +53,33 @@ export class HistoryStore {
   }
 
   /** Starts recording a new task. */
-  create(opts: Omit<RecorderOptions, 'dir' | 'id' | 'resumed'> & { id?: string } = {}): TaskRecorder {
+  create(opts: Omit<RecorderOptions, 'dir' | 'id' | 'resumed' | 'lock' | 'lockOptions'> & { id?: string } = {}): TaskRecorder {
     const id = opts.id ?? HistoryStore.newId();
-    return new TaskRecorder({ ...opts, id, dir: this.taskDir(id) });
+    return new TaskRecorder({ ...opts, id, dir: this.taskDir(id), lockOptions: this.lock });
   }
 
   /** Continues recording an existing task, appending to its log. */
-  async resume(id: string, opts: Omit<RecorderOptions, 'dir' | 'id' | 'resumed'> = {}): Promise<{ recorder: TaskRecorder; task: LoadedTask }> {
-    const task = await this.load(id);
-    const holder = acquireTaskLock(this.taskDir(task.meta.id));
-    if (holder !== undefined) throw new HistoryError(`Task ${task.meta.id} is open in another Tandem window or terminal (process ${holder}); close it there first.`);
-    const recorder = new TaskRecorder({ ...opts, id: task.meta.id, dir: this.taskDir(task.meta.id), resumed: { state: task.state, gen: task.gen } });
-    return { recorder, task };
+  /**
+   * Continues recording an existing task, appending to its log. Held by another live writer, it
+   * throws `TaskLockedError`, unless `takeOver`: then that writer is asked to hand it over (it saves
+   * and lets go) and the task is loaded as it left it.
+   */
+  async resume(idOrPrefix: string, opts: Omit<RecorderOptions, 'dir' | 'id' | 'resumed' | 'lock' | 'lockOptions'> & { takeOver?: boolean } = {}): Promise<{ recorder: TaskRecorder; task: LoadedTask }> {
+    const id = await this.resolveId(idOrPrefix);
+    const dir = this.taskDir(id);
+    if (opts.takeOver) await requestTakeover(dir).catch((e: unknown) => { throw new HistoryError(`Could not take task ${id} over: ${e instanceof Error ? e.message : String(e)}.`); });
+    const lock = new TaskLock(dir, this.lock);
+    const holder = lock.acquire();
+    if (holder !== undefined) throw new TaskLockedError(id, holder);
+    try {
+      const task = await this.load(id);
+      const { takeOver: _, ...rest } = opts;
+      const recorder = new TaskRecorder({ ...rest, id: task.meta.id, dir, resumed: { state: task.state, gen: task.gen }, lock });
+      return { recorder, task };
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
   }
 
   /** Full id from a unique prefix (users type the first few characters). */

@@ -6,7 +6,7 @@ import type { Price } from '../cost/priceTable';
 import { appendDurable, writeFileAtomic } from '../storage/atomicWrite';
 import { HISTORY_FORMAT_VERSION, type LogRecord, type TaskMeta, type TaskSnapshot } from './format';
 import { diffCard, TaskState } from './taskState';
-import { acquireTaskLock, releaseTaskLock } from './taskLock';
+import { TaskLock, type TaskLockOptions } from './taskLock';
 
 export interface RecorderOptions {
   /** The task's folder (created if missing). */
@@ -23,6 +23,12 @@ export interface RecorderOptions {
   /** Compact (snapshot + fresh log) once the log is larger than this and than the snapshot. */
   compactBytes?: number;
   now?: () => number;
+  /** The task's writer lock (a resumed task's, already held); by default one taken at the first write. */
+  lock?: TaskLock;
+  /** How a lock made here beats (see taskLock.ts). */
+  lockOptions?: TaskLockOptions;
+  /** Another window or terminal asked for the task: the host stops it and `close()`s (it is written no more after that). */
+  onTakeoverRequested?: () => void;
 }
 
 /**
@@ -44,12 +50,19 @@ export class TaskRecorder {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private lastWrittenRole: string | undefined;
+  private readonly lock: TaskLock;
 
   /** A new task touches the disk only once it has a card: tasks opened and never used leave nothing behind. */
   private started: boolean;
 
   constructor(private readonly opts: RecorderOptions) {
     const now = opts.now ?? Date.now;
+    this.lock = opts.lock ?? new TaskLock(opts.dir, opts.lockOptions);
+    this.lock.onHandover = (lost) => {
+      // Taken while this writer's window was away: the other writer owns the log now, so not one more line.
+      if (lost) this.abandon();
+      opts.onTakeoverRequested?.();
+    };
     this.started = Boolean(opts.resumed);
     if (opts.resumed) {
       this.state = opts.resumed.state;
@@ -149,7 +162,7 @@ export class TaskRecorder {
     if (!this.started) {
       if (!records.some((r) => r.k === 'add')) return;
       fs.mkdirSync(this.opts.dir, { recursive: true });
-      acquireTaskLock(this.opts.dir);
+      this.lock.acquire();
       records.unshift({ k: 'meta', m: { created: this.state.created, ...(this.state.workspace ? { workspace: this.state.workspace } : {}), role: this.state.role } });
       this.started = true;
       withMeta = true;
@@ -218,13 +231,20 @@ export class TaskRecorder {
     this.writeMeta();
   }
 
+  /** Stops writing at once, without a last flush (the task belongs to another writer now). */
+  private abandon(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.closed = true;
+  }
+
   /** Flushes and, when the log has grown, compacts so the next load reads one file. */
   close(): void {
     if (this.closed) return;
     this.flush(true);
     if (this.started && this.logBytes > 64_000) this.compact();
     this.closed = true;
-    releaseTaskLock(this.opts.dir);
+    this.lock.release();
   }
 }
 

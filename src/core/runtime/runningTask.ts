@@ -58,6 +58,10 @@ export interface TaskStart {
   keepRole?: boolean;
   /** Each request as fitted to the model's window (the chat's context meter). */
   onContextMeasured?(m: ContextMeasure): void;
+  /** Another window or terminal asked for this task (see history/taskLock.ts): stop, save, let go. */
+  onTakeoverRequested?(): void;
+  /** Resuming a task another live writer holds: ask it to hand the task over instead of failing. */
+  takeOver?: boolean;
   /**
    * The host's own hooks, called after the task's parts (a test's observers). A `fitContext` here
    * takes the place of the task's context fitting (a test of the loop with a fitter of its own).
@@ -130,7 +134,7 @@ export class RunningTask {
 export function startTask(ports: TaskPorts, start: TaskStart): RunningTask {
   let agentRef: Agent | undefined;
   const provenance = () => (agentRef?.planning.book.all() ?? []).map((r) => ({ cardId: r.cardId, provenance: r.provenance }));
-  const recorder = ports.history?.create({ workspace: workspaceOf(ports), planProvenance: provenance, prices: () => ports.settings().prices });
+  const recorder = ports.history?.create({ workspace: workspaceOf(ports), planProvenance: provenance, prices: () => ports.settings().prices, ...lockHandling(start) });
   return wire(ports, start, { id: recorder?.id ?? HistoryStore.newId(), recorder, role: start.role ?? (ports.registries ?? PRODUCT_REGISTRIES).roles.initial.id, bind: (a) => (agentRef = a) });
 }
 
@@ -139,7 +143,7 @@ export async function resumeTask(ports: TaskPorts, idOrPrefix: string, start: Ta
   if (!ports.history) throw new Error('This host keeps no history: there is no task to resume.');
   let agentRef: Agent | undefined;
   const provenance = () => (agentRef?.planning.book.all() ?? []).map((r) => ({ cardId: r.cardId, provenance: r.provenance }));
-  const { recorder, task } = await ports.history.resume(idOrPrefix, { workspace: workspaceOf(ports), planProvenance: provenance, prices: () => ports.settings().prices });
+  const { recorder, task } = await ports.history.resume(idOrPrefix, { workspace: workspaceOf(ports), planProvenance: provenance, prices: () => ports.settings().prices, ...lockHandling(start), ...(start.takeOver ? { takeOver: true } : {}) });
   const u = task.meta.usage;
   const resume: ResumeState = {
     // A task saved mid-run shows its interrupted cards as ended (nothing of that run is alive now);
@@ -160,6 +164,11 @@ export async function resumeTask(ports: TaskPorts, idOrPrefix: string, start: Ta
     calls: task.cards.flatMap((c) => (c.kind === 'tool_call' ? [{ callId: c.call_id, cardId: c.id }] : [])),
     bind: (a) => (agentRef = a),
   });
+}
+
+function lockHandling(start: TaskStart): { onTakeoverRequested?: () => void } {
+  const handler = start.onTakeoverRequested;
+  return handler ? { onTakeoverRequested: () => handler() } : {};
 }
 
 function workspaceOf(ports: TaskPorts): string | undefined {

@@ -3,6 +3,13 @@ import type { Agent } from '../task/taskAgent';
 import { resumeTask, startTask, type RunningTask, type TaskPorts, type TaskStart } from './runningTask';
 import type { ContextMeasure } from './taskContextFitting';
 import { TASK_ACTIONS, taskRow, type RuntimeActionType, type TaskActionMessage, type TaskActionType } from '../task/userActions';
+import { TaskLockedError } from '../history/historyStore';
+
+/** Why a saved task could not be opened here, and whether asking its holder to hand it over may help. */
+export interface ResumeRefusal { taskId: string; reason: string; canTakeOver: boolean }
+
+/** How long a stopped run may take to settle before its task is saved and handed over. */
+const HANDOVER_SETTLE_MS = 3_000;
 
 /**
  * The current task of a host that starts new tasks and resumes saved ones while it runs (the
@@ -24,15 +31,40 @@ export class TaskRuntime {
       onContextMeasured?(m: ContextMeasure): void;
       /** A message whose row is queued while a turn runs (a send) met a busy task: the chat keeps it for later. */
       onQueued?(msg: TaskActionMessage): void;
+      /** A saved task could not be opened (held by another window, gone, unreadable): the user is told why. */
+      onResumeRefused?(r: ResumeRefusal): void;
+      /** Another window took this task over: it is saved and stopped, and this view is read-only (`undefined`: editable again). */
+      onReadOnly?(reason: string | undefined): void;
     },
   ) {
     const s = this.sinkFor(++this.generation);
     this.current = startTask(ports, this.startOf(s));
   }
 
-  private startOf(s: { sink: (e: HostEvent) => void; generation: number }): TaskStart {
+  private startOf(s: { sink: (e: HostEvent) => void; generation: number }, takeOver = false): TaskStart {
     const measured = this.out.onContextMeasured;
-    return { sink: s.sink, ...(measured ? { onContextMeasured: (m: ContextMeasure) => { if (s.generation === this.generation) measured(m); } } : {}) };
+    return {
+      sink: s.sink,
+      ...(measured ? { onContextMeasured: (m: ContextMeasure) => { if (s.generation === this.generation) measured(m); } } : {}),
+      onTakeoverRequested: () => { if (s.generation === this.generation) void this.handOver(); },
+      ...(takeOver ? { takeOver: true } : {}),
+    };
+  }
+
+  /** Why the current task is read-only (another window took it over), if it is. */
+  private readOnly: string | undefined;
+  get readOnlyReason(): string | undefined { return this.readOnly; }
+
+  /** Another window asked for the current task: stop its run, save it, let it go; this view keeps its cards, read-only. */
+  private async handOver(): Promise<void> {
+    const task = this.current;
+    task.agent.stop();
+    for (let waited = 0; task.agent.busy && waited < HANDOVER_SETTLE_MS; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    await task.close();
+    if (task !== this.current) return;
+    this.readOnly = 'This task was opened in another window, which continues it. Nothing here is saved any more.';
+    this.ports.host.logger.info(`task ${task.id}: handed over to another window`);
+    this.out.onReadOnly?.(this.readOnly);
   }
 
   get task(): RunningTask { return this.current; }
@@ -54,10 +86,10 @@ export class TaskRuntime {
   }
 
   /** Continues the saved task `idOrPrefix`: the chat shows its cards and the agent has its context. */
-  async resume(idOrPrefix: string): Promise<RunningTask> {
+  async resume(idOrPrefix: string, opts: { takeOver?: boolean } = {}): Promise<RunningTask> {
     // Opened first: a task locked by another window leaves the current one as it is.
     const s = this.sinkFor(-1);
-    return this.replace(await resumeTask(this.ports, idOrPrefix, this.startOf(s)), s);
+    return this.replace(await resumeTask(this.ports, idOrPrefix, this.startOf(s, opts.takeOver)), s);
   }
 
   private replace(next: RunningTask, sink: { generation: number }): RunningTask {
@@ -65,6 +97,10 @@ export class TaskRuntime {
     void this.current.close();
     sink.generation = ++this.generation;
     this.current = next;
+    if (this.readOnly !== undefined) {
+      this.readOnly = undefined;
+      this.out.onReadOnly?.(undefined);
+    }
     this.out.onTaskChanged?.(this.current);
     return this.current;
   }
@@ -83,13 +119,21 @@ export class TaskRuntime {
     ...(Object.fromEntries(TASK_ACTIONS.map((type) => [type, (m: TaskActionMessage) => this.dispatch(m)])) as Pick<WebviewHandlers, TaskActionType>),
     new_task: () => { this.newTask(); },
     resume_task: async (m) => {
-      if (m.task_id === this.current.id) return;
-      await this.resume(m.task_id).catch((e: unknown) => this.ports.host.logger.warn(`resume ${m.task_id}: ${String(e)}`));
+      if (m.task_id === this.current.id && this.readOnly === undefined) return;
+      await this.resume(m.task_id, { takeOver: m.take_over === true }).catch((e: unknown) => {
+        this.ports.host.logger.warn(`resume ${m.task_id}: ${String(e)}`);
+        this.out.onResumeRefused?.(resumeRefusal(m.task_id, e));
+      });
     },
   };
 
   /** One task message to the current task (a queued kind that meets a busy task goes back to the chat's queue). */
   private async dispatch(m: TaskActionMessage): Promise<void> {
+    if (this.readOnly !== undefined) {
+      // Nothing here may touch the task another window now writes: say so again rather than act.
+      this.out.onReadOnly?.(this.readOnly);
+      return;
+    }
     if (taskRow(m.type).queueWhenBusy && this.agent.busy && this.out.onQueued) {
       this.out.onQueued(m);
       return;
@@ -105,4 +149,12 @@ export class TaskRuntime {
   close(): Promise<void> {
     return this.current.close();
   }
+}
+
+/** What the user is told when a saved task cannot be opened here. */
+export function resumeRefusal(taskId: string, e: unknown): ResumeRefusal {
+  if (e instanceof TaskLockedError) {
+    return { taskId, canTakeOver: true, reason: `This task is open in another window or terminal (process ${e.pid}) — or in a browser tab that was closed or reloaded, whose editor is still running. Take it over here: that window stops and saves it, and turns read-only.` };
+  }
+  return { taskId, canTakeOver: false, reason: e instanceof Error ? e.message : String(e) };
 }

@@ -70,6 +70,8 @@ export class AgentSession implements ChatSession {
         // The webview queues while the agent runs; a send that still meets a busy agent (a race) goes
         // back to that queue rather than into a "still working" error card that loses the text.
         onQueued: (m) => { if (m.type === 'send') this.post({ type: 'send_deferred', text: m.text }); },
+        onResumeRefused: (r) => this.post({ type: 'task_unavailable', task_id: r.taskId, reason: r.reason, take_over: r.canTakeOver }),
+        onReadOnly: (reason) => this.post(reason === undefined ? { type: 'read_only' } : { type: 'read_only', reason }),
       },
     );
     const host = hostMessageHandlers({ approver: deps.approver, asker: deps.asker, keys: deps.keys, logger: deps.host.logger });
@@ -133,8 +135,8 @@ export class AgentSession implements ChatSession {
   onRoleChanged(listener: (role: RoleId) => void): Unsubscribe { return this.roleChanged.add(listener); }
 
   /** Continue a saved task (History → Resume): the chat shows its cards and the agent has its context. */
-  async resumeTask(idOrPrefix: string): Promise<void> {
-    await this.runtime.resume(idOrPrefix);
+  async resumeTask(idOrPrefix: string, opts: { takeOver?: boolean } = {}): Promise<void> {
+    await this.runtime.resume(idOrPrefix, opts);
   }
 
   /** New task: stop the old agent (its pending approvals end as rejected) and start clean in the Planner. */
@@ -248,6 +250,8 @@ export class AgentSession implements ChatSession {
     await dispatchWebviewMessage(this.handlers, msg, (reply) => this.outbound.fire(reply));
     // A (re)loaded chat that has nothing configured yet gets the setup card, after its snapshot.
     if (msg.type === 'ready') {
+      const readOnly = this.runtime.readOnlyReason;
+      if (readOnly !== undefined) this.post({ type: 'read_only', reason: readOnly });
       void this.postRecentTasks();
       this.postPreferences();
       await this.offerSetup();

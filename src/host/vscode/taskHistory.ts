@@ -8,7 +8,8 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { HistoryStore } from '../../core/history/historyStore';
+import { HistoryStore, TaskLockedError } from '../../core/history/historyStore';
+import { resumeRefusal } from '../../core/runtime/taskRuntime';
 import type { RevertResult } from '../../core/checkpoints/checkpointStore';
 import { workspaceFolderName } from '../../core/history/storageDir';
 import { adoptTasks } from './adoptTasks';
@@ -22,6 +23,15 @@ const HISTORY_SCHEME = 'tandem-history';
 
 const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
 
+/**
+ * Whether this window is still there: a round trip to the workbench (a context key, harmless). A
+ * browser tab that was closed never answers, so its extension host stops beating.
+ */
+async function windowAnswers(): Promise<boolean> {
+  await vscode.commands.executeCommand('setContext', 'tandem.windowPresent', true);
+  return true;
+}
+
 export class VscodeTaskHistory {
   readonly store: HistoryStore;
 
@@ -33,7 +43,9 @@ export class VscodeTaskHistory {
       ? path.join(context.globalStorageUri.fsPath, 'workspaces', workspaceFolderName(folder.fsPath))
       : context.storageUri?.fsPath ?? path.join(context.globalStorageUri.fsPath, 'no-workspace');
     if (context.storageUri && context.storageUri.fsPath !== dir) adoptTasks(context.storageUri.fsPath, dir, logger);
-    this.store = new HistoryStore(dir);
+    // The task lock beats only while this window answers: code-server keeps a closed or reloaded
+    // tab's extension host running, and its lock must go stale so the new tab can resume the task.
+    this.store = new HistoryStore(dir, { presence: windowAnswers });
     const store = this.store;
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, {
       async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
@@ -97,8 +109,15 @@ export class VscodeTaskHistory {
     }
   }
 
+  /** Resume; a task another window holds is explained, with a button that asks that window to hand it over. */
   private async resume(id: string): Promise<void> {
-    await this.session().resumeTask(id);
+    try {
+      await this.session().resumeTask(id);
+    } catch (e) {
+      if (!(e instanceof TaskLockedError)) throw e;
+      const choice = await vscode.window.showWarningMessage(`Tandem: ${resumeRefusal(id, e).reason}`, { modal: true }, 'Take Over');
+      if (choice === 'Take Over') await this.session().resumeTask(id, { takeOver: true });
+    }
   }
 
   /** On deactivate: what the current task has not flushed yet is written. */

@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { HistoryStore } from '../../../src/core/history/historyStore';
+import { HistoryStore, TaskLockedError } from '../../../src/core/history/historyStore';
+import { LOCK_BEAT_MS, LOCK_STALE_MS } from '../../../src/core/history/taskLock';
+import { waitUntil } from '../../support/wait';
 import type { TaskRecorder } from '../../../src/core/history/taskRecorder';
 import { exportMarkdown } from '../../../src/core/history/exportMarkdown';
 import { rebuildMessages } from '../../../src/core/history/rebuildMessages';
@@ -112,6 +114,8 @@ describe('history: task store', () => {
     const dir = path.join(tmp, 'tasks', 'task4');
     fs.appendFileSync(path.join(dir, 'log-0.jsonl'), '{"k":"add","card":{"kind":"text","id":"half');
     fs.writeFileSync(path.join(dir, '.snapshot.json.123.abc.tmp'), '{"format_version":1,"gen":1,"cards":[{"ki');
+    // Killed: its heartbeat stops (here it is still in this process, so its lock is aged by hand).
+    fs.writeFileSync(path.join(dir, 'writer.lock'), JSON.stringify({ pid: process.pid, token: 'killed', beat: 0 }));
     let t = await store.load('task4');
     assert.equal(t.cards.length, 7);
     assert.equal(t.skippedLines, 0);
@@ -173,9 +177,50 @@ describe('history: task store', () => {
       await new Promise((r) => other.once('exit', r));
     }
     const { recorder } = await store.resume('locked');
-    assert.equal(fs.readFileSync(path.join(tmp, 'tasks', 'locked', 'writer.lock'), 'utf8'), String(process.pid));
+    assert.equal(JSON.parse(fs.readFileSync(path.join(tmp, 'tasks', 'locked', 'writer.lock'), 'utf8')).pid, process.pid);
     recorder.close();
     assert.equal(fs.existsSync(path.join(tmp, 'tasks', 'locked', 'writer.lock')), false);
+  });
+
+  it('a live holder whose heartbeat went stale (a closed browser tab\'s extension host) is taken over without asking, and writes nothing more', async () => {
+    const first = new HistoryStore(tmp, { presence: async () => false });
+    const rec = first.create({ id: 'stale' });
+    playTask(feeder(rec), 'x');
+    rec.close();
+    let toldA = 0;
+    const a = await first.resume('stale', { onTakeoverRequested: () => toldA++ });
+    const second = new HistoryStore(tmp);
+    await assert.rejects(second.resume('stale'), (e: Error) => e instanceof TaskLockedError && e.pid === process.pid);
+    // Its window never answers, so it never beats again: as if LOCK_STALE_MS had passed.
+    const lockFile = path.join(tmp, 'tasks', 'stale', 'writer.lock');
+    const held = JSON.parse(fs.readFileSync(lockFile, 'utf8')) as { beat: number };
+    fs.writeFileSync(lockFile, JSON.stringify({ ...held, beat: held.beat - LOCK_STALE_MS - 1 }));
+    const b = await second.resume('stale');
+    await waitUntil(() => toldA === 1, 'the old holder to be told', LOCK_BEAT_MS * 3);
+    // The old holder's late events (its run stopping) are not written over the new writer's log.
+    feeder(a.recorder)({ type: 'card_added', card: { kind: 'text', id: 'late', author: 'assistant', text: 'late', ts: 9 } });
+    a.recorder.close();
+    b.recorder.close();
+    assert.equal((await second.load('stale')).cards.some((c) => c.id === 'late'), false);
+  });
+
+  it('Take over: the live holder is asked, saves what it had and lets go; the asker loads it with those last cards', async () => {
+    const store = new HistoryStore(tmp);
+    const rec = store.create({ id: 'handover' });
+    playTask(feeder(rec), 'x');
+    rec.close();
+    let a: Awaited<ReturnType<HistoryStore['resume']>> | undefined;
+    a = await store.resume('handover', {
+      onTakeoverRequested: () => {
+        feeder(a!.recorder)({ type: 'card_added', card: { kind: 'text', id: 'last-words', author: 'assistant', text: 'stopped here', ts: 9 } });
+        a!.recorder.close();
+      },
+    });
+    const other = new HistoryStore(tmp);
+    await assert.rejects(other.resume('handover'), TaskLockedError);
+    const b = await other.resume('handover', { takeOver: true });
+    assert.ok(b.task.cards.some((c) => c.id === 'last-words'), 'what the holder saved while handing over is loaded');
+    b.recorder.close();
   });
 
   it('exports a task as Markdown', async () => {

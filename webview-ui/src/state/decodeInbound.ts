@@ -121,7 +121,7 @@ function decodeOne(data: unknown): Inbound {
 }
 
 /** Host → webview UI messages (not agent events); each is validated with `HostUiMessage`. */
-const UI_TYPES = new Set<string>(['connection_result', 'setup_needed', 'setup_done', 'focus_input', 'prefill', 'send_deferred', 'recent_tasks', 'mention_results', 'insert_mention', 'allow_list', 'models', 'context_meter'] satisfies HostUiMessage['type'][]);
+const UI_TYPES = new Set<string>(['connection_result', 'setup_needed', 'setup_done', 'focus_input', 'prefill', 'send_deferred', 'recent_tasks', 'task_unavailable', 'read_only', 'mention_results', 'insert_mention', 'allow_list', 'models', 'context_meter'] satisfies HostUiMessage['type'][]);
 
 export function decodeInbound(data: unknown): Inbound[] {
   return Array.isArray(data) ? data.map(decodeOne) : [decodeOne(data)];

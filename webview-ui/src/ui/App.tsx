@@ -18,6 +18,7 @@ import { formatTime, formatUsage } from './format';
 import { ChatFrame, createViewStore } from '../state/viewStore';
 import { useSelected, ViewStoreContext } from './storeContext';
 import type { ContextMeter, ModelChoice } from './Header';
+import { ReadOnlyBar, TaskUnavailable } from './TaskNotice';
 
 /** Figures the standalone bench reads (window.__tandemStats); cheap enough to keep always on. */
 export interface Stats { flushes: number; messages: number; flushMs: number; lastFlushMs: number; decodeMs: number }
@@ -85,6 +86,8 @@ export function App() {
   const [recent, setRecent] = useState<{ id: string; title: string; updated: number }[]>([]);
   const [models, setModels] = useState<ModelChoice | null>(null);
   const [meter, setMeter] = useState<ContextMeter | null>(null);
+  const [unavailable, setUnavailable] = useState<{ taskId: string; reason: string; takeOver: boolean; tick: number } | null>(null);
+  const [readOnly, setReadOnly] = useState<string | null>(null);
   const queued = useState(() => new MessageQueue(persisted.queue ?? []))[0];
   const [queueTick, setQueueTick] = useState(0);
   const saveQueue = (): void => {
@@ -107,6 +110,8 @@ export function App() {
         case 'focus_input': setFocusTick((t) => t + 1); break;
         case 'prefill': setDraft(msg.text); setFocusTick((t) => t + 1); break;
         case 'recent_tasks': setRecent(msg.tasks); break;
+        case 'task_unavailable': setUnavailable((u) => ({ taskId: msg.task_id, reason: msg.reason, takeOver: msg.take_over, tick: (u?.tick ?? 0) + 1 })); break;
+        case 'read_only': setReadOnly(msg.reason ?? null); break;
         case 'send_deferred': queued.addFront(msg.text); saveQueue(); break;
         case 'mention_results': view.update({ mentionResults: { query: msg.query, paths: msg.paths } }); break;
         case 'insert_mention': setDraft(withMention(view.get().draft, msg.text)); setFocusTick((t) => t + 1); break;
@@ -126,7 +131,11 @@ export function App() {
         for (const item of items) {
           stats.messages++;
           if (item.kind === 'event') {
-            if (item.event.type === 'snapshot') queued.settle();
+            if (item.event.type === 'snapshot') {
+              queued.settle();
+              // Another task opened: the notice about the one that could not be is moot.
+              if (item.event.task_id !== chat.taskId) setUnavailable(null);
+            }
             resync = chat.apply(item.event) === 'resync' || resync;
           }
           else if (item.kind === 'ui') onUi(item.msg);
@@ -198,7 +207,8 @@ export function App() {
           indexOf={(id) => chat.indexOf(id)}
           emptyExtra={recent.length > 0 && <RecentTasks tasks={recent} />}
         />
-        <Composer
+        {unavailable && <TaskUnavailable key={unavailable.tick} notice={unavailable} onDismiss={() => setUnavailable(null)} />}
+        {readOnly !== null ? <ReadOnlyBar reason={readOnly} taskId={chat.taskId} /> : <Composer
           draft={draft}
           onDraft={onDraft}
           busy={busy}
@@ -221,7 +231,7 @@ export function App() {
             if (text !== undefined) postToHost({ type: 'send', text });
             saveQueue();
           }}
-        />
+        />}
       </div>
     </ViewStoreContext.Provider>
   );

@@ -1,0 +1,138 @@
+/**
+ * Resume always does something. code-server keeps a reloaded or closed tab's
+ * extension host running, and that host still holds the task's lock: resuming the task in the new
+ * tab used to do nothing at all (the reason only in the log). Now the lock beats only while its
+ * window answers, so a reloaded tab's lock goes stale and the task opens; while the holder is live
+ * (a second tab) the user is told why, with Take over, and the other tab turns read-only.
+ * Screenshots: test-results/resume-*.png.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { chatSuite } from './chatSuite';
+import { RESULTS_DIR } from './harness';
+import { calls, numberedTc as tc, text } from '../support/scriptSteps';
+import { sleep, waitUntil } from '../support/wait';
+import { LOCK_BEAT_MS, LOCK_STALE_MS } from '../../src/core/history/taskLock';
+
+const chatOf = (page: Page): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+
+async function openTandem(page: Page): Promise<FrameLocator> {
+  const item = page.locator('.part.activitybar .action-item a[aria-label^="Tandem"], .part.activitybar .action-item[aria-label^="Tandem"]').first();
+  await item.waitFor({ state: 'visible', timeout: 60_000 });
+  const chat = chatOf(page);
+  const input = chat.locator('textarea[aria-label="Message Tandem"]');
+  // A reloaded window brings the view back by itself; click only when the side bar shows something else.
+  const shown = await input.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false);
+  if (!shown) await item.click();
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  return chat;
+}
+
+async function setSidebarWidth(page: Page, width: number): Promise<void> {
+  const sidebar = page.locator('.part.sidebar');
+  const box = (await sidebar.boundingBox())!;
+  if (Math.abs(box.width - width) < 20) return;
+  await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await waitUntil(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) < 30, `the side bar to be ~${width} px wide`);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`) });
+}
+
+describe('Resume after a reload and in a second tab (UI)', function () {
+  this.timeout(300_000);
+  const ui = chatSuite({ name: 'resume', files: { 'note.txt': 'old\n' }, role: 'actor' });
+
+  it('reload mid-task (an approval waiting) → the recent task opens: at once when its old window went quiet, else after Take over', async () => {
+    await setSidebarWidth(ui.wb.page, 420);
+    ui.server.replace([calls(tc('write_file', { path: 'fresh.txt', content: 'new\n' })), text('Wrote the note.'), text('Continuing after the reload.')]);
+    await ui.send('Rewrite the note file');
+    await ui.toolCard('fresh.txt').getByRole('button', { name: 'Approve' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+
+    await ui.wb.page.reload();
+    await ui.wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    const chat = await openTandem(ui.wb.page);
+    const recent = chat.getByRole('navigation', { name: 'Recent tasks' });
+    await recent.getByRole('button', { name: 'Rewrite the note file' }).click({ timeout: 30_000 });
+    const resumed = chat.locator('[data-card-kind="text"].author-user', { hasText: 'Rewrite the note file' });
+    const told = chat.getByRole('alert', { name: 'Task not opened' });
+    // Never nothing: the task opens, or the chat says why with the way out.
+    await waitUntil(async () => (await resumed.count()) > 0 || (await told.count()) > 0, 'the task to open or the reason to show', 20_000);
+    if ((await told.count()) > 0) {
+      assert.match(await told.innerText(), /open in another window/);
+      await shot(ui.wb.page, 'resume-01-reload-held-take-over');
+      await told.getByRole('button', { name: 'Take over' }).click();
+    }
+    await resumed.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await shot(ui.wb.page, 'resume-02-reload-resumed');
+    // It is this window's task now: a message goes to the model with the earlier turns.
+    await chat.locator('textarea[aria-label="Message Tandem"]').fill('Go on');
+    await chat.locator('textarea[aria-label="Message Tandem"]').press('Enter');
+    await chat.locator('[data-card-kind="text"]', { hasText: /Wrote the note|Continuing after the reload/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.ok(JSON.stringify(ui.server.chatRequests().at(-1)?.messages).includes('Rewrite the note file'), 'the earlier turn was sent');
+    await ui.idle();
+  });
+
+  it('reload, and once the old window has stopped beating History → Resume opens the task without asking', async () => {
+    await ui.wb.runCommand('Tandem: New Task');
+    await waitUntil(async () => (await ui.chat.locator('[data-card-kind]').count()) === 0, 'an empty chat');
+    ui.server.replace([text('Noted: KIWI.')]);
+    await ui.send('Remember the word KIWI');
+    await ui.textCard('Noted: KIWI.').waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.idle();
+
+    await ui.wb.page.reload();
+    await ui.wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    await openTandem(ui.wb.page);
+    // The closed window's extension host is still running, but nobody answers it: its lock goes stale.
+    await sleep(LOCK_STALE_MS + 2 * LOCK_BEAT_MS);
+    await ui.wb.runCommand('Tandem: Open History');
+    const row = (t: string) => ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: t }).first();
+    await row('Remember the word KIWI').click({ timeout: 15_000 });
+    await row('Resume').click();
+    await ui.textCard('Noted: KIWI.').waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await ui.wb.page.locator('.monaco-dialog-box').count(), 0, 'no "open in another window" dialog');
+    await shot(ui.wb.page, 'resume-03-history-after-reload');
+  });
+
+  it('a second tab: told the task is open here, Take over moves it; this tab turns read-only and says why (420 and 300 px)', async () => {
+    let other: Page | undefined;
+    try {
+      other = await ui.wb.openAnotherWindow();
+      const chat2 = await openTandem(other);
+      await setSidebarWidth(other, 300);
+      await chat2.getByRole('navigation', { name: 'Recent tasks' }).getByRole('button', { name: 'Remember the word KIWI' }).click({ timeout: 30_000 });
+      const told = chat2.getByRole('alert', { name: 'Task not opened' });
+      await told.waitFor({ state: 'visible', timeout: 15_000 });
+      assert.match(await told.innerText(), /open in another window/);
+      await shot(other, 'resume-04-second-tab-told-300');
+      await told.getByRole('button', { name: 'Take over' }).click();
+      await chat2.locator('[data-card-kind="text"]', { hasText: 'Noted: KIWI.' }).waitFor({ state: 'visible', timeout: 30_000 });
+      await told.waitFor({ state: 'detached' });
+
+      // The first tab: its cards stay, read-only, with the reason and what it can do.
+      const readOnly = ui.chat.getByRole('status', { name: 'Read-only task' });
+      await readOnly.waitFor({ state: 'visible', timeout: 15_000 });
+      assert.match(await readOnly.innerText(), /opened in another window/);
+      assert.equal(await ui.input().count(), 0, 'no composer in the read-only tab');
+      await ui.textCard('Noted: KIWI.').waitFor({ state: 'visible' });
+      await shot(ui.wb.page, 'resume-05-first-tab-read-only-420');
+
+      // The second tab carries on with the task.
+      ui.server.replace([text('The word was KIWI.')]);
+      await chat2.locator('textarea[aria-label="Message Tandem"]').fill('Which word?');
+      await chat2.locator('textarea[aria-label="Message Tandem"]').press('Enter');
+      await chat2.locator('[data-card-kind="text"]', { hasText: 'The word was KIWI.' }).waitFor({ state: 'visible', timeout: 30_000 });
+      await shot(other, 'resume-06-second-tab-continues-300');
+    } finally {
+      await other?.close();
+    }
+  });
+});
