@@ -35,6 +35,8 @@ export interface RunArgs {
   mcpConfig?: string[];
   /** --allow-tool: MCP tools that run without asking (absent when none). */
   allowTools?: string[];
+  /** --parallel N: how many independent plan steps run at once. */
+  parallel?: number;
 }
 
 export interface HistoryArgs {
@@ -171,6 +173,8 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
   }
   const review = str(values.review) as ReviewWhen | undefined;
   if (review && mode !== 'execute') return '--review goes with --plan FILE.json (it judges that plan and its steps)';
+  const parallel = str(values.parallel);
+  if (parallel !== undefined && mode !== 'execute') return '--parallel goes with --plan FILE.json (it runs that plan\'s independent steps at once)';
   // The plan is the brief of an execution (or what is reviewed), so no prompt is needed; a placeholder names it.
   const prompt = mode === 'execute' ? `(execute the plan in ${planFile})` : mode === 'review' ? `(review the plan in ${planFile})` : positionals.join(' ').trim();
   if (!prompt) return 'missing the prompt';
@@ -196,5 +200,6 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
     noHistory,
     ...(list(values['mcp-config']).length ? { mcpConfig: list(values['mcp-config']) } : {}),
     ...(list(values['allow-tool']).length ? { allowTools: list(values['allow-tool']) } : {}),
+    ...(parallel !== undefined ? { parallel: Number(parallel) } : {}),
   };
 }

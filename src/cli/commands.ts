@@ -126,6 +126,18 @@ export const OPTIONS = {
     commands: ['run'],
     check: (v) => oneOf('--review', REVIEW_WHEN, v),
   },
+  parallel: {
+    type: 'string',
+    value: 'N',
+    help: [
+      'with --plan: run up to N independent steps at once (default 2),',
+      '  each in its own git worktree; 1 = one at a time.',
+      '  Outside git, steps run one at a time.',
+    ],
+    commands: ['run'],
+    once: true,
+    check: (v) => (/^[1-9][0-9]?$/.test(v) ? undefined : `--parallel needs a whole number from 1 to 99 (got "${v}")`),
+  },
   out: {
     type: 'string',
     value: 'FILE',

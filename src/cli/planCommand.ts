@@ -13,6 +13,7 @@ import { writePlanFile } from './planFile';
 import type { PlanRecord } from '../core/plans/planRecord';
 import { verdictExit } from './reviewCommand';
 import type { Amendment } from '../protocol';
+import { EXIT } from './commands';
 
 export interface PlanIo {
   cwd: string;
@@ -58,7 +59,8 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
   const record = await agent.planning.importPlan(raw, abs);
   if (!record.plan) {
     io.stderr(`tandem: the plan in ${abs} is not valid, so it was not executed:\n${record.errors.map((e) => `  - ${e}`).join('\n')}\n`);
-    return { outcome: 'error', exitCode: 1 };
+    // A graph that cannot run (a cycle, an unknown or self reference) is a usage error of the file: exit 2, the steps named above.
+    return { outcome: 'error', exitCode: record.errors.some((e) => e.includes('depends_on')) ? EXIT.usage : 1 };
   }
   const outcome = await agent.executePlan(record.cardId);
   // An amendment added to the plan makes a newer version: the run is judged on the one it ended on.

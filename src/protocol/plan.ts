@@ -13,6 +13,13 @@ export const PlanStep = z.object({
   commands: z.array(z.string().min(1).max(500)).max(20).optional(),
   /** … and the command whose exit code 0 is the evidence that the step worked (e.g. its test). */
   check: z.string().min(1).max(500).optional(),
+  /**
+   * The steps this one needs done first. Omitted: the previous step (so older plans keep their
+   * meaning); `[]`: ready at once. Steps whose needs are met and whose files do not overlap may run
+   * at the same time (see src/core/plans/graph/).
+   */
+  // No bounds in the schema (prompt budget): an unknown or repeated number is the validator's to name.
+  depends_on: z.array(z.number().int()).optional(),
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 

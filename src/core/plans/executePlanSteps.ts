@@ -14,6 +14,7 @@ import type { Planning } from './planning';
 import { stepVerdict, type CheckRun, type StepVerdict } from './stepVerdict';
 import type { PlanStep, ReviewResult } from '../../protocol';
 import { fileInScope } from './stepScope';
+import { runOrder } from './graph/stepGraph';
 
 /** Runs one Actor turn from a user-side message (shown or not), to completion. */
 export type RunTurn = (message: string) => Promise<TurnOutcome>;
@@ -40,8 +41,9 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
   if (!exec) throw new Error('executePlanSteps: no plan is being executed');
   // "Add to the plan" may publish a new version mid-run: each step is read from the version in force.
   const current = () => planning.execution?.record.plan ?? exec.record.plan;
-  // Continue from step k: the steps before `from` keep how they ended.
-  const numbers = exec.record.plan.steps.map((s) => s.step_number).filter((n) => n >= exec.from);
+  // One at a time in an order its depends_on allows (1..n when it names none); continue from step k:
+  // the steps before `from` keep how they ended.
+  const numbers = runOrder(exec.record.plan.steps).filter((n) => n >= exec.from);
   const last = numbers[numbers.length - 1];
   let outcome: TurnOutcome = 'done';
   try {

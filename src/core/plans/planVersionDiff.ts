@@ -4,6 +4,7 @@
  * step number, so a reworded step reads as an edit and an inserted one as an addition.
  */
 import type { Plan, PlanStep, PlanVersionDiff } from '../../protocol';
+import { declaresGraph, dependenciesOf } from './graph/stepGraph';
 
 const FIELDS: readonly (keyof PlanStep)[] = ['action', 'reason', 'files', 'commands', 'check', 'tools_needed'];
 
@@ -27,12 +28,21 @@ export function planVersionDiff(before: Plan, after: Plan, fromVersion: number):
   }
   const edited: PlanVersionDiff['edited'] = [];
   let unchanged = 0;
+  // Dependencies are compared as they are meant (an omitted depends_on is the previous step), so
+  // writing out what was implied is no change. Between two plans that name none, the order is the
+  // only dependency: a moved step reads as moved, not as a step with new needs.
+  const graph = declaresGraph(before.steps) || declaresGraph(after.steps);
+  const needsBefore = dependenciesOf(before.steps);
+  const needsAfter = dependenciesOf(after.steps);
   for (const [o, s] of pairs) {
     const changes = FIELDS.flatMap((f) => {
       const a = show(o[f]);
       const b = show(s[f]);
       return a === b ? [] : [{ field: f, before: a, after: b }];
     });
+    const depsBefore = showNeeds(needsBefore.get(o.step_number) ?? [], pairs, 'old');
+    const depsAfter = showNeeds(needsAfter.get(s.step_number) ?? [], pairs, 'new');
+    if (graph && depsBefore !== depsAfter) changes.push({ field: 'depends_on', before: depsBefore, after: depsAfter });
     if (changes.length) edited.push({ step: s.step_number, from_step: o.step_number, changes });
     else unchanged++;
   }
@@ -49,6 +59,12 @@ export function planVersionDiff(before: Plan, after: Plan, fromVersion: number):
 /** True when nothing but numbering changed. */
 export function diffIsEmpty(d: PlanVersionDiff): boolean {
   return !d.added.length && !d.removed.length && !d.edited.length;
+}
+
+/** A step's needs, in the new version's numbers where a step was paired (so renumbering alone is no change). */
+function showNeeds(needs: readonly number[], pairs: readonly [PlanStep, PlanStep][], side: 'old' | 'new'): string {
+  const mapped = needs.map((n) => (side === 'old' ? pairs.find(([o]) => o.step_number === n)?.[1].step_number ?? `old ${n}` : n));
+  return mapped.length ? mapped.map(String).sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).join(', ') : 'none (ready at once)';
 }
 
 const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -1,7 +1,8 @@
 /**
  * Parses and checks a plan: the zod shape first, then the rules zod cannot express (at least one
  * step, steps numbered 1..n in order, only tools a step may use, a scope inside the workspace:
- * files relative and without `..`, commands and check that are command lines; see scopeEntryRules.ts).
+ * files relative and without `..`, commands and check that are command lines; see scopeEntryRules.ts;
+ * `depends_on` naming only other steps of the plan, without a cycle; see graph/stepGraph.ts).
  * Every problem is one line that names the step ("step 3: tools_needed names unknown tool 'sed'"),
  * because those lines go back to the model verbatim for a repair, and to the user on the card.
  */
@@ -11,6 +12,7 @@ import { Plan } from '../../protocol';
 import { dropNulls } from '../schemas/strictJsonSchema';
 import { commandEntryProblem, fileEntryProblem } from './scopeEntryRules';
 import type { WorkspacePaths } from '../workspace/workspacePaths';
+import { graphProblems, type GraphStep } from './graph/stepGraph';
 
 export type PlanValidation = { ok: true; plan: Plan; errors: [] } | { ok: false; plan: null; errors: string[] };
 
@@ -117,6 +119,10 @@ async function semanticErrors(data: unknown, opts: PlanCheckOptions): Promise<st
       if (problem) errors.push(`${label}: ${problem}`);
     }
   }
+  // The graph is judged only on steps that look like steps (zod reports the rest).
+  const graphSteps = steps.filter((s): s is GraphStep => !!s && typeof s === 'object' && typeof (s as GraphStep).step_number === 'number'
+    && ((s as GraphStep).depends_on === undefined || (Array.isArray((s as GraphStep).depends_on) && (s as GraphStep).depends_on!.every((d) => typeof d === 'number'))));
+  errors.push(...graphProblems(graphSteps));
   return errors;
 }
 

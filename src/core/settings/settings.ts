@@ -31,6 +31,8 @@ export interface AgentSettings {
   reviewSteps?: ReviewStepsSetting;
   /** Per plan step budget in USD (0 or unset: none): a step that reaches it is stopped and fails; its changes stay (revertible). */
   stepBudgetUsd?: number;
+  /** How many independent plan steps may run at once (`tandem.parallelSteps`, CLI `--parallel N`; 1: one at a time). Default 2. */
+  parallelSteps?: number;
   /** Per role id: models tried in order when the role's model gave no valid plan or verdict after its repairs. */
   fallbackModels?: Partial<Record<RoleId, string[]>>;
   /** MCP tools (`server__tool`) that run without asking (`tandem.mcp.allowedTools`, `--allow-tool`). */
@@ -104,6 +106,7 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
     commandAllowList: [],
     taskBudgetUsd: 0,
     stepBudgetUsd: 0,
+    parallelSteps: 2,
     reviewPlans: false,
     reviewSteps: 'off',
     fallbackModels: {},
