@@ -13,7 +13,7 @@ export const WORKSPACE_SKILL_FOLDERS = ['.tandem/skills', '.github/skills', '.cl
 export const SKILL_FILE = 'SKILL.md';
 /** More than this many skills in one folder is not a skills folder; the rest are ignored (and logged). */
 const MAX_SKILLS_PER_FOLDER = 100;
-const MAX_SKILL_FILE_BYTES = 256 * 1024;
+export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 
 export interface Skill {
   name: string;

@@ -18,6 +18,11 @@ export interface WorkspaceFs {
   readonly roots: readonly string[];
   /** Text of a file; an editor host returns unsaved buffer contents when there are any. */
   readText(absPath: string): Promise<string>;
+  /**
+   * Text of a regular file from disk, only when the file actually opened is inside `within` (judged
+   * on the open descriptor: no link swapped in after a check redirects it); rejects otherwise.
+   */
+  readTextWithin(absPath: string, within: string, maxBytes: number): Promise<string>;
   stat(absPath: string): Promise<FileStat | undefined>;
   /** Entries of a directory (names only, with their type; symlinks reported as such). */
   readDir(absPath: string): Promise<{ name: string; type: FileStat['type'] }[]>;

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as z from 'zod';
 import type { Skill } from '../knowledge/skillCatalog';
-import { SKILL_FILE } from '../knowledge/skillCatalog';
+import { MAX_SKILL_FILE_BYTES, SKILL_FILE } from '../knowledge/skillCatalog';
 import { parseSkillFile } from '../knowledge/skillFile';
 import type { WorkspaceFs } from '../ports/ports';
 import { ToolError, type Tool } from './tool';
@@ -31,7 +31,15 @@ export function loadSkillTool(library: SkillLibrary): Tool<Input> {
       const skills = await library.skills();
       const skill = skills.find((s) => s.name === i.name);
       if (!skill) throw new ToolError(`There is no skill named "${i.name}". Skills: ${skills.map((s) => s.name).join(', ') || 'none'}.`);
-      const parsed = parseSkillFile(await ctx.host.fs.readText(path.join(skill.dir, SKILL_FILE)).catch(() => ''));
+      // Skills are listed without following links, and loaded the same way: SKILL.md is judged on the
+      // file actually opened (a link, or a folder swapped for one, since the listing is refused).
+      let body: string;
+      try {
+        body = await ctx.host.fs.readTextWithin(path.join(skill.dir, SKILL_FILE), skill.dir, MAX_SKILL_FILE_BYTES);
+      } catch (e) {
+        throw new ToolError(`The skill "${i.name}" can no longer be read: ${(e as Error).message}.`);
+      }
+      const parsed = parseSkillFile(body);
       if (!parsed.ok) throw new ToolError(`The skill "${i.name}" can no longer be read: ${parsed.why}.`);
       const files = await listSkillFiles(ctx.host.fs, skill.dir);
       const listed = files.slice(0, MAX_LISTED_FILES).map((f) => `- ${skill.shownDir}/${f}`);

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { FileStat, WorkspaceFs } from '../../core/ports/ports';
+import { readFileWithin } from './readFileWithin';
 
 const MAX_SYMLINK_HOPS = 40;
 
@@ -29,6 +30,10 @@ export class NodeWorkspaceFs implements WorkspaceFs {
 
   readText(absPath: string): Promise<string> {
     return fsp.readFile(absPath, 'utf8');
+  }
+
+  readTextWithin(absPath: string, within: string, maxBytes: number): Promise<string> {
+    return readFileWithin(absPath, within, maxBytes);
   }
 
   async stat(absPath: string): Promise<FileStat | undefined> {

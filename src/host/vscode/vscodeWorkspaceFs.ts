@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileStat, WorkspaceFs } from '../../core/ports/ports';
+import { readFileWithin } from '../node/readFileWithin';
 
 const decoder = new TextDecoder('utf-8');
 
@@ -32,6 +33,10 @@ export class VscodeWorkspaceFs implements WorkspaceFs, vscode.Disposable {
     if (doc?.isDirty) return doc.getText();
     const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(absPath));
     return decoder.decode(bytes);
+  }
+
+  readTextWithin(absPath: string, within: string, maxBytes: number): Promise<string> {
+    return readFileWithin(absPath, within, maxBytes);
   }
 
   async stat(absPath: string): Promise<FileStat | undefined> {
