@@ -14,6 +14,7 @@ import type { PlanRecord } from '../core/plans/planRecord';
 import { verdictExit } from './reviewCommand';
 import type { Amendment } from '../protocol';
 import { EXIT } from './commands';
+import { carryDoneSteps, lastRunVersion } from '../core/plans/carryDoneSteps';
 
 export interface PlanIo {
   cwd: string;
@@ -45,7 +46,10 @@ export async function runPlanCommand(agent: Agent, prompt: string, out: string, 
 
 /**
  * `tandem run --role actor --plan FILE.json`: the file's plan is validated like a model's (a plan
- * that fails is never executed: exit 1 with the errors), then executed step by step.
+ * that fails is never executed: exit 1 with the errors), then executed step by step. In a resumed
+ * task (`--resume ID`) it is a new version of the task's plan that continues the last run: the
+ * leading steps that run did (same number, same action) stay done and are not run again; the run
+ * goes on at the first step that is not done.
  */
 export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promise<{ outcome: TurnOutcome; exitCode?: number }> {
   const abs = path.resolve(io.cwd, file);
@@ -56,13 +60,25 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
     io.stderr(`tandem: cannot read the plan file ${abs}: ${(e as Error).message}\n`);
     return { outcome: 'error', exitCode: 2 };
   }
+  const previous = lastRunVersion(agent.planning.book.all());
   const record = await agent.planning.importPlan(raw, abs);
   if (!record.plan) {
     io.stderr(`tandem: the plan in ${abs} is not valid, so it was not executed:\n${record.errors.map((e) => `  - ${e}`).join('\n')}\n`);
     // A graph that cannot run (a cycle, an unknown or self reference) is a usage error of the file: exit 2, the steps named above.
     return { outcome: 'error', exitCode: record.errors.some((e) => e.includes('depends_on')) ? EXIT.usage : 1 };
   }
-  const outcome = await agent.executePlan(record.cardId);
+  let fromStep: number | undefined;
+  if (previous) {
+    const done = carryDoneSteps(previous, record);
+    const kept = Object.keys(done.evidence);
+    if (kept.length) {
+      agent.planning.book.keepDoneSteps(record.cardId, done.evidence);
+      io.stderr(`tandem: plan v${record.version} keeps step${kept.length === 1 ? '' : 's'} ${kept.join(', ')} as done in v${previous.version}${done.next === undefined ? '; every step is done, nothing to run' : `; it continues at step ${done.next}`}\n`);
+      if (done.next === undefined) return { outcome: 'done' };
+      fromStep = done.next;
+    }
+  }
+  const outcome = await agent.executePlan(record.cardId, fromStep !== undefined ? { fromStep } : {});
   // An amendment added to the plan makes a newer version: the run is judged on the one it ended on.
   const executed = agent.planning.book.get(agent.planning.lastExecutedCardId ?? record.cardId) ?? record;
   // Review before executing (--review plan): a verdict other than ok means nothing ran; say the verdict.
@@ -70,6 +86,22 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
   if (!ran && executed.review && outcome === 'done') return { outcome, exitCode: verdictExit(executed, io) };
   if (executed.halted) io.stderr(`tandem: ${executed.halted}\n`);
   return { outcome, ...planRunExit(executed, outcome, io) };
+}
+
+/**
+ * A message to a resumed plan task (`tandem run --resume ID "Continue"`) works outside the plan, so
+ * it cannot finish a step: while the task's last run left a step not done, the run exits 1 (never
+ * 0), says which steps and how to continue the plan. A turn that did not end normally keeps its own code.
+ */
+export function unfinishedPlanExit(agent: Agent, taskId: string, outcome: TurnOutcome, io: PlanIo): number | undefined {
+  if (outcome !== 'done') return undefined;
+  const run = lastRunVersion(agent.planning.book.all());
+  if (!run?.plan) return undefined;
+  const notDone = run.plan.steps.filter((s) => run.stepStates[String(s.step_number)] !== 'done');
+  if (notDone.length === 0) return undefined;
+  const lines = notDone.map((s) => `  step ${s.step_number} ${run.stepStates[String(s.step_number)] ?? 'pending'}: ${s.action.slice(0, 100)}`);
+  io.stderr(`tandem: plan v${run.version} of this task is not done (${run.plan.steps.length - notDone.length} of ${run.plan.steps.length} steps done):\n${lines.join('\n')}\n  A message does not carry out plan steps; to continue the plan: tandem run --resume ${taskId} --plan FILE.json (it continues at step ${notDone[0]!.step_number}).\n`);
+  return 1;
 }
 
 /** What a headless run prints when it stopped on an amendment (exit 3). */

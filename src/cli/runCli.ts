@@ -29,7 +29,7 @@ import { historyDirFor, runHistoryCommand } from './history';
 import { HistoryStore } from '../core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../core/runtime/runningTask';
 import { runReviewFile } from './reviewCommand';
-import { formatAmendment, runPlanCommand, runPlanFile } from './planCommand';
+import { formatAmendment, runPlanCommand, runPlanFile, unfinishedPlanExit } from './planCommand';
 import { checkAttachFiles } from './attachFiles';
 
 export interface CliIo {
@@ -163,7 +163,11 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     if (args.mode === 'plan') ({ outcome, exitCode: exitOverride } = await runPlanCommand(agent, args.prompt, args.out!, planIo, attach.files));
     else if (args.mode === 'execute') ({ outcome, exitCode: exitOverride } = await runPlanFile(agent, args.planFile!, planIo));
     else if (args.mode === 'review') ({ outcome, exitCode: exitOverride } = await runReviewFile(agent, args.planFile!, planIo));
-    else outcome = await agent.send(args.prompt, { attach: attach.files });
+    else {
+      outcome = await agent.send(args.prompt, { attach: attach.files });
+      // A resumed plan task never exits 0 while a step of its plan is not done.
+      if (args.resume) exitOverride = unfinishedPlanExit(agent, task.id, outcome, planIo);
+    }
   } finally {
     unregister?.();
     terminal?.close();

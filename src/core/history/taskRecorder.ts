@@ -31,6 +31,9 @@ export interface RecorderOptions {
   onTakeoverRequested?: () => void;
 }
 
+/** The events that change a plan step's state (sent after the plan card's patch that records it). */
+const STEP_EVENTS: ReadonlySet<HostEvent['type']> = new Set(['step_started', 'step_done', 'step_failed', 'step_unverified']);
+
 /**
  * Saves a task as it goes. It listens to the same HostEvents the webview gets, folds them, and
  * appends to the task's log only what changed since the last write (a new card whole; later
@@ -119,9 +122,11 @@ export class TaskRecorder {
       return;
     }
     if (e.type === 'role_changed' || e.type === 'snapshot') this.metaDirty = true;
-    // A turn's end is written at once (with the meta the History list reads); anything else within
-    // the debounce, so a long turn in flight is mostly kept too, at one fsync per burst of events.
+    // A turn's end is written at once (with the meta the History list reads); so is each step's
+    // start and end (the plan's node states: a run killed mid-step resumes with the done steps done);
+    // anything else within the debounce, so a long turn in flight is mostly kept too, at one fsync per burst of events.
     if (e.type === 'turn_ended' || e.type === 'role_changed') this.flush(true);
+    else if (STEP_EVENTS.has(e.type)) this.flush();
     else this.schedule();
   }
 

@@ -173,6 +173,20 @@ export class PlanBook {
     if (this.get(cardId)) this.ui.patchCard(cardId, { executing });
   }
 
+  /**
+   * Marks steps done that an earlier version's run already did (carryDoneSteps.ts): the card shows
+   * them done with that evidence; no step event is sent, since nothing ran now.
+   */
+  keepDoneSteps(cardId: string, evidence: Readonly<Record<string, StepEvidence>>): void {
+    const r = this.get(cardId);
+    if (!r?.plan || Object.keys(evidence).length === 0) return;
+    for (const [key, e] of Object.entries(evidence)) {
+      r.stepStates[key] = 'done';
+      r.stepEvidence[key] = e;
+    }
+    this.ui.patchCard(cardId, { step_states: { ...r.stepStates }, step_evidence: { ...r.stepEvidence } });
+  }
+
   /** Resets step states before a (re-)execution. */
   resetSteps(cardId: string): void {
     const r = this.get(cardId);

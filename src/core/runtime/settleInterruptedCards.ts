@@ -1,18 +1,23 @@
 import type { Card } from '../../protocol';
 
 const INTERRUPTED = 'Interrupted: the task was closed before this call finished.';
+const STEP_INTERRUPTED = 'interrupted: the task was closed while this step ran; its changes so far are kept (revert them on its calls)';
 
 /**
  * A task saved while it ran (VS Code closed or reloaded mid-turn) comes back with cards frozen in
  * their running states: a plan still "executing" (Execute disabled for good), a step "running", a
  * tool call "needs approval" whose Approve nothing waits for any more. Nothing of that run is alive
- * after a resume, so those cards are shown as what they are: ended.
+ * after a resume, so those cards are shown as what they are: ended. A step that was running is
+ * shown failed as interrupted, its changes kept: Continue from that step (or `--resume ID --plan
+ * FILE` in the CLI) runs it again from the workspace as it is; the done steps stay done.
  */
 export function settleInterruptedCards(cards: readonly Card[]): Card[] {
   return cards.map((c) => {
     if (c.kind === 'plan' && (c.executing || Object.values(c.step_states).includes('running'))) {
-      const steps = Object.fromEntries(Object.entries(c.step_states).map(([k, v]) => [k, v === 'running' ? 'pending' : v]));
-      return { ...c, executing: false, step_states: steps };
+      const running = Object.entries(c.step_states).filter(([, v]) => v === 'running').map(([k]) => k);
+      const steps = Object.fromEntries(Object.entries(c.step_states).map(([k, v]) => [k, v === 'running' ? 'failed' : v]));
+      const evidence = { ...(c.step_evidence ?? {}), ...Object.fromEntries(running.map((k) => [k, { why: [STEP_INTERRUPTED] }])) };
+      return { ...c, executing: false, step_states: steps, ...(running.length ? { step_evidence: evidence } : {}) };
     }
     if (c.kind === 'tool_call' && (c.status === 'pending' || c.status === 'running' || c.status === 'approved')) {
       return { ...c, status: 'error', error: c.error ?? INTERRUPTED };

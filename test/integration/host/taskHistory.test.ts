@@ -169,6 +169,9 @@ describe('VS Code host: history, revert and resume (scripted model)', function (
     const p = cards.find((c): c is Extract<Card, { kind: 'plan' }> => c.kind === 'plan')!;
     assert.notEqual(p.executing, true, 'the plan is not shown executing');
     assert.notEqual(p.step_states['1'], 'running');
+    // The step that was running is shown interrupted (failed, with why), its changes kept: Continue from it runs it again.
+    assert.equal(p.step_states['1'], 'failed');
+    assert.match(p.step_evidence?.['1']?.why.join(' ') ?? '', /interrupted: the task was closed while this step ran/);
     const call = cards.find((c): c is Extract<Card, { kind: 'tool_call' }> => c.kind === 'tool_call' && c.call_id === 'call_mid')!;
     assert.equal(call.status, 'error', 'no Approve for a request nothing waits on');
     assert.match(call.error ?? '', /Interrupted/);
