@@ -13,11 +13,11 @@ type Input = z.infer<typeof input>;
 
 export const exploreTool: Tool<Input> = {
   name: 'explore',
-  // Terse: every Planner request carries it (prompt budget). Several calls in one message run side by side.
-  description: 'A read-only helper researches a question in its own context; returns a summary. Calls run in parallel.',
+  // Terse: every Planner request carries it (prompt budget).
+  description: 'Read-only helper: researches a question in its own context, returns a summary.',
   input,
   // The bare shape (the length limits are checked on the arguments): fewer tokens in every request.
-  parameters: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'], additionalProperties: false },
+  parameters: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'] },
   available: ({ role }) => role.mayPlan,
   // The Planner's helper, not work on the workspace: a plan step never names it, and an explorer never gets it.
   conversational: true,
