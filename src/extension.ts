@@ -37,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
     logger, keys, chatView, statusBar, roleSub, history,
     vscode.commands.registerCommand('tandem.revertTask', () => history.revertTask()),
     vscode.commands.registerCommand('tandem.mcpServers', () => host.mcp.showServers()),
+    vscode.commands.registerCommand('tandem.hooks', () => host.hooks.show()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
   );
 

@@ -33,7 +33,7 @@ export const LAYERS = [
 export const CORE_LAYERS = [
   { name: 'ports and llm', folders: ['ports', 'llm', 'workspace', 'secrets', 'text', 'events', 'cost', 'schemas', 'storage'] },
   { name: 'roles', folders: ['roles', 'prompts'] },
-  { name: 'tools, context and knowledge', folders: ['tools', 'policy', 'context', 'knowledge', 'syntax', 'mentions', 'mcp', 'checkpoints', 'questions', 'settings', 'registries'] },
+  { name: 'tools, context and knowledge', folders: ['tools', 'policy', 'context', 'knowledge', 'syntax', 'mentions', 'mcp', 'checkpoints', 'questions', 'settings', 'registries', 'userHooks'] },
   { name: 'plans and review', folders: ['plans', 'review', 'history'] },
   { name: 'turn', folders: ['turn'] },
   { name: 'task', folders: ['task'] },

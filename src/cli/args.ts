@@ -37,6 +37,8 @@ export interface RunArgs {
   allowTools?: string[];
   /** --parallel N: how many independent plan steps run at once. */
   parallel?: number;
+  /** --hooks files, as given (absent when none): the only hooks a CLI run runs. */
+  hooks?: string[];
 }
 
 export interface HistoryArgs {
@@ -201,5 +203,6 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
     ...(list(values['mcp-config']).length ? { mcpConfig: list(values['mcp-config']) } : {}),
     ...(list(values['allow-tool']).length ? { allowTools: list(values['allow-tool']) } : {}),
     ...(parallel !== undefined ? { parallel: Number(parallel) } : {}),
+    ...(list(values.hooks).length ? { hooks: list(values.hooks) } : {}),
   };
 }

@@ -163,6 +163,14 @@ export const OPTIONS = {
     commands: RUNS,
     check: (v) => (/^[A-Za-z0-9_-]+__[A-Za-z0-9_-]+$/.test(v) ? undefined : `--allow-tool names an MCP tool as server__tool (got "${v}")`),
   },
+  hooks: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    help: ['run the hooks in this file (Claude Code\'s "hooks" JSON; repeatable);', 'a repository\'s .tandem/hooks.json runs only when named here'],
+    commands: RUNS,
+    missing: 'needs a file name',
+  },
   attach: {
     type: 'string',
     multiple: true,

@@ -1,13 +1,16 @@
 import { API_KEY_ENV_VARS } from '../core/secrets/apiKeyEnv';
+import { scrubInitialEnviron } from '../host/node/scrubInitialEnviron';
 
 /**
  * The environment for the CLI to read its settings (and the key) from, while the process's own
  * environment loses the key variables, so nothing started from here (commands, git, a language
- * server) inherits them. (`/proc/<pid>/environ` still shows what the process started with; the
- * command sandbox's own PID namespace is what keeps commands from reading that.)
+ * server, the user's hooks) inherits them. `/proc/<pid>/environ` shows what the process started
+ * with, so the values are also blanked there (scrubInitialEnviron.ts): a hook runs outside the
+ * sandbox and could otherwise read its parent's. Commands in the sandbox cannot see this process at all (own PID namespace).
  */
 export function detachKeyFromProcess(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of API_KEY_ENV_VARS) delete process.env[name];
+  scrubInitialEnviron(API_KEY_ENV_VARS);
   return env;
 }

@@ -31,6 +31,9 @@ import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../core
 import { runReviewFile } from './reviewCommand';
 import { formatAmendment, runPlanCommand, runPlanFile, unfinishedPlanExit } from './planCommand';
 import { checkAttachFiles } from './attachFiles';
+import { readHookFiles } from './hookFiles';
+import { UserHooks } from '../core/userHooks/userHooks';
+import { NodeHookProcess } from '../host/node/nodeHookProcess';
 
 export interface CliIo {
   argv: readonly string[];
@@ -130,6 +133,15 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     return EXIT.usage;
   }
 
+  // --hooks: exactly the files named, never a repository's own unnamed.
+  const hookCommands = args.hooks?.length ? readHookFiles(args.hooks, io.cwd, shownErr) : [];
+  if ('error' in hookCommands) {
+    shownErr(`tandem: ${hookCommands.error}\n\n${USAGE}`);
+    await mcp?.dispose();
+    return EXIT.usage;
+  }
+  const userHooks = hookCommands.length ? new UserHooks({ commands: hookCommands, process: new NodeHookProcess(io.env), cwd: ws, logger }) : undefined;
+
   const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
   // A resumed task keeps its role unless --role says otherwise.
@@ -140,6 +152,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
       settings: () => settings,
       workspace: ws,
       registries: withServers,
+      ...(userHooks ? { userHooks: () => userHooks } : {}),
       ...(args.noHistory ? {} : { history: new HistoryStore(historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir))) }),
     };
     const start = { sink: emit, role: args.role, keepRole: args.roleGiven };

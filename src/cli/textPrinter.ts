@@ -2,7 +2,7 @@
  * Readable output for people: the assistant's text as it streams, one line per tool call when it
  * settles, plans and questions spelled out; errors go to stderr.
  */
-import { instructionsHeadline, type AmendmentOutcome, type Card, type HostEvent, type PlanCard, type ToolCallCard } from '../protocol';
+import { hookNoteLines, instructionsHeadline, type AmendmentOutcome, type Card, type HostEvent, type PlanCard, type ToolCallCard } from '../protocol';
 import { CardStore } from '../core/events';
 
 const FINAL = new Set(['done', 'error', 'refused', 'rejected']);
@@ -97,7 +97,8 @@ export class TextPrinter {
         if (card.author === 'assistant') {
           if (!this.atLineStart) this.write('\n');
           this.write(card.text);
-        } else if (card.author === 'system') this.line(`» ${card.text}`);
+        } else if (card.author === 'system' && (card.note === 'hook' || card.note === 'hook_failed')) this.err(`» ${card.text}\n`);
+        else if (card.author === 'system') this.line(`» ${card.text}`);
         // What the prompt's @mentions and --attach attached, one line each (their contents went to the model).
         else if (card.author === 'user') for (const a of card.attachments ?? []) if (a.kind !== 'context') this.err(`📎 @${a.label}${a.note ? ` — ${a.note}` : ''}\n`);
         break;
@@ -131,6 +132,8 @@ export class TextPrinter {
     this.printed.add(c.id);
     const why = c.status === 'done' ? '' : ` — ${c.status}${c.error ? `: ${firstLine(c.error)}` : ''}`;
     this.line(`${MARK[c.status] ?? '•'} ${c.summary}${why}`);
+    // What the user's hooks did to the call, on stderr as the chat shows it on the card.
+    for (const l of c.hook ? hookNoteLines(c.hook) : []) this.err(`  ${l.warning ? '⚠' : '»'} ${l.text}\n`);
   }
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { HookNote } from './hookNote';
 import { Plan, StepEvidence, StepState } from './plan';
 import { Question } from './question';
 import { ModelReliability, PlanUsage, PlanVersionDiff, ReviewResult } from './review';
@@ -19,7 +20,8 @@ export type AgentState = z.infer<typeof AgentState>;
  * - `revert`: files went back to their checkpoints — replayed, so the model re-reads them.
  * A system note without a kind (e.g. "stopped the Actor's run") is replayed as a note.
  */
-export const NoteKind = z.enum(['context', 'retry', 'revert']);
+/** `hook`: what a user's hook said (sent the agent back, added context); `hook_failed`: a hook failed (a warning line, never sent to the model). */
+export const NoteKind = z.enum(['context', 'retry', 'revert', 'hook', 'hook_failed']);
 export type NoteKind = z.infer<typeof NoteKind>;
 
 /**
@@ -171,6 +173,8 @@ export const ToolCallCard = z.object({
   reverted: z.boolean().optional(),
   /** Commands: how the command exited. */
   exit: CommandExit.optional(),
+  /** What the user's hooks did to this call (hookNote.ts). */
+  hook: HookNote.optional(),
   /** Fields the provider put on this call beside id/type/function (Gemini's thought signature): sent back verbatim, also after a resume. Not shown. */
   provider_fields: z.record(z.string(), z.unknown()).optional(),
   /** The assistant message's own provider fields, on its first call's card when the message had no text card. */

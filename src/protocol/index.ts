@@ -4,6 +4,7 @@ export * from './review';
 export * from './amendment';
 export * from './question';
 export * from './cards';
+export * from './hookNote';
 export * from './toolDisplay';
 export * from './events';
 export * from './webviewMessages';

@@ -20,6 +20,7 @@ import { PRODUCT_ROLES, type RoleDef } from '../../src/core/roles/roles';
 import type { RoleRegistry } from '../../src/protocol';
 import { createNodeHost } from '../../src/host/node/nodeHost';
 import { ScriptedServer, type ScriptStep } from './scriptedServer';
+import type { UserHooks } from '../../src/core/userHooks/userHooks';
 
 export interface HarnessOptions {
   steps: ScriptStep[];
@@ -36,6 +37,8 @@ export interface HarnessOptions {
   hooks?: AgentHooks;
   /** The editor's problems, for tests of what an editor host reports (the Node host has none). */
   diagnostics?: DiagnosticsProvider;
+  /** The user's hook commands, made for this test's workspace. */
+  userHooks?: (ws: string) => UserHooks;
 }
 
 export interface Harness {
@@ -77,10 +80,12 @@ export async function harness(o: HarnessOptions): Promise<Harness> {
   base.knowledge = { ...base.knowledge!, userSkillsDir: path.join(ws, '.no-user-skills') };
   const settings = o.settings ? o.settings(base) : base;
   const events: HostEvent[] = [];
+  const userHooks = o.userHooks?.(ws);
   const task = startTask(
     {
       host,
       settings: () => settings,
+      ...(userHooks ? { userHooks: () => userHooks } : {}),
       registries: {
         roles: o.roles ?? PRODUCT_ROLES,
         tools: () => (o.providers ? new ToolRegistry([...o.providers, LOOP_TOOLS]) : o.tools ? new ToolRegistry([fixedProvider('test', o.tools), LOOP_TOOLS]) : productToolRegistry()),

@@ -74,7 +74,7 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
           if (calls.length || pendingText !== undefined) flushAssistant();
           pendingText = c.text;
           pendingFields = c.provider_fields;
-        } else if (c.note !== 'context' && c.note !== 'retry') user(`[Note from Tandem] ${c.text}`);
+        } else if (c.note !== 'context' && c.note !== 'retry' && c.note !== 'hook_failed') user(`[Note from Tandem] ${c.text}`);
         break;
       case 'tool_call':
         calls.push(c);

@@ -16,10 +16,21 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports/ports
 import type { ApprovalSettings } from '../settings/settings';
 import { isWithin } from '../workspace/workspacePaths';
 
+/**
+ * `hard`: a rule blanket approval never covers (outside the workspace, files that run code or decide
+ * what the agent may read, MCP tools not allowed by name) — a user's hook cannot allow past it either.
+ * `hook`: what a hook's permission decision did to the verdict.
+ */
 export type ApprovalVerdict =
-  | { kind: 'auto'; why: string }
-  | { kind: 'ask'; why: string }
-  | { kind: 'deny'; why: string };
+  | { kind: 'auto'; why: string; hook?: 'allowed' }
+  | { kind: 'ask'; why: string; hard?: true; hook?: 'asked' | 'not_reached' }
+  | { kind: 'deny'; why: string; hard?: true; hook?: 'asked' | 'not_reached' };
+
+/** A user's PreToolUse hook's `permissionDecision` that reaches the policy (a deny never gets here: it blocks the call). */
+export interface HookPermission {
+  decision: 'allow' | 'ask';
+  reason?: string;
+}
 
 export interface PolicyInput {
   approval: ApprovalSettings;
@@ -79,25 +90,46 @@ function ignoreFileReason(rel: string): string | undefined {
   return name && (IGNORE_FILE_NAMES as readonly string[]).includes(name) ? 'an edit could re-include ignored secrets' : undefined;
 }
 
-export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerdict {
+/**
+ * The policy's verdict, then a hook's decision over it: `allow` approves what would be asked about
+ * or refused for want of a person (the user's own policy, written as a program) but never a hard
+ * rule; `ask` asks even what blanket approval covers, and is refused where nobody can be asked.
+ */
+export function decideApproval(info: ApprovalInfo, p: PolicyInput, hook?: HookPermission): ApprovalVerdict {
+  const verdict = policyVerdict(info, p);
+  if (!hook) return verdict;
+  const said = hook.reason ? ` (${hook.reason})` : '';
+  if (hook.decision === 'allow') {
+    if (verdict.kind === 'auto') return { ...verdict, hook: 'allowed' };
+    if (verdict.hard) return { ...verdict, hook: 'not_reached' };
+    return { kind: 'auto', why: `allowed by your hook${said}`, hook: 'allowed' };
+  }
+  if (verdict.kind !== 'auto') return verdict;
+  return p.approval.mode === 'ask'
+    ? { kind: 'ask', why: `your hook asks for your approval${said}`, hook: 'asked' }
+    : { kind: 'deny', why: `your hook asks for a person's approval${said}, and this run has nobody to ask (--approve never, or no terminal to ask in)`, hook: 'asked' };
+}
+
+function policyVerdict(info: ApprovalInfo, p: PolicyInput): ApprovalVerdict {
   const interactive = p.approval.mode === 'ask';
   // Mode 'never' is `--approve never` or a run with no terminal to ask in: say so, since nobody will be asked.
-  const fallback = (why: string): ApprovalVerdict =>
+  const fallback = (why: string): Extract<ApprovalVerdict, { kind: 'ask' | 'deny' }> =>
     interactive ? { kind: 'ask', why } : { kind: 'deny', why: `${why}, and this run does not allow that without a person (--approve never, or no terminal to ask in)` };
 
   if (isOutsideWorkspace(info, p.roots)) {
     return interactive
-      ? { kind: 'ask', why: 'outside the workspace: only an explicit approval of this path can allow it' }
-      : { kind: 'deny', why: `${info.real_path ?? info.path ?? 'the path'} is outside the workspace; blanket approval never covers it and nobody can approve it here` };
+      ? { kind: 'ask', why: 'outside the workspace: only an explicit approval of this path can allow it', hard: true }
+      : { kind: 'deny', why: `${info.real_path ?? info.path ?? 'the path'} is outside the workspace; blanket approval never covers it and nobody can approve it here`, hard: true };
   }
   const sensitive = info.kind === 'edit' || info.kind === 'create' || info.kind === 'delete' ? sensitiveFileReason(info, p.roots) : undefined;
   if (sensitive) {
     const given = info.path ?? 'this file';
     const shown = given === sensitive.name ? given : `${given} (reached as ${sensitive.name} through a symlink)`;
     return interactive
-      ? { kind: 'ask', why: `${shown} ${sensitive.what} (${sensitive.why}): only an explicit approval of this change can allow it` }
+      ? { kind: 'ask', why: `${shown} ${sensitive.what} (${sensitive.why}): only an explicit approval of this change can allow it`, hard: true }
       : {
           kind: 'deny',
+          hard: true,
           why:
             `${shown} ${sensitive.what} (${sensitive.why}); blanket approval (--approve edits|all, auto-approve settings) ` +
             'never covers such files and nobody can approve this change here. Ask the user to make or approve it interactively',
@@ -125,7 +157,7 @@ export function decideApproval(info: ApprovalInfo, p: PolicyInput): ApprovalVerd
     case 'mcp':
       // An MCP tool's effects are unknown: no blanket setting or flag covers it, only naming the tool.
       if (info.tool_name && p.allowedTools?.includes(info.tool_name)) return { kind: 'auto', why: `${info.tool_name} is allowed by you` };
-      return fallback(`MCP tools need approval unless you allow the tool by name${info.tool_name ? ` (${info.tool_name})` : ''}`);
+      return { ...fallback(`MCP tools need approval unless you allow the tool by name${info.tool_name ? ` (${info.tool_name})` : ''}`), hard: true };
     default:
       return fallback('needs approval');
   }
@@ -137,8 +169,9 @@ export async function resolveApproval(
   p: PolicyInput,
   approver: Approver,
   signal: AbortSignal,
+  hook?: HookPermission,
 ): Promise<{ decision: ApprovalDecision; verdict: ApprovalVerdict }> {
-  const verdict = decideApproval(req.info, p);
+  const verdict = decideApproval(req.info, p, hook);
   if (verdict.kind === 'auto') return { decision: { approved: true }, verdict };
   // Denied by the policy alone: nobody was asked, and rejectionText.ts must say so rather than "the user rejected".
   if (verdict.kind === 'deny') return { decision: { approved: false, reason: verdict.why, by: 'policy' }, verdict };

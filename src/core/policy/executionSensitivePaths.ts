@@ -73,6 +73,13 @@ const SENSITIVE_FILES = new Map<string, string>(Object.entries({
   '.devcontainer.json': 'a dev container definition runs commands (postCreateCommand) when the folder is reopened in a container',
 }));
 
+/** A file in a folder of that name, anywhere → why. */
+const SENSITIVE_FOLDER_FILES = new Map<string, string>(Object.entries({
+  '.tandem/hooks.json': 'Tandem runs the commands in .tandem/hooks.json at every tool call once you trust the file (or name it with --hooks)',
+  '.claude/settings.json': 'Claude Code runs the hooks in .claude/settings.json at every tool call',
+  '.claude/settings.local.json': 'Claude Code runs the hooks in .claude/settings.local.json at every tool call',
+}));
+
 /** File name endings → why. */
 const SENSITIVE_SUFFIXES = new Map<string, string>(Object.entries({
   '.code-workspace': 'a .code-workspace file holds VS Code settings, tasks and launch configurations like .vscode/',
@@ -95,6 +102,8 @@ export function executionSensitiveReason(relPath: string): string | undefined {
     if (pairWhy) return pairWhy;
   }
   const name = segs[segs.length - 1]!;
+  const inFolderWhy = segs.length > 1 ? SENSITIVE_FOLDER_FILES.get(`${segs[segs.length - 2]}/${name}`) : undefined;
+  if (inFolderWhy) return inFolderWhy;
   const fileWhy = SENSITIVE_FILES.get(name);
   if (fileWhy) return fileWhy;
   for (const [suffix, why] of SENSITIVE_SUFFIXES) if (name.endsWith(suffix)) return why;

@@ -33,6 +33,7 @@ import { TaskBudgetGuard } from './taskBudgetGuard';
 import { TaskCheckpoints } from './taskCheckpoints';
 import { TaskContextFitting, type ContextMeasure } from './taskContextFitting';
 import type { TaskOutput } from './taskOutput';
+import type { UserHooks } from '../userHooks/userHooks';
 
 /** What a host gives the runtime. */
 export interface TaskPorts {
@@ -48,6 +49,8 @@ export interface TaskPorts {
   checkpointLimits?: CheckpointLimits;
   /** Defaults to the endpoint's summary model. */
   summarizer?: Summarizer;
+  /** The user's own hook commands in force (read at each prompt and turn); none: no hook runs. */
+  userHooks?: () => UserHooks | undefined | Promise<UserHooks | undefined>;
 }
 
 export interface TaskStart {
@@ -214,6 +217,7 @@ function wire(
     roles: (ports.registries ?? PRODUCT_REGISTRIES).roles,
     tools: (ports.registries ?? PRODUCT_REGISTRIES).tools(),
     taskId: t.id,
+    ...(ports.userHooks ? { userHooks: ports.userHooks } : {}),
     ...(checkpoints ? { files: checkpoints } : {}),
     ...(t.resume ? { resume: t.resume } : {}),
   });

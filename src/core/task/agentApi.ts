@@ -11,6 +11,7 @@ import type { ToolRegistry } from '../tools/toolRegistry';
 import type { RoleDef } from '../roles/roles';
 import type { PlanProvenance } from '../plans/planRecord';
 import type { ChatMessage } from '../context/chatMessage';
+import type { UserHooks } from '../userHooks/userHooks';
 
 
 export interface AgentOptions {
@@ -29,8 +30,10 @@ export interface AgentOptions {
   tools?: ToolRegistry;
   /** The task's checkpoints, for the revert actions and Edit & resend (default: none, nothing can be reverted). */
   files?: TaskFiles;
-  /** The task's id, on the snapshot Edit & resend sends. */
+  /** The task's id, on the snapshot Edit & resend sends (and the user's hooks' session_id). */
   taskId?: string;
+  /** The user's own hook commands in force (none: no hook runs). Read at each use: the host may change them. */
+  userHooks?: () => UserHooks | undefined | Promise<UserHooks | undefined>;
 }
 
 export interface ResumeState {

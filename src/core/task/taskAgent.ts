@@ -43,6 +43,8 @@ import { ProjectKnowledge } from '../knowledge/projectKnowledge';
 import { TaskPlans, type PlannerMessage } from './taskPlans';
 import { BUSY, ROLE_NEEDS, taskRow, type ActionTarget, type TaskActionMessage, type TaskActionType, type TaskFiles } from './userActions';
 import type { RevertResult } from '../checkpoints/checkpointStore';
+import type { HookScope, UserHooks } from '../userHooks/userHooks';
+import { maskSecret } from '../secrets/secretMask';
 
 /** A task that keeps no checkpoints (history is off): nothing can be reverted, and nothing changed is known. */
 const NO_CHECKPOINTS: RevertResult = { ok: false, message: 'This task keeps no checkpoints (history is off), so nothing can be reverted.', conflicts: [] };
@@ -91,6 +93,12 @@ export class Agent implements AgentApi {
   /** The `explore` tool's child agents; `dropExplore` takes the tool out again when the setting turns them off. */
   private readonly explorers: Explorers;
   private dropExplore: (() => void) | undefined;
+  /** The user's SessionStart hooks run before this agent's first prompt. */
+  private sessionStarted = false;
+  /** The user's hooks for the turn in flight: asked of the host as each turn starts (the editor may ask first whether to trust a repository's). */
+  private userHooks: UserHooks | undefined;
+  /** A session id for hooks when the task has no id (history off). */
+  private readonly hookSession = `tandem-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
   constructor(private readonly opts: AgentOptions) {
     this.roles = opts.roles ?? PRODUCT_ROLES;
@@ -428,6 +436,8 @@ export class Agent implements AgentApi {
     this.running = controller;
     let outcome: TurnOutcome = 'error';
     try {
+      // The hooks in force for this turn, whatever starts it (a message, a plan run, a retry).
+      this.userHooks = await this.opts.userHooks?.();
       outcome = await body(controller.signal);
     } catch (err) {
       if (err instanceof QuestionUnanswerable) outcome = 'waiting';
@@ -453,8 +463,57 @@ export class Agent implements AgentApi {
     return outcome;
   }
 
-  private async turnWithPlanning(text: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean; alreadySent?: boolean; replan?: ReplanCarry } = {}): Promise<TurnOutcome> {
-    if (!opts.alreadySent) this.talk.appendUser(text);
+  /** Where the user's hooks run in this task (their stdin's session_id, tandem_role, plan_step). */
+  private hookScope(): Omit<HookScope, 'signal'> {
+    const step = this.planning.execution?.step;
+    return { sessionId: this.opts.taskId ?? this.hookSession, role: this._role, ...(step ? { planStep: step } : {}) };
+  }
+
+  /**
+   * The user's SessionStart (first prompt of this agent) and UserPromptSubmit hooks on a prompt:
+   * the text to send with what they added, or undefined when one blocked it (said in the chat).
+   */
+  private async promptHooks(text: string, signal: AbortSignal): Promise<string | undefined> {
+    const hooks = this.userHooks;
+    if (!hooks) return text;
+    const scope = { ...this.hookScope(), signal };
+    const contexts: string[] = [];
+    const failed = (warnings: readonly string[]) => { for (const w of warnings) this.hookNote(`Hook failed: ${w}`, 'hook_failed'); };
+    if (!this.sessionStarted) {
+      this.sessionStarted = true;
+      const start = await hooks.sessionStart(this.opts.resume ? 'resume' : 'startup', scope);
+      failed(start.warnings);
+      if (start.context) contexts.push(start.context);
+    }
+    const submit = await hooks.userPromptSubmit(text, scope);
+    failed(submit.warnings);
+    if (submit.block !== undefined) {
+      this.errorCard(`Blocked by hook: ${submit.block}`);
+      return undefined;
+    }
+    if (submit.context) contexts.push(submit.context);
+    if (!contexts.length) return text;
+    const added = contexts.join('\n');
+    this.hookNote(`Your hooks added context: ${added}`, 'hook');
+    return `${text}\n\n[Context from your hooks]\n${added}`;
+  }
+
+  private hookNote(text: string, note: 'hook' | 'hook_failed'): void {
+    this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note, text: maskSecret(text, this.settings.apiKey), ts: Date.now() });
+  }
+
+  private async turnWithPlanning(given: string, signal: AbortSignal, opts: { feedback?: string; requirePlan?: boolean; alreadySent?: boolean; replan?: ReplanCarry } = {}): Promise<TurnOutcome> {
+    let text = given;
+    if (!opts.alreadySent) {
+      const withHooks = await this.promptHooks(text, signal);
+      if (withHooks === undefined) {
+        // Nothing reached the model: a retry has nothing to resend.
+        this.lastTurn = undefined;
+        return 'error';
+      }
+      text = withHooks;
+      this.talk.appendUser(text);
+    }
     if (!this.roleDef.mayPlan) return this.turn(signal);
     const planRole = this._role;
     const planTurn = this.planning.beginPlanTurn(modelFor(this.settings, planRole), opts.feedback, {
@@ -527,6 +586,7 @@ export class Agent implements AgentApi {
   }
 
   private turn(signal: AbortSignal): Promise<TurnOutcome> {
+    const userHooks = this.userHooks;
     return runTurn({
       role: () => this.roleDef,
       settings: () => this.settings,
@@ -549,6 +609,7 @@ export class Agent implements AgentApi {
         explorers: this.explorers,
         policy: () => this.policyInput(),
         secret: () => this.settings.apiKey,
+        ...(userHooks ? { userHooks: { hooks: userHooks, scope: () => this.hookScope() } } : {}),
         beforeChange: async (abs, callId) => {
           // While a step runs, the file's text before its first change is kept for the step's diff (the Reviewer's view).
           const before = this.planning.wantsBefore(abs) ? await this.opts.host.fs.readText(abs).catch(() => null) : undefined;

@@ -22,7 +22,9 @@ import type { EventStream } from '../events';
 import { mapProviderStrings, type AccumulatedToolCall } from '../llm';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import type { Planning } from '../plans/planning';
-import { allowRuleFor, decideApproval, resolveApproval, type PolicyInput } from '../policy/approvalPolicy';
+import { allowRuleFor, decideApproval, resolveApproval, type HookPermission, type PolicyInput } from '../policy/approvalPolicy';
+import type { HookScope, HooksOutcome, HookToolCall, UserHooks } from '../userHooks/userHooks';
+import type { HookNote } from '../../protocol';
 import { classifyStepApproval, decideAmendment } from '../plans/amendmentGate';
 import type { SettledToolCall } from './turnHooks';
 import type { ExplorerPort } from '../tools/explorerPort';
@@ -47,6 +49,8 @@ export interface DispatchEnv {
   beforeChange?(absPath: string, callId: string): Promise<void>;
   /** Told once per call, when its card has its final status. */
   onSettled?(call: SettledToolCall): void;
+  /** The user's own PreToolUse/PostToolUse commands, and where in the task a call is (their stdin). */
+  userHooks?: { hooks: UserHooks; scope(): Omit<HookScope, 'signal'> };
   setState(state: 'thinking' | 'calling_tool' | 'waiting_on_user' | 'idle'): void;
   /** At the tool-call limit: true = go on, false = end the turn, 'unanswerable' = nobody can say. */
   askToContinue(count: number): Promise<boolean | 'unanswerable'>;
@@ -257,6 +261,9 @@ export class Dispatcher {
     let approvalNote: string | undefined;
     /** Set when an amendment nobody may decide was refused: the turn stops here, waiting (CLI exit 3). */
     let halt = false;
+    /** A PreToolUse hook's allow or ask, applied when the call asks for approval (a deny blocked it before it ran). */
+    let hookPermission: HookPermission | undefined;
+    const note: HookNote = {};
 
     const ctx = {
       host: env.host,
@@ -294,10 +301,12 @@ export class Dispatcher {
         } else {
           const policy = step.policy;
           // Only a request that will reach a person puts the agent in `waiting_on_user`.
-          const needsAsk = decideApproval(req.info, policy).kind === 'ask';
+          const verdict = decideApproval(req.info, policy, hookPermission);
+          if (verdict.hook) this.noteHook(p, note, { outcome: verdict.hook, reason: verdict.hook === 'not_reached' ? verdict.why : hookPermission?.reason });
+          const needsAsk = verdict.kind === 'ask';
           if (needsAsk) env.setState('waiting_on_user');
           try {
-            decision = (await resolveApproval(full, policy, env.host.approver, env.signal)).decision;
+            decision = (await resolveApproval(full, policy, env.host.approver, env.signal, hookPermission)).decision;
           } finally {
             if (needsAsk) env.setState('calling_tool');
           }
@@ -325,8 +334,23 @@ export class Dispatcher {
           return { outcome: this.finish(p, 'refused', `${tool.name} is not permitted for the ${role.label} role (this call needs ${missing.join(', ')} permission). Nothing was changed.`) };
         }
       }
+      // The user's PreToolUse hooks: after the role's check (no hook gives a role what it may not do), before anything runs.
+      const hookCall = this.hookCall(p, tool);
+      if (hookCall) {
+        const pre = await env.userHooks!.hooks.preToolUse(hookCall, this.hookScope());
+        if (pre.warnings.length) this.noteHook(p, note, { warnings: pre.warnings });
+        if (pre.block !== undefined) {
+          this.noteHook(p, note, { outcome: 'blocked', reason: pre.block });
+          return { outcome: this.finish(p, 'refused', `Blocked by hook: ${pre.block}`) };
+        }
+        if (pre.permission && pre.permission.decision !== 'deny') {
+          hookPermission = { decision: pre.permission.decision, ...(pre.permission.reason ? { reason: pre.permission.reason } : {}) };
+        }
+      }
       if (tool.readOnly) env.events.patchCard(p.cardId, { status: 'running' });
-      const result: ToolResult & { endTurn?: boolean } = await tool.run(p.input, ctx);
+      const ran: ToolResult & { endTurn?: boolean } = await tool.run(p.input, ctx);
+      // PostToolUse: the call ran; what a hook says goes to the model with the result.
+      const result = hookCall && decided !== 'rejected' ? await this.afterHooks(p, hookCall, ran, note) : ran;
       if (decided === 'rejected') {
         const content = this.clean(result.content || rejectionText(rejection ?? {}, `this ${tool.name} call`));
         this.finishRejected(p, content);
@@ -356,6 +380,43 @@ export class Dispatcher {
       env.host.logger.warn(`tool ${tool.name} threw: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       return { outcome: this.finish(p, 'error', message) };
     }
+  }
+
+  /** The call as the user's hooks see it, or undefined when no hook listens at this point. */
+  private hookCall(p: Prepared, tool: Tool): HookToolCall | undefined {
+    const u = this.env.userHooks;
+    if (!u || (!u.hooks.has('PreToolUse') && !u.hooks.has('PostToolUse'))) return undefined;
+    return { callId: p.call.id, tool: tool.name, isMcp: tool.display.kind === 'mcp', args: p.input };
+  }
+
+  private hookScope(): HookScope {
+    return { ...this.env.userHooks!.scope(), signal: this.env.signal };
+  }
+
+  /** Adds to what the card says of the hooks (warnings accumulate; the last outcome stands). */
+  private noteHook(p: Prepared, note: HookNote, add: HookNote): void {
+    if (add.outcome) {
+      note.outcome = add.outcome;
+      if (add.reason) note.reason = capHeadTail(this.clean(add.reason), 4000);
+      else delete note.reason;
+    }
+    if (add.warnings?.length) note.warnings = [...(note.warnings ?? []), ...add.warnings.map((w) => capHeadTail(this.clean(w), 4000))].slice(0, 20);
+    this.env.events.patchCard(p.cardId, { hook: { ...note } });
+  }
+
+  private async afterHooks(p: Prepared, call: HookToolCall, result: ToolResult & { endTurn?: boolean }, note: HookNote): Promise<ToolResult & { endTurn?: boolean }> {
+    const response = {
+      output: this.clean(result.content),
+      success: !result.isError,
+      ...(result.exit ? { exit_code: result.exit.code } : {}),
+      ...(typeof (call.args as { path?: unknown })?.path === 'string' ? { filePath: (call.args as { path: string }).path } : {}),
+    };
+    const post: HooksOutcome = await this.env.userHooks!.hooks.postToolUse(call, response, this.hookScope());
+    if (post.warnings.length) this.noteHook(p, note, { warnings: post.warnings });
+    const said = [post.block, post.context].filter((x): x is string => !!x).join('\n');
+    if (!said) return result;
+    if (post.block !== undefined) this.noteHook(p, note, { outcome: 'feedback', reason: said });
+    return { ...result, content: `${result.content}\n\nPostToolUse hook: ${said}` };
   }
 
   private finishRejected(p: Prepared, content: string): void {

@@ -48,6 +48,9 @@ export interface TurnKnowledge {
   touched(paths: readonly string[]): Promise<string | undefined>;
 }
 
+/** A Stop hook that exits 2 sends the agent back to work at most this many times a turn: never an endless loop. */
+export const STOP_HOOK_CAP = 3;
+
 /** Tool-call progress is reported every this many characters of arguments. */
 const TOOL_CALL_PROGRESS_STEP = 4096;
 
@@ -58,6 +61,7 @@ export function systemPromptFor(role: RoleDef, catalog: ToolCatalog, suffix?: st
 
 export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
   const counters: TurnCounters = { toolCalls: 0, allowedCalls: t.settings().limits.maxToolCallsPerTurn, consecutiveErrors: 0 };
+  let sentBack = 0;
   t.usage.startTurn();
   for (;;) {
     if (t.signal.aborted) return 'stopped';
@@ -179,7 +183,11 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
         t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', text: `The answer was cut off: the model reached its output limit (max tokens ${maxTokens}). Ask it to continue, or raise the max tokens setting.`, ts: Date.now() });
       }
       t.conversation.append({ role: 'assistant', content: result.text, ...(result.messageFields ?? {}) } as ChatCompletionMessageParam);
-      return 'done';
+      const back = await stopHooks(t, sentBack);
+      if (back === undefined || t.signal.aborted) return t.signal.aborted ? 'stopped' : 'done';
+      sentBack++;
+      t.conversation.appendUser(`A Stop hook sent you back to work: ${back}`);
+      continue;
     }
 
     // Some servers number calls per message ("call_0" every time). Approvals, answers and reverts are
@@ -233,6 +241,25 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
         return 'error';
     }
   }
+}
+
+/**
+ * The user's Stop hooks when the model answered without tools: the reason to go on when one exits 2
+ * (and the cap allows it), else undefined. What they said and how they failed is shown in the chat.
+ */
+async function stopHooks(t: TurnContext, sentBack: number): Promise<string | undefined> {
+  const u = t.dispatchEnv.userHooks;
+  if (!u?.hooks.has('Stop')) return undefined;
+  const out = await u.hooks.stop('Stop', sentBack > 0, { ...u.scope(), signal: t.signal });
+  const note = (text: string, kind: 'hook' | 'hook_failed' = 'hook') => t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', note: kind, text: maskSecret(text, t.dispatchEnv.secret?.()), ts: Date.now() });
+  for (const w of out.warnings) note(`Hook failed: ${w}`, 'hook_failed');
+  if (out.block === undefined) return undefined;
+  if (sentBack >= STOP_HOOK_CAP) {
+    note(`A Stop hook asked the agent to go on again (${out.block}); it already went back ${STOP_HOOK_CAP} times this turn, so the turn ends here.`);
+    return undefined;
+  }
+  note(`A Stop hook sent the agent back to work: ${out.block}`);
+  return out.block;
 }
 
 function recordUsage(t: TurnContext, u: UsageRecord): void {

@@ -4,6 +4,7 @@ import type { HostPorts } from '../../core/ports/ports';
 import type { AgentSettings } from '../../core/settings/settings';
 import type { Registries } from '../../core/registries/registries';
 import type { HistoryStore } from '../../core/history/historyStore';
+import type { UserHooks } from '../../core/userHooks/userHooks';
 import type { RunningTask } from '../../core/runtime/runningTask';
 import { TaskRuntime } from '../../core/runtime/taskRuntime';
 import { Listeners } from '../../core/events/listeners';
@@ -30,6 +31,8 @@ export interface AgentSessionDeps {
   history?: HistoryStore;
   /** The `@` picker's workspace path search (none: the picker offers only problems, git, terminal, selection). */
   mentionSearch?: { search(query: string): Promise<string[]> };
+  /** The user's hooks in force as a turn starts (userHooksSource.ts). */
+  userHooks?: () => Promise<UserHooks | undefined>;
 }
 
 /**
@@ -54,7 +57,7 @@ export class AgentSession implements ChatSession {
   constructor(readonly deps: AgentSessionDeps) {
     this.settings = deps.settings;
     this.runtime = new TaskRuntime(
-      { host: deps.host, settings: () => this.settings, ...(deps.history ? { history: deps.history } : {}), ...(deps.registries ? { registries: deps.registries } : {}) },
+      { host: deps.host, settings: () => this.settings, ...(deps.history ? { history: deps.history } : {}), ...(deps.registries ? { registries: deps.registries } : {}), ...(deps.userHooks ? { userHooks: deps.userHooks } : {}) },
       {
         onEvent: (e) => this.onEvent(e),
         onTaskChanged: (task) => {

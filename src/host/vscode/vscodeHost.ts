@@ -21,11 +21,13 @@ import { PRODUCT_REGISTRIES } from '../../core/registries/registries';
 import { withReadOnlyShell } from '../../core/registries/readOnlyShell';
 import { withMcp } from '../../core/mcp/withMcp';
 import { VscodeMcpServers } from './mcpServers';
+import { VscodeUserHooks } from './userHooksSource';
 
 export interface VscodeHost {
   session: AgentSession;
   /** The window's MCP servers (their tools join every task's registry). */
   mcp: VscodeMcpServers;
+  hooks: VscodeUserHooks;
   approver: DiffApprover;
   asker: PanelQuestionAsker;
   ports: HostPorts;
@@ -71,6 +73,7 @@ export function createVscodeHost(
   const readOnlyShell = vscode.workspace.getConfiguration('tandem').get<boolean>('readOnlyShell') === true;
   const mcp = new VscodeMcpServers(context, logger);
   const registries = withMcp(readOnlyShell ? withReadOnlyShell(PRODUCT_REGISTRIES) : PRODUCT_REGISTRIES, mcp.hub);
+  const hooks = new VscodeUserHooks(context, logger);
   const session = new AgentSession({
     host: ports,
     approver,
@@ -80,6 +83,7 @@ export function createVscodeHost(
     ...(deps.history ? { history: deps.history } : {}),
     registries,
     mentionSearch,
+    userHooks: () => hooks.current(),
   });
   // Started after activation: a server's start (or its approval question) never delays the chat.
   setTimeout(() => void mcp.reload().catch((err) => logger.warn(`MCP servers: ${err instanceof Error ? err.message : String(err)}`)), 0);
@@ -105,5 +109,5 @@ export function createVscodeHost(
   const testApi = context.extensionMode === vscode.ExtensionMode.Test
     ? { secrets: context.secrets, keys, approver, asker }
     : undefined;
-  return { session, mcp, approver, asker, ports, testApi };
+  return { session, mcp, hooks, approver, asker, ports, testApi };
 }

@@ -25,7 +25,7 @@ describe('security: files that run code by themselves are never covered by blank
         '.envrc', 'sub/dir/.envrc', '.ENVRC', '.husky/pre-commit', '.husky/_/husky.sh', '.githooks/pre-push', '.git/hooks/pre-commit',
         '.github/workflows/ci.yml', '.GitHub/Workflows/release.yaml', '.github/actions/setup/action.yml', '.devcontainer/devcontainer.json',
         '.idea/workspace.xml', '.circleci/config.yml', '.gitlab-ci.yml', '.npmrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pre-commit-config.yaml',
-        'lefthook.yml', 'project.code-workspace',
+        'lefthook.yml', 'project.code-workspace', '.tandem/hooks.json', 'pkg/.tandem/hooks.json', '.claude/settings.json', '.claude/settings.local.json',
       ]) {
         assert.ok(executionSensitiveReason(p), p);
       }
@@ -34,7 +34,7 @@ describe('security: files that run code by themselves are never covered by blank
     it('leaves ordinary files alone (package.json and Makefile run only when a person builds, like any source file)', () => {
       for (const p of [
         'src/app.ts', 'package.json', 'Makefile', 'README.md', '.vscodeignore', 'vscode/tasks.json', 'docs/.vscode', '.github/CODEOWNERS',
-        '.github/workflows', 'github/workflows/ci.yml', '.env', '.gitignore', 'constructor/x.ts', '__proto__', 'toString', 'a/hasOwnProperty/b',
+        '.github/workflows', 'github/workflows/ci.yml', '.env', '.gitignore', 'constructor/x.ts', '__proto__', 'toString', 'a/hasOwnProperty/b', 'hooks.json', '.tandem/skills/x/SKILL.md', '.claude/skills/x/SKILL.md',
       ]) {
         assert.equal(executionSensitiveReason(p), undefined, p);
       }

@@ -15,7 +15,7 @@ export function TextCardView({ card }: { card: TextCard }) {
   // Streaming text changes every frame: don't fill the cache with its intermediate states.
   const html = card.streaming ? renderStreamingMarkdown(card.text) : renderMarkdownCached(card.text);
   return (
-    <div class={`md${card.author === 'system' ? ' system' : ''}${card.streaming ? ' streaming' : ''}`} aria-busy={card.streaming ? 'true' : undefined}>
+    <div class={`md${card.author === 'system' ? ' system' : ''}${card.note === 'hook_failed' ? ' warning-text' : ''}${card.streaming ? ' streaming' : ''}`} aria-busy={card.streaming ? 'true' : undefined}>
       {card.reasoning ? (
         // The model's reasoning is not its answer: collapsed, plain text (never rendered as markup).
         <details class="thinking">

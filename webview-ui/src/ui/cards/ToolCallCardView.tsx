@@ -1,5 +1,5 @@
 import { ApprovalFiles } from './ApprovalFiles';
-import { toolCallDisplay, type ApprovalInfo, type CommandExit, type ToolCallCard, type ToolCallStatus } from '../../../../src/protocol';
+import { hookNoteLines, toolCallDisplay, type HookNote, type ApprovalInfo, type CommandExit, type ToolCallCard, type ToolCallStatus } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { takeDraftAsNote, type ViewStore } from '../../state/viewStore';
 import { toolHeadline, type Headline } from './toolHeadline';
@@ -196,6 +196,17 @@ function SkillChip({ card, name }: { card: ToolCallCard; name?: string }) {
   );
 }
 
+/** What the user's hooks did to the call (blocked, allowed, asked; failures as warnings), in the words the CLI prints. */
+function HookLines({ note }: { note: HookNote }) {
+  return (
+    <>
+      {hookNoteLines(note).map((l, i) => (
+        <div key={i} class={`hook-line ${l.warning ? 'warning-text' : 'muted'}`}>{visibleLine(l.text)}</div>
+      ))}
+    </>
+  );
+}
+
 export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   // A call's card starts as `pending` before anything is asked; the question is asked (and the host
   // waits for the answer) only once the card carries what is asked (`approval`). Approve/Reject
@@ -249,6 +260,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
         </div>
       )}
       {card.revertible && !card.reverted && <RefusalNote text={revertRefusal} />}
+      {card.hook && <HookLines note={card.hook} />}
       {card.error && (
         <LazyDetails className="result result-error" initiallyOpen summary="Error" render={() => <pre>{card.error}</pre>} />
       )}

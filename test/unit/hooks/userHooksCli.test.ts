@@ -1,0 +1,223 @@
+/**
+ * The user's hooks through the built CLI, with real hook scripts (bash, python3, node) in the
+ * Claude Code `hooks` JSON shape, named with `--hooks FILE`, against the scripted model: what the
+ * model is told, what happens to the files, what the CLI says on stderr.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { cliTestKit } from '../../support/cliRunner';
+import { calls, tc, text } from '../../support/scriptSteps';
+import { toolResults, userMessages } from '../../support/modelRequests';
+
+/** Writes `hooks` (the events object) to a file in the outside folder and returns the `--hooks` arguments. */
+function hooksFile(dir: string, events: Record<string, unknown>, name = 'hooks.json'): string[] {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, JSON.stringify({ hooks: events }, null, 2));
+  return ['--hooks', file];
+}
+
+/** A script file in the outside folder (the user's own hooks live outside the repository). */
+function script(dir: string, name: string, body: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, body, { mode: 0o755 });
+  return file;
+}
+
+const one = (matcher: string, command: string, timeout?: number) => [{ matcher, hooks: [{ type: 'command', command, ...(timeout ? { timeout } : {}) }] }];
+
+describe('user hooks through the CLI (real bash, python3 and node hooks)', function () {
+  this.timeout(60_000);
+  const kit = cliTestKit({ prefix: 'tandem-hooks-', outside: true, realpath: true, setup: (ws) => {
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src', 'a.ts'), 'export const a = 1;\n');
+  } });
+
+  it('a PreToolUse hook that exits 2 blocks the call, and its stderr reaches the model as the reason', async () => {
+    const hook = script(kit.out, 'no-shell.sh', '#!/bin/bash\ncat >/dev/null\necho "no shell today: use the tests task" >&2\nexit 2\n');
+    const r = await kit.run(
+      [calls(tc('run_command', { command: 'touch ran.txt' })), text('ok')],
+      ['run', '--role', 'actor', '--approve', 'all', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Bash', `bash ${hook}`) }), 'make a file'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.existsSync(path.join(kit.ws, 'ran.txt')), false, 'the blocked command did not run');
+    const results = toolResults(kit.server!.chatRequests()[1]);
+    assert.match(results.join('\n'), /Blocked by hook: no shell today: use the tests task/);
+    assert.match(r.stderr, /Blocked by hook: no shell today/);
+  });
+
+  it('a Claude Code Write|Edit hook reading tool_input.file_path blocks one file and allows another', async () => {
+    const hook = script(kit.out, 'guard.py', [
+      '#!/usr/bin/env python3',
+      'import json, sys',
+      'data = json.load(sys.stdin)',
+      'path = data["tool_input"].get("file_path", "")',
+      'if "/generated/" in path:',
+      '    print(f"{path} is generated; edit the template instead", file=sys.stderr)',
+      '    sys.exit(2)',
+      'sys.exit(0)',
+      '',
+    ].join('\n'));
+    const r = await kit.run(
+      [calls(tc('write_file', { path: 'generated/out.ts', content: 'x' })), calls(tc('edit_file', { path: 'src/a.ts', edits: [{ old_text: 'a = 1', new_text: 'a = 2' }] })), text('done')],
+      ['run', '--role', 'actor', '--approve', 'edits', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Write|Edit', `python3 ${hook}`) }), 'change things'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.existsSync(path.join(kit.ws, 'generated', 'out.ts')), false);
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'src', 'a.ts'), 'utf8'), 'export const a = 2;\n');
+    assert.match(toolResults(kit.server!.chatRequests()[1]).join('\n'), /Blocked by hook: .*generated\/out\.ts is generated; edit the template instead/);
+  });
+
+  it('a PostToolUse hook sees the result, and what it says on exit 2 goes to the model with it', async () => {
+    const seen = path.join(kit.out, 'post.json');
+    const hook = script(kit.out, 'post.js', [
+      "const fs = require('fs');",
+      "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => {",
+      `  fs.writeFileSync(${JSON.stringify(seen)}, s);`,
+      "  process.stderr.write('lint: 1 problem in src/a.ts');",
+      '  process.exit(2);',
+      '});',
+      '',
+    ].join('\n'));
+    const r = await kit.run(
+      [calls(tc('read_file', { path: 'src/a.ts' })), text('done')],
+      ['run', '--no-history', ...hooksFile(kit.out, { PostToolUse: one('Read', `node ${hook}`) }), 'read it'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const input = JSON.parse(fs.readFileSync(seen, 'utf8'));
+    assert.equal(input.hook_event_name, 'PostToolUse');
+    assert.equal(input.tool_name, 'Read');
+    assert.equal(input.tool_input.file_path, path.join(kit.ws, 'src', 'a.ts'));
+    assert.match(input.tool_response.output, /export const a = 1;/);
+    assert.equal(input.cwd, kit.ws);
+    assert.equal(input.tandem_role, 'planner');
+    const result = toolResults(kit.server!.chatRequests()[1]).join('\n');
+    assert.match(result, /export const a = 1;/, 'the call ran');
+    assert.match(result, /PostToolUse hook: lint: 1 problem in src\/a\.ts/);
+  });
+
+  it('a UserPromptSubmit hook adds context to what the model sees', async () => {
+    const r = await kit.run(
+      [text('ok')],
+      ['run', '--no-history', ...hooksFile(kit.out, { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; echo "Current ticket: ABC-123"' }] }] }), 'what am I working on?'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const sent = userMessages(kit.server!.chatRequests()[0]).join('\n');
+    assert.match(sent, /what am I working on\?/);
+    assert.match(sent, /Current ticket: ABC-123/);
+  });
+
+  it('permissionDecision allow approves an ordinary edit under --approve never', async () => {
+    const allow = `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"src/ is fine"}}'`;
+    const steps = () => [calls(tc('edit_file', { path: 'src/a.ts', edits: [{ old_text: 'a = 1', new_text: 'a = 3' }] })), text('done')];
+    // Without the hook, --approve never refuses it.
+    const before = await kit.run(steps(), ['run', '--role', 'actor', '--approve', 'never', '--no-history', 'edit']);
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'src', 'a.ts'), 'utf8'), 'export const a = 1;\n', before.stderr);
+    const r = await kit.run(steps(), ['run', '--role', 'actor', '--approve', 'never', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Edit', allow) }), 'edit']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'src', 'a.ts'), 'utf8'), 'export const a = 3;\n');
+    assert.match(r.stderr, /Allowed by hook: src\/ is fine/);
+  });
+
+  it('an allow never gives the Planner a write, nor reaches outside the workspace or a file that runs code', async () => {
+    const allow = `cat >/dev/null; echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`;
+    const args = hooksFile(kit.out, { PreToolUse: one('*', allow) });
+    const planner = await kit.run(
+      [calls(tc('write_file', { path: 'src/a.ts', content: 'pwned' })), text('done')],
+      ['run', '--role', 'planner', '--approve', 'all', '--no-history', ...args, 'write'],
+    );
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'src', 'a.ts'), 'utf8'), 'export const a = 1;\n', planner.stderr);
+    const victim = path.join(kit.out, 'victim.txt');
+    const actor = await kit.run(
+      [calls(tc('write_file', { path: victim, content: 'pwned' })), calls(tc('write_file', { path: '.vscode/tasks.json', content: '{}' })), text('done')],
+      ['run', '--role', 'actor', '--approve', 'never', '--no-history', ...args, 'write'],
+    );
+    assert.equal(fs.existsSync(victim), false, actor.stderr);
+    assert.equal(fs.existsSync(path.join(kit.ws, '.vscode', 'tasks.json')), false, actor.stderr);
+    assert.match(actor.stderr, /allow does not reach/);
+  });
+
+  it('permissionDecision deny refuses a command under --approve all', async () => {
+    const deny = `cat >/dev/null; echo '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no installs from the agent"}}'`;
+    const r = await kit.run(
+      [calls(tc('run_command', { command: 'touch installed.txt' })), text('ok')],
+      ['run', '--role', 'actor', '--approve', 'all', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Bash', deny) }), 'install'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.existsSync(path.join(kit.ws, 'installed.txt')), false);
+    assert.match(toolResults(kit.server!.chatRequests()[1]).join('\n'), /Blocked by hook: no installs from the agent/);
+  });
+
+  it("never runs a repository's .tandem/hooks.json, nor ~/.tandem/hooks.json, unless named with --hooks", async () => {
+    const marker = path.join(kit.out, 'ran');
+    const events = { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }], PreToolUse: one('*', `touch ${marker}`) };
+    fs.mkdirSync(path.join(kit.ws, '.tandem'));
+    fs.writeFileSync(path.join(kit.ws, '.tandem', 'hooks.json'), JSON.stringify({ hooks: events }));
+    const home = path.join(kit.out, 'home');
+    fs.mkdirSync(path.join(home, '.tandem'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.tandem', 'hooks.json'), JSON.stringify({ hooks: events }));
+    const r = await kit.run([calls(tc('read_file', { path: 'src/a.ts' })), text('ok')], ['run', '--no-history', 'hi'], { HOME: home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.existsSync(marker), false, 'no hook ran');
+    // Named, the same file runs.
+    const named = await kit.run([text('ok')], ['run', '--no-history', '--hooks', path.join(kit.ws, '.tandem', 'hooks.json'), 'hi'], { HOME: home });
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(fs.existsSync(marker), true);
+  });
+
+  it('a Stop hook that always exits 2 sends the agent back at most 3 times, then the run ends', async () => {
+    const count = path.join(kit.out, 'stops');
+    const hook = script(kit.out, 'stop.sh', `#!/bin/bash\ncat >/dev/null\necho x >> ${count}\necho "run the tests first" >&2\nexit 2\n`);
+    const r = await kit.run([{ type: 'text', text: 'finished', repeat: true }], ['run', '--no-history', ...hooksFile(kit.out, { Stop: [{ hooks: [{ type: 'command', command: `bash ${hook}` }] }] }), 'go']);
+    assert.equal(r.code, 0, r.stderr);
+    const requests = kit.server!.chatRequests();
+    assert.equal(requests.length, 4, 'the first answer and three more after being sent back');
+    assert.match(userMessages(requests[1]).join('\n'), /A Stop hook sent you back to work: run the tests first/);
+    assert.equal(fs.readFileSync(count, 'utf8').trim().split('\n').length, 4);
+    assert.match(r.stderr, /the turn ends here/);
+  });
+
+  it('a hook that hangs is killed at its timeout (with what it started) and the call goes on', async () => {
+    const pids = path.join(kit.out, 'pids');
+    const hook = script(kit.out, 'hang.sh', `#!/bin/bash\nsleep 300 &\necho $! > ${pids}\necho $$ >> ${pids}\nwait\n`);
+    const r = await kit.run(
+      [calls(tc('edit_file', { path: 'src/a.ts', edits: [{ old_text: 'a = 1', new_text: 'a = 4' }] })), text('done')],
+      ['run', '--role', 'actor', '--approve', 'edits', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Edit', `bash ${hook}`, 1) }), 'edit'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'src', 'a.ts'), 'utf8'), 'export const a = 4;\n', 'the call went on to its normal approval');
+    assert.match(r.stderr, /Hook failed: PreToolUse hook .* was killed after its timeout of 1 s/);
+    for (const pid of fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number)) {
+      // Gone, or a zombie waiting for init to reap it: either way no longer running.
+      const state = fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] : 'gone';
+      assert.ok(state === 'gone' || state === 'Z', `process ${pid} of the hook is not running (state ${state})`);
+    }
+  });
+
+  it('the API key is in no hook environment, nor in the environ of the CLI that started it', async () => {
+    const key = 'sk-hook-secret-4242-abcdef';
+    const dump = path.join(kit.out, 'env');
+    const hook = script(kit.out, 'env.py', [
+      '#!/usr/bin/env python3',
+      'import os, sys',
+      'sys.stdin.read()',
+      'out = [open("/proc/self/environ", "rb").read()]',
+      'pid = os.getppid()',
+      // Every ancestor up to init: the CLI is one of them.
+      'while pid > 1:',
+      '    try:',
+      '        out.append(open(f"/proc/{pid}/environ", "rb").read())',
+      '    except OSError as e:',
+      '        out.append(str(e).encode())',
+      '    pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])',
+      `open(${JSON.stringify(dump)}, "wb").write(b"\\n---\\n".join(out))`,
+      '',
+    ].join('\n'));
+    const r = await kit.run([calls(tc('read_file', { path: 'src/a.ts' })), text('ok')], ['run', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Read', `python3 ${hook}`) }), 'read'], { TANDEM_API_KEY: key });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = fs.readFileSync(dump, 'latin1');
+    assert.match(seen, /CLAUDE_PROJECT_DIR=/, 'the hook ran and dumped its environment');
+    assert.ok(seen.split('\n---\n').length >= 2, 'and its ancestors');
+    assert.equal(seen.includes(key), false, 'the key is nowhere a hook can read');
+  });
+});
