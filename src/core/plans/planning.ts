@@ -220,6 +220,11 @@ export class Planning {
     await this.exec.problems.beforeChange(absPath);
   }
 
+  /** Files a command of the current step changed: step changes like any other (scope, diff), their text before unknown. */
+  async noteCommandChanges(absPaths: readonly string[]): Promise<void> {
+    for (const abs of absPaths) await this.noteChange(abs);
+  }
+
   /** Whether the current step's first change of this file is still to come (its text before is worth reading). */
   wantsBefore(absPath: string): boolean {
     return !!this.exec && this.exec.step > 0 && !this.exec.before.has(absPath);

@@ -12,12 +12,14 @@ import type { CardSink } from '../events/cardSink';
 import type { CheckRun } from './stepVerdict';
 import { displayFor } from '../tools/tool';
 import { runCommandTool } from '../tools/runCommand';
+import { changedBetween, snapshotWorkspace } from '../workspace/workspaceSnapshot';
+import { workspaceRelative } from './stepScope';
 
 export interface StepCheckEnv {
   /** The workspace roots (the sandbox keeps the check's writes inside them). */
   roots: readonly string[];
   ui: CardSink;
-  host: Pick<HostPorts, 'commands' | 'approver'>;
+  host: Pick<HostPorts, 'commands' | 'approver' | 'fs'>;
   policy: PolicyInput;
   cwd: string;
   timeoutMs: number;
@@ -48,7 +50,11 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
   }
   env.ui.patchCard(cardId, { status: 'running' });
   const isolation = sandbox.available ? { roots: env.roots, workspace: 'writable' as const, network: sandbox.networkByDefault } : undefined;
+  // A check verifies; one that changes files (a formatter, a snapshot update) is reported: the step's
+  // result is then partly the check's doing, and the person should see which files.
+  const before = await snapshotWorkspace(env.host.fs, env.roots);
   const res = await env.host.commands.run(command, { cwd: env.cwd, timeoutMs: env.timeoutMs, signal: env.signal, ...(isolation ? { isolation } : {}) });
+  const changed = changedBetween(before.files, (await snapshotWorkspace(env.host.fs, env.roots)).files).map((abs) => workspaceRelative(abs, env.roots) ?? abs);
   const output = capHeadTail(res.output, env.maxOutputChars);
   const exit = res.timedOut || res.cancelled ? null : res.exitCode;
   const result: CheckResult = { command, exit_code: exit ?? null, output };
@@ -56,5 +62,5 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
   env.ui.patchCard(cardId, exit === 0
     ? { status: 'done', result: `${status}\n${output}` }
     : { status: 'error', error: `${status}\n${output}` });
-  return { ran: true, result };
+  return { ran: true, result, ...(changed.length ? { changed } : {}) };
 }

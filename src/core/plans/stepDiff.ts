@@ -9,8 +9,11 @@ const DIFF_CHARS = 12_000;
  * What one plan step changed, as unified diffs (workspace-relative names): each changed file's text
  * before the step first touched it against its text now. For the Reviewer's step review.
  */
-export async function stepDiff(fs: WorkspaceFs, root: string, before: ReadonlyMap<string, string | null>): Promise<string> {
+export async function stepDiff(fs: WorkspaceFs, root: string, before: ReadonlyMap<string, string | null>, changed: Iterable<string> = []): Promise<string> {
   const parts: string[] = [];
+  // Files a command changed have no kept text from before: named, so the diff is not silent about them.
+  const byCommand = [...changed].filter((abs) => !before.has(abs)).map((abs) => path.relative(root, abs).split(path.sep).join('/')).sort();
+  if (byCommand.length) parts.push(`# Changed by the step's commands (text before not kept): ${byCommand.join(', ')}`);
   for (const [abs, old] of [...before].sort(([a], [b]) => a.localeCompare(b))) {
     const now = await fs.readText(abs).catch(() => null);
     if (now === old) continue;

@@ -2,16 +2,21 @@
  * Whether an action of the Actor lies inside the scope of the plan step it is executing:
  * - a change (edit, new file, deletion) is in scope when one of the step's `files` covers its
  *   workspace-relative path: a glob (`src/**\/*.ts`), an exact path, or a folder (`docs/` or `docs`);
- * - a command is in scope when every simple command of it starts with the words of one of the
- *   step's `commands` or its `check` (the allow-list rule of commandSafety.ts: chaining, pipes and
- *   redirections cannot smuggle anything past a prefix), or when it is exactly one of them.
+ * - a command is in scope when it is exactly one of the step's `commands` or its `check`, or when
+ *   every simple command of it (parsed with shell-quote, commandSafety.ts; no redirection,
+ *   substitution or subshell around) matches a simple command declared there. A declared one of
+ *   plain words (`npm test`, `wc`) is a prefix: more arguments may follow. One with options, paths
+ *   or patterns (`sed -i s/a/A/ a.txt`) is a whole command line: `… a.txt b.txt` is another
+ *   command. A program that runs commands or touches files named in its arguments (`find … -exec`,
+ *   `xargs`, `sh -c`, `env`, `timeout`…) matches only word for word.
+ *   What a command changed is counted besides, from the workspace itself (workspaceSnapshot.ts).
  * Anything else is an amendment: the step "wants" something the plan did not name, and the person
  * who approved the plan decides (see amendmentGate.ts). Why here and not in the prompt: a model
  * drifts from its plan; only a check at dispatch makes the approved plan binding.
  */
 import * as path from 'node:path';
 import type { ApprovalInfo, PlanStep } from '../../protocol';
-import { analyzeCommand } from '../policy/commandSafety';
+import { parseCommand } from '../policy/commandSafety';
 import { globMatcher } from '../tools/glob';
 
 /** What an out-of-scope action would add to the step's scope if the user adds it to the plan. */
@@ -51,7 +56,23 @@ export function commandInScope(step: Pick<PlanStep, 'commands' | 'check'>, comma
   if (declared.length === 0) return false;
   const norm = (c: string) => c.trim().replace(/\s+/g, ' ');
   if (declared.some((d) => norm(d) === norm(command))) return true;
-  return analyzeCommand(command, declared).allowListed;
+  const known = declared.flatMap((d) => parseCommand(d).segments);
+  const { segments, risks } = parseCommand(command);
+  return segments.length > 0 && risks.length === 0 && segments.every((s) => known.some((k) => segmentMatches(k, s)));
+}
+
+/** Programs whose arguments are commands or a list of files to act on: never matched by a prefix. */
+const RUNS_ITS_ARGUMENTS = new Set([
+  'find', 'xargs', 'parallel', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'env', 'sudo', 'doas', 'nice', 'ionice', 'nohup', 'timeout',
+  'time', 'command', 'builtin', 'exec', 'eval', 'setsid', 'stdbuf', 'watch', 'busybox', 'unbuffer', 'script', 'flock', 'chroot',
+]);
+const PLAIN_WORD = /^[A-Za-z][\w:-]*$/;
+
+/** A declared simple command covers a run one: word for word, or as a prefix when it is plain words (`npm test`). */
+function segmentMatches(declared: readonly string[], run: readonly string[]): boolean {
+  if (declared.length > run.length || !declared.every((w, i) => run[i] === w)) return false;
+  if (declared.length === run.length) return true;
+  return !RUNS_ITS_ARGUMENTS.has(path.basename(run[0] ?? '')) && declared.every((w) => PLAIN_WORD.test(w));
 }
 
 /** The paths a change request names, workspace-relative: the file as given and its real path. */

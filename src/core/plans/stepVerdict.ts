@@ -4,8 +4,8 @@
  *   limit, an open question), or its check ran and did not exit 0 (a non-zero exit, a timeout);
  * - **unverified**: the step ended normally but something stands between it and evidence: one of
  *   its actions was rejected, refused or failed; it changed a file outside its declared `files`;
- *   the editor reports new errors in a file it changed; its check was not run (not approved); or
- *   it declared no check at all;
+ *   the editor reports new errors in a file it changed; its check changed files; its check was not
+ *   run (not approved); or it declared no check at all;
  * - **done**: none of the above, and its check exited 0 — the only road to ✓.
  * Why: a model's "done" is a claim, not evidence; a step whose command the user rejected must
  * never be shown with the same badge as one whose test passed.
@@ -20,7 +20,7 @@ export interface StepAction {
 }
 
 /** The check's run: its result, or why it did not run at all. */
-export type CheckRun = { ran: true; result: CheckResult } | { ran: false; result: CheckResult; why: string };
+export type CheckRun = { ran: true; result: CheckResult; changed?: readonly string[] } | { ran: false; result: CheckResult; why: string };
 
 export interface StepFacts {
   /** `fail_step`'s reason, or why the turn did not end normally. */
@@ -57,6 +57,8 @@ export function stepVerdict(f: StepFacts): StepVerdict {
   for (const e of f.newErrors ?? []) why.push(`new error in the editor's problems: ${e}`);
   if (f.check?.ran) {
     const r = f.check.result;
+    const touched = f.check.changed ?? [];
+    if (touched.length) why.push(`the check \`${r.command}\` changed ${touched.slice(0, 10).join(', ')}${touched.length > 10 ? ` and ${touched.length - 10} more` : ''}; a check should only verify`);
     if (r.exit_code !== 0) {
       const how = r.exit_code === null ? 'did not finish' : `exited ${r.exit_code}`;
       return { state: 'failed', evidence: { why: [`the check \`${r.command}\` ${how}`, ...why], check: r } };

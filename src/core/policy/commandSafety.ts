@@ -110,7 +110,7 @@ export function allowListEntries(command: string): { entries: string[] } | { ref
 }
 
 /** A command's simple commands (each as its words) and the constructs a word prefix cannot describe. */
-function parseCommand(command: string): { segments: string[][]; risks: string[] } {
+export function parseCommand(command: string): { segments: string[][]; risks: string[] } {
   const { normalized, risks } = scan(command);
   const riskSet = new Set(risks);
   let tokens: ParseEntry[];

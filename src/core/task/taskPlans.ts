@@ -118,7 +118,7 @@ export class TaskPlans {
           if (mode === 'off' || !d.reviewer.role || signal.aborted) return undefined;
           if (mode === 'on_failure' && ended.state === 'done') return undefined;
           const exec = d.planning.execution;
-          const diff = exec ? await stepDiff(d.host.fs, root, exec.before) : '';
+          const diff = exec ? await stepDiff(d.host.fs, root, exec.before, exec.changed) : '';
           d.setState('thinking', `The ${d.reviewer.role.label} is looking at step ${step.step_number}`);
           const result = await d.reviewer.reviewStep(plan, step, ended, diff, signal);
           d.planning.book.setStepReview(planCardId, step.step_number, result);

@@ -23,4 +23,6 @@ export interface PlanningPort {
   readonly execution: unknown;
   /** Marks the running step failed; false when no step is running. */
   failCurrentStep(reason: string): boolean;
+  /** Files a command changed while a step runs (found by comparing the workspace): they count as the step's changes. */
+  noteCommandChanges?(absPaths: readonly string[]): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { ApprovalInfo, CommandExit } from '../../protocol';
 import type { CommandResult } from '../ports/ports';
 import { rejectionText } from '../text/rejectionText';
 import { capHeadTail } from '../text/truncate';
+import { changedBetween, snapshotWorkspace } from '../workspace/workspaceSnapshot';
 import { ToolError } from './tool';
 import { defineTool, displayPath, resolvePath } from './toolSupport';
 
@@ -64,7 +65,15 @@ export const runCommandTool = defineTool<Input>({
       : readOnly
         ? { roots: ctx.paths.roots, workspace: 'readonly' as const, network: false }
         : { roots: ctx.paths.roots, workspace: 'writable' as const, network: sandbox.networkByDefault || network };
+    // While a plan step runs, what the command changed counts as the step's change, whatever the
+    // command line names (`sed -i … a.txt b.txt` changes b.txt too): the workspace before and after.
+    const planning = ctx.planning;
+    const watch = !readOnly && planning?.execution && planning.noteCommandChanges ? await snapshotWorkspace(ctx.host.fs, ctx.paths.roots) : undefined;
     const res = await ctx.host.commands.run(i.command, { cwd, timeoutMs, signal: ctx.signal, onOutput: ctx.onOutput?.bind(ctx), ...(isolation ? { isolation } : {}) });
+    if (watch) {
+      const changed = changedBetween(watch.files, (await snapshotWorkspace(ctx.host.fs, ctx.paths.roots)).files);
+      if (changed.length) await planning!.noteCommandChanges!(changed);
+    }
     const output = capHeadTail(res.output, ctx.settings.maxOutputChars);
     let status: string;
     if (res.timedOut) status = `Timed out after ${Math.round(timeoutMs / 1000)} s; the command and everything it started were stopped.`;
