@@ -10,6 +10,9 @@
  * Deliberately NOT on the list: `package.json` scripts, `Makefile`, build and test files. They run
  * when a person runs the build or tests — exactly like the source files the agent edits anyway —
  * so guarding them would add prompts without closing a hole that edits to any source file leave open.
+ * Nor `.gitattributes` / `.gitmodules` (filter and diff drivers, and submodule update commands, come
+ * only from git config, which is protected) or `.nvmrc` / `.tool-versions` (they pick a version of
+ * an installed tool and run nothing of their own).
  *
  * Paths are workspace-relative with `/`; compared as case-insensitive file systems see them
  * (`.VSCode`, `.vscode.` and `.vscode ` are `.vscode` on macOS/Windows), in any folder (nested
@@ -27,12 +30,14 @@ const SENSITIVE_FOLDERS = new Map<string, string>(Object.entries({
   '.circleci': 'CI runs this configuration, with the repository\'s secrets, on push',
   '.buildkite': 'Buildkite runs these pipelines, with the repository\'s secrets, on push',
   '.hg': 'Mercurial runs hooks from .hg/hgrc',
+  '.mise': 'mise runs hooks, tasks and env scripts from .mise/config.toml when a shell enters the folder',
 }));
 
 /** Two folders in a row anywhere on the path → why. */
 const SENSITIVE_FOLDER_PAIRS = new Map<string, string>(Object.entries({
   '.github/workflows': 'GitHub Actions runs workflows, with the repository\'s secrets, on push',
   '.github/actions': 'GitHub Actions workflows run these actions, with the repository\'s secrets',
+  '.config/mise': 'mise runs hooks, tasks and env scripts from .config/mise/ when a shell enters the folder',
 }));
 
 /** A file name anywhere → why. */
@@ -71,6 +76,18 @@ const SENSITIVE_FILES = new Map<string, string>(Object.entries({
   '.drone.yml': 'Drone CI runs this pipeline, with the repository\'s secrets, on push',
   'jenkinsfile': 'Jenkins runs this pipeline, with the repository\'s secrets, on push',
   '.devcontainer.json': 'a dev container definition runs commands (postCreateCommand) when the folder is reopened in a container',
+  'mise.toml': 'mise runs hooks, tasks and env scripts from mise.toml when a shell enters the folder or a tool starts',
+  '.mise.toml': 'mise runs hooks, tasks and env scripts from .mise.toml when a shell enters the folder or a tool starts',
+  'mise.local.toml': 'mise runs hooks and env scripts from mise.local.toml when a shell enters the folder',
+  '.mise.local.toml': 'mise runs hooks and env scripts from .mise.local.toml when a shell enters the folder',
+  'bunfig.toml': 'bun runs preload scripts named in bunfig.toml on every bun command',
+  '.gitpod.yml': 'Gitpod runs the tasks in .gitpod.yml when a workspace starts',
+  'rust-toolchain': 'rustup runs the toolchain named here (a path is any program) on every cargo command',
+  'rust-toolchain.toml': 'rustup runs the toolchain named here (a path is any program) on every cargo command',
+  '.gitpod.dockerfile': 'Gitpod builds and runs this image when a workspace starts',
+  '.exrc': 'vim and Neovim (with exrc) run .exrc when started in the folder',
+  '.nvimrc': 'Neovim (with exrc) runs .nvimrc when started in the folder',
+  '.nvim.lua': 'Neovim (with exrc) runs .nvim.lua when started in the folder',
 }));
 
 /** A file in a folder of that name, anywhere → why. */
@@ -78,6 +95,9 @@ const SENSITIVE_FOLDER_FILES = new Map<string, string>(Object.entries({
   '.tandem/hooks.json': 'Tandem runs the commands in .tandem/hooks.json at every tool call once you trust the file (or name it with --hooks)',
   '.claude/settings.json': 'Claude Code runs the hooks in .claude/settings.json at every tool call',
   '.claude/settings.local.json': 'Claude Code runs the hooks in .claude/settings.local.json at every tool call',
+  '.cargo/config.toml': 'cargo runs the runners, rustc wrappers and aliases .cargo/config.toml names on every cargo command',
+  '.cargo/config': 'cargo runs the runners, rustc wrappers and aliases .cargo/config names on every cargo command',
+  '.config/mise.toml': 'mise runs hooks, tasks and env scripts from it when a shell enters the folder or a tool starts',
 }));
 
 /** File name endings → why. */

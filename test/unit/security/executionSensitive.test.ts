@@ -26,6 +26,10 @@ describe('security: files that run code by themselves are never covered by blank
         '.github/workflows/ci.yml', '.GitHub/Workflows/release.yaml', '.github/actions/setup/action.yml', '.devcontainer/devcontainer.json',
         '.idea/workspace.xml', '.circleci/config.yml', '.gitlab-ci.yml', '.npmrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pre-commit-config.yaml',
         'lefthook.yml', 'project.code-workspace', '.tandem/hooks.json', 'pkg/.tandem/hooks.json', '.claude/settings.json', '.claude/settings.local.json',
+        // Round 3: more files a tool runs code from when it starts.
+        'mise.toml', '.mise.toml', 'mise.local.toml', '.mise/config.toml', '.config/mise.toml', '.config/mise/config.toml', '.cargo/config.toml',
+        'crates/a/.cargo/config', 'bunfig.toml', '.gitpod.yml', '.gitpod.Dockerfile', '.devcontainer/Dockerfile', '.devcontainer/sub/devcontainer.json',
+        'pkg/.envrc', 'rust-toolchain.toml', 'rust-toolchain', '.exrc', '.nvimrc', '.nvim.lua',
       ]) {
         assert.ok(executionSensitiveReason(p), p);
       }
@@ -35,6 +39,7 @@ describe('security: files that run code by themselves are never covered by blank
       for (const p of [
         'src/app.ts', 'package.json', 'Makefile', 'README.md', '.vscodeignore', 'vscode/tasks.json', 'docs/.vscode', '.github/CODEOWNERS',
         '.github/workflows', 'github/workflows/ci.yml', '.env', '.gitignore', 'constructor/x.ts', '__proto__', 'toString', 'a/hasOwnProperty/b', 'hooks.json', '.tandem/skills/x/SKILL.md', '.claude/skills/x/SKILL.md',
+        'cargo/config.toml', 'Cargo.toml', 'mise/tasks.md', '.config/other.toml', '.nvmrc', '.gitattributes',
       ]) {
         assert.equal(executionSensitiveReason(p), undefined, p);
       }
