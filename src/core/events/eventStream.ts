@@ -1,5 +1,8 @@
-import type { Card, HostEvent, HostEventInput, RoleId } from '../../protocol';
+import type { Card, CardStep, HostEvent, HostEventInput, RoleId } from '../../protocol';
 import { CardStore } from './cardStore';
+
+/** The cards a step's run adds (the plan, summary and instructions cards belong to the task, not a step). */
+const STEPPED: ReadonlySet<Card['kind']> = new Set(['text', 'tool_call', 'question', 'error', 'usage']);
 
 /**
  * The one place events are born: stamps `seq`, applies each delta to the card store, then hands
@@ -9,6 +12,11 @@ export class EventStream {
   private seq = 0;
   private idCounter = 0;
   readonly store = new CardStore();
+  /**
+   * The plan step running now, if any (the task sets it): the cards a step's run adds carry it, so
+   * the chat can show each step as its own lane and `--json` says which step a card is from.
+   */
+  stepOf: (() => CardStep | undefined) | undefined;
 
   constructor(private readonly sink: (event: HostEvent) => void, private readonly idPrefix = 'c') {}
 
@@ -25,7 +33,8 @@ export class EventStream {
   }
 
   addCard(card: Card): void {
-    this.emit({ type: 'card_added', card });
+    const step = STEPPED.has(card.kind) && !(card as { step?: CardStep }).step ? this.stepOf?.() : undefined;
+    this.emit({ type: 'card_added', card: step ? ({ ...card, step } as Card) : card });
   }
 
   patchCard(id: string, patch: Record<string, unknown>): void {

@@ -144,6 +144,8 @@ export class Agent implements AgentApi {
       stepTools: () => this.catalog().stepTools,
       diagnostics: opts.host.diagnostics,
     });
+    // The cards a plan step's run adds carry its step (the chat's lanes, approvals by step, --json).
+    this.events.stepOf = () => this.planning.runningStep();
     // A resumed task's plans stay executable and revisable (their cards came back with the snapshot).
     if (opts.resume) {
       const lastPlan = [...opts.resume.cards].reverse().find((c) => c.kind === 'plan' && c.reliability);

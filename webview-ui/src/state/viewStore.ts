@@ -41,6 +41,7 @@ export class Store<S extends object> {
 export class ChatFrame {
   private groups: Map<string, CardGroup> | undefined;
   private refusals: Map<string, string> | undefined;
+  private steps: Map<number, { action: string; state: string }> | undefined;
 
   constructor(
     readonly version: number,
@@ -67,6 +68,22 @@ export class ChatFrame {
     return this.groups.get(cardId);
   }
 
+  /** A plan step as the latest plan card says it (its action and state), for its lane's header. Read defensively. */
+  laneStep(n: number): { action: string; state: string } | undefined {
+    if (!this.steps) {
+      this.steps = new Map();
+      for (let i = this.cards.length - 1; i >= 0; i--) {
+        const c = this.cards[i] as unknown as { kind: string; plan?: { steps?: { step_number?: unknown; action?: unknown }[] } | null; step_states?: Record<string, string> };
+        if (c.kind !== 'plan' || !c.plan || !Array.isArray(c.plan.steps)) continue;
+        for (const st of c.plan.steps) {
+          if (typeof st.step_number === 'number' && typeof st.action === 'string') this.steps.set(st.step_number, { action: st.action, state: c.step_states?.[String(st.step_number)] ?? 'pending' });
+        }
+        break;
+      }
+    }
+    return this.steps.get(n);
+  }
+
   /** The refusal of the click `action` on `target`, while it is current. */
   refusal(action: string, target?: string): string | undefined {
     this.refusals ??= currentRefusals(this.cards);
@@ -82,6 +99,8 @@ export interface ViewState {
   allowList: readonly string[];
   /** Leaders of the grouped runs the user opened. */
   openGroups: ReadonlySet<string>;
+  /** Plan step lanes the user folded (state/stepLanes.ts). */
+  closedLanes: ReadonlySet<string>;
   /** The composer's text; Approve / Reject of a pending change carry it as feedback. */
   draft: string;
   /** The host's latest answer to the `@` picker's path search. */
@@ -95,6 +114,7 @@ export function createViewStore(init: Partial<ViewState> = {}): ViewStore {
     chat: new ChatFrame(0, [], false, null, new Map()),
     allowList: [],
     openGroups: new Set(),
+    closedLanes: new Set(),
     draft: '',
     mentionResults: { query: '', paths: [] },
     ...init,
@@ -107,6 +127,15 @@ export function toggleGroup(store: ViewStore, leaderId: string): void {
     const open = new Set(s.openGroups);
     if (!open.delete(leaderId)) open.add(leaderId);
     return { openGroups: open };
+  });
+}
+
+/** Folds a plan step's lane, or shows it again. */
+export function toggleLane(store: ViewStore, laneId: string): void {
+  store.update((s) => {
+    const closed = new Set(s.closedLanes);
+    if (!closed.delete(laneId)) closed.add(laneId);
+    return { closedLanes: closed };
   });
 }
 

@@ -10,6 +10,7 @@ import { withMention } from '../mentions/withMention';
 import { Header } from './Header';
 import { SetupCard, type ConnectionResult } from './SetupCard';
 import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
+import { laneRows } from '../state/stepLanes';
 import { MessageQueue } from '../state/messageQueue';
 import { pendingApproval } from '../state/pendingApproval';
 import { planProgress } from '../state/planProgress';
@@ -185,6 +186,9 @@ export function App() {
     saveQueue();
   }, [version, queueTick]);
   const approval = useMemo(() => pendingApproval(chat.cards), [version]);
+  // Each plan step's cards as its own lane under a header (folded ones show the header alone).
+  const closedLanes = useSelected(view, (s) => s.closedLanes);
+  const lanes = useMemo(() => laneRows(chat.cards, closedLanes), [version, closedLanes]);
   const progress = useMemo(() => planProgress(chat.cards), [version]);
   const lastCall = useMemo(() => lastCallUsage(chat.cards, (u) => `${u.model} · ${u.role} · ${formatUsage(u)} · ${(u.latency_ms / 1000).toFixed(1)} s`), [version]);
   const onScrollMemory = (m: ScrollMemory): void =>
@@ -198,13 +202,13 @@ export function App() {
         <Header role={chat.roleInfo} next={chat.nextRole} agentState={chat.agentState} agentDetail={chat.agentDetail} turn={chat.turnUsage} task={chat.taskUsage} notice={chat.roleNotice} noticeTick={chat.roleNoticeTick} lastOutcome={chat.lastOutcome} revertible={chat.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(chat.cards)} models={models} meter={meter} revertRefusal={frame.refusal('revert_task')} />
         {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
         <VirtualCardList
-          cards={chat.cards}
+          cards={lanes.rows}
           version={version}
           restore={persisted.scroll_top === undefined ? undefined : {
             scrollTop: persisted.scroll_top, stick: persisted.stick_to_bottom, anchorId: persisted.anchor_id, anchorOffset: persisted.anchor_offset,
           }}
           onScrollMemory={onScrollMemory}
-          indexOf={(id) => chat.indexOf(id)}
+          indexOf={lanes.indexOf}
           emptyExtra={recent.length > 0 && <RecentTasks tasks={recent} />}
         />
         {unavailable && <TaskUnavailable key={unavailable.tick} notice={unavailable} onDismiss={() => setUnavailable(null)} />}

@@ -137,7 +137,7 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
         >
           <span aria-hidden="true">{role.glyph}</span> {role.label}
         </button>
-        <AgentStateChip state={agentState} detail={agentDetail} />
+        <AgentStateChip state={agentState} detail={agentDetail} running={progress?.steps.filter((s) => s.state === 'running').length ?? 0} />
         {agentState === 'idle' && lastOutcome && OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>}
         <span class="spacer" />
         {revertible > 0 && !confirmRevert && (

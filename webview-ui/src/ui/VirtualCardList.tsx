@@ -9,6 +9,8 @@ import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact
 import type { ChatCard } from '../state/localCards';
 import { HeightModel } from '../state/heightModel';
 import { CardView } from './cards/CardView';
+import { LaneHeader } from './cards/LaneHeader';
+import { laneOf, type LaneCard } from '../state/stepLanes';
 import { copyCodeBlock } from './copyCode';
 import { openPathLink } from '../mentions/pathLinks';
 
@@ -18,8 +20,11 @@ const STICK_SLACK = 32;
 
 export interface ScrollMemory { scrollTop?: number; stick?: boolean; anchorId?: string; anchorOffset?: number }
 
+/** A row of the list: a card, or a plan step's lane header (state/stepLanes.ts). */
+export type ListRow = ChatCard | LaneCard;
+
 interface Props {
-  cards: readonly ChatCard[];
+  cards: readonly ListRow[];
   version: number;
   /** Scroll position to restore once, when the first cards arrive after a reload. */
   restore?: ScrollMemory;
@@ -35,7 +40,7 @@ interface Props {
  * beyond itself (a turn running, the draft, the allow-list…) it selects from the view store, and
  * that re-renders the card alone.
  */
-class Row extends Component<{ card: ChatCard; top: number; observe(el: Element | null, id: string): void; children?: ComponentChildren }> {
+class Row extends Component<{ card: ListRow; top: number; observe(el: Element | null, id: string): void; children?: ComponentChildren }> {
   private el: HTMLDivElement | null = null;
   override shouldComponentUpdate(next: Row['props']): boolean {
     return next.card !== this.props.card || next.top !== this.props.top;
@@ -50,8 +55,8 @@ class Row extends Component<{ card: ChatCard; top: number; observe(el: Element |
   override render() {
     const { card, top } = this.props;
     return (
-      <div class="row" ref={this.setRef} data-row-id={card.id} style={{ transform: `translateY(${top}px)` }}>
-        <CardView card={card} />
+      <div class={card.kind !== 'lane' && laneOf(card) ? 'row in-lane' : 'row'} ref={this.setRef} data-row-id={card.id} style={{ transform: `translateY(${top}px)` }}>
+        {card.kind === 'lane' ? <LaneHeader lane={card} /> : <CardView card={card} />}
       </div>
     );
   }
@@ -84,7 +89,7 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, index
         if (idx < 0) continue;
         const h = e.borderBoxSize?.[0]?.blockSize ?? (e.target as HTMLElement).offsetHeight;
         const oldTop = model.offsets[idx] ?? 0;
-        const delta = model.setMeasured(id, h, list[idx]!);
+        const delta = model.setMeasured(id, h, list[idx]! as ChatCard);
         if (delta !== 0) {
           changed = true;
           // A row starting above the view pushes what is being read: move the view with it.
@@ -121,7 +126,8 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, index
     };
   }, []);
 
-  model.layout(cards, GAP);
+  // A lane header is sized like any unknown row until measured.
+  model.layout(cards as readonly ChatCard[], GAP);
   const n = cards.length;
   // The user's own new message brings the view back to the latest, even if they had scrolled up
   // (reading an old card, or a click that scrolled one into view): they want to see the answer.
