@@ -21,9 +21,13 @@ const LEAD: Record<NonNullable<HookNote['outcome']>, string> = {
   feedback: 'Hook feedback',
 };
 
-export function hookNoteLines(note: HookNote): { text: string; warning: boolean }[] {
+/**
+ * The lines to show for the call. `shownError`: the card's error where it is shown beside them (the
+ * chat): a line it already says ("Blocked by hook: <reason>", as the model got it) is left out.
+ */
+export function hookNoteLines(note: HookNote, shownError?: string): { text: string; warning: boolean }[] {
   const lines: { text: string; warning: boolean }[] = [];
   if (note.outcome) lines.push({ text: note.reason ? `${LEAD[note.outcome]}: ${note.reason}` : LEAD[note.outcome], warning: note.outcome === 'blocked' || note.outcome === 'not_reached' });
   for (const w of note.warnings ?? []) lines.push({ text: `Hook failed: ${w}`, warning: true });
-  return lines;
+  return shownError ? lines.filter((l) => !shownError.includes(l.text)) : lines;
 }

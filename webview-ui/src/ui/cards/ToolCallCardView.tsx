@@ -197,10 +197,10 @@ function SkillChip({ card, name }: { card: ToolCallCard; name?: string }) {
 }
 
 /** What the user's hooks did to the call (blocked, allowed, asked; failures as warnings), in the words the CLI prints. */
-function HookLines({ note }: { note: HookNote }) {
+function HookLines({ note, error }: { note: HookNote; error?: string }) {
   return (
     <>
-      {hookNoteLines(note).map((l, i) => (
+      {hookNoteLines(note, error).map((l, i) => (
         <div key={i} class={`hook-line ${l.warning ? 'warning-text' : 'muted'}`}>{visibleLine(l.text)}</div>
       ))}
     </>
@@ -262,7 +262,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
         </div>
       )}
       {card.revertible && !card.reverted && <RefusalNote text={revertRefusal} />}
-      {card.hook && <HookLines note={card.hook} />}
+      {card.hook && <HookLines note={card.hook} error={card.error} />}
       {card.error && (
         <LazyDetails className="result result-error" initiallyOpen summary="Error" render={() => <pre>{card.error}</pre>} />
       )}
