@@ -57,6 +57,9 @@ export class TextPrinter {
       case 'step_failed':
         this.line(`[step ${e.step_number} failed${e.reason ? `: ${e.reason}` : ''}]`);
         break;
+      case 'step_stopped':
+        this.line(`[step ${e.step_number} stopped]`);
+        break;
       case 'step_unverified':
         this.line(`[step ${e.step_number} unverified: ${e.reason}]`);
         break;

@@ -131,6 +131,8 @@ export function applyHostEvent<C extends CardLike>(view: HostView<C>, event: Hos
     case 'step_failed':
       if (event.reason) view.stepReasons.set(`${event.plan_id}#${event.step_number}`, event.reason);
       return setStep(view, event.plan_id, event.step_number, 'failed');
+    case 'step_stopped':
+      return setStep(view, event.plan_id, event.step_number, 'stopped');
     case 'step_unverified':
       view.stepReasons.set(`${event.plan_id}#${event.step_number}`, event.reason);
       return setStep(view, event.plan_id, event.step_number, 'unverified');

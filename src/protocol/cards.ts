@@ -112,7 +112,8 @@ export const QuestionCard = z.object({
   ts: z.number(),
 });
 
-export const ToolCallStatus = z.enum(['pending', 'approved', 'rejected', 'refused', 'running', 'done', 'error']);
+/** `stopped`: the user's Stop ended the call (a neutral end, not a failure). */
+export const ToolCallStatus = z.enum(['pending', 'approved', 'rejected', 'refused', 'running', 'done', 'error', 'stopped']);
 export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
 
 /** What the user is asked to approve; the webview shows it, the host opens the real diff. */
@@ -245,7 +246,7 @@ export const SummaryCard = z.object({
     removed: z.number().int().optional(),
   })),
   commands: z.array(z.object({ command: z.string(), exit: CommandExit.optional() })),
-  steps: z.object({ done: z.number().int(), failed: z.number().int(), total: z.number().int(), unverified: z.number().int().optional() }).optional(),
+  steps: z.object({ done: z.number().int(), failed: z.number().int(), total: z.number().int(), unverified: z.number().int().optional(), stopped: z.number().int().optional() }).optional(),
   cost_usd: z.number().optional(),
   tokens_in: z.number().int().optional(),
   tokens_out: z.number().int().optional(),

@@ -23,6 +23,8 @@ export const HostEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('step_started'), seq, plan_id: z.string(), step_number: z.number().int() }),
   z.object({ type: z.literal('step_done'), seq, plan_id: z.string(), step_number: z.number().int() }),
   z.object({ type: z.literal('step_failed'), seq, plan_id: z.string(), step_number: z.number().int(), reason: z.string().optional() }),
+  /** The user's Stop ended the run during this step: neither done nor failed. */
+  z.object({ type: z.literal('step_stopped'), seq, plan_id: z.string(), step_number: z.number().int() }),
   /** The step ended normally but without evidence that it worked (no check, a rejected action, …). */
   z.object({ type: z.literal('step_unverified'), seq, plan_id: z.string(), step_number: z.number().int(), reason: z.string() }),
   /** The Reviewer judged a plan version (no `step_number`) or an executed step; `verdict` null: no valid answer came. */

@@ -38,7 +38,8 @@ export type Plan = z.infer<typeof Plan>;
  * actions was rejected or failed, its changes stayed inside its files); `unverified` when it ended
  * normally without that evidence; `failed` when it could not be done or its check failed.
  */
-export const StepState = z.enum(['pending', 'running', 'done', 'unverified', 'failed']);
+/** `stopped`: the user stopped the run during this step; neither done nor failed. */
+export const StepState = z.enum(['pending', 'running', 'done', 'unverified', 'failed', 'stopped']);
 export type StepState = z.infer<typeof StepState>;
 
 /** What a step's check printed (capped), kept on the plan card as the step's evidence. */

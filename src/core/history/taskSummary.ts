@@ -53,6 +53,7 @@ export function buildTaskSummary(cards: readonly Card[], touched: Touched, outco
         done: states.filter((s) => s === 'done').length,
         failed: states.filter((s) => s === 'failed').length,
         unverified: states.filter((s) => s === 'unverified').length,
+        stopped: states.filter((s) => s === 'stopped').length,
         total: c.plan.steps.length,
       };
     }

@@ -62,14 +62,14 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
       }
       if (outcome !== 'done') {
         const refused = outcome === 'waiting' ? planning.refusedAmendment : undefined;
-        planning.setStep(n, 'failed', refused ? `stopped on an amendment nobody could decide here: ${refused.text}` : FAIL_REASON[outcome]);
+        planning.setStep(n, outcome === 'stopped' ? 'stopped' : 'failed', refused ? `stopped on an amendment nobody could decide here: ${refused.text}` : FAIL_REASON[outcome]);
         return outcome;
       }
       const actions = [...(planning.execution?.actions ?? [])];
       const outsideScope = outside(step.files, [...(planning.execution?.changed ?? [])], run.root);
       const check = step.check?.trim() ? await run.runCheck(step.check.trim(), n) : undefined;
       if (run.aborted()) {
-        planning.setStep(n, 'failed', FAIL_REASON.stopped);
+        planning.setStep(n, 'stopped', FAIL_REASON.stopped);
         return 'stopped';
       }
       // After the check: it gives the language services time to catch up with the step's last write.

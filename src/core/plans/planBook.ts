@@ -166,6 +166,7 @@ export class PlanBook {
     if (state === 'running') this.ui.emit({ type: 'step_started', plan_id: cardId, step_number: stepNumber });
     else if (state === 'done') this.ui.emit({ type: 'step_done', plan_id: cardId, step_number: stepNumber });
     else if (state === 'failed') this.ui.emit({ type: 'step_failed', plan_id: cardId, step_number: stepNumber, ...(why ? { reason: why } : {}) });
+    else if (state === 'stopped') this.ui.emit({ type: 'step_stopped', plan_id: cardId, step_number: stepNumber });
     else if (state === 'unverified') this.ui.emit({ type: 'step_unverified', plan_id: cardId, step_number: stepNumber, reason: why || 'no evidence' });
   }
 

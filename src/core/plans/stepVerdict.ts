@@ -16,7 +16,7 @@ import type { CheckResult, StepEvidence, StepState } from '../../protocol';
 export interface StepAction {
   tool: string;
   summary: string;
-  status: 'done' | 'error' | 'refused' | 'rejected';
+  status: 'done' | 'error' | 'refused' | 'rejected' | 'stopped';
 }
 
 /** The check's run: its result, or why it did not run at all. */
@@ -43,6 +43,7 @@ const STATUS_WORD: Record<Exclude<StepAction['status'], 'done'>, string> = {
   rejected: 'was rejected',
   refused: 'was refused',
   error: 'failed',
+  stopped: 'was stopped',
 };
 
 export function stepVerdict(f: StepFacts): StepVerdict {

@@ -20,7 +20,8 @@ export function settleInterruptedCards(cards: readonly Card[]): Card[] {
       return { ...c, executing: false, step_states: steps, ...(running.length ? { step_evidence: evidence } : {}) };
     }
     if (c.kind === 'tool_call' && (c.status === 'pending' || c.status === 'running' || c.status === 'approved')) {
-      return { ...c, status: 'error', error: c.error ?? INTERRUPTED };
+      // Ended by the window going away, not by anything failing: stopped, as a Stop would have.
+      return { ...c, status: 'stopped', error: c.error ?? INTERRUPTED };
     }
     if (c.kind === 'text' && c.streaming) return { ...c, streaming: false };
     if (c.kind === 'question' && c.status === 'waiting') return { ...c, status: 'cancelled' };

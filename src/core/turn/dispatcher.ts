@@ -243,7 +243,7 @@ export class Dispatcher {
     else patch.error = shown;
     if (exit) patch.exit = exit;
     this.env.events.patchCard(p.cardId, patch);
-    if (status === 'done' || status === 'error' || status === 'refused' || status === 'rejected') this.settled(p, status);
+    if (status === 'done' || status === 'error' || status === 'refused' || status === 'rejected' || status === 'stopped') this.settled(p, status);
     return { callId: p.call.id, content: capped, status, ...(endTurn ? { endTurn } : {}) };
   }
 
@@ -357,7 +357,7 @@ export class Dispatcher {
         return { outcome: { callId: p.call.id, content: capHeadTail(content, env.limits.maxToolResultChars), status: 'rejected', ...(result.endTurn ? { endTurn: true } : {}) }, ...(halt ? { halted: true } : {}) };
       }
       if (env.signal.aborted && !result.content) {
-        return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
+        return { outcome: this.finish(p, 'stopped', 'Stopped by the user.') };
       }
       // What the user typed with Approve reaches the model with the result (the card shows the result alone).
       const content = approvalNote ? `${result.content}\n\nThe user approved this with a note: ${approvalNote}` : result.content;
@@ -369,7 +369,7 @@ export class Dispatcher {
           unanswerable: err,
         };
       }
-      if (env.signal.aborted) return { outcome: this.finish(p, 'error', 'Stopped by the user.') };
+      if (env.signal.aborted) return { outcome: this.finish(p, 'stopped', 'Stopped by the user.') };
       if (decided === 'rejected') {
         // Write tools throw on a rejection; the card still says rejected, not failed.
         const content = this.clean(err instanceof Error && err.message ? err.message : rejectionText(rejection ?? {}, `this ${tool.name} call`));

@@ -28,7 +28,7 @@ export interface SettledToolCall {
   /** The tool card that shows the call. */
   cardId: string;
   tool: string;
-  status: 'done' | 'error' | 'refused' | 'rejected';
+  status: 'done' | 'error' | 'refused' | 'rejected' | 'stopped';
 }
 
 export interface CountedUsage {

@@ -35,7 +35,7 @@ describe('task summary card (when a run ends)', () => {
     } as Card;
     const cards = [user('u', 'go'), plan, edit('e1', 'b.ts', 4, 0, { reverted: true }), edit('e2', 'c.ts', 1, 0)];
     const s = buildTaskSummary(cards, [{ path: 'c.ts', change: 'created' }], 'error', 's')!;
-    assert.deepEqual(s.steps, { done: 1, failed: 1, unverified: 0, total: 3 });
+    assert.deepEqual(s.steps, { done: 1, failed: 1, unverified: 0, stopped: 0, total: 3 });
     assert.deepEqual(s.files, [{ path: 'c.ts', change: 'created', added: 1, removed: 0 }]);
   });
 });

@@ -178,13 +178,14 @@ describe('plan execution, step by step', () => {
     assert.deepEqual(card.step_evidence?.['2']?.why, ['run_command ($ npm test) was rejected']);
   });
 
-  it('marks the step failed when its turn is stopped, and refuses a second concurrent execution', async () => {
+  it('marks the step stopped (not failed) when its turn is stopped, and refuses a second concurrent execution', async () => {
     const t = await validated();
     const b = t.planning.beginExecution(t.cardId);
     assert.equal(t.planning.beginExecution(t.cardId).ok, false);
     const outcome = await executePlanSteps(t.planning, b.ok ? b.brief : '', runners(async () => 'stopped'));
     assert.equal(outcome, 'stopped');
-    assert.equal((t.events.find((e) => e.type === 'step_failed') as any).reason, 'stopped by the user');
+    assert.equal(t.events.some((e) => e.type === 'step_failed'), false, 'a Stop is not a failure');
+    assert.ok(t.events.some((e) => e.type === 'step_stopped'));
   });
 });
 

@@ -78,7 +78,8 @@ describe('plan state across condensing and resume', function () {
 
     const t2 = await task([write(2), text('two'), write(3), text('three')], { resumeId: t1.session.id });
     const resumed = t2.cards('plan')[0]!;
-    assert.deepEqual(resumed.step_states, { 1: 'done', 2: 'failed', 3: 'pending' });
+    // Stopped is its own end: the user stopped step 2, it did not fail.
+    assert.deepEqual(resumed.step_states, { 1: 'done', 2: 'stopped', 3: 'pending' });
     const { planStatus, executedLabel } = await loadWebviewModule<PlanStatusModule>('webview-ui/src/state/planStatus.ts');
     const status = planStatus(resumed) as { kind: string; next?: number };
     assert.equal(status.next, 2, 'the card offers Continue from step 2');

@@ -25,7 +25,7 @@ describe('webview plan status (Execute, executing, executed)', () => {
 
   it('after a run it is executed, and says how it went', () => {
     const all = M.planStatus(card({ step_states: { 1: 'done', 2: 'done', 3: 'done' } }) as never);
-    assert.deepEqual(all, { kind: 'executed', done: 3, unverified: 0, failed: 0, total: 3 });
+    assert.deepEqual(all, { kind: 'executed', done: 3, unverified: 0, failed: 0, stopped: 0, total: 3 });
     assert.equal((M.planStatus(card({ step_states: { 1: 'done', 2: 'failed', 3: 'pending' } }) as never) as { next?: number }).next, 2);
     assert.equal(M.executedLabel(all as never), 'Executed ✓');
     const failed = M.planStatus(card({ step_states: { 1: 'done', 2: 'failed', 3: 'pending' } }) as never);
@@ -38,7 +38,7 @@ describe('webview plan status (Execute, executing, executed)', () => {
 
   it('"Executed ✓" only when every step is done: unverified steps are counted and said', () => {
     const unverified = M.planStatus(card({ step_states: { 1: 'done', 2: 'unverified', 3: 'done' } }) as never);
-    assert.deepEqual(unverified, { kind: 'executed', done: 2, unverified: 1, failed: 0, total: 3 });
+    assert.deepEqual(unverified, { kind: 'executed', done: 2, unverified: 1, failed: 0, stopped: 0, total: 3 });
     assert.equal(M.executedLabel(unverified as never), 'Executed, not verified (2 of 3 steps done, 1 unverified)');
     const both = M.planStatus(card({ step_states: { 1: 'unverified', 2: 'failed', 3: 'pending' } }) as never);
     assert.equal(M.executedLabel(both as never), 'Execution failed (0 of 3 steps done, 1 unverified)');

@@ -89,7 +89,7 @@ function ContextMeterView({ m }: { m: ContextMeter }) {
   );
 }
 
-const STEP_MARK: Record<string, string> = { pending: '○', running: '▶', done: '✓', failed: '✗' };
+const STEP_MARK: Record<string, string> = { pending: '○', running: '▶', done: '✓', failed: '✗', stopped: '■', unverified: '?' };
 
 /** "3/5 · Update the tests", expandable to every step's state. */
 function StepProgress({ p }: { p: PlanProgress }) {

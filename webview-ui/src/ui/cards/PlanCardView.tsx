@@ -11,7 +11,7 @@ import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, Verdict
 
 const roleLabel = (id: string) => PRODUCT_ROLE_INFO.find(id)?.label ?? id;
 
-const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', unverified: '?', failed: '✗' };
+const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', unverified: '?', failed: '✗', stopped: '■' };
 
 export function PlanCardView({ card }: { card: PlanCard }) {
   const [revising, setRevising] = useState(false);
@@ -51,7 +51,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
               const state: StepState = card.step_states[String(s.step_number)] ?? 'pending';
               const evidence = card.step_evidence?.[String(s.step_number)];
               // Why a step is not done: its evidence on the card (kept by history), else the event's reason.
-              const why = state === 'failed' || state === 'unverified'
+              const why = state === 'failed' || state === 'unverified' || state === 'stopped'
                 ? (evidence?.why.length ? evidence.why : [stepReasons[at]].filter((r): r is string => !!r))
                 : [];
               const concerns = review?.verdict?.concerns.filter((c) => c.step === s.step_number) ?? [];
@@ -148,7 +148,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
         <div class="actions">
           {status.kind === 'executed' ? (
             <>
-              <span class={`chip ${status.failed ? 'status-error' : status.done === status.total ? 'status-done' : 'status-unverified'}`} data-plan-status="executed">{executedLabel(status)}</span>
+              <span class={`chip ${status.failed ? 'status-error' : status.done === status.total ? 'status-done' : status.stopped ? 'status-stopped' : 'status-unverified'}`} data-plan-status="executed">{executedLabel(status)}</span>
               {replanWanted && <button type="button" class="primary" disabled={busy} onClick={() => postToHost({ type: 'replan', card_id: card.id })}>Replan</button>}
               {next !== undefined && (
                 <button type="button" class={replanWanted ? 'secondary' : 'primary'} disabled={busy} onClick={() => execute(next)}>Continue from step {next}</button>

@@ -30,7 +30,7 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
       </div>
       {card.steps && (
         <p class="summary-steps">
-          Steps: <strong>{card.steps.done} of {card.steps.total} done</strong>{(card.steps.unverified ?? 0) > 0 && <span class="warning-text">, {card.steps.unverified} not verified</span>}{card.steps.failed > 0 && <span class="error-text">, {card.steps.failed} failed</span>}
+          Steps: <strong>{card.steps.done} of {card.steps.total} done</strong>{(card.steps.unverified ?? 0) > 0 && <span class="warning-text">, {card.steps.unverified} not verified</span>}{card.steps.failed > 0 && <span class="error-text">, {card.steps.failed} failed</span>}{(card.steps.stopped ?? 0) > 0 && <span class="muted">, {card.steps.stopped} stopped</span>}
         </p>
       )}
       {card.files.length > 0 && (

@@ -28,7 +28,7 @@ function argsText(args: unknown): string {
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: 'needs approval', approved: 'approved', rejected: 'rejected', refused: 'refused',
-  running: 'running', done: 'done', error: 'error',
+  running: 'running', done: 'done', error: 'error', stopped: 'stopped',
 };
 
 /** How a command ended, in words: a non-zero exit is not "done". */
