@@ -40,14 +40,6 @@ export const Attachment = z.object({
 });
 export type Attachment = z.infer<typeof Attachment>;
 
-/**
- * The plan step a card belongs to (set on the cards a step's run adds: its text, calls, check,
- * errors, usage): the chat shows each step as its own lane, approvals say their step, and `--json`
- * carries it. `plan_id` is the plan card the run started from (amendments may add versions mid-run).
- */
-export const CardStep = z.object({ plan_id: z.string(), step_number: z.number().int().min(1) });
-export type CardStep = z.infer<typeof CardStep>;
-
 export const TextCard = z.object({
   kind: z.literal('text'),
   id: z.string(),
@@ -66,7 +58,8 @@ export const TextCard = z.object({
   provider_fields: z.record(z.string(), z.unknown()).optional(),
   /** A user message's mentions and editor context, as attached when it was sent. */
   attachments: z.array(Attachment).max(50).optional(),
-  step: CardStep.optional(),
+  /** The plan step whose work this card shows (the chat's lanes, `--json`). */
+  step: z.number().int().min(1).optional(),
   ts: z.number(),
 });
 
@@ -108,7 +101,8 @@ export const QuestionCard = z.object({
   question: Question,
   answer: z.string().optional(),
   status: z.enum(['waiting', 'answered', 'cancelled']),
-  step: CardStep.optional(),
+  /** The plan step whose work this card shows (the chat's lanes, `--json`). */
+  step: z.number().int().min(1).optional(),
   ts: z.number(),
 });
 
@@ -190,7 +184,8 @@ export const ToolCallCard = z.object({
   provider_fields: z.record(z.string(), z.unknown()).optional(),
   /** The assistant message's own provider fields, on its first call's card when the message had no text card. */
   message_fields: z.record(z.string(), z.unknown()).optional(),
-  step: CardStep.optional(),
+  /** The plan step whose work this card shows (the chat's lanes, `--json`). */
+  step: z.number().int().min(1).optional(),
   ts: z.number(),
 });
 
@@ -207,7 +202,8 @@ export const ErrorCard = z.object({
    * and what it was on, so the chat also shows it next to the button that asked.
    */
   refused: z.object({ action: z.enum(['revert_call', 'revert_task', 'revert_file', 'edit_message']), target: z.string().optional() }).optional(),
-  step: CardStep.optional(),
+  /** The plan step whose work this card shows (the chat's lanes, `--json`). */
+  step: z.number().int().min(1).optional(),
   ts: z.number(),
 });
 
@@ -223,7 +219,8 @@ export const UsageCard = z.object({
   /** The endpoint reported no usage: the counts are Tandem's own estimate. */
   estimated: z.boolean().optional(),
   outcome: z.string(),
-  step: CardStep.optional(),
+  /** The plan step whose work this card shows (the chat's lanes, `--json`). */
+  step: z.number().int().min(1).optional(),
   ts: z.number(),
 });
 

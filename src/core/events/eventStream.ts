@@ -1,4 +1,4 @@
-import type { Card, CardStep, HostEvent, HostEventInput, RoleId } from '../../protocol';
+import type { Card, HostEvent, HostEventInput, RoleId } from '../../protocol';
 import { CardStore } from './cardStore';
 
 /** The cards a step's run adds (the plan, summary and instructions cards belong to the task, not a step). */
@@ -16,7 +16,7 @@ export class EventStream {
    * The plan step running now, if any (the task sets it): the cards a step's run adds carry it, so
    * the chat can show each step as its own lane and `--json` says which step a card is from.
    */
-  stepOf: (() => CardStep | undefined) | undefined;
+  stepOf: (() => number | undefined) | undefined;
 
   constructor(private readonly sink: (event: HostEvent) => void, private readonly idPrefix = 'c') {}
 
@@ -33,7 +33,7 @@ export class EventStream {
   }
 
   addCard(card: Card): void {
-    const step = STEPPED.has(card.kind) && !(card as { step?: CardStep }).step ? this.stepOf?.() : undefined;
+    const step = STEPPED.has(card.kind) && !(card as { step?: number }).step ? this.stepOf?.() : undefined;
     this.emit({ type: 'card_added', card: step ? ({ ...card, step } as Card) : card });
   }
 

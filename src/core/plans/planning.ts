@@ -4,7 +4,7 @@
  * Actor is executing. The loop owns one and hands it to tools through `ToolContext.planning`.
  */
 import type { Logger } from '../ports/ports';
-import type { Amendment, CardStep, Plan, StepEvidence, StepState } from '../../protocol';
+import type { Amendment, Plan, StepEvidence, StepState } from '../../protocol';
 import type { StepAction } from './stepVerdict';
 import { PlanBook } from './planBook';
 import type { CardSink } from '../events/cardSink';
@@ -38,8 +38,6 @@ export interface PlanExecution {
   record: PlanRecord & { plan: Plan };
   /** The step being worked on (1-based), 0 before the first. */
   step: number;
-  /** The plan card the run started from: the lane key of its steps' cards (an amendment may add versions mid-run). */
-  run: string;
   /** Set by `fail_step` during the current step. */
   failure?: string;
   /** The current step's tool calls as they settled (what the Actor did, and what was refused). */
@@ -172,7 +170,7 @@ export class Planning {
     const last = record.plan.steps[record.plan.steps.length - 1]!.step_number;
     if (fromStep !== undefined && (fromStep < 1 || fromStep > last)) return { ok: false, error: `Plan v${record.version} has no step ${fromStep}.` };
     const from = fromStep ?? 1;
-    this.exec = { record: record as PlanExecution['record'], step: 0, run: cardId, actions: [], changed: new Set(), before: new Map(), from, problems: new StepProblems(this.opts.diagnostics) };
+    this.exec = { record: record as PlanExecution['record'], step: 0, actions: [], changed: new Set(), before: new Map(), from, problems: new StepProblems(this.opts.diagnostics) };
     if (from > 1) this.book.resetStepsFrom(cardId, from);
     else this.book.resetSteps(cardId);
     this.book.setHalted(cardId, undefined);
@@ -193,8 +191,8 @@ export class Planning {
   }
 
   /** The step running now, as the cards it adds carry it (EventStream.stepOf); undefined between runs and before the first step. */
-  runningStep(): CardStep | undefined {
-    return this.exec && this.exec.step > 0 ? { plan_id: this.exec.run, step_number: this.exec.step } : undefined;
+  runningStep(): number | undefined {
+    return this.exec && this.exec.step > 0 ? this.exec.step : undefined;
   }
 
   setStep(stepNumber: number, state: StepState, reason?: string, evidence?: StepEvidence): void {

@@ -117,9 +117,9 @@ describe('plans through the agent', () => {
     assert.equal(after.executing, false);
     // Every card a step's run adds carries its step (the chat's lanes, --json); the task's own cards do not.
     const added = h.events.flatMap((e) => (e.type === 'card_added' ? [e.card] : []));
-    const stepOf = (c: (typeof added)[number]) => ('step' in c && c.step ? `${c.step.plan_id === card.id ? 'plan' : c.step.plan_id}#${c.step.step_number}` : undefined);
+    const stepOf = (c: (typeof added)[number]) => ('step' in c && c.step ? `step ${c.step}` : undefined);
     const answers = h.agent.cards().filter((c) => c.kind === 'text' && (c.text === 'Added the option.' || c.text === 'Tests pass.'));
-    assert.deepEqual(answers.map(stepOf), ['plan#1', 'plan#2']);
+    assert.deepEqual(answers.map(stepOf), ['step 1', 'step 2']);
     assert.ok(added.filter((c) => c.kind === 'usage').slice(1).every((c) => stepOf(c)), 'the steps\' requests are counted in their lanes');
     assert.equal(stepOf(added.find((c) => c.kind === 'plan')!), undefined);
     assert.equal(stepOf(added.find((c) => c.kind === 'text' && /^Executing plan v1/.test(c.text))!), undefined);

@@ -120,7 +120,8 @@ describe('security: the Planner cannot write, whatever the model tries (built CL
     assert.ok(offered.length >= tricks.length, `${offered.length} requests`);
     for (const names of offered) {
       for (const w of WRITE_TOOLS) assert.ok(!names.includes(w), `offered ${w}`);
-      for (const n of names) assert.ok([...READ_TOOLS, 'ask_question', 'propose_plan'].includes(n), `unexpected tool offered: ${n}`);
+      // explore hands a question to a read-only explorer (its child gets read tools only: loop/explore.test.ts).
+      for (const n of names) assert.ok([...READ_TOOLS, 'ask_question', 'propose_plan', 'explore'].includes(n), `unexpected tool offered: ${n}`);
     }
   });
 });

@@ -20,7 +20,7 @@ export function pendingApproval(cards: readonly ChatCard[]): PendingApproval | n
     if (c.kind !== 'tool_call' || c.status !== 'pending' || !c.approval) continue;
     const a = c.approval;
     const what = a.kind === 'command' ? `run \`${a.command ?? c.summary}\`` : a.kind === 'mcp' ? `call the MCP tool ${a.tool_name ?? c.tool}` : `${a.kind === 'create' ? 'create' : a.kind === 'delete' ? 'delete' : 'edit'} ${a.path ?? c.summary}`;
-    return { callId: c.call_id, what, ...(c.step ? { step: c.step.step_number } : {}) };
+    return { callId: c.call_id, what, ...(c.step ? { step: c.step } : {}) };
   }
   return null;
 }

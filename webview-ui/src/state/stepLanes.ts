@@ -8,7 +8,6 @@ import { isFolded } from './foldedCards';
 export interface LaneCard {
   kind: 'lane';
   id: string;
-  plan_id: string;
   step_number: number;
   /** How many cards the lane shows when open (folded ones, like routine usage lines, are not counted). */
   count: number;
@@ -17,11 +16,10 @@ export interface LaneCard {
   ts: number;
 }
 
-/** The lane a card belongs to (`plan_id#step`), from the step it carries; read defensively (snapshot cards may not be validated yet). */
-export function laneOf(card: ChatCard): { key: string; plan_id: string; step_number: number } | undefined {
-  const s = (card as { step?: { plan_id?: unknown; step_number?: unknown } }).step;
-  if (!s || typeof s.plan_id !== 'string' || typeof s.step_number !== 'number') return undefined;
-  return { key: `lane:${s.plan_id}#${s.step_number}`, plan_id: s.plan_id, step_number: s.step_number };
+/** The plan step a card's work belongs to, if any; read defensively (snapshot cards may not be validated yet). */
+export function laneOf(card: ChatCard): number | undefined {
+  const s = (card as { step?: unknown }).step;
+  return typeof s === 'number' && s >= 1 ? s : undefined;
 }
 
 export interface LaneRows {
@@ -33,7 +31,8 @@ export interface LaneRows {
  * The chat's rows with each plan step as its own lane: a step's cards follow its header together,
  * in their order, where the step's first card came — never interleaved with another step running
  * beside it — and a closed lane shows its header alone. Cards of no step keep their place after
- * the lanes that started before them. Without steps, the cards as they are.
+ * the lanes that started before them. A plan run ends with its summary card: a step of a later run
+ * (Run again, Continue from step k) gets a lane of its own. Without steps, the cards as they are.
  */
 export function laneRows(cards: readonly ChatCard[], closed: ReadonlySet<string>): LaneRows {
   let any = false;
@@ -41,16 +40,19 @@ export function laneRows(cards: readonly ChatCard[], closed: ReadonlySet<string>
   if (!any) return { rows: cards, indexOf: indexer(cards) };
   const segments: (ChatCard | { lane: LaneCard; cards: ChatCard[] })[] = [];
   const lanes = new Map<string, { lane: LaneCard; cards: ChatCard[] }>();
+  let run = 0;
   for (const c of cards) {
-    const l = laneOf(c);
-    if (!l) {
+    const n = laneOf(c);
+    if (n === undefined) {
       segments.push(c);
+      if (c.kind === 'summary') run++;
       continue;
     }
-    let seg = lanes.get(l.key);
+    const key = `lane:${run}#${n}`;
+    let seg = lanes.get(key);
     if (!seg) {
-      seg = { lane: { kind: 'lane', id: l.key, plan_id: l.plan_id, step_number: l.step_number, count: 0, open: !closed.has(l.key), ts: c.ts }, cards: [] };
-      lanes.set(l.key, seg);
+      seg = { lane: { kind: 'lane', id: key, step_number: n, count: 0, open: !closed.has(key), ts: c.ts }, cards: [] };
+      lanes.set(key, seg);
       segments.push(seg);
     }
     seg.cards.push(c);

@@ -55,7 +55,7 @@ class Row extends Component<{ card: ListRow; top: number; observe(el: Element | 
   override render() {
     const { card, top } = this.props;
     return (
-      <div class={card.kind !== 'lane' && laneOf(card) ? 'row in-lane' : 'row'} ref={this.setRef} data-row-id={card.id} style={{ transform: `translateY(${top}px)` }}>
+      <div class={card.kind !== 'lane' && laneOf(card) !== undefined ? 'row in-lane' : 'row'} ref={this.setRef} data-row-id={card.id} style={{ transform: `translateY(${top}px)` }}>
         {card.kind === 'lane' ? <LaneHeader lane={card} /> : <CardView card={card} />}
       </div>
     );

@@ -225,7 +225,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
       <div class="card-head">
         <span class="card-title">
           {/* An approval says which plan step asks (steps may run side by side). */}
-          {pending && card.step && <span class="chip step-tag" data-step-tag={card.step.step_number}>Step {card.step.step_number}</span>}
+          {pending && card.step && <span class="chip step-tag" data-step-tag={card.step}>Step {card.step}</span>}
           <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
           <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={toolHeadline(card)} /></span>{' '}
           {/* The tool's name, or what its display shows instead (an MCP tool's long `server__tool`: the server; the headline says the tool). */}
