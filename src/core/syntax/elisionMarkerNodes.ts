@@ -8,7 +8,7 @@
  * to the function, one after a block's last statement to the block around it); there the list is
  * the block whose statements start at the marker's column.
  */
-import { isAncestorOrSelf, namedKids, type SyntaxNode } from './parsedTree';
+import { isAncestorOrSelf, listOwner, namedKids, type SyntaxNode } from './parsedTree';
 
 export interface MarkerNode {
   /** The comment, or the JSX expression that only wraps it. */
@@ -71,7 +71,7 @@ export function findElisionMarkers(root: SyntaxNode, lines: string[], grammar: s
       const wrapper = n.parent?.type === 'jsx_expression' && namedKids(n.parent).length === 1 ? n.parent : undefined;
       const node = wrapper && line.trim() === wrapper.text.trim() ? wrapper : n;
       if (line.trim() === node.text.trim() && isMarkerLine(line) && node.parent) {
-        const container = grammar === 'python' ? pythonContainer(root, lines, row, node.parent) : node.parent;
+        const container = grammar === 'python' ? pythonContainer(root, lines, row, node.parent) : listOwner(node.parent);
         out.push({ node, row, container, line: line.trim() });
       }
       return;

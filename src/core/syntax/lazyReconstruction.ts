@@ -12,8 +12,9 @@
  * result that parses with an error the original did not have.
  */
 import { findElisionMarkers, holdsMarker, type MarkerNode } from './elisionMarkerNodes';
-import { namedKids, parseWith, type ParsedTree, type SyntaxNode } from './parsedTree';
-import { alignSiblings, type Pair } from './siblingAlignment';
+import { listKids, namedKids, parseWith, type ParsedTree, type SyntaxNode } from './parsedTree';
+import { likeness, nameKey, textKey } from './nodeKeys';
+import { alignSiblings, extendByText, type Pair } from './siblingAlignment';
 import { grammarFor } from './syntaxGuard';
 
 export type Reconstruction = { ok: true; text: string; kept: number } | { ok: false; reason: string };
@@ -31,6 +32,8 @@ interface Placement {
 class Refusal extends Error {}
 
 const TAB = 4;
+/** New code at least this alike (token overlap) to code a marker keeps may be a changed copy of it. */
+const CHANGED_COPY = 0.5;
 const indentOf = (line: string) => /^[ \t]*/.exec(line)![0];
 const widthOf = (indent: string) => {
   let w = 0;
@@ -40,10 +43,15 @@ const widthOf = (indent: string) => {
 const usesTabs = (lines: string[]) => lines.filter((l) => l.startsWith('\t')).length > lines.filter((l) => /^ {2,}\S/.test(l)).length;
 const named = (m: MarkerNode) => `"${m.line}" (line ${m.row + 1})`;
 
-/** Lists whose members may come in any order (declarations), where new members between two markers are put after what the markers keep. */
+/** Lists of declarations (a file's top level, a class body, an object), where names identify members. */
 function declarative(n: SyntaxNode): boolean {
   if (['program', 'module', 'class_body', 'object', 'interface_body', 'enum_body', 'object_type', 'declaration_list'].includes(n.type)) return true;
   return n.type === 'block' && n.parent?.type === 'class_definition';
+}
+
+/** Member lists (a class's body): the order of members is no statement, so new ones may go after kept ones. */
+function memberList(n: SyntaxNode): boolean {
+  return ['class_body', 'interface_body', 'object_type', 'enum_body', 'declaration_list'].includes(n.type) || (n.type === 'block' && n.parent?.type === 'class_definition');
 }
 
 const blankText = (n: SyntaxNode) => (n.type === 'jsx_text' || n.type === 'text') && n.text.trim() === '';
@@ -94,30 +102,38 @@ function levelDelta(r: Reading, pairs: Pair[], lazyNodes: (SyntaxNode | undefine
 
 function lazyItems(n: SyntaxNode, markers: MarkerNode[]): { node?: SyntaxNode; marker?: MarkerNode; row: number }[] {
   const markerIds = new Set(markers.map((m) => m.node.id));
-  const items: { node?: SyntaxNode; marker?: MarkerNode; row: number }[] = namedKids(n)
+  const items: { node?: SyntaxNode; marker?: MarkerNode; row: number }[] = listKids(n)
     .filter((c) => !markerIds.has(c.id) && !blankText(c))
     .map((c) => ({ node: c, row: c.startPosition.row }));
   for (const m of markers) if (m.container.id === n.id) items.push({ marker: m, row: m.row });
   return items.sort((a, b) => a.row - b.row);
 }
 
-/** Reads the markers among `l`'s children against `o`'s, then goes down into the pairs that hold markers deeper. */
-function readLevel(r: Reading, o: SyntaxNode, l: SyntaxNode, inherited: number, top: boolean): number {
-  const items = lazyItems(l, r.markers);
-  const lazyNodes = items.map((i) => i.node);
-  const origNodes = namedKids(o).filter((c) => !blankText(c));
-  const pairs = alignSiblings(lazyNodes, origNodes, (n) => holdsMarker(n, r.markers));
-  const delta = levelDelta(r, pairs, lazyNodes, origNodes) ?? inherited;
-  const wrappedTop = top && r.wrapped !== undefined;
+/** A refusal because new code may be a changed copy of code a marker keeps: another pairing of repeated lines may clear it. */
+class CopyRefusal extends Refusal {
+  constructor(message: string, readonly copy: SyntaxNode) {
+    super(message);
+  }
+}
+
+type Item = { node?: SyntaxNode; marker?: MarkerNode; row: number };
+
+/**
+ * What each marker among `items` keeps, given the pairs: the original siblings left between the
+ * pairs around it. Throws a Refusal when that is not one clear reading.
+ */
+function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNode[], pairs: Pair[], delta: number, wrappedTop: boolean): Placement[] {
+  const out: Placement[] = [];
+  const inBody = !declarative(l);
+  const kept: SyntaxNode[] = [];
+  const added: SyntaxNode[] = [];
+  let firstMarker: MarkerNode | undefined;
   for (let g = 0; g <= pairs.length; g++) {
     const before = pairs[g - 1];
     const after = pairs[g];
-    const lFrom = before ? before.lazy + 1 : 0;
-    const lTo = after ? after.lazy : items.length;
-    const oFrom = before ? before.orig + 1 : 0;
-    const oTo = after ? after.orig : origNodes.length;
-    const gap = items.slice(lFrom, lTo);
-    const gapOrig = origNodes.slice(oFrom, oTo);
+    const gap = items.slice(before ? before.lazy + 1 : 0, after ? after.lazy : items.length);
+    const gapOrig = origNodes.slice(before ? before.orig + 1 : 0, after ? after.orig : origNodes.length);
+    for (const it of gap) if (it.node) added.push(it.node);
     // Consecutive markers (nothing between them) are one.
     const groups: MarkerNode[][] = [];
     let last: 'marker' | 'node' | undefined;
@@ -134,7 +150,17 @@ function readLevel(r: Reading, o: SyntaxNode, l: SyntaxNode, inherited: number, 
       }
       continue;
     }
-    if (groups.length > 1 && gapOrig.length > 0 && !declarative(l)) {
+    firstMarker ??= groups[0]![0]!;
+    // A model writes a marker for code it keeps. One that would keep nothing is taken only in a
+    // class body or beside new members with new names (tests added after "existing tests"); else the
+    // pairs around it are not what the model meant (code moved or copied, a marker inside a node).
+    const origNames = new Set(origNodes.map((o) => nameKey(o, inBody)));
+    const newNamed = gap.some((it) => it.node) && gap.every((it) => !it.node || (nameKey(it.node, inBody) !== undefined && !origNames.has(nameKey(it.node, inBody))));
+    if (gapOrig.length === 0 && !wrappedTop && !memberList(l) && !newNamed) {
+      throw new Refusal(`the marker ${named(groups[0]![0]!)} would keep nothing where it stands (the code beside it is paired with code of the file next to each other), so it is unclear what it stands for`);
+    }
+    kept.push(...gapOrig);
+    if (groups.length > 1 && gapOrig.length > 0 && !memberList(l)) {
       throw new Refusal(`the markers ${named(groups[0]![0]!)} and ${named(groups[1]![0]!)} have new code between them and no unchanged line to tell which of the file's lines each keeps`);
     }
     let from = gapOrig.length ? gapOrig[0]!.startPosition.row : 0;
@@ -155,16 +181,102 @@ function readLevel(r: Reading, o: SyntaxNode, l: SyntaxNode, inherited: number, 
       if (from - 1 > prevEnd && r.orig[from - 1]!.trim() === '' && (r.lazy[first - 1] ?? '').trim() !== '') from--;
       if (to + 1 < Math.min(nextStart, r.orig.length) && r.orig[to + 1]!.trim() === '' && (r.lazy[lastRow + 1] ?? '').trim() !== '') to++;
     }
-    // In a list of declarations, members the text adds beside a marker go after the members it keeps
-    // (where a model puts a new method between "existing code" markers is no statement of order).
+    // In a class body, members the text adds beside a marker go after the members it keeps (where a
+    // model puts a new method between "existing code" markers is no statement of order; Continue's apply does the same).
     const newBefore = gap.findIndex((it) => it.node);
-    const moveTo = declarative(l) && g > 0 && !(wrappedTop && g === pairs.length) && newBefore !== -1 && gap[newBefore]!.row < groups[0]![0]!.row ? gap[newBefore]!.row : undefined;
+    const moveTo = memberList(l) && g > 0 && !(wrappedTop && g === pairs.length) && newBefore !== -1 && gap[newBefore]!.row < groups[0]![0]!.row ? gap[newBefore]!.row : undefined;
     groups.forEach((group, k) =>
-      group.forEach((m, j) =>
-        r.placements.push(k === 0 && j === 0 ? { marker: m, from, to, delta, ...(moveTo !== undefined ? { at: moveTo } : {}) } : { marker: m, from: 0, to: -1, delta }),
-      ),
+      group.forEach((m, j) => out.push(k === 0 && j === 0 ? { marker: m, from, to, delta, ...(moveTo !== undefined ? { at: moveTo } : {}) } : { marker: m, from: 0, to: -1, delta })),
     );
   }
+  // New code is new only if it is no changed copy of code a marker keeps (a new name, or nothing
+  // alike); else it is unclear which of the file's lines it replaces.
+  if (kept.length > 0 && firstMarker) {
+    const keptNames = new Set(kept.map((o) => nameKey(o, inBody)).filter((k) => k !== undefined));
+    for (const n of added) {
+      const k = nameKey(n, inBody);
+      const fresh = k !== undefined ? !keptNames.has(k) : !kept.some((o) => likeness(n, o) >= CHANGED_COPY);
+      if (!fresh) throw new CopyRefusal(`the text has new code (line ${n.startPosition.row + 1}) like code of the file that the marker ${named(firstMarker)} would keep, so it is unclear which lines it replaces`, n);
+    }
+  }
+  return out;
+}
+
+/**
+ * A line the text repeats from the file, where the file has it more than once, pairs with none
+ * (siblingAlignment pairs only what is unique). When that leaves the markers unclear, each way to
+ * pair the first such node is tried: the one reading that is clear is taken.
+ */
+function readAmbiguous(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNode[], pairs: Pair[], delta: number, wrappedTop: boolean, refusal: CopyRefusal): { pairs: Pair[]; placements: Placement[] } {
+  const pairedL = new Set(pairs.map((p) => p.lazy));
+  const pairedO = new Set(pairs.map((p) => p.orig));
+  for (let li = 0; li < items.length; li++) {
+    const ln = items[li]!.node;
+    if (!ln || pairedL.has(li)) continue;
+    const before = [...pairs].reverse().find((p) => p.lazy < li);
+    const after = pairs.find((p) => p.lazy > li);
+    const key = textKey(ln);
+    const candidates = origNodes.map((o, oi) => ({ o, oi })).filter(({ o, oi }) => !pairedO.has(oi) && oi > (before?.orig ?? -1) && oi < (after?.orig ?? Infinity) && textKey(o) === key);
+    if (candidates.length < 2) continue;
+    const readings: { pairs: Pair[]; placements: Placement[] }[] = [];
+    for (const { oi } of candidates) {
+      const tried = extendByText([...pairs, { lazy: li, orig: oi, by: 'text' as const }].sort((a, b) => a.lazy - b.lazy), items.map((i) => i.node), origNodes);
+      try {
+        readings.push({ pairs: tried, placements: readGaps(r, l, items, origNodes, tried, delta, wrappedTop) });
+      } catch (e) {
+        if (!(e instanceof Refusal)) throw e;
+      }
+    }
+    if (readings.length === 1) return readings[0]!;
+    break;
+  }
+  // The new code may be the changed copy of one node alike to it: taken when exactly one such
+  // pairing leaves a clear reading in which every node of the file's list is kept or paired (none dropped).
+  const li = items.findIndex((i) => i.node?.id === refusal.copy.id);
+  const readings: { pairs: Pair[]; placements: Placement[] }[] = [];
+  for (let oi = 0; oi < origNodes.length && li !== -1; oi++) {
+    if (pairedO.has(oi) || likeness(refusal.copy, origNodes[oi]!) < CHANGED_COPY) continue;
+    const tried = [...pairs, { lazy: li, orig: oi, by: 'likeness' as const }].sort((a, b) => a.lazy - b.lazy);
+    if (tried.some((p, k) => k > 0 && p.orig <= tried[k - 1]!.orig)) continue;
+    try {
+      const placements = readGaps(r, l, items, origNodes, tried, delta, wrappedTop);
+      if (dropsNothing(items, origNodes, tried)) readings.push({ pairs: tried, placements });
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+    }
+  }
+  if (readings.length === 1) return readings[0]!;
+  throw refusal;
+}
+
+/** Whether every original node of the list is paired or in a stretch a marker keeps. */
+function dropsNothing(items: Item[], origNodes: SyntaxNode[], pairs: Pair[]): boolean {
+  for (let g = 0; g <= pairs.length; g++) {
+    const before = pairs[g - 1];
+    const after = pairs[g];
+    const gap = items.slice(before ? before.lazy + 1 : 0, after ? after.lazy : items.length);
+    const origCount = (after ? after.orig : origNodes.length) - (before ? before.orig + 1 : 0);
+    if (origCount > 0 && !gap.some((it) => it.marker)) return false;
+  }
+  return true;
+}
+
+/** Reads the markers among `l`'s children against `o`'s, then goes down into the pairs that hold markers deeper. */
+function readLevel(r: Reading, o: SyntaxNode, l: SyntaxNode, inherited: number, top: boolean): number {
+  const items = lazyItems(l, r.markers);
+  const lazyNodes = items.map((i) => i.node);
+  const origNodes = listKids(o).filter((c) => !blankText(c));
+  let pairs = alignSiblings(lazyNodes, origNodes, (n) => holdsMarker(n, r.markers), !declarative(l));
+  const delta = levelDelta(r, pairs, lazyNodes, origNodes) ?? inherited;
+  const wrappedTop = top && r.wrapped !== undefined;
+  let placements: Placement[];
+  try {
+    placements = readGaps(r, l, items, origNodes, pairs, delta, wrappedTop);
+  } catch (e) {
+    if (!(e instanceof CopyRefusal)) throw e;
+    ({ pairs, placements } = readAmbiguous(r, l, items, origNodes, pairs, delta, wrappedTop, e));
+  }
+  r.placements.push(...placements);
   for (const p of pairs) {
     const ln = lazyNodes[p.lazy]!;
     if (holdsMarker(ln, r.markers)) readLevel(r, origNodes[p.orig]!, ln, delta, false);
@@ -249,6 +361,10 @@ export async function reconstructLazyText(file: string, original: string, lazy: 
     const lazyLines = lazy.split('\n');
     const markers = findElisionMarkers(lazyTree.rootNode, lazyLines, grammar, isMarkerLine);
     if (markers.length === 0) return undefined;
+    // A marker's wording where the grammar sees no comment (inside a string, or JSX text) would be written as it is.
+    const seen = new Set(markers.map((m) => m.row));
+    const stray = lazyLines.findIndex((l, row) => !seen.has(row) && isMarkerLine(l));
+    if (stray !== -1) return { ok: false, reason: `"${lazyLines[stray]!.trim()}" (line ${stray + 1}) reads as a marker but is not a comment there (inside a string or text), so it is unclear what it keeps` };
     const origVerbatim = verbatimRows(origTree.rootNode);
 
     const finish = async (r: Reading, lazyRows: [number, number], plainLazy: (row: number) => string, lazyVerbatim: Set<number>): Promise<Reconstruction> => {
@@ -286,7 +402,7 @@ export async function reconstructLazyText(file: string, original: string, lazy: 
     if (!body) return undefined;
     // The class of the original whose members the text names; it must be the only one.
     const fits = classBodies(origTree.rootNode).map((c) => {
-      const pairs = alignSiblings(lazyItems(body, wrappedMarkers).map((i) => i.node), namedKids(c), () => false);
+      const pairs = alignSiblings(lazyItems(body, wrappedMarkers).map((i) => i.node), namedKids(c), () => false, false);
       return { c, named: pairs.filter((p) => p.by === 'text' || p.by === 'name').length };
     }).filter((x) => x.named > 0).sort((a, b) => b.named - a.named);
     if (fits.length === 0) return { ok: false, reason: `the marker ${named(wrappedMarkers[0] ? { ...wrappedMarkers[0], row: wrappedMarkers[0].row - 1 } : markers[0]!)} stands among code that matches nothing in the file` };
@@ -296,7 +412,7 @@ export async function reconstructLazyText(file: string, original: string, lazy: 
       // The class level's offset: the text moves to it, the file's lines stay.
       const items = lazyItems(body, wrappedMarkers);
       const origNodes = namedKids(fits[0]!.c);
-      const pairs = alignSiblings(items.map((i) => i.node), origNodes, (n) => holdsMarker(n, wrappedMarkers));
+      const pairs = alignSiblings(items.map((i) => i.node), origNodes, (n) => holdsMarker(n, wrappedMarkers), false);
       r.wrapped = { from: 0, to: levelDelta(r, pairs, items.map((i) => i.node), origNodes) ?? 0 };
       readLevel(r, fits[0]!.c, body, r.wrapped.to, true);
       const unwrap = (row: number) => (grammar === 'python' ? lazyLines[row - 1]! : wrappedLines[row]!);

@@ -58,8 +58,18 @@ function nameOf(n: SyntaxNode): string | undefined {
   }
 }
 
-/** The node's kind and name, or undefined for a node that has no name. */
-export function nameKey(n: SyntaxNode): string | undefined {
+/** An assignment (as a statement or not): its target may well be assigned again in the same body. */
+function repeatable(n: SyntaxNode): boolean {
+  const inner = n.type === 'expression_statement' ? namedKids(n)[0] : n;
+  return inner !== undefined && /^(augmented_)?assignment(_expression)?$/.test(inner.type);
+}
+
+/**
+ * The node's kind and name, or undefined for a node that has no name. In a body of statements
+ * (`inBody`) an assignment's target is no name: the same variable is assigned again and again.
+ */
+export function nameKey(n: SyntaxNode, inBody = false): string | undefined {
+  if (inBody && repeatable(n)) return undefined;
   const name = nameOf(n);
   return name === undefined || name.trim() === '' ? undefined : `${n.type}\u0000${name}`;
 }

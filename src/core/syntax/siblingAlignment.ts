@@ -4,6 +4,8 @@
  * so must be read against something) by being the only node of its kind left between the pairs
  * already made. Each step pairs only what is unique on both sides in the stretch it looks at (the
  * patience rule), keeps the pairs in order on both sides, and then looks again between them.
+ * Likeness and kind pair only nodes that hold a marker: for the others a pair changes nothing
+ * written, and a wrong one would move what a marker beside them keeps.
  */
 import { likeness, nameKey, textKey } from './nodeKeys';
 import type { SyntaxNode } from './parsedTree';
@@ -54,7 +56,7 @@ function uniqueByKey(li: number[], oi: number[], lazy: (SyntaxNode | undefined)[
   return increasing(pairs.sort((a, b) => a.lazy - b.lazy));
 }
 
-function mutuallyAlike(li: number[], oi: number[], lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[]): Pair[] {
+function mutuallyAlike(li: number[], oi: number[], lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean): Pair[] {
   const best = (from: number, ids: number[], score: (j: number) => number) => {
     let top = -1;
     let topScore = ALIKE;
@@ -70,9 +72,10 @@ function mutuallyAlike(li: number[], oi: number[], lazy: (SyntaxNode | undefined
   const pairs: Pair[] = [];
   for (const l of li) {
     const ln = lazy[l];
-    if (!ln) continue;
+    // Only a node that holds a marker needs a counterpart; pairing others by likeness would only move what the markers keep.
+    if (!ln || !mustPair(ln)) continue;
     // Named nodes (functions, methods, keys) with different names are different nodes, however alike.
-    const comparable = (a: SyntaxNode, b: SyntaxNode) => nameKey(a) === nameKey(b);
+    const comparable = (a: SyntaxNode, b: SyntaxNode) => nameKey(a, true) === nameKey(b, true);
     const o = best(l, oi, (j) => (comparable(ln, orig[j]!) ? likeness(ln, orig[j]!) : 0));
     if (o === -1) continue;
     const back = best(o, li.filter((x) => lazy[x]), (j) => (comparable(lazy[j]!, orig[o]!) ? likeness(lazy[j]!, orig[o]!) : 0));
@@ -94,14 +97,40 @@ function onlyOfKind(li: number[], oi: number[], lazy: (SyntaxNode | undefined)[]
 }
 
 /**
- * Pairs of lazy siblings (undefined where a marker stands) with original siblings. `mustPair`
- * names the lazy nodes that hold a marker deeper down.
+ * The text pairs grown over their neighbours: a sibling right after (or before) a pair whose text
+ * equals the original's sibling right after (or before) it is the same node, repeated text or not
+ * (a run copied unchanged from the file).
  */
-export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean): Pair[] {
+export function extendByText(pairs: Pair[], lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[]): Pair[] {
+  const usedL = new Set(pairs.map((p) => p.lazy));
+  const usedO = new Set(pairs.map((p) => p.orig));
+  const out = [...pairs];
+  for (const p of pairs) {
+    if (p.by !== 'text') continue;
+    for (const step of [1, -1]) {
+      for (let l = p.lazy + step, o = p.orig + step; ; l += step, o += step) {
+        const ln = lazy[l];
+        const on = orig[o];
+        if (!ln || !on || usedL.has(l) || usedO.has(o) || textKey(ln) !== textKey(on)) break;
+        out.push({ lazy: l, orig: o, by: 'text' });
+        usedL.add(l);
+        usedO.add(o);
+      }
+    }
+  }
+  return out.sort((a, b) => a.lazy - b.lazy);
+}
+
+/**
+ * Pairs of lazy siblings (undefined where a marker stands) with original siblings. `mustPair`
+ * names the lazy nodes that hold a marker deeper down; `inBody`, that the siblings are a body of
+ * statements (where an assignment's target names nothing).
+ */
+export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean, inBody: boolean): Pair[] {
   const steps = [
     (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, textKey, 'text'),
-    (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, nameKey, 'name'),
-    (li: number[], oi: number[]) => mutuallyAlike(li, oi, lazy, orig),
+    (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, (n) => nameKey(n, inBody), 'name'),
+    (li: number[], oi: number[]) => mutuallyAlike(li, oi, lazy, orig, mustPair),
     (li: number[], oi: number[]) => onlyOfKind(li, oi, lazy, orig, mustPair),
   ];
   const align = (li: number[], oi: number[], step: number): Pair[] => {
@@ -119,5 +148,5 @@ export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode
     }
     return out;
   };
-  return align(lazy.map((_, i) => i), orig.map((_, i) => i), 0);
+  return extendByText(align(lazy.map((_, i) => i), orig.map((_, i) => i), 0), lazy, orig);
 }

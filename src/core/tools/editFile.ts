@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { ToolError } from './tool';
-import { applyEditBlocks } from './editMatching';
+import { applyEditBlocks, type EditOutcome } from './editMatching';
 import { editOverUserChange } from './editOverUserChange';
+import { applyLazyEditBlocks } from './lazyEditBlocks';
 import {
   assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary, MAX_READ_BYTES,
   problemsNote, proposeAndWrite, resolvePath, userEditNote,
@@ -15,6 +16,18 @@ const input = z.object({
     .describe('Applied in order'),
 });
 type Input = z.infer<typeof input>;
+
+/**
+ * The line rules first (editMatching.ts: they place a marker between the very lines written around
+ * it, which is what a model that keeps a block's first and last line means); where they cannot
+ * tell what a marker in new_text keeps, the file's syntax may (lazyEditBlocks.ts).
+ */
+async function applyBlocks(file: string, original: string, blocks: Input['edits']): Promise<EditOutcome> {
+  const byLines = applyEditBlocks(original, blocks, lineEnding(original));
+  if (byLines.ok) return byLines;
+  const bySyntax = await applyLazyEditBlocks(file, original, blocks, lineEnding(original));
+  return bySyntax?.ok ? bySyntax : byLines;
+}
 
 export const editFileTool = defineTool<Input>({
   name: 'edit_file',
@@ -38,7 +51,7 @@ export const editFileTool = defineTool<Input>({
     // the current text, and go through only where they are apart from the user's change.
     const outcome = ctx.reads.isFresh(r.real, original) === false
       ? { ok: true as const, ...editOverUserChange(shown, ctx.reads.seenText(r.real), original, i.edits, lineEnding(original)) }
-      : applyEditBlocks(original, i.edits, lineEnding(original));
+      : await applyBlocks(r.real, original, i.edits);
     if (!outcome.ok) return { content: outcome.error.replace(/^(Block \d+ of \d+|The edit):/, `$1 in ${shown}:`), isError: true };
     if (outcome.text === original) throw new ToolError('The edits leave the file unchanged.');
 

@@ -57,24 +57,24 @@ export const writeFileTool = defineTool<Input>({
     const notes: string[] = [];
     const isMarker = original !== undefined ? newMarkerTest(original) : undefined;
     if (original !== undefined && isMarker && i.content.split('\n').some(isMarker)) {
-      // Read against the syntax trees first; the line rules only where no grammar places the markers.
-      const rebuilt = await reconstructLazyText(r.real, original, i.content, isMarker);
-      if (rebuilt && !rebuilt.ok) {
-        throw new ToolError(`The content's elision markers could not be placed: ${rebuilt.reason}. Nothing was changed; ${SEND_WHOLE}`);
-      }
-      if (rebuilt?.ok) {
-        proposed = rebuilt.text;
-        notes.push(`The elision markers kept ${rebuilt.kept} existing line${rebuilt.kept === 1 ? '' : 's'} of ${shown} (placed by its syntax); check the result.`);
-      } else {
-        const outcome = applyEditBlocks(original, [{ old_text: original, new_text: i.content }], lineEnding(original));
-        if (!outcome.ok) {
-          throw new ToolError(
-            `${outcome.error.replace(/^The edit: /, '').replace(/\nNothing was changed\.$/, '')}\n` +
-              `(content has elision markers such as "# ... existing code ..." that are not lines of ${shown}; a marker is never written into a file.) Nothing was changed.`,
-          );
-        }
-        proposed = outcome.text;
-        notes.push(...outcome.notes.map((n) => n.replace(/^The edit: /, '')));
+      // Read by the syntax trees (lazyReconstruction.ts), which place a marker only where one
+      // reading is clear; by the lines written around each marker (editMatching.ts) only where no
+      // grammar reads the file (where the trees see no clear reading, the lines' may be a wrong one).
+      const bySyntax = await reconstructLazyText(r.real, original, i.content, isMarker);
+      const byLines = bySyntax ? undefined : applyEditBlocks(original, [{ old_text: original, new_text: i.content }], lineEnding(original));
+      if (bySyntax?.ok) {
+        proposed = bySyntax.text;
+        notes.push(`The elision markers kept ${bySyntax.kept} existing line${bySyntax.kept === 1 ? '' : 's'} of ${shown} (placed by its syntax); check the result.`);
+      } else if (byLines?.ok) {
+        proposed = byLines.text;
+        notes.push(...byLines.notes.map((n) => n.replace(/^The edit: /, '')));
+      } else if (bySyntax) {
+        throw new ToolError(`The content's elision markers could not be placed: ${bySyntax.reason}. Nothing was changed; ${SEND_WHOLE}`);
+      } else if (byLines && !byLines.ok) {
+        throw new ToolError(
+          `${byLines.error.replace(/^The edit: /, '').replace(/\nNothing was changed\.$/, '')}\n` +
+            `(content has elision markers such as "# ... existing code ..." that are not lines of ${shown}; a marker is never written into a file.) Nothing was changed.`,
+        );
       }
     }
     const applied = await proposeAndWrite(ctx, { r, kind: original === undefined ? 'create' : 'edit', original, proposed });
