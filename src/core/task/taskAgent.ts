@@ -134,6 +134,7 @@ export class Agent implements AgentApi {
       events: this.events,
       usage: this.usage,
       hooks: this.hooks,
+      userHooks: () => (this.userHooks ? { hooks: this.userHooks, scope: () => this.hookScope() } : undefined),
     });
     this.offerExplore();
     this.planning = new Planning(this.events, {

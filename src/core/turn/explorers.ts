@@ -24,6 +24,7 @@ import { Conversation } from '../context/conversation';
 import type { PolicyInput } from '../policy/approvalPolicy';
 import { emitUsage, runTurn } from './turnLoop';
 import type { AgentHooks } from './turnHooks';
+import type { DispatchEnv } from './dispatcher';
 
 /** An explorer's own limits: a short look, with smaller results than its parent's, so its context stays small. */
 const EXPLORER_TOOL_CALLS = 12;
@@ -42,6 +43,8 @@ export interface ExplorersDeps {
   events: EventStream;
   usage: UsageMeter;
   hooks?: AgentHooks;
+  /** The user's hooks in force: an explorer's calls pass its PreToolUse/PostToolUse hooks like the parent's, and its end SubagentStop. */
+  userHooks?(): DispatchEnv['userHooks'];
 }
 
 /** Nobody answers an explorer: what would need a person is refused, with a reason its model reads. */
@@ -113,6 +116,7 @@ export class Explorers implements ExplorerPort {
     const settings = d.settings();
     const limits = { ...settings.limits, maxToolCallsPerTurn: Math.min(EXPLORER_TOOL_CALLS, settings.limits.maxToolCallsPerTurn), maxToolResultChars: Math.min(EXPLORER_RESULT_CHARS, settings.limits.maxToolResultChars) };
     let outcome: TurnOutcome;
+    const userHooks = d.userHooks?.();
     try {
       outcome = await runTurn({
         role: () => role,
@@ -133,7 +137,9 @@ export class Explorers implements ExplorerPort {
           policy: d.policy,
           secret: () => d.settings().apiKey,
           askToContinue: async () => false,
+          ...(userHooks ? { userHooks } : {}),
         },
+        stopEvent: 'SubagentStop',
       });
     } catch (err) {
       outcome = signal.aborted ? 'stopped' : 'error';

@@ -39,6 +39,8 @@ export interface TurnContext {
   dispatchEnv: Omit<DispatchEnv, 'signal' | 'tools' | 'events' | 'role' | 'setState'>;
   /** Project knowledge: the role's instructions section, and nested instructions met by the tools' paths. */
   knowledge?: TurnKnowledge;
+  /** Which of the user's hooks run when the model answers without tools: `Stop`, or `SubagentStop` for a child agent (an explorer). */
+  stopEvent?: 'Stop' | 'SubagentStop';
 }
 
 export interface TurnKnowledge {
@@ -186,7 +188,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       const back = await stopHooks(t, sentBack);
       if (back === undefined || t.signal.aborted) return t.signal.aborted ? 'stopped' : 'done';
       sentBack++;
-      t.conversation.appendUser(`A Stop hook sent you back to work: ${back}`);
+      t.conversation.appendUser(`A ${t.stopEvent ?? 'Stop'} hook sent you back to work: ${back}`);
       continue;
     }
 
@@ -249,16 +251,17 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
  */
 async function stopHooks(t: TurnContext, sentBack: number): Promise<string | undefined> {
   const u = t.dispatchEnv.userHooks;
-  if (!u?.hooks.has('Stop')) return undefined;
-  const out = await u.hooks.stop('Stop', sentBack > 0, { ...u.scope(), signal: t.signal });
+  const event = t.stopEvent ?? 'Stop';
+  if (!u?.hooks.has(event)) return undefined;
+  const out = await u.hooks.stop(event, sentBack > 0, { ...u.scope(), signal: t.signal });
   const note = (text: string, kind: 'hook' | 'hook_failed' = 'hook') => t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', note: kind, text: maskSecret(text, t.dispatchEnv.secret?.()), ts: Date.now() });
   for (const w of out.warnings) note(`Hook failed: ${w}`, 'hook_failed');
   if (out.block === undefined) return undefined;
   if (sentBack >= STOP_HOOK_CAP) {
-    note(`A Stop hook asked the agent to go on again (${out.block}); it already went back ${STOP_HOOK_CAP} times this turn, so the turn ends here.`);
+    note(`A ${event} hook asked the agent to go on again (${out.block}); it already went back ${STOP_HOOK_CAP} times this turn, so the turn ends here.`);
     return undefined;
   }
-  note(`A Stop hook sent the agent back to work: ${out.block}`);
+  note(`A ${event} hook sent the agent back to work: ${out.block}`);
   return out.block;
 }
 

@@ -112,4 +112,33 @@ describe('user hooks through the core', function () {
     assert.equal(h.server.chatRequests().length, 1);
     assert.ok(h.cardsOf('error').some((c) => c.message === 'Blocked by hook: no secrets in prompts'));
   });
+
+  it("an explorer's calls pass the same PreToolUse hooks, and its end runs SubagentStop (sent back at most 3 times)", async () => {
+    const stops = path.join(scratch, 'stops');
+    h = await harness({
+      role: 'planner',
+      files: { 'secret/plan.md': 'private\n', 'a.txt': 'hello\n' },
+      steps: [
+        calls(tc('explore', { question: 'What is in the repo?' })),
+        calls(tc('read_file', { path: 'secret/plan.md' }), tc('read_file', { path: 'a.txt' })),
+        { type: 'text', text: 'a.txt says hello.', times: 4 },
+        text('ok'),
+      ],
+      userHooks: hooksOf({
+        PreToolUse: one('Read', `python3 -c 'import json,sys; p=json.load(sys.stdin)["tool_input"]["file_path"]; sys.exit(0) if "/secret/" not in p else (print("secret/ is off limits", file=sys.stderr), sys.exit(2))'`),
+        SubagentStop: [{ hooks: [{ type: 'command', command: `cat >> ${stops}; echo >> ${stops}; echo "look once more" >&2; exit 2` }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; exit 0' }] }],
+      }),
+    });
+    assert.equal(await h.agent.send('explore'), 'done');
+    const results = toolResults(h.server.chatRequests()[2]);
+    assert.match(results.join('\n'), /Blocked by hook: secret\/ is off limits/);
+    assert.match(results.join('\n'), /hello/);
+    const seen = fs.readFileSync(stops, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.equal(seen.length, 4, 'the first stop and three more after being sent back');
+    assert.equal(seen[0].hook_event_name, 'SubagentStop');
+    assert.equal(seen[0].stop_hook_active, false);
+    assert.equal(seen[1].stop_hook_active, true);
+    assert.match(toolResults(h.server.chatRequests()[6]).join('\n'), /a\.txt says hello/, 'the Planner got the explorer\'s answer');
+  });
 });
