@@ -12,7 +12,7 @@ import type { ToolProvider } from '../tools/toolRegistry';
 import { serverCommandLine, type McpInput, type McpServerDef } from './mcpConfig';
 import type { McpConnection, McpLauncher } from './mcpConnection';
 import { checkToolList } from './mcpResults';
-import { mcpToolRow, type McpServerHandle } from './mcpToolRow';
+import { MAX_SCHEMA_CHARS, mcpNamePrefix, mcpToolName, mcpToolRow, type McpServerHandle } from './mcpToolRow';
 import { mcpResourceRow } from './mcpResourceRow';
 import { resolveVariables, type McpInputResolver } from './mcpVariables';
 
@@ -61,6 +61,8 @@ class ServerEntry implements McpServerHandle {
   abort = new AbortController();
   /** Bumped on every (re)start, so events of an old connection are ignored. */
   generation = 0;
+  /** Why it may not start: another server's name makes the same tool names. */
+  clash: string | undefined;
 
   constructor(readonly def: McpServerDef, private readonly hub: McpHub) {}
 
@@ -98,6 +100,14 @@ export class McpHub implements ToolProvider {
       }
     }
     for (const def of servers) if (!this.entries.has(def.name)) this.entries.set(def.name, new ServerEntry(def, this));
+    // Two servers whose names make the same tool names (`acme.prod`, `acme_prod`): a call, an
+    // approval or an --allow-tool for one could reach the other, so neither starts.
+    const byPrefix = new Map<string, string[]>();
+    for (const name of this.entries.keys()) byPrefix.set(mcpNamePrefix(name), [...(byPrefix.get(mcpNamePrefix(name)) ?? []), name]);
+    for (const e of this.entries.values()) {
+      const same = byPrefix.get(mcpNamePrefix(e.name))!.filter((n) => n !== e.name);
+      e.clash = same.length ? `its tool names (${mcpNamePrefix(e.name)}__…) would be the same as those of the MCP server ${same.join(', ')}; rename one of them` : undefined;
+    }
     this.changed();
   }
 
@@ -156,6 +166,11 @@ export class McpHub implements ToolProvider {
     const o = this.options;
     const commandLine = serverCommandLine(e.def.config);
     const generation = ++e.generation;
+    if (e.clash) {
+      o.logger.warn(`MCP server ${e.name} not started: ${e.clash}`);
+      this.set(e, { state: 'error', message: `not started: ${e.clash}` });
+      return;
+    }
     if (e.def.origin === 'workspace' && !o.trust.isApproved(e.def, commandLine)) {
       this.set(e, { state: 'awaiting_approval' });
       const approved = o.trust.ask ? await o.trust.ask(e.def, commandLine).catch(() => false) : false;
@@ -211,8 +226,19 @@ export class McpHub implements ToolProvider {
 
   private refreshRows(e: ServerEntry, notify = true): void {
     if (!e.conn) return;
-    const { tools, skipped } = checkToolList(e.conn.tools());
+    const { tools: listed, skipped } = checkToolList(e.conn.tools());
     if (skipped.length) this.options.logger.warn(`MCP server ${e.name}: tools with malformed definitions skipped: ${skipped.join(', ')}`);
+    const tooLarge = listed.filter((t) => JSON.stringify(t.inputSchema).length > MAX_SCHEMA_CHARS);
+    if (tooLarge.length) {
+      this.options.logger.warn(`MCP server ${e.name}: tools left out, their input schema is over ${MAX_SCHEMA_CHARS / 1024} KB (it would go out with every request): ${tooLarge.map((t) => `${t.name} (${Math.round(JSON.stringify(t.inputSchema).length / 1024)} KB)`).join(', ')}`);
+    }
+    // Two tools of one server whose names end up the same (cleaned, cut at 64): neither is offered.
+    const fits = listed.filter((t) => !tooLarge.includes(t));
+    const counts = new Map<string, number>();
+    for (const t of fits) counts.set(mcpToolName(e.name, t.name), (counts.get(mcpToolName(e.name, t.name)) ?? 0) + 1);
+    const clashing = fits.filter((t) => counts.get(mcpToolName(e.name, t.name))! > 1);
+    if (clashing.length) this.options.logger.warn(`MCP server ${e.name}: tools left out, their names become the same tool name: ${clashing.map((t) => t.name).join(', ')}`);
+    const tools = fits.filter((t) => !clashing.includes(t));
     e.rows = [...tools.map((t) => mcpToolRow(e, t)), ...(e.conn.hasResources ? [mcpResourceRow(e)] : [])];
     if (notify) this.changed();
   }

@@ -22,6 +22,17 @@ export function mcpToolName(server: string, tool: string): string {
   return `${clean(server)}__${clean(tool)}`.slice(0, MAX_NAME);
 }
 
+/** The part of its tools' names a server's name becomes (`acme.prod` and `acme_prod` both `acme_prod`). */
+export function mcpNamePrefix(server: string): string {
+  return clean(server);
+}
+
+/**
+ * A tool's input schema goes out with every request; one larger than this (a 250 KB schema) would
+ * cost more than whole conversations, so the tool is left out and the log says so.
+ */
+export const MAX_SCHEMA_CHARS = 16 * 1024;
+
 /** How much of the arguments an approval shows. */
 const MAX_SHOWN_ARGS = 4000;
 const MAX_DESCRIPTION = 1024;

@@ -2,11 +2,26 @@
  * Starts MCP servers with the SDK: stdio servers as child processes in the workspace (with only a
  * safe default environment plus what the configuration sets: the user's API key is not passed on),
  * their stderr to the log; HTTP servers over streamable HTTP, falling back to the older SSE
- * transport when the server does not speak it. Closing the connection ends the process.
+ * transport when the server does not speak it. Closing the connection ends the process, and on
+ * Linux its whole process group: the server starts as the leader of a session of its own (setsid),
+ * so a detached grandchild (`cmd &`) ends with it, as a command's do.
  */
+import * as fs from 'node:fs';
 import type { McpServerDef } from '../../../core/mcp/mcpConfig';
 import type { McpCallOptions, McpConnection, McpConnectionEvents, McpLauncher } from '../../../core/mcp/mcpConnection';
 import { mcpSdk } from './mcpSdk';
+
+/** util-linux setsid, where there is one: the server leads its own process group, ended as one. */
+const SETSID = process.platform === 'linux' ? ['/usr/bin/setsid', '/bin/setsid'].find((p) => fs.existsSync(p)) : undefined;
+
+function killGroup(pid: number | null | undefined): void {
+  if (!SETSID || !pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
 
 const CLIENT_INFO = { name: 'tandem', version: '0.1.0' };
 /** Starting (spawn, handshake, first tool list) may take this long. */
@@ -39,10 +54,12 @@ export class SdkMcpLauncher implements McpLauncher {
     client.onerror = (err) => events.log(`protocol error: ${err.message}`);
     const c = server.config;
     const opts = { signal, timeout: START_TIMEOUT_MS };
+    /** The stdio server's process group (its pid, as setsid made it a leader). */
+    let groupOf = (): number | null | undefined => undefined;
     if (c.transport === 'stdio') {
       const transport = new sdk.StdioClientTransport({
-        command: c.command,
-        args: c.args,
+        command: SETSID ?? c.command,
+        args: SETSID ? [c.command, ...(c.args ?? [])] : c.args,
         env: { ...sdk.getDefaultEnvironment(), ...((c.env as Record<string, string> | undefined) ?? {}) },
         cwd: c.cwd ?? cwd,
         stderr: 'pipe',
@@ -54,9 +71,12 @@ export class SdkMcpLauncher implements McpLauncher {
         for (const l of lines) if (l.trim()) events.log(l);
       });
       client.onclose = () => {
+        killGroup(groupOf());
         if (!closing) events.onClosed('the server process exited');
       };
       await client.connect(transport, opts);
+      const pid = transport.pid;
+      groupOf = () => pid;
     } else {
       const url = new URL(c.url);
       const requestInit = { headers: c.headers ?? {} };
@@ -80,6 +100,7 @@ export class SdkMcpLauncher implements McpLauncher {
     } catch (err) {
       closing = true;
       await client.close().catch(() => undefined);
+      killGroup(groupOf());
       throw err;
     }
     const hasResources = client.getServerCapabilities()?.resources !== undefined;
@@ -92,7 +113,11 @@ export class SdkMcpLauncher implements McpLauncher {
       readResource: (uri, o) => client.readResource({ uri }, callOpts(o)),
       close: async () => {
         closing = true;
-        await client.close();
+        try {
+          await client.close();
+        } finally {
+          killGroup(groupOf());
+        }
       },
     };
   }
