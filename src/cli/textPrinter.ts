@@ -34,11 +34,13 @@ export class TextPrinter {
         break;
       case 'text_appended': {
         const c = this.store.get(e.id);
-        if (c?.kind === 'text' && c.author === 'assistant') this.write(e.text);
+        // A step running beside others prints its text whole, labelled, when it ends (streams would interleave).
+        if (c?.kind === 'text' && c.author === 'assistant' && !c.branch) this.write(e.text);
         break;
       }
       case 'card_patched': {
         const c = this.store.get(e.id);
+        if (c?.kind === 'text' && c.branch && c.author === 'assistant' && e.patch.streaming === false && c.text.trim()) this.line(`[step ${c.step}] ${c.text.trim()}`);
         // The final patch carries the result or the error (a bare status patch may come first).
         const settled = 'result' in e.patch || 'error' in e.patch;
         if (c?.kind === 'tool_call' && settled && FINAL.has(c.status) && !this.printed.has(c.id)) this.toolLine(c);
@@ -97,6 +99,7 @@ export class TextPrinter {
   private added(card: Card): void {
     switch (card.kind) {
       case 'text':
+        if (card.author === 'assistant' && card.branch) break;
         if (card.author === 'assistant') {
           if (!this.atLineStart) this.write('\n');
           this.write(card.text);
@@ -134,7 +137,7 @@ export class TextPrinter {
   private toolLine(c: ToolCallCard): void {
     this.printed.add(c.id);
     const why = c.status === 'done' ? '' : ` — ${c.status}${c.error ? `: ${firstLine(c.error)}` : ''}`;
-    this.line(`${MARK[c.status] ?? '•'} ${c.summary}${why}`);
+    this.line(`${MARK[c.status] ?? '•'} ${c.step !== undefined ? `[step ${c.step}] ` : ''}${c.summary}${why}`);
     // What the user's hooks did to the call, on stderr as the chat shows it on the card.
     for (const l of c.hook ? hookNoteLines(c.hook) : []) this.err(`  ${l.warning ? '⚠' : '»'} ${l.text}\n`);
   }

@@ -60,6 +60,8 @@ export const TextCard = z.object({
   attachments: z.array(Attachment).max(50).optional(),
   /** The plan step whose work this card shows (the chat's lanes, `--json`). */
   step: z.number().int().min(1).optional(),
+  /** Part of that step's own conversation (a step run beside others, by its own Actor): not the task's conversation. */
+  branch: z.boolean().optional(),
   ts: z.number(),
 });
 
@@ -90,6 +92,10 @@ export const PlanCard = z.object({
   usage: PlanUsage.optional(),
   /** Per model, how its structured answers (plans, verdicts) fared in this task so far. */
   reliability: z.record(z.string(), ModelReliability).optional(),
+  /** Pairs of steps that could run at the same time (their depends_on allow it and their files do not overlap). */
+  run_together: z.array(z.tuple([z.number().int(), z.number().int()])).max(1300).optional(),
+  /** Why those steps run one at a time here (outside git, or a host without worktrees). */
+  one_at_a_time: z.string().optional(),
   /** This version was made by an amendment during execution ("Add to the plan"): what it widened. */
   amended: z.string().optional(),
   ts: z.number(),
@@ -103,6 +109,8 @@ export const QuestionCard = z.object({
   status: z.enum(['waiting', 'answered', 'cancelled']),
   /** The plan step whose work this card shows (the chat's lanes, `--json`). */
   step: z.number().int().min(1).optional(),
+  /** Part of that step's own conversation (a step run beside others, by its own Actor): not the task's conversation. */
+  branch: z.boolean().optional(),
   ts: z.number(),
 });
 
@@ -135,6 +143,8 @@ export const ApprovalInfo = z.object({
   arguments: z.string().optional(),
   /** Set while a plan step runs and this action is outside the step's scope: the card asks Allow once / Add to the plan / Reject. */
   amendment: Amendment.optional(),
+  /** The plan step asking, when steps run side by side (approvals from several may wait at once). */
+  step: z.number().int().min(1).optional(),
   /** One change to several files (a rename): each file with its counts; `path` is the first of them. */
   files: z.array(z.object({ path: z.string(), added: z.number().int(), removed: z.number().int() })).max(500).optional(),
   /**
@@ -186,6 +196,8 @@ export const ToolCallCard = z.object({
   message_fields: z.record(z.string(), z.unknown()).optional(),
   /** The plan step whose work this card shows (the chat's lanes, `--json`). */
   step: z.number().int().min(1).optional(),
+  /** Part of that step's own conversation (a step run beside others, by its own Actor): not the task's conversation. */
+  branch: z.boolean().optional(),
   ts: z.number(),
 });
 
@@ -204,6 +216,8 @@ export const ErrorCard = z.object({
   refused: z.object({ action: z.enum(['revert_call', 'revert_task', 'revert_file', 'edit_message']), target: z.string().optional() }).optional(),
   /** The plan step whose work this card shows (the chat's lanes, `--json`). */
   step: z.number().int().min(1).optional(),
+  /** Part of that step's own conversation (a step run beside others, by its own Actor): not the task's conversation. */
+  branch: z.boolean().optional(),
   ts: z.number(),
 });
 

@@ -9,16 +9,18 @@ import { Amendment } from './amendment';
  * sequence number so the receiver can detect a gap and ask for a `snapshot`.
  */
 const seq = z.number().int().min(0);
+/** The plan step an event belongs to, when steps run side by side (cards carry it too). */
+const step = z.number().int().min(1).optional();
 
 export const HostEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('card_added'), seq, card: Card }),
   /** A shallow patch of a card's top-level fields. */
-  z.object({ type: z.literal('card_patched'), seq, id: z.string(), patch: z.record(z.string(), z.unknown()) }),
-  z.object({ type: z.literal('text_appended'), seq, id: z.string(), text: z.string() }),
+  z.object({ type: z.literal('card_patched'), seq, id: z.string(), patch: z.record(z.string(), z.unknown()), step }),
+  z.object({ type: z.literal('text_appended'), seq, id: z.string(), text: z.string(), step }),
   /** More of a text card's reasoning (kept apart from its text). */
-  z.object({ type: z.literal('reasoning_appended'), seq, id: z.string(), text: z.string() }),
+  z.object({ type: z.literal('reasoning_appended'), seq, id: z.string(), text: z.string(), step }),
   /** `detail` says what the state is waiting on ("Waiting for the model's first token (prompt 1,200 tokens)"). */
-  z.object({ type: z.literal('agent_state'), seq, state: AgentState, detail: z.string().optional() }),
+  z.object({ type: z.literal('agent_state'), seq, state: AgentState, detail: z.string().optional(), step }),
   z.object({ type: z.literal('role_changed'), seq, role: RoleId, reason: z.string().optional() }),
   z.object({ type: z.literal('step_started'), seq, plan_id: z.string(), step_number: z.number().int() }),
   z.object({ type: z.literal('step_done'), seq, plan_id: z.string(), step_number: z.number().int() }),
@@ -32,7 +34,7 @@ export const HostEvent = z.discriminatedUnion('type', [
   /** A new plan version was published (right after its card_added): valid or not, what it replans, what changed from the previous version. */
   z.object({ type: z.literal('plan_version'), seq, plan_id: z.string(), version: z.number().int(), valid: z.boolean(), replan_of: z.number().int().optional(), changes: PlanVersionDiff.optional() }),
   /** A step asked for something outside its scope (`outcome` asked), and how that was decided. */
-  z.object({ type: z.literal('amendment'), seq, call_id: z.string(), amendment: Amendment }),
+  z.object({ type: z.literal('amendment'), seq, call_id: z.string(), amendment: Amendment, step }),
   z.object({
     type: z.literal('usage_total'), seq,
     turn: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),

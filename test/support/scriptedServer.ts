@@ -59,7 +59,26 @@ export interface ReceivedRequest {
   at: number;
 }
 
+/**
+ * Requests answered from separate scripts by a key read from the request (e.g. which plan step the
+ * Actor works on), so concurrent conversations each get their own answers in order; a request
+ * whose key has no lane (or an empty one) takes the main script.
+ */
+export interface ScriptLanes {
+  keyOf(body: any): string | undefined;
+  steps: Record<string, ScriptStep[]>;
+}
+
+/** The plan step an Actor's request is about: the last step its conversation was asked to do ("Do step N of"). */
+export function planStepOf(body: any): string | undefined {
+  const asked = (body?.messages ?? []).filter((m: any) => m.role === 'user' && typeof m.content === 'string' && /Do step \d+ of/.test(m.content));
+  return /Do step (\d+) of/.exec(asked[asked.length - 1]?.content ?? '')?.[1];
+}
+
 export interface ScriptedServerOptions {
+  lanes?: ScriptLanes;
+  /** Delay before each answer starts, ms (a slow server). */
+  answerDelayMs?: number;
   /** What to do when the script runs out: a 500 error (default) or a fixed text answer. */
   onExhausted?: 'error' | { text: string };
   models?: string[];
@@ -162,7 +181,10 @@ export class ScriptedServer {
     if (!path.endsWith('/chat/completions') || req.method !== 'POST') {
       return this.json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
     }
-    let step = this.nextStep();
+    if (this.opts.answerDelayMs) await sleep(this.opts.answerDelayMs);
+    const key = this.opts.lanes?.keyOf(body);
+    const lane = key !== undefined ? this.opts.lanes?.steps[key] : undefined;
+    let step = lane?.length ? lane.shift() : this.nextStep();
     if (!step) {
       const ex = this.opts.onExhausted ?? 'error';
       if (ex === 'error') return this.json(res, 500, { error: { message: 'scripted server: the script has no more steps', type: 'script_exhausted' } });

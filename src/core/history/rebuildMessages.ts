@@ -22,6 +22,7 @@ function toolContent(c: ToolCallCard): string {
  * - a question answered outside a tool call → a user message with the answer.
  * - system notes (reverts, a stopped run) → user messages marked as notes; notes about the context
  *   itself (condensing, the window) and retry waits are not conversation and are skipped.
+ * - the cards of a plan step that ran beside others (`branch`) were that step's own conversation: left out.
  * Adjacent user messages are merged (strict chat templates want alternation).
  */
 export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
@@ -67,6 +68,8 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
   let lastTool: string | undefined;
 
   for (const c of cards) {
+    // A step that ran beside others had a conversation of its own (its Actor saw the goal and its step only).
+    if ('branch' in c && c.branch) continue;
     switch (c.kind) {
       case 'text':
         if (c.author === 'user') user(withAttachments(c.text, c.attachments));

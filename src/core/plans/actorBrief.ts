@@ -39,3 +39,17 @@ export function executionAnnouncement(plan: Plan, version: number, from = 1): st
   if (from > 1) return `Continuing plan v${version} from step ${from} of ${plan.steps.length}: ${plan.goal}.`;
   return `Executing plan v${version}: ${plan.goal} (${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}).`;
 }
+
+/**
+ * The whole first message of a step run beside others, by an Actor of its own: the goal and its
+ * step only (the seeds' worker sees the task detail, not the conversation). The other steps are
+ * not shown: they are someone else's, and naming them invites doing them.
+ */
+export function branchBrief(plan: Plan, version: number, stepNumber: number): string {
+  const lines = [`You carry out one step of approved plan v${version}. Goal: ${plan.goal}`];
+  if (plan.prerequisites.length) lines.push(`Prerequisites: ${plan.prerequisites.join('; ')}`);
+  if (plan.risks.length) lines.push(`Risks to watch: ${plan.risks.join('; ')}`);
+  lines.push("Other steps run beside yours. Stay within your step's scope (its files and commands): anything else is an amendment the user must allow.");
+  lines.push(stepInstruction(plan, stepNumber));
+  return lines.join('\n');
+}

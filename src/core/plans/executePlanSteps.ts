@@ -92,7 +92,7 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
 }
 
 /** The changed paths (workspace-relative, forward slashes) that none of the step's files/globs covers. */
-function outside(files: readonly string[], changed: readonly string[], root: string): string[] {
+export function outside(files: readonly string[], changed: readonly string[], root: string): string[] {
   return changed
     .map((abs) => path.relative(root, abs).split(path.sep).join('/'))
     // A path outside the root is never in scope; a named folder covers what is under it.
@@ -100,7 +100,7 @@ function outside(files: readonly string[], changed: readonly string[], root: str
     .sort();
 }
 
-const FAIL_REASON: Record<Exclude<TurnOutcome, 'done'>, string> = {
+export const FAIL_REASON: Record<Exclude<TurnOutcome, 'done'>, string> = {
   stopped: 'stopped by the user',
   error: 'the turn ended with an error',
   waiting: 'waiting for an answer to a question',

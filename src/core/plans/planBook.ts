@@ -3,6 +3,7 @@
  * show them. A new version supersedes the older ones (they stay visible, collapsed). Nothing can
  * be executed from a record whose `plan` is null.
  */
+import { parallelPairs } from './graph/stepScheduler';
 import type { Card, ModelReliability, Plan, PlanUsage, ReviewResult, StepEvidence, StepState, UsageSlice } from '../../protocol';
 import type { PlanProvenance, PlanRecord } from './planRecord';
 import { planVersionDiff } from './planVersionDiff';
@@ -57,6 +58,8 @@ export class PlanBook {
       // An unvalidated plan is shown as the model wrote it; the card says it could not be validated.
       ...(record.plan ? {} : { raw_text: result.provenance.raw }),
       errors: record.errors,
+      // Which steps could run at the same time (their needs allow it, their files do not overlap).
+      ...(record.plan && parallelPairs(record.plan.steps).length ? { run_together: parallelPairs(record.plan.steps) } : {}),
       step_states: { ...record.stepStates },
       ...(Object.keys(record.stepEvidence).length ? { step_evidence: { ...record.stepEvidence } } : {}),
       ...(record.replanOf !== undefined ? { replan_of: record.replanOf } : {}),
@@ -168,6 +171,11 @@ export class PlanBook {
     else if (state === 'failed') this.ui.emit({ type: 'step_failed', plan_id: cardId, step_number: stepNumber, ...(why ? { reason: why } : {}) });
     else if (state === 'stopped') this.ui.emit({ type: 'step_stopped', plan_id: cardId, step_number: stepNumber });
     else if (state === 'unverified') this.ui.emit({ type: 'step_unverified', plan_id: cardId, step_number: stepNumber, reason: why || 'no evidence' });
+  }
+
+  /** Why steps that could run together run one at a time here (outside git); shown on the card. */
+  setOneAtATime(cardId: string, why: string): void {
+    if (this.get(cardId)) this.ui.patchCard(cardId, { one_at_a_time: why });
   }
 
   setExecuting(cardId: string, executing: boolean): void {

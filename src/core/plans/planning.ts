@@ -74,9 +74,29 @@ export class Planning {
   /** The card of the version the last execution ended on (an amendment may have made a newer one). */
   lastExecutedCardId: string | undefined;
 
-  constructor(readonly ui: CardSink, private opts: PlanningOptions) {
-    this.book = new PlanBook(ui, opts.now);
+  /** Set on a step's branch (see `branchFor`): the task's planning, which also hears of a refused amendment. */
+  private readonly parent: Planning | undefined;
+
+  constructor(readonly ui: CardSink, private opts: PlanningOptions, shared?: { book: PlanBook; parent: Planning }) {
+    this.book = shared?.book ?? new PlanBook(ui, opts.now);
+    this.parent = shared?.parent;
     this.structured = new StructuredOutputs(opts.structuredOutputs, opts.logger);
+  }
+
+  /**
+   * The execution state of one step run beside others (steps of a graph): its own scope, actions,
+   * changes, failure and usage, over the same plan book, so its state, evidence and cost land on the
+   * same card. "Add to the plan" is not offered from it — a new version while other steps run would
+   * leave them on the old one — so its amendments are allowed once or rejected. One nobody could
+   * decide (headless) is the task's too: the run ends waiting (CLI exit 3) once the others stop.
+   * `diagnostics: false`: the step works in a worktree the editor's language services do not see.
+   */
+  branchFor(opts: { diagnostics: boolean }): Planning | undefined {
+    const exec = this.exec;
+    if (!exec) return undefined;
+    const child = new Planning(this.ui, { ...this.opts, ...(opts.diagnostics ? {} : { diagnostics: undefined }) }, { book: this.book, parent: this });
+    child.exec = { record: exec.record, step: 0, actions: [], changed: new Set(), before: new Map(), from: exec.from, problems: new StepProblems(child.opts.diagnostics) };
+    return child;
   }
 
   update(opts: Partial<Omit<PlanningOptions, 'logger'>>): void {
@@ -252,6 +272,7 @@ export class Planning {
   /** An amendment was refused where nobody could decide it: the run stops on it (CLI exit 3). */
   noteRefusedAmendment(amendment: Amendment): void {
     this.refusedAmendment = amendment;
+    this.parent?.noteRefusedAmendment(amendment);
   }
 
   /**
@@ -261,7 +282,7 @@ export class Planning {
    */
   amendStep(stepNumber: number, add: ScopeAddition, why: string): { version: number; change: string } | undefined {
     const exec = this.exec;
-    if (!exec) return undefined;
+    if (!exec || this.parent) return undefined;
     const old = exec.record;
     const widened = widenStepScope(old.plan, stepNumber, add);
     if (!widened) return undefined;

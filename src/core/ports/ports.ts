@@ -157,4 +157,10 @@ export interface HostPorts {
   /** Path to a ripgrep binary if one is known (VS Code's bundled rg, or one on PATH). */
   ripgrepPath?: string;
   logger: Logger;
+  /**
+   * The same host (approvals, questions, sandbox settings, logger) on another folder: a plan step's
+   * git worktree, where that step's files, searches and sandboxed commands are rooted. Absent: steps
+   * cannot run in worktrees here, so they run one at a time in the workspace.
+   */
+  forRoot?(root: string): HostPorts;
 }

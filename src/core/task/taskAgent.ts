@@ -10,7 +10,7 @@ import { withAttachments } from '../mentions/attachmentText';
 import type { AgentState, Attachment, Card, HostEvent, RoleId, TurnOutcome, RoleRegistry } from '../../protocol';
 import { EventStream } from '../events';
 import { LlmClient, LlmError } from '../llm';
-import { QuestionUnanswerable } from '../ports/ports';
+import { QuestionUnanswerable, type HostPorts } from '../ports/ports';
 import { ReadTracker } from '../tools/readTracker';
 import { PRODUCT_ROLES, type RoleDef } from '../roles/roles';
 import { modelFor, type AgentSettings } from '../settings/settings';
@@ -41,6 +41,7 @@ import type { ChatMessage } from '../context/chatMessage';
 import { answerTokensFor } from '../context/modelWindows';
 import { ProjectKnowledge } from '../knowledge/projectKnowledge';
 import { TaskPlans, type PlannerMessage } from './taskPlans';
+import type { StepBranch } from './planGraphRun';
 import { BUSY, ROLE_NEEDS, taskRow, type ActionTarget, type TaskActionMessage, type TaskActionType, type TaskFiles } from './userActions';
 import type { RevertResult } from '../checkpoints/checkpointStore';
 import type { HookScope, UserHooks } from '../userHooks/userHooks';
@@ -56,6 +57,20 @@ export const NO_TASK_FILES: TaskFiles = {
   filesChangedBy: () => [],
   settled: async () => {},
 };
+
+/** Where one turn works: the task's own conversation and workspace, or a plan step's (see `branchTurn`). */
+interface TurnScope {
+  events: EventStream;
+  conversation: Conversation;
+  host: HostPorts;
+  paths: WorkspacePaths;
+  reads: ReadTracker;
+  planning: Planning;
+  hooks: AgentHooks;
+  /** The task's checkpoints see its changes (not those in a step's worktree: its apply-back is the checkpointed change). */
+  checkpoints: boolean;
+  setState(state: AgentState, detail?: string): void;
+}
 
 export class Agent implements AgentApi {
   private _role: RoleId;
@@ -177,6 +192,11 @@ export class Agent implements AgentApi {
       errorCard: (message) => this.errorCard(message),
       exclusive: (body) => this.exclusive(body),
       turn: (signal) => this.turn(signal),
+      branchTurn: (b, signal) => this.branchTurn(b, signal),
+      checkpoints: {
+        beforeChange: (abs, callId) => this.hooks.beforeChange?.(abs, callId) ?? Promise.resolve(),
+        settled: (call) => this.hooks.onToolCallSettled?.(call),
+      },
       plannerTurn: (m) => this.plannerTurn(m),
       planRunStarted: () => { this.lastTurn = { kind: 'plan' }; },
     });
@@ -589,40 +609,63 @@ export class Agent implements AgentApi {
   }
 
   private turn(signal: AbortSignal): Promise<TurnOutcome> {
+    return this.turnIn({
+      events: this.events, conversation: this.talk, host: this.opts.host, paths: this.paths, reads: this.reads,
+      planning: this.planning, hooks: this.hooks, checkpoints: true, setState: (s, detail) => this.setState(s, detail),
+    }, signal);
+  }
+
+  /**
+   * One turn of the executing role in a plan step that runs beside others: its own conversation,
+   * events (stamped with its step), plan state, and folder (its worktree, or the workspace when it
+   * runs alone there, then with checkpoints as every turn). Its usage counts on its step.
+   */
+  private branchTurn(b: StepBranch, signal: AbortSignal): Promise<TurnOutcome> {
+    return this.turnIn({
+      events: b.events, conversation: b.conversation, host: b.host, paths: new WorkspacePaths(b.host.fs), reads: new ReadTracker(),
+      planning: b.planning, checkpoints: b.inWorkspace, setState: b.setState,
+      hooks: { ...(this.hooks.fitContext ? { fitContext: this.hooks.fitContext } : {}), onUsage: (u) => { b.onUsage(u); this.opts.hooks?.onUsage?.(u); } },
+    }, signal);
+  }
+
+  private turnIn(scope: TurnScope, signal: AbortSignal): Promise<TurnOutcome> {
+    const { planning, host } = scope;
     const userHooks = this.userHooks;
     return runTurn({
       role: () => this.roleDef,
       settings: () => this.settings,
       llm: () => this.llm,
-      events: this.events,
-      conversation: this.talk,
+      events: scope.events,
+      conversation: scope.conversation,
       tools: this.tools,
       catalog: () => this.catalog(),
       knowledge: this.knowledge,
       usage: this.usage,
-      hooks: this.hooks,
+      hooks: scope.hooks,
       signal,
-      setState: (s, detail) => this.setState(s, detail),
+      setState: scope.setState,
       dispatchEnv: {
-        host: this.opts.host,
-        paths: this.paths,
-        reads: this.reads,
+        host,
+        paths: scope.paths,
+        reads: scope.reads,
         limits: this.settings.limits,
-        planning: this.planning,
+        planning,
         explorers: this.explorers,
-        policy: () => this.policyInput(),
+        // A step in a worktree is judged (scope, outside-the-workspace) against its own folder.
+        policy: () => ({ ...this.policyInput(), roots: host.fs.roots }),
         secret: () => this.settings.apiKey,
-        ...(userHooks ? { userHooks: { hooks: userHooks, scope: () => this.hookScope() } } : {}),
+        // A step run beside others tells the hooks its own step.
+        ...(userHooks ? { userHooks: { hooks: userHooks, scope: () => ({ ...this.hookScope(), ...(planning.execution?.step ? { planStep: planning.execution.step } : {}) }) } } : {}),
         beforeChange: async (abs, callId) => {
           // While a step runs, the file's text before its first change is kept for the step's diff (the Reviewer's view).
-          const before = this.planning.wantsBefore(abs) ? await this.opts.host.fs.readText(abs).catch(() => null) : undefined;
-          await this.planning.noteChange(abs, before);
-          await this.hooks.beforeChange?.(abs, callId);
+          const before = planning.wantsBefore(abs) ? await host.fs.readText(abs).catch(() => null) : undefined;
+          await planning.noteChange(abs, before);
+          if (scope.checkpoints) await this.hooks.beforeChange?.(abs, callId);
         },
         onSettled: (call) => {
-          const card = this.events.card(call.cardId);
-          this.planning.noteAction({ tool: call.tool, status: call.status, summary: card?.kind === 'tool_call' ? card.summary : call.tool });
-          this.hooks.onToolCallSettled?.(call);
+          const card = scope.events.card(call.cardId);
+          planning.noteAction({ tool: call.tool, status: call.status, summary: card?.kind === 'tool_call' ? card.summary : call.tool });
+          if (scope.checkpoints) this.hooks.onToolCallSettled?.(call);
         },
         askToContinue: (count) => this.limit.ask(count, signal),
       },

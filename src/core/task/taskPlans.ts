@@ -21,6 +21,9 @@ import { replanOf } from '../plans/replanBrief';
 import { stepDiff } from '../plans/stepDiff';
 import type { Reviewer } from '../review/reviewer';
 import { formatUsd } from '../cost/priceTable';
+import { runPlanGraph, type GraphRunDeps, type StepBranch } from './planGraphRun';
+import { parallelPairs } from '../plans/graph/stepScheduler';
+import { worktreeUnavailable } from '../plans/graph/stepWorktree';
 import type { UsageMeter } from '../cost/usageMeter';
 
 /** How much of a check's output is kept as the step's evidence (head and tail). */
@@ -52,6 +55,10 @@ export interface TaskPlansDeps {
   exclusive(body: (signal: AbortSignal) => Promise<TurnOutcome>): Promise<TurnOutcome>;
   /** One turn of the role in force on the conversation as it stands. */
   turn(signal: AbortSignal): Promise<TurnOutcome>;
+  /** One turn of a plan step that runs beside others (its own conversation, folder and events). */
+  branchTurn(b: StepBranch, signal: AbortSignal): Promise<TurnOutcome>;
+  /** The task's checkpoints, for a step's changes applied back to the workspace. */
+  checkpoints: GraphRunDeps['checkpoints'];
   /** The user's card for `m`, then a turn of the Planner that ends with a plan (remembered for Retry). */
   plannerTurn(m: PlannerMessage): Promise<TurnOutcome>;
   /** A plan run is not a turn Retry can repeat. */
@@ -96,6 +103,20 @@ export class TaskPlans {
     d.events.addCard({ kind: 'text', id: d.events.newId('text'), author: 'assistant', text: begun.announcement, role: executor.id, ts: Date.now() });
     const plan = begun.execution.record.plan;
     const root = d.host.fs.roots[0] ?? '.';
+    const limit = Math.max(1, Math.floor(d.settings().parallelSteps ?? 2));
+    // Steps that could run side by side (from where the run starts): a plan without any runs as it always did.
+    const together = limit > 1 ? parallelPairs(plan.steps.filter((s) => s.step_number >= begun.execution.from)) : [];
+    if (together.length) {
+      const why = d.host.forRoot ? await worktreeUnavailable(root) : 'this host cannot give steps folders of their own';
+      if (!why) {
+        return d.exclusive(async (signal) => runPlanGraph({
+          planning: d.planning, events: d.events, host: d.host, settings: d.settings, policy: d.policy, setState: d.setState,
+          branchTurn: d.branchTurn, checkpoints: d.checkpoints, limit,
+        }, signal));
+      }
+      d.planning.book.setOneAtATime(begun.execution.record.cardId, `Steps run one at a time: ${why}.`);
+      d.events.addCard({ kind: 'text', id: d.events.newId('note'), author: 'system', note: 'context', text: `Steps ${together.map(([a, b]) => `${a} and ${b}`).join(', ')} could run at the same time, but run one at a time: ${why}.`, ts: Date.now() });
+    }
     return d.exclusive(async (signal) =>
       executePlanSteps(d.planning, begun.brief, {
         runTurn: async (message) => {

@@ -25,13 +25,17 @@ export interface NodeHostOptions {
 
 export function createNodeHost(o: NodeHostOptions): HostPorts {
   const logger = o.logger ?? nullLogger;
+  const approver = o.approver ?? new DenyingApprover();
+  const asker = o.asker ?? new HeadlessAsker('none', logger);
   return {
     fs: new NodeWorkspaceFs(o.roots),
     commands: new NodeCommandRunner({ maxOutputChars: o.maxCommandOutputChars, sandbox: o.sandbox }),
-    approver: o.approver ?? new DenyingApprover(),
-    asker: o.asker ?? new HeadlessAsker('none', logger),
+    approver,
+    asker,
     ripgrepPath: findRipgrep(),
     context: { gitChanges },
     logger,
+    // The same person answers, under the same sandbox: only the folder differs.
+    forRoot: (root) => createNodeHost({ ...o, roots: [root], approver, asker, logger }),
   };
 }

@@ -24,9 +24,20 @@ function describe(req: ApprovalRequest): string {
 
 /** Asks y/n on the terminal, showing the diff for edits. Anything but y/yes is a no. */
 export class TtyApprover implements Approver {
+  /** One question on the terminal at a time: plan steps running side by side may ask at once. */
+  private turn: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly prompt: TerminalPrompt, private readonly out: (text: string) => void = (t) => process.stderr.write(t)) {}
 
-  async request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+  request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const asked = this.turn.then(() => this.ask(req, signal));
+    this.turn = asked.catch(() => undefined);
+    return asked;
+  }
+
+  private async ask(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    // Which step asks, when several run side by side.
+    if (req.info.step !== undefined) this.out(`[step ${req.info.step}]\n`);
     if (req.info.diff) this.out(`${req.info.diff.trimEnd()}\n`);
     if (req.info.amendment) return this.amendment(req, signal);
     let answer: string;

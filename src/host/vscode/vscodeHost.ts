@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { HostPorts } from '../../core/ports/ports';
 import { NodeCommandRunner } from '../node/nodeCommandRunner';
+import { NodeWorkspaceFs } from '../node/nodeWorkspaceFs';
 import { AgentSession } from './agentSession';
 import type { HistoryStore } from '../../core/history/historyStore';
 import { DiffApprover, registerDiffTitleCommands } from './diffApprover';
@@ -67,6 +68,16 @@ export function createVscodeHost(
     context: contextSources,
     ripgrepPath: findRipgrep(vscode.env.appRoot),
     logger,
+    // A plan step's worktree is no workspace folder of the editor: its files and commands go through
+    // Node (sandboxed as in the workspace); approvals and questions still come to the chat.
+    forRoot: (root) => ({
+      fs: new NodeWorkspaceFs([root]),
+      commands: new NodeCommandRunner({ sandbox }),
+      approver,
+      asker,
+      ripgrepPath: ports.ripgrepPath,
+      logger,
+    }),
   };
   // The key arrives asynchronously (SecretStorage); the agent gets it before the first request can be typed.
   // Read-only roles (the Planner) may run commands in a read-only sandbox when the user turned it on (read at start).

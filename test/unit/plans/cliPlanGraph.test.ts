@@ -8,7 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
-import { cliTestKit, type CliRun } from '../../support/cliRunner';
+import { execFileSync } from 'node:child_process';
+import { cliTestKit, runCliProcess, type CliRun } from '../../support/cliRunner';
+import { ScriptedServer, planStepOf, type ScriptStep } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
 
 export function graphPlan(steps: { files: string[]; depends_on?: number[]; check?: string; action?: string }[]) {
@@ -70,5 +72,128 @@ describe('tandem run --plan: depends_on (built CLI, scripted server)', function 
     const steps = jsonEvents(r).filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);
     assert.deepEqual(steps, ['step_started:2', 'step_done:2', 'step_started:1', 'step_done:1']);
     assert.equal(fs.readFileSync(path.join(kit.ws, 'b.txt'), 'utf8'), 'b\n');
+  });
+});
+
+const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+
+/** The ordered step events of a run: `step_started:1`, `step_done:2`, … */
+const stepEvents = (r: CliRun) => jsonEvents(r).filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);
+
+/** Steps 1 and 2 need nothing and write a.txt / b.txt; step 3 needs both and checks it sees both. */
+const diamondPlan = () => graphPlan([
+  { files: ['a.txt'], depends_on: [] },
+  { files: ['b.txt'], depends_on: [] },
+  { files: ['c.txt'], depends_on: [1, 2], check: 'grep -q "from step 1" a.txt && grep -q "from step 2" b.txt && test -s c.txt' },
+]);
+
+/** Each step's Actor answered by its step, whatever order the requests come in. */
+const diamondLanes = (): Record<string, ScriptStep[]> => ({
+  1: [call('write_file', { path: 'a.txt', content: 'from step 1\n' }), text('Wrote a.')],
+  2: [call('write_file', { path: 'b.txt', content: 'from step 2\n' }), text('Wrote b.')],
+  3: [call('write_file', { path: 'c.txt', content: 'from step 3\n' }), text('Wrote c.')],
+});
+
+describe('tandem run --plan: independent steps run side by side, each in its own worktree (built CLI, scripted server)', function () {
+  this.timeout(60_000);
+  const kit = cliTestKit({
+    prefix: 'tandem-graphrun-',
+    realpath: true,
+    setup: (ws) => {
+      gitIn(ws, 'init', '-q');
+      fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
+      gitIn(ws, 'add', '-A');
+      gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+    },
+  });
+  let plans: string;
+  before(() => { plans = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-graphrun-plans-')); });
+  after(() => fs.rmSync(plans, { recursive: true, force: true }));
+
+  async function runPlan(plan: unknown, lanes: Record<string, ScriptStep[]>, extra: string[] = [], delayMs = 150): Promise<CliRun> {
+    const file = path.join(plans, `${path.basename(kit.ws)}.json`);
+    fs.writeFileSync(file, JSON.stringify(plan));
+    // A little latency per answer, so two steps that can overlap do.
+    kit.server = await ScriptedServer.start([], { lanes: { keyOf: planStepOf, steps: lanes }, answerDelayMs: delayMs });
+    return runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--plan', file, '--approve', 'plan', '--json', '--no-history', ...extra], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' }, timeoutMs: 50_000 });
+  }
+
+  it('two independent steps overlap in time; the step that needs both sees both changes; nothing is committed and no worktree is left', async () => {
+    const r = await runPlan(diamondPlan(), diamondLanes());
+    assert.equal(r.code, 0, r.stderr);
+    const steps = stepEvents(r);
+    // Overlap, by order: each of steps 1 and 2 started before the other one ended.
+    assert.ok(steps.indexOf('step_started:2') < steps.indexOf('step_done:1'), steps.join(' '));
+    assert.ok(steps.indexOf('step_started:1') < steps.indexOf('step_done:2'), steps.join(' '));
+    assert.ok(steps.indexOf('step_started:3') > Math.max(steps.indexOf('step_done:1'), steps.indexOf('step_done:2')), steps.join(' '));
+    assert.equal(steps.filter((s) => s.startsWith('step_done')).length, 3);
+    for (const [f, t] of [['a.txt', 'from step 1\n'], ['b.txt', 'from step 2\n'], ['c.txt', 'from step 3\n']]) assert.equal(fs.readFileSync(path.join(kit.ws, f!), 'utf8'), t);
+    // Applied, not committed; the worktrees are gone.
+    assert.equal(gitIn(kit.ws, 'rev-list', '--count', 'HEAD').trim(), '1');
+    assert.equal(gitIn(kit.ws, 'worktree', 'list').trim().split('\n').length, 1);
+    // Every card of a step carries its step number (the chat's lanes); the applies are cards of their own.
+    const cards = jsonEvents(r).flatMap((e) => (e.type === 'card_added' ? [e.card] : []));
+    const writes = cards.filter((c: any) => c.kind === 'tool_call' && c.tool === 'write_file') as any[];
+    assert.deepEqual(writes.map((c) => [c.args.path, c.step, c.branch]).sort(), [['a.txt', 1, true], ['b.txt', 2, true], ['c.txt', 3, true]]);
+    const applies = cards.filter((c: any) => c.kind === 'tool_call' && c.tool === 'apply_step') as any[];
+    assert.deepEqual(applies.map((c) => c.step).sort(), [1, 2]);
+    // Each step's Actor had only the goal and its own step.
+    const firstOf = (n: string) => kit.server!.chatRequests().find((b) => planStepOf(b) === n);
+    const brief = JSON.stringify(firstOf('2')!.messages.filter((m: any) => m.role === 'user'));
+    assert.match(brief, /Do step 2 of 3/);
+    assert.doesNotMatch(brief, /Do step 1 of|Write a\.txt/);
+  });
+
+  it('--parallel 1 gives the same result, one step at a time', async () => {
+    const r = await runPlan(diamondPlan(), diamondLanes(), ['--parallel', '1']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(stepEvents(r), ['step_started:1', 'step_done:1', 'step_started:2', 'step_done:2', 'step_started:3', 'step_done:3']);
+    for (const [f, t] of [['a.txt', 'from step 1\n'], ['b.txt', 'from step 2\n'], ['c.txt', 'from step 3\n']]) assert.equal(fs.readFileSync(path.join(kit.ws, f!), 'utf8'), t);
+    assert.equal(jsonEvents(r).filter((e) => e.type === 'card_added' && (e.card as any).tool === 'apply_step').length, 0, 'no worktree, nothing to apply');
+  });
+
+  it('two ready steps whose files overlap never run together', async () => {
+    const plan = graphPlan([{ files: ['notes/'], depends_on: [], check: 'test -s notes/a.txt' }, { files: ['notes/b.txt'], depends_on: [] }]);
+    const r = await runPlan(plan, {
+      1: [call('write_file', { path: 'notes/a.txt', content: 'a\n' }), text('Wrote a.')],
+      2: [call('write_file', { path: 'notes/b.txt', content: 'b\n' }), text('Wrote b.')],
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(stepEvents(r), ['step_started:1', 'step_done:1', 'step_started:2', 'step_done:2']);
+  });
+
+  it('an out-of-scope write in one branch is an amendment and never reaches the workspace; the run exits 3 once the other step ends', async () => {
+    const plan = graphPlan([{ files: ['a.txt'], depends_on: [] }, { files: ['b.txt'], depends_on: [] }]);
+    const r = await runPlan(plan, {
+      1: [call('write_file', { path: 'a.txt', content: 'from step 1\n' }), text('Wrote a.')],
+      2: [call('write_file', { path: 'b.txt', content: 'from step 2\n' }), call('write_file', { path: 'other.txt', content: 'not in the plan\n' }), text('never asked for')],
+    });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /stopped on an amendment to plan v1: Step 2 wants to create other\.txt, which the plan did not name/);
+    const steps = stepEvents(r);
+    assert.ok(steps.includes('step_done:1') && steps.includes('step_failed:2'), steps.join(' '));
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), 'from step 1\n', 'the other step finished and was applied');
+    assert.equal(fs.existsSync(path.join(kit.ws, 'other.txt')), false, 'the amendment never reached the workspace');
+    assert.equal(fs.existsSync(path.join(kit.ws, 'b.txt')), false, 'a failed step is not applied');
+    const amendment = jsonEvents(r).find((e) => e.type === 'amendment');
+    assert.ok(amendment?.type === 'amendment' && amendment.step === 2 && amendment.amendment.outcome === 'refused');
+  });
+});
+
+describe('tandem run --plan outside git: steps run one at a time and it says why (built CLI, scripted server)', function () {
+  this.timeout(60_000);
+  const kit = cliTestKit({ prefix: 'tandem-graphnogit-', realpath: true });
+  let plans: string;
+  before(() => { plans = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-graphnogit-plans-')); });
+  after(() => fs.rmSync(plans, { recursive: true, force: true }));
+
+  it('independent steps run one after the other in the workspace', async () => {
+    const file = path.join(plans, `${path.basename(kit.ws)}.json`);
+    fs.writeFileSync(file, JSON.stringify(diamondPlan()));
+    kit.server = await ScriptedServer.start([], { lanes: { keyOf: planStepOf, steps: diamondLanes() } });
+    const r = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--plan', file, '--approve', 'plan', '--parallel', '2'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout + r.stderr, /Steps 1 and 2 could run at the same time, but run one at a time: the workspace is not in a git repository/);
+    for (const f of ['a.txt', 'b.txt', 'c.txt']) assert.ok(fs.existsSync(path.join(kit.ws, f)), f);
   });
 });

@@ -1,0 +1,266 @@
+/**
+ * Executes a plan whose steps can run side by side (their `depends_on` allow it, their files do not
+ * overlap), up to `tandem.parallelSteps` / `--parallel N` at once; the scheduler (plans/graph)
+ * decides which step starts when. Each step has an Actor conversation of its own holding the goal
+ * and its step only, its own plan state (scope, amendments, actions, cost) and its own lane of
+ * events (every card and event carries its step number). A step that could have another beside it
+ * works in a git worktree made from the workspace as it is, with its sandbox rooted there; when it
+ * ends (done or unverified) its in-scope changes are applied back to the workspace as one
+ * checkpointed change — not committed — or refused whole when the workspace changed a file it
+ * touches, and the step ends failed with the conflict shown. A step nothing can run beside (the
+ * first of a diamond, the last) works in the workspace itself, checkpointed as any turn.
+ *
+ * A failed step stops new steps from starting; the running ones finish their step. An amendment
+ * nobody may decide (headless) fails only its step; the run then ends waiting (CLI exit 3) once the
+ * others stop. Stop stops them all. The worktrees are removed at the end, and leftovers of a crashed
+ * run before the first new one is made.
+ */
+import { createTwoFilesPatch } from 'diff';
+import type { AgentState, ApprovalInfo, PlanStep, TurnOutcome } from '../../protocol';
+import type { EventStream } from '../events';
+import { StepEventStream } from '../events/stepEventStream';
+import type { HostPorts } from '../ports/ports';
+import type { AgentSettings } from '../settings/settings';
+import type { PolicyInput } from '../policy/approvalPolicy';
+import type { Planning } from '../plans/planning';
+import { Conversation } from '../context/conversation';
+import { branchBrief } from '../plans/actorBrief';
+import { FAIL_REASON, outside } from '../plans/executePlanSteps';
+import { runStepCheck } from '../plans/runStepCheck';
+import { inScopePolicy } from '../plans/amendmentGate';
+import { stepVerdict } from '../plans/stepVerdict';
+import { fileInScope } from '../plans/stepScope';
+import { dependentsOf } from '../plans/graph/stepGraph';
+import { mayRunBeside, stepsToStart } from '../plans/graph/stepScheduler';
+import { applyStepChanges, createStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, type StepFileChange, type StepWorktree } from '../plans/graph/stepWorktree';
+import type { CountedUsage, SettledToolCall } from '../turn/turnHooks';
+import { formatUsd } from '../cost/priceTable';
+import { capHeadTail } from '../text/truncate';
+
+/** One step's turn, as the task's agent runs it (see Agent.branchTurn). */
+export interface StepBranch {
+  step: number;
+  events: EventStream;
+  conversation: Conversation;
+  host: HostPorts;
+  planning: Planning;
+  /** It works in the workspace itself (not a worktree): the task's checkpoints see its changes. */
+  inWorkspace: boolean;
+  setState(state: AgentState, detail?: string): void;
+  onUsage(u: CountedUsage): void;
+}
+
+export interface GraphRunDeps {
+  /** The task's planning, with the execution begun (beginExecution). */
+  planning: Planning;
+  events: EventStream;
+  host: HostPorts;
+  settings(): AgentSettings;
+  policy(): PolicyInput;
+  setState(state: AgentState, detail?: string): void;
+  branchTurn(b: StepBranch, signal: AbortSignal): Promise<TurnOutcome>;
+  /** The task's checkpoints: an applied step is one checkpointed change (Revert per step). */
+  checkpoints: { beforeChange(abs: string, callId: string): Promise<void>; settled(call: SettledToolCall): void };
+  /** How many steps may run at once. */
+  limit: number;
+}
+
+const CHECK_OUTPUT_CHARS = 4000;
+
+export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promise<TurnOutcome> {
+  const exec = d.planning.execution;
+  if (!exec) throw new Error('runPlanGraph: no plan is being executed');
+  const record = exec.record;
+  const plan = record.plan;
+  const root = d.host.fs.roots[0] ?? '.';
+  const steps = plan.steps;
+  // Continuing from step k: the steps before it count as ended for the schedule (they keep their states).
+  const states = () => {
+    const s = { ...(d.planning.book.get(record.cardId)?.stepStates ?? {}) };
+    for (const st of steps) if (st.step_number < exec.from) s[String(st.step_number)] = 'done';
+    return s;
+  };
+  const lanes = new LaneStates(d.setState);
+  const outcomes = new Map<number, TurnOutcome>();
+  const running = new Map<number, Promise<void>>();
+  try {
+    const removed = await removeLeftoverWorktrees(root);
+    if (removed.length) d.host.logger.info(`removed ${removed.length} step worktree(s) left by a run that ended abruptly`);
+    for (;;) {
+      if (!signal.aborted) {
+        for (const n of stepsToStart({ steps, states: states(), limit: d.limit })) {
+          const alone = !mayRunBeside(steps, states(), n, dependentsOf(steps, n));
+          const child = d.planning.branchFor({ diagnostics: alone })!;
+          // Running at once (synchronously), so the next look at the schedule sees it.
+          child.setStep(n, 'running');
+          lanes.set(n, 'thinking');
+          const run = runStep(d, child, steps.find((s) => s.step_number === n)!, alone, lanes, signal)
+            .catch((e: unknown) => {
+              d.host.logger.error(`step ${n}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+              child.setStep(n, 'failed', `internal error: ${e instanceof Error ? e.message : String(e)}`);
+              return 'error' as TurnOutcome;
+            })
+            .then((o) => { outcomes.set(n, o); })
+            .finally(() => { running.delete(n); lanes.end(n); });
+          running.set(n, run);
+        }
+      }
+      if (running.size === 0) break;
+      await Promise.race(running.values());
+    }
+  } finally {
+    d.planning.endExecution();
+  }
+  if (signal.aborted) return 'stopped';
+  const ended = [...outcomes.values()];
+  if (ended.includes('waiting')) return 'waiting';
+  if (ended.includes('limit')) return 'limit';
+  return ended.every((o) => o === 'done') ? 'done' : 'error';
+}
+
+/** One step from start to end; returns how its turn ended ('error' when it failed). */
+async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: boolean, lanes: LaneStates, signal: AbortSignal): Promise<TurnOutcome> {
+  const n = step.step_number;
+  const exec = child.execution!;
+  const events = new StepEventStream(d.events, n);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let wt: StepWorktree | undefined;
+  try {
+    if (!alone) wt = await createStepWorktree(d.host.fs.roots[0] ?? '.', `step${n}`);
+    const host = labelled(wt ? d.host.forRoot!(wt.root) : d.host, n);
+    const stepRoot = host.fs.roots[0] ?? '.';
+    const conversation = new Conversation();
+    conversation.appendUser(branchBrief(exec.record.plan, exec.record.version, n));
+    const outcome = await d.branchTurn({
+      step: n, events, conversation, host, planning: child, inWorkspace: !wt,
+      setState: (state, detail) => lanes.set(n, state, detail),
+      onUsage: (u) => {
+        const slice = child.noteUsage(u.role, { tokensIn: u.tokensIn, tokensOut: u.tokensOut, ...(u.costUsd !== undefined ? { costUsd: u.costUsd } : {}) });
+        const cap = d.settings().stepBudgetUsd ?? 0;
+        if (!slice || cap <= 0 || slice.costUsd === undefined || slice.costUsd < cap) return;
+        child.stopForBudget(`step ${n} reached its budget of ${formatUsd(cap)} (${formatUsd(slice.costUsd)} spent)`);
+        stop.abort();
+      },
+    }, stop.signal);
+    const failure = child.execution?.failure;
+    if (failure !== undefined) {
+      child.setStep(n, 'failed', failure);
+      return outcome === 'done' || exec.overBudget ? 'error' : outcome;
+    }
+    if (outcome !== 'done') {
+      const refused = outcome === 'waiting' ? child.refusedAmendment : undefined;
+      child.setStep(n, 'failed', refused ? `stopped on an amendment nobody could decide here: ${refused.text}` : FAIL_REASON[outcome]);
+      return outcome;
+    }
+    const check = step.check?.trim()
+      ? await runStepCheck(step.check.trim(), n, {
+        ui: events, host,
+        policy: inScopePolicy({ ...d.policy(), roots: host.fs.roots }, 'command'),
+        cwd: stepRoot, roots: host.fs.roots, timeoutMs: d.settings().limits.commandTimeoutMs, maxOutputChars: CHECK_OUTPUT_CHARS, signal: stop.signal,
+      })
+      : undefined;
+    if (stop.signal.aborted) {
+      child.setStep(n, 'failed', exec.overBudget ?? FAIL_REASON.stopped);
+      return exec.overBudget ? 'error' : 'stopped';
+    }
+    // In a worktree, git sees every file the step changed (by its tools, its commands and its check).
+    const changes = wt ? await stepChanges(wt) : [];
+    const changed = wt ? changes.map((c) => c.path) : [];
+    const outsideScope = wt ? changed.filter((p) => !fileInScope(step.files, p)).sort() : outside(step.files, [...exec.changed], stepRoot);
+    const newErrors = wt ? [] : await exec.problems.newErrorLines(stepRoot);
+    const verdict = stepVerdict({ actions: [...exec.actions], outsideScope, newErrors, ...(check ? { check } : {}) });
+    if (wt && verdict.state !== 'failed') {
+      // Only what the step's files cover goes back: an out-of-scope write never reaches the workspace.
+      const inScope = changes.filter((c) => fileInScope(step.files, c.path));
+      const applied = await applyBack(d, events, n, inScope, outsideScope);
+      if (!applied.ok) {
+        child.setStep(n, 'failed', undefined, { why: [applied.why, ...verdict.evidence.why], ...(verdict.evidence.check ? { check: verdict.evidence.check } : {}) });
+        return 'error';
+      }
+    }
+    child.setStep(n, verdict.state, undefined, verdict.evidence);
+    return verdict.state === 'failed' ? 'error' : 'done';
+  } catch (e) {
+    if (stop.signal.aborted) {
+      child.setStep(n, 'failed', FAIL_REASON.stopped);
+      return 'stopped';
+    }
+    child.setStep(n, 'failed', `${wt ? '' : 'its git worktree could not be made: '}${e instanceof Error ? e.message : String(e)}`);
+    return 'error';
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (wt) await removeStepWorktree(wt).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`));
+  }
+}
+
+/** The step's changes onto the workspace as one checkpointed change with a card of its own; refused whole on a conflict. */
+async function applyBack(d: GraphRunDeps, events: EventStream, n: number, changes: readonly StepFileChange[], leftOut: readonly string[]): Promise<{ ok: true } | { ok: false; why: string }> {
+  if (changes.length === 0) return { ok: true };
+  const root = d.host.fs.roots[0] ?? '.';
+  const cardId = events.newId('tool');
+  const callId = `apply-${cardId}`;
+  const files = changes.map((c) => c.path);
+  events.addCard({
+    kind: 'tool_call', id: cardId, call_id: callId, tool: 'apply_step',
+    summary: `apply step ${n}'s changes to the workspace: ${files.join(', ')}`,
+    args: { step: n, files }, status: 'running', ts: Date.now(),
+  });
+  const result = await applyStepChanges(root, changes, {
+    read: (abs) => d.host.fs.readText(abs).catch(() => null),
+    write: async (abs, text) => {
+      await d.checkpoints.beforeChange(abs, callId);
+      await d.host.fs.writeText(abs, text);
+    },
+    delete: async (abs) => {
+      await d.checkpoints.beforeChange(abs, callId);
+      await d.host.fs.delete(abs);
+    },
+  });
+  if (!result.ok) {
+    const diffs = changes.filter((c) => result.conflicts.includes(c.path))
+      .map((c) => createTwoFilesPatch(c.before === null ? '/dev/null' : `a/${c.path}`, c.after === null ? '/dev/null' : `b/${c.path}`, c.before ?? '', c.after ?? '', '', '', { context: 3 }));
+    const why = `its changes were not applied: the workspace changed ${result.conflicts.join(', ')} since step ${n} started, so none of its changes were written (never half-applied)`;
+    events.patchCard(cardId, { status: 'error', error: capHeadTail(`Not applied: ${why}. The step's changes to ${result.conflicts.length === 1 ? 'that file' : 'those files'}:\n${diffs.join('\n')}`, 8000) });
+    d.checkpoints.settled({ callId, cardId, tool: 'apply_step', status: 'error' });
+    return { ok: false, why };
+  }
+  const note = leftOut.length ? ` Left out (outside the step's files): ${leftOut.join(', ')}.` : '';
+  events.patchCard(cardId, { status: 'done', result: `Applied to the workspace (not committed): ${files.join(', ')}.${note}` });
+  d.checkpoints.settled({ callId, cardId, tool: 'apply_step', status: 'done' });
+  return { ok: true };
+}
+
+/** The step's approvals say which step asks (several may wait at once). */
+function labelled(host: HostPorts, step: number): HostPorts {
+  return {
+    ...host,
+    approver: { request: (req, signal) => host.approver.request({ ...req, info: { ...req.info, step } as ApprovalInfo }, signal) },
+  };
+}
+
+/** The task's state chip while steps run: how many, and which wait on the user. */
+class LaneStates {
+  private readonly states = new Map<number, { state: AgentState; detail?: string }>();
+
+  constructor(private readonly setState: (state: AgentState, detail?: string) => void) {}
+
+  set(step: number, state: AgentState, detail?: string): void {
+    this.states.set(step, { state, ...(detail ? { detail } : {}) });
+    this.show();
+  }
+
+  end(step: number): void {
+    this.states.delete(step);
+    if (this.states.size) this.show();
+  }
+
+  private show(): void {
+    const running = [...this.states.keys()].sort((a, b) => a - b);
+    const waiting = running.filter((n) => this.states.get(n)?.state === 'waiting_on_user');
+    const count = `${running.length} step${running.length === 1 ? '' : 's'} running (${running.join(', ')})`;
+    if (waiting.length) this.setState('waiting_on_user', `Step ${waiting.join(', ')} ${waiting.length === 1 ? 'waits' : 'wait'} for you; ${count}`);
+    else this.setState(running.some((n) => this.states.get(n)?.state === 'calling_tool') ? 'calling_tool' : 'thinking', count);
+  }
+}
