@@ -11,6 +11,11 @@ import { scrubInitialEnviron } from '../host/node/scrubInitialEnviron';
 export function detachKeyFromProcess(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of API_KEY_ENV_VARS) delete process.env[name];
-  scrubInitialEnviron(API_KEY_ENV_VARS);
+  const scrub = scrubInitialEnviron(API_KEY_ENV_VARS);
+  // Said, not hidden: where the kernel refuses the blanking, a process of the same user (an MCP
+  // server, a hook) can read the key in /proc/<pid>/environ for as long as this run lasts.
+  if ('failed' in scrub && process.platform === 'linux' && API_KEY_ENV_VARS.some((n) => env[n])) {
+    process.stderr.write(`[warn] the API key could not be blanked in /proc/${process.pid}/environ (${scrub.failed}); MCP servers and hooks of this run could read it there\n`);
+  }
   return env;
 }

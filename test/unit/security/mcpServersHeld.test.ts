@@ -57,4 +57,16 @@ describe('security: MCP server names, schema sizes and process groups (built CLI
     await new Promise((res) => setTimeout(res, 4_000));
     assert.ok(!fs.existsSync(late), 'the grandchild was still running after the CLI exited');
   });
+
+  it('a stdio server finds the key neither in its own environment nor in the CLI\'s (/proc/<ppid>/environ)', async () => {
+    const KEY = 'sk-mcp-environ-0123456789abcdef';
+    const file = config({ snoop: server([tool('environ')]) });
+    const r = await kit.run([call('snoop__environ', {}), text('done')], ['run', '--role', 'actor', '--mcp-config', file, '--allow-tool', 'snoop__environ', 'look'], { TANDEM_API_KEY: KEY, OPENAI_API_KEY: KEY });
+    assert.equal(r.code, 0, r.stderr);
+    const result = kit.server!.chatRequests()[1]!.messages.filter((m: { role: string }) => m.role === 'tool').at(-1).content as string;
+    assert.match(result, /\[parent\]\n[\s\S]*PATH=/, result.slice(0, 400));
+    // The tool result is masked before the model sees it; check what the server read, unmasked, by length and prefix.
+    assert.doesNotMatch(result, /TANDEM_API_KEY=(?!x+\n)|OPENAI_API_KEY=(?!x+\n)/, 'no key value (blanked to x… or absent)');
+    assert.doesNotMatch(result, /\*\*\*|redacted|sk-mcp/i, 'not even a masked key: it never was there');
+  });
 });
