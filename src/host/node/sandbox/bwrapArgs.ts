@@ -12,7 +12,7 @@ export interface BwrapCommand {
   roots: readonly { path: string; source?: string }[];
   workspace: 'writable' | 'readonly';
   network: boolean;
-  mounts: Pick<SandboxMounts, 'readOnly' | 'hidden'>;
+  mounts: Pick<SandboxMounts, 'readOnly' | 'hidden' | 'hiddenDirs'>;
   /** An empty, read-only file bound over each hidden secret file. */
   emptyFile: string;
   cwd: string;
@@ -47,6 +47,8 @@ export function bwrapArgs(c: BwrapCommand): string[] {
   for (const r of c.roots) a.push(c.workspace === 'writable' || r.source ? '--bind' : '--ro-bind', r.source ?? r.path, r.path);
   for (const p of c.mounts.readOnly) a.push('--ro-bind', p, p);
   for (const p of c.mounts.hidden) a.push('--ro-bind', c.emptyFile, p);
+  // The user's secret folders: an empty, read-only folder in their place.
+  for (const p of c.mounts.hiddenDirs) a.push('--tmpfs', p, '--remount-ro', p);
   for (const name of API_KEY_ENV_VARS) a.push('--unsetenv', name);
   a.push('--setenv', 'TMPDIR', '/tmp', '--setenv', 'GIT_OPTIONAL_LOCKS', '0', '--setenv', 'TANDEM_SANDBOX', '1');
   a.push('--chdir', c.cwd, '--', c.shell, '-e', '-o', 'pipefail', '-c', c.command);

@@ -5,7 +5,9 @@
  *   from under other names: the git dir a `.git` file names, included configs, `core.hooksPath`
  *   folders (gitControlledPaths.ts); a symlink with such a name protects what it points to;
  * - hidden (bound empty): files matching the secret patterns (`.env*`, `*.pem`, `*.key` by default)
- *   unless the user allowed them.
+ *   unless the user allowed them, in the workspace (node_modules included), and in the folders above
+ *   it; and the user's credential folders and files (`~/.ssh`, `~/.aws`, `~/.config/gcloud`,
+ *   keyrings, `~/.netrc`…), covered by an empty folder or file.
  * A protected path that does not exist yet cannot be bound (that would create it), so the walk after
  * the command finds protected paths the command created, and they are removed (sandboxSweep.ts).
  * `node_modules` is not entered: nothing there runs by itself, and it can hold most of the files.
@@ -25,6 +27,8 @@ export interface SandboxMounts {
   readOnly: string[];
   /** Absolute real paths of files to bind empty. */
   hidden: string[];
+  /** Folders outside the workspace covered by an empty tmpfs: the user's secret folders. */
+  hiddenDirs: string[];
   /** Workspace paths (absolute, as walked) that are protected by name: compared after the command. */
   protectedNames: Set<string>;
 }
@@ -55,6 +59,72 @@ function realOrUndefined(p: string): string | undefined {
     return fs.realpathSync(p);
   } catch {
     return undefined;
+  }
+}
+
+/** The user's folders of credentials and keys: hidden (empty) from every sandboxed command. */
+const HOME_SECRET_DIRS = ['.ssh', '.aws', '.azure', '.config/gcloud', '.gnupg', '.kube', '.docker', '.password-store', '.local/share/keyrings', 'Library/Keychains', '.config/gh', '.terraform.d'];
+/** …and files of credentials in the home folder. */
+const HOME_SECRET_FILES = ['.netrc', '.git-credentials', '.npmrc', '.pypirc', '.pgpass', '.my.cnf', '.config/hub', '.cargo/credentials', '.cargo/credentials.toml', '.docker/config.json'];
+/** node_modules is not walked for protected names, but a secret file inside it is hidden; bounded. */
+const MAX_NODE_MODULES_ENTRIES = 50_000;
+
+/**
+ * Secrets outside the workspace that a command could otherwise read through the read-only `/`:
+ * the user's credential folders and files, and secret-named files (`.env`, `*.pem`, `*.key`) in
+ * the folders above each workspace folder.
+ */
+function outsideSecrets(roots: readonly string[], isSecret: (name: string) => boolean, isAllowed: (name: string) => boolean, home: string | undefined): { files: Set<string>; dirs: Set<string> } {
+  const files = new Set<string>();
+  const dirs = new Set<string>();
+  const holdsRoot = (p: string) => roots.some((r) => isWithin(p, r));
+  if (home) {
+    for (const d of HOME_SECRET_DIRS) {
+      const real = realOrUndefined(path.join(home, d));
+      if (real && safeIsDir(real) && !holdsRoot(real)) dirs.add(real);
+    }
+    for (const f of HOME_SECRET_FILES) {
+      const real = realOrUndefined(path.join(home, f));
+      if (real && !safeIsDir(real) && !roots.some((r) => isWithin(r, real))) files.add(real);
+    }
+  }
+  for (const root of roots) {
+    for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
+      let entries: fs.Dirent[] = [];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        // unreadable: nothing to hide there
+      }
+      for (const e of entries) {
+        if (!isSecret(e.name) || isAllowed(e.name)) continue;
+        const real = realOrUndefined(path.join(dir, e.name));
+        if (real && !safeIsDir(real) && !roots.some((r) => isWithin(r, real))) files.add(real);
+      }
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  return { files, dirs };
+}
+
+/** Secret-named files inside a node_modules folder (a package's `.env`), up to a bound. */
+function secretsInNodeModules(dir: string, isSecret: (name: string) => boolean, isAllowed: (name: string) => boolean, out: Set<string>): void {
+  const stack = [dir];
+  let seen = 0;
+  while (stack.length && seen < MAX_NODE_MODULES_ENTRIES) {
+    const d = stack.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      seen++;
+      const abs = path.join(d, e.name);
+      if (e.isDirectory()) stack.push(abs);
+      else if (e.isFile() && isSecret(e.name) && !isAllowed(e.name)) out.add(abs);
+    }
   }
 }
 
@@ -97,10 +167,13 @@ export function findSandboxMounts(roots: readonly string[], secretPatterns: read
         }
         if (!isDir && isSecret(e.name) && !isAllowed(e.name) && real && inWorkspace(real) && !safeIsDir(real)) hidden.add(real);
         if (e.isDirectory() && e.name !== 'node_modules') dirs.push(abs);
+        else if (e.isDirectory()) secretsInNodeModules(abs, isSecret, isAllowed, hidden);
       }
     }
   }
-  return { readOnly: [...readOnly], hidden: [...hidden], protectedNames };
+  const outside = outsideSecrets(roots, isSecret, isAllowed, process.env.HOME);
+  for (const f of outside.files) hidden.add(f);
+  return { readOnly: [...readOnly], hidden: [...hidden], hiddenDirs: [...outside.dirs], protectedNames };
 }
 
 function safeIsDir(p: string): boolean {
