@@ -79,7 +79,7 @@ try {
   r = await timeIt(RUNS, reset, () => edit(five));
   report('edit_file: 5 exact blocks', r.ms, r.last.isError ? 'ERROR' : '');
   r = await timeIt(RUNS, reset, () => edit([{ old_text: 'const v7001 = a * 7001 + b; // line 7001\n    const v7002 = a * 7002 + b; // line 7002', new_text: 'const v7001 = 1;\nconst v7002 = 2;' }]));
-  report('edit_file: whitespace-fallback block', r.ms, /ignoring whitespace/.test(r.last.content) ? 'fallback used' : `unexpected: ${r.last.content.slice(0, 80)}`);
+  report('edit_file: whitespace-fallback block', r.ms, /ignoring indentation/.test(r.last.content) ? 'fallback used' : `unexpected: ${r.last.content.slice(0, 80)}`);
   r = await timeIt(RUNS, reset, () => edit([{ old_text: '  const v7001 = a * 7001 + c; // line 7001\n  const v7002 = a * 7002 + c; // line 7002', new_text: 'x' }]));
   report('edit_file: failing block + closest-lines search', r.ms, /closest text is at lines 7002-7003/.test(r.last.content) ? 'closest found' : r.last.content.slice(0, 80));
 

@@ -15,7 +15,7 @@ import { findElisionMarkers, holdsMarker, type MarkerNode } from './elisionMarke
 import { listKids, namedKids, parseWith, type ParsedTree, type SyntaxNode } from './parsedTree';
 import { likeness, nameKey, textKey } from './nodeKeys';
 import { alignSiblings, extendByText, type Pair } from './siblingAlignment';
-import { grammarFor } from './syntaxGuard';
+import { grammarFor, guardTreeOf } from './syntaxGuard';
 
 export type Reconstruction = { ok: true; text: string; kept: number } | { ok: false; reason: string };
 
@@ -56,11 +56,11 @@ function memberList(n: SyntaxNode): boolean {
 
 const blankText = (n: SyntaxNode) => (n.type === 'jsx_text' || n.type === 'text') && n.text.trim() === '';
 
-/** Rows inside multi-line strings: their text is the string's value and is never re-indented. */
-function verbatimRows(root: SyntaxNode): Set<number> {
+/** Rows (of those from `from` to `to`) inside multi-line strings: their text is the string's value and is never re-indented. */
+function verbatimRows(root: SyntaxNode, from = 0, to = Infinity): Set<number> {
   const rows = new Set<number>();
   const visit = (n: SyntaxNode) => {
-    if (n.endPosition.row === n.startPosition.row) return;
+    if (n.endPosition.row === n.startPosition.row || n.endPosition.row < from || n.startPosition.row > to) return;
     if (/string|template/.test(n.type) && !n.type.includes('substitution')) {
       for (let r = n.startPosition.row + 1; r <= n.endPosition.row; r++) rows.add(r);
       return;
@@ -128,6 +128,7 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
   const kept: SyntaxNode[] = [];
   const added: SyntaxNode[] = [];
   let firstMarker: MarkerNode | undefined;
+  let origNames: Set<string | undefined> | undefined;
   for (let g = 0; g <= pairs.length; g++) {
     const before = pairs[g - 1];
     const after = pairs[g];
@@ -154,8 +155,8 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
     // A model writes a marker for code it keeps. One that would keep nothing is taken only in a
     // class body or beside new members with new names (tests added after "existing tests"); else the
     // pairs around it are not what the model meant (code moved or copied, a marker inside a node).
-    const origNames = new Set(origNodes.map((o) => nameKey(o, inBody)));
-    const newNamed = gap.some((it) => it.node) && gap.every((it) => !it.node || (nameKey(it.node, inBody) !== undefined && !origNames.has(nameKey(it.node, inBody))));
+    origNames ??= new Set(origNodes.map((o) => nameKey(o, inBody)));
+    const newNamed = gap.some((it) => it.node) && gap.every((it) => !it.node || (nameKey(it.node, inBody) !== undefined && !origNames!.has(nameKey(it.node, inBody))));
     if (gapOrig.length === 0 && !wrappedTop && !memberList(l) && !newNamed) {
       throw new Refusal(`the marker ${named(groups[0]![0]!)} would keep nothing where it stands (the code beside it is paired with code of the file next to each other), so it is unclear what it stands for`);
     }
@@ -292,7 +293,7 @@ function reindent(line: string, by: number, tabs: boolean): string {
 }
 
 /** The text with each marker replaced by the original lines it stands for. */
-function assemble(r: Reading, lazyRows: [number, number], plainLazy: (row: number) => string, origVerbatim: Set<number>, lazyVerbatim: Set<number>): { text: string; kept: number } {
+function assemble(r: Reading, lazyRows: [number, number], plainLazy: (row: number) => string, origVerbatim: (from: number, to: number) => Set<number>, lazyVerbatim: Set<number>): { text: string; kept: number } {
   const byRow = new Map(r.placements.map((p) => [p.at ?? p.marker.row, p]));
   const drop = new Set<number>();
   for (const p of r.placements) {
@@ -314,7 +315,9 @@ function assemble(r: Reading, lazyRows: [number, number], plainLazy: (row: numbe
       // Wrapped, the lazy text moves to the file's indentation, so the file's lines move only by what a deeper level adds.
       const by = p.delta - shift;
       const tabs = r.wrapped ? origTabs : lazyTabs;
-      for (let k = p.from; k <= p.to; k++) out.push(by === 0 && tabs === origTabs ? r.orig[k]! : origVerbatim.has(k) ? r.orig[k]! : reindent(r.orig[k]!, by, tabs));
+      const asIs = by === 0 && tabs === origTabs;
+      const verbatim = asIs ? new Set<number>() : origVerbatim(p.from, p.to);
+      for (let k = p.from; k <= p.to; k++) out.push(asIs || verbatim.has(k) ? r.orig[k]! : reindent(r.orig[k]!, by, tabs));
       kept += p.to - p.from + 1;
       if (p.at === undefined) continue;
       // Moved before the text's new members: a blank line between, as between the members kept.
@@ -354,7 +357,8 @@ export async function reconstructLazyText(file: string, original: string, lazy: 
     return t;
   };
   try {
-    const origTree = await parse(original);
+    // The original's tree is the guard's (shared, not deleted here), so its check of the result reparses only what changed.
+    const origTree = (await guardTreeOf(file, original)) as ParsedTree | undefined;
     const lazyTree = await parse(lazy);
     if (!origTree || !lazyTree) return undefined;
     const origLines = original.split('\n');
@@ -365,16 +369,20 @@ export async function reconstructLazyText(file: string, original: string, lazy: 
     const seen = new Set(markers.map((m) => m.row));
     const stray = lazyLines.findIndex((l, row) => !seen.has(row) && isMarkerLine(l));
     if (stray !== -1) return { ok: false, reason: `"${lazyLines[stray]!.trim()}" (line ${stray + 1}) reads as a marker but is not a comment there (inside a string or text), so it is unclear what it keeps` };
-    const origVerbatim = verbatimRows(origTree.rootNode);
+    const origVerbatim = (from: number, to: number) => verbatimRows(origTree.rootNode, from, to);
 
     const finish = async (r: Reading, lazyRows: [number, number], plainLazy: (row: number) => string, lazyVerbatim: Set<number>): Promise<Reconstruction> => {
       const placed = new Set(r.placements.map((p) => p.marker.node.id));
       const lost = r.markers.find((m) => !placed.has(m.node.id));
       if (lost) return { ok: false, reason: `the marker ${named(lost)} stands in code that matches nothing in the file, so it is unclear which lines it keeps` };
       const built = assemble(r, lazyRows, plainLazy, origVerbatim, lazyVerbatim);
-      const text = built.text.replace(/\n*$/, '') + (/\n$/.test(lazy) || (r.wrapped && /\n$/.test(original)) ? '\n' : '');
-      const check = await parse(text);
-      if (check?.rootNode.hasError && !origTree.rootNode.hasError) return { ok: false, reason: 'the file rebuilt from the markers would not parse' };
+      // The file ends as the original does when the text's last line is a marker keeping the original's last code; else as the text does.
+      let lastOrig = origLines.length - 1;
+      while (lastOrig > 0 && origLines[lastOrig]!.trim() === '') lastOrig--;
+      const lastMarker = r.placements.find((p) => p.to === lastOrig && r.lazy.slice(p.marker.row + 1).every((l) => l.trim() === '' || /^[)}\]]*;?$/.test(l.trim())));
+      const ending = lastMarker || r.wrapped ? /\n*$/.exec(original)![0] : /\n$/.test(lazy) ? '\n' : '';
+      const text = built.text.replace(/\n*$/, '') + ending;
+      // Whether the result parses with no new error is the syntax guard's to judge, as for any edit.
       return { ok: true, text, kept: built.kept };
     };
 

@@ -207,6 +207,17 @@ function treeOf(ts: Runtime, lang: TreeSitter.Language, file: string, text: stri
   return tree;
 }
 
+/**
+ * The tree of `text` as the guard keeps it for `label` (found, or reparsed from the file's last
+ * tree): code that reads a file's structure before an edit shares the guard's parse, so the guard's
+ * own check of the edit is an incremental reparse. The caller must not delete it, nor keep it past the edit.
+ */
+export async function guardTreeOf(label: string, text: string): Promise<{ readonly rootNode: unknown } | undefined> {
+  const name = grammarFor(label);
+  const loaded = name ? await languageFor(name) : undefined;
+  return loaded ? treeOf(loaded.ts, loaded.lang, label, text) : undefined;
+}
+
 function parseErrors(ts: Runtime, lang: TreeSitter.Language, label: string, text: string): SyntaxError[] | undefined {
   const tree = treeOf(ts, lang, label, text);
   if (!tree) return undefined;

@@ -51,7 +51,7 @@ export const editFileTool = defineTool<Input>({
     // the current text, and go through only where they are apart from the user's change.
     const outcome = ctx.reads.isFresh(r.real, original) === false
       ? { ok: true as const, ...editOverUserChange(shown, ctx.reads.seenText(r.real), original, i.edits, lineEnding(original)) }
-      : await applyBlocks(r.real, original, i.edits);
+      : await applyBlocks(r.rel ?? r.real, original, i.edits);
     if (!outcome.ok) return { content: outcome.error.replace(/^(Block \d+ of \d+|The edit):/, `$1 in ${shown}:`), isError: true };
     if (outcome.text === original) throw new ToolError('The edits leave the file unchanged.');
 

@@ -60,7 +60,7 @@ export const writeFileTool = defineTool<Input>({
       // Read by the syntax trees (lazyReconstruction.ts), which place a marker only where one
       // reading is clear; by the lines written around each marker (editMatching.ts) only where no
       // grammar reads the file (where the trees see no clear reading, the lines' may be a wrong one).
-      const bySyntax = await reconstructLazyText(r.real, original, i.content, isMarker);
+      const bySyntax = await reconstructLazyText(r.rel ?? r.real, original, i.content, isMarker);
       const byLines = bySyntax ? undefined : applyEditBlocks(original, [{ old_text: original, new_text: i.content }], lineEnding(original));
       if (bySyntax?.ok) {
         proposed = bySyntax.text;

@@ -3,87 +3,16 @@
  * model's whole-file rewrite with "// ... existing code ..." for the parts it keeps, sent through
  * the real write_file on a real file. Each outcome is reconstructed (the file is exactly Continue's
  * expected result), refused (an error, the file untouched) or wrong (anything else). Wrong is never
- * allowed; a refusal is allowed only for the examples named below (no grammar ships for the
- * language), and the count reconstructed is held.
+ * allowed; a refusal only for the examples MAY_REFUSE names (continueExamples.ts, with why), so
+ * the count reconstructed is held.
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
+import { fileName, loadContinueExamples, MAY_REFUSE, sameFile } from './continueExamples';
 import { makeHarness } from './toolHarness';
 
-const fixturesDir = path.join(process.cwd(), 'test', 'fixtures', 'continue-lazy');
-
-/**
- * The file each example is written to: named for the language its text is in. Examples named
- * without an extension are JavaScript (react-component-test has JSX, which the JavaScript grammar
- * reads); gui.js and vitest-suite have TypeScript's type annotations (and gui.js JSX), so they are
- * .tsx and .ts.
- */
-const RENAMED: Record<string, string> = { 'gui.js': 'gui.tsx', 'vitest-suite': 'vitest-suite.ts' };
-const fileName = (name: string) => RENAMED[name] ?? (/\.\w+$/.test(name) ? name : name.startsWith('markdown-') ? `${name}.md` : `${name}.js`);
-
-/**
- * May be refused. Markdown and Rust have no grammar in the build (the VSIX budget), so nothing tells
- * their structure. In gui.js a new statement stands between two markers in a function body: which
- * of the function's statements go before it and which after is a guess (Continue's own expected
- * file puts it first; in its calculator-exp it puts the new method last), and order matters there.
- */
-const MAY_REFUSE = new Set(['markdown-add-section', 'markdown-section-reordering', 'rust-calc-exp.rs', 'gui.js']);
-
-/**
- * Where Continue's expected file is not what the lazy text says: in function-targetted-change the
- * model rewrote double() as `return this.multiply(2);` and the expected file still has the old
- * body's `return this;` after it (dead code no model asked for). Held to the rewrite as sent.
- */
-const EXPECTED_FIXES: Record<string, (expected: string) => string> = {
-  'function-targetted-change': (e) => e.replace('    return this.multiply(2);\n    return this;\n', '    return this.multiply(2);\n'),
-};
-
-interface Example { name: string; original: string; lazy: string; expected: string }
-
-/**
- * The expected file from Continue's displayed diff, read against the original line by line ("- x"
- * is a removal only where the original has x next). Most files write "+ " before an added line, a
- * few "+" alone; the reading taken is the one that keeps every added line's indentation even.
- */
-function expectedFrom(original: string, diff: string): string {
-  const orig = original.split('\n');
-  const added = diff.split('\n').filter((d) => d.startsWith('+') && d.trim() !== '+');
-  // (A doc comment's inner lines, " * …", sit one column off by design.)
-  const even = (cut: number) => added.every((d) => /^ *\*/.test(d.slice(cut)) || /^ */.exec(d.slice(cut))![0].length % 2 === 0);
-  const cut = added.every((d) => d.startsWith('+ ')) && even(2) ? 2 : 1;
-  const out: string[] = [];
-  let o = 0;
-  for (const d of diff.split('\n')) {
-    const next = orig[o]?.trimEnd();
-    if (next !== undefined && next === d.trimEnd()) {
-      out.push(orig[o]!);
-      o++;
-    } else if (d.startsWith('-') && next !== undefined && (next === d.slice(2).trimEnd() || next === d.slice(1).trimEnd())) o++;
-    else if (d.startsWith('+')) out.push(d.slice(cut));
-    else {
-      out.push(d);
-      o++;
-    }
-  }
-  return out.join('\n');
-}
-
-function load(): Example[] {
-  return fs.readdirSync(fixturesDir).filter((f) => f.endsWith('.diff')).sort().map((f) => {
-    const [original, lazy, diff] = fs.readFileSync(path.join(fixturesDir, f), 'utf8').split('\n---\n').map((s) => s.replace(/^\n+/, '').trimEnd());
-    const name = f.replace(/\.diff$/, '');
-    const expected = expectedFrom(original!, diff!);
-    return { name, original: `${original!}\n`, lazy: `${lazy!}\n`, expected: EXPECTED_FIXES[name]?.(expected) ?? expected };
-  });
-}
-
-/** Same file but for spaces at line ends and blank lines at the end (Continue's own comparison ignores those too). */
-const norm = (s: string) => s.split('\n').map((l) => l.trimEnd()).join('\n').replace(/\n+$/, '');
-
 describe("Continue's lazy-apply examples through write_file", () => {
-  const examples = load();
+  const examples = loadContinueExamples();
 
   it('has the 21 vendored examples', () => {
     assert.equal(examples.length, 21);
@@ -98,7 +27,7 @@ describe("Continue's lazy-apply examples through write_file", () => {
         h.reads.record(abs, ex.original);
         const r = await h.call(writeFileTool, { path: file, content: ex.lazy });
         const after = h.read(file);
-        const outcome = !r.isError && norm(after) === norm(ex.expected) ? 'reconstructed' : r.isError && after === ex.original ? 'refused' : 'wrong';
+        const outcome = !r.isError && sameFile(after, ex.expected) ? 'reconstructed' : r.isError && after === ex.original ? 'refused' : 'wrong';
         assert.notEqual(outcome, 'wrong', `${r.content}\n--- written:\n${after}`);
         if (!MAY_REFUSE.has(ex.name)) assert.equal(outcome, 'reconstructed', r.content);
       } finally {
