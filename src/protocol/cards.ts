@@ -170,6 +170,8 @@ export const ToolCallCard = z.object({
   id: z.string(),
   call_id: z.string(),
   tool: z.string(),
+  /** A plan step's check (this step): its end reads passed / failed, not done / error. */
+  check_step: z.number().int().optional(),
   /** One-line human summary of the arguments ("read src/a.ts:1-200"): the CLI's line, history export. */
   summary: z.string(),
   /**
@@ -258,6 +260,14 @@ export const SummaryCard = z.object({
   })),
   commands: z.array(z.object({ command: z.string(), exit: CommandExit.optional() })),
   steps: z.object({ done: z.number().int(), failed: z.number().int(), total: z.number().int(), unverified: z.number().int().optional(), stopped: z.number().int().optional() }).optional(),
+  /** The executed plan's step checks, each with how it went (`exit_code` null: it did not run to an exit). */
+  checks: z.array(z.object({ step: z.number().int(), command: z.string(), exit_code: z.number().int().nullable(), output: z.string() })).optional(),
+  /** Why the run stopped short, in words ("Step 2's check failed: `npm test` exited 1"), with the plan and step it concerns. */
+  reason: z.string().optional(),
+  plan_id: z.string().optional(),
+  failed_step: z.number().int().optional(),
+  /** A small run (no plan, at most one file): one line instead of the whole card. */
+  compact: z.boolean().optional(),
   cost_usd: z.number().optional(),
   tokens_in: z.number().int().optional(),
   tokens_out: z.number().int().optional(),

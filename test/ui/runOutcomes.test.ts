@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { chatSuite } from './chatSuite';
-import { calls, numberedTc as tc } from '../support/scriptSteps';
+import { calls, numberedTc as tc, text } from '../support/scriptSteps';
+import type { ScriptStep } from '../support/scriptedServer';
 import { waitUntil } from '../support/wait';
 
 const PLAN = (check?: string) => ({
@@ -36,6 +37,22 @@ describe('Run outcomes named truly (UI)', function () {
   this.timeout(300_000);
   const ui = chatSuite({ name: 'outcomes', files: { 'README.md': '# notes\n' } });
 
+  async function runPlan(plan: object, ask: string, steps: ScriptStep[]): Promise<void> {
+    await ui.pickRole('planner');
+    ui.server.replace([calls(tc('propose_plan', plan)), ...steps]);
+    await ui.send(ask);
+    await ui.chat.locator('[data-card-kind="plan"]').last().getByRole('button', { name: 'Execute plan' }).click({ timeout: 20_000 });
+  }
+
+  /** Approves whatever the run asks, until its summary card shows (each test starts a new task). */
+  async function approveUntilSummary(): Promise<void> {
+    await waitUntil(async () => {
+      const approve = ui.chat.getByRole('button', { name: 'Approve', exact: true });
+      if ((await approve.count()) > 0) await approve.first().click().catch(() => undefined);
+      return (await ui.chat.locator('[data-card-kind="summary"]').count()) > 0;
+    }, 'the run to end with its summary', 60_000);
+  }
+
   it('Stop while a plan step waits for approval: the call, the step, the plan and the header say stopped, in neutral colours', async () => {
     await setSidebarWidth(ui.wb.page, 420);
     ui.server.replace([calls(tc('propose_plan', PLAN())), calls(tc('write_file', { path: 'one.txt', content: '1\n' }))]);
@@ -60,5 +77,41 @@ describe('Run outcomes named truly (UI)', function () {
     await ui.wb.screenshot('outcomes-01-stopped-420');
     await setSidebarWidth(ui.wb.page, 300);
     await ui.wb.screenshot('outcomes-02-stopped-300');
+  });
+
+  it('a failing step check: the check says failed, the end of the run says why with Replan / Retry step / Review / Open output, the summary lists the checks, the header names no error', async () => {
+    await ui.wb.runCommand('Tandem: New Task');
+    await setSidebarWidth(ui.wb.page, 420);
+    await runPlan(PLAN('test -f missing.txt'), 'Add two notes, checked', [calls(tc('write_file', { path: 'one.txt', content: '1\n' })), text('Step 1 done.')]);
+    await approveUntilSummary();
+    const check = ui.toolCard('missing.txt').last();
+    assert.equal(await check.locator('.chip').last().innerText(), 'check failed');
+    const summary = ui.chat.locator('[data-card-kind="summary"]').last();
+    const reason = summary.getByRole('status', { name: 'Why the run stopped' });
+    await reason.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await reason.innerText(), /Step 1's check failed: `test -f missing\.txt` exited 1/);
+    for (const name of ['Replan', 'Retry step 1', 'Review', 'Open output']) await reason.getByRole('button', { name }).waitFor({ state: 'visible' });
+    assert.equal(await summary.locator('[data-check-step="1"]').getAttribute('data-check'), 'failed');
+    assert.equal(await ui.chat.locator('[data-turn-outcome="error"]').count(), 0, 'no "Last turn ended with an error"');
+    assert.match(await ui.chat.locator('[data-turn-outcome="reason"]').innerText(), /Step 1's check failed/);
+    await reason.getByRole('button', { name: 'Open output' }).click();
+    await summary.locator('[data-check-step="1"] details[open]').waitFor({ state: 'visible' });
+    await summary.scrollIntoViewIfNeeded();
+    await ui.wb.screenshot('outcomes-03-check-failed-420');
+    await setSidebarWidth(ui.wb.page, 300);
+    await summary.scrollIntoViewIfNeeded();
+    await ui.wb.screenshot('outcomes-04-check-failed-300');
+  });
+
+  it('a small Actor turn (one command) ends with a one-line summary, not the whole card', async () => {
+    await ui.wb.runCommand('Tandem: New Task');
+    await ui.pickRole('actor');
+    ui.server.replace([calls(tc('write_file', { path: 'small.txt', content: 's\n' })), text('Wrote small.txt.')]);
+    await ui.send('Write small.txt');
+    await approveUntilSummary();
+    const summary = ui.chat.locator('[data-card-kind="summary"]').last();
+    await summary.locator('[data-summary-compact]').waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await summary.getByRole('button', { name: 'New task' }).count(), 0, 'one line, no card of buttons');
+    await ui.wb.screenshot('outcomes-05-compact-summary-300');
   });
 });

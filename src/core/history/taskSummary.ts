@@ -1,4 +1,13 @@
-import type { Card, SummaryCard } from '../../protocol';
+import type { Card, StepEvidence, SummaryCard } from '../../protocol';
+
+/** "Step 2's check failed: `npm test` exited 1", or the step's first reason when its check did not fail it. */
+function failedStepReason(step: number, evidence: StepEvidence | undefined): string {
+  const check = evidence?.check;
+  if (check && check.exit_code !== 0) {
+    return `Step ${step}'s check failed: \`${check.command}\` ${check.exit_code === null ? 'did not finish' : `exited ${check.exit_code}`}`;
+  }
+  return `Step ${step} failed${evidence?.why[0] ? `: ${evidence.why[0]}` : ''}`;
+}
 
 type Touched = { path: string; change: 'modified' | 'created' | 'deleted' }[];
 
@@ -42,8 +51,10 @@ export function buildTaskSummary(cards: readonly Card[], touched: Touched, outco
   }
   const files = touched.map((f) => ({ ...f, ...(stat.get(f.path) ?? {}) }));
 
-  // The plan executed in this run, if any: how its steps ended.
+  // The plan executed in this run, if any: how its steps ended, their checks, and why it stopped short.
   let steps: SummaryCard['steps'];
+  let checks: NonNullable<SummaryCard['checks']> = [];
+  let why: Pick<SummaryCard, 'reason' | 'plan_id' | 'failed_step'> = {};
   for (let i = cards.length - 1; i >= 0; i--) {
     const c = cards[i]!;
     if (c.kind !== 'plan' || !c.plan) continue;
@@ -56,12 +67,24 @@ export function buildTaskSummary(cards: readonly Card[], touched: Touched, outco
         stopped: states.filter((s) => s === 'stopped').length,
         total: c.plan.steps.length,
       };
+      checks = c.plan.steps.flatMap((s) => {
+        const check = c.step_evidence?.[String(s.step_number)]?.check;
+        return check ? [{ step: s.step_number, command: check.command, exit_code: check.exit_code, output: check.output }] : [];
+      });
+      const failed = c.plan.steps.find((s) => c.step_states[String(s.step_number)] === 'failed');
+      if (failed) why = { reason: failedStepReason(failed.step_number, c.step_evidence?.[String(failed.step_number)]), plan_id: c.id, failed_step: failed.step_number };
     }
     break;
   }
+  // One file or none and no plan: a line says it; the whole card is for plan runs and wider changes.
+  const runFiles = new Set(run.flatMap((c) => (c.kind === 'tool_call' && c.status === 'done' && c.approval?.path ? [c.approval.path] : [])));
+  const compact = !steps && runFiles.size <= 1 && commands.length <= 1;
   return {
     kind: 'summary', id, outcome, files, commands,
     ...(steps ? { steps } : {}),
+    ...(checks.length ? { checks } : {}),
+    ...why,
+    ...(compact ? { compact: true } : {}),
     ...(cost !== undefined ? { cost_usd: cost } : {}),
     tokens_in: tokensIn, tokens_out: tokensOut, ts: now,
   };

@@ -38,7 +38,7 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
     ? { kind: 'command', command, cwd: env.cwd, sandboxed: true }
     : { kind: 'command', command, cwd: env.cwd, sandboxed: false, reason: `no sandbox: ${sandbox.why}` };
   env.ui.addCard({
-    kind: 'tool_call', id: cardId, call_id: callId, tool: 'run_command',
+    kind: 'tool_call', id: cardId, call_id: callId, tool: 'run_command', check_step: stepNumber,
     summary: `check of step ${stepNumber}: $ ${command.length > 120 ? `${command.slice(0, 120)}…` : command}`,
     display: displayFor(runCommandTool, { command }), args: { command }, status: 'pending', approval: info, ts: Date.now(),
   });
@@ -61,6 +61,6 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
   const status = res.timedOut ? 'Timed out.' : res.cancelled ? 'Stopped by the user.' : `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
   env.ui.patchCard(cardId, exit === 0
     ? { status: 'done', result: `${status}\n${output}` }
-    : { status: 'error', error: `${status}\n${output}` });
+    : { status: res.cancelled ? 'stopped' : 'error', error: `${status}\n${output}` });
   return { ran: true, result, ...(changed.length ? { changed } : {}) };
 }

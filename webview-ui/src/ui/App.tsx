@@ -190,6 +190,10 @@ export function App() {
   const closedLanes = useSelected(view, (s) => s.closedLanes);
   const lanes = useMemo(() => laneRows(chat.cards, closedLanes), [version, closedLanes]);
   const progress = useMemo(() => planProgress(chat.cards), [version]);
+  const outcomeReason = useMemo(() => {
+    const last = chat.cards.at(-1);
+    return last?.kind === 'summary' ? (last as { reason?: string }).reason : undefined;
+  }, [version]);
   const lastCall = useMemo(() => lastCallUsage(chat.cards, (u) => `${u.model} · ${u.role} · ${formatUsage(u)} · ${(u.latency_ms / 1000).toFixed(1)} s`), [version]);
   const onScrollMemory = (m: ScrollMemory): void =>
     saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick, anchor_id: m.anchorId, anchor_offset: m.anchorOffset });
@@ -199,7 +203,7 @@ export function App() {
   return (
     <ViewStoreContext.Provider value={view}>
       <div class="app">
-        <Header role={chat.roleInfo} next={chat.nextRole} agentState={chat.agentState} agentDetail={chat.agentDetail} turn={chat.turnUsage} task={chat.taskUsage} notice={chat.roleNotice} noticeTick={chat.roleNoticeTick} lastOutcome={chat.lastOutcome} revertible={chat.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(chat.cards)} models={models} meter={meter} revertRefusal={frame.refusal('revert_task')} />
+        <Header role={chat.roleInfo} next={chat.nextRole} agentState={chat.agentState} agentDetail={chat.agentDetail} turn={chat.turnUsage} task={chat.taskUsage} notice={chat.roleNotice} noticeTick={chat.roleNoticeTick} lastOutcome={chat.lastOutcome} outcomeReason={outcomeReason} revertible={chat.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(chat.cards)} models={models} meter={meter} revertRefusal={frame.refusal('revert_task')} />
         {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
         <VirtualCardList
           cards={lanes.rows}

@@ -20,6 +20,8 @@ interface Props {
   notice: string | null;
   noticeTick: number;
   lastOutcome: TurnOutcome | null;
+  /** Why the last run stopped short, in words (a failed step's check), said instead of "ended with an error". */
+  outcomeReason?: string | undefined;
   /** Changes of this task that can still be reverted (0 hides "Revert task"). */
   revertible: number;
   busy: boolean;
@@ -113,7 +115,7 @@ const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped'
 
 const NOTICE_MS = 12_000;
 
-export function Header({ role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, revertible, busy, progress, lastCall, revertibleFiles, models, meter, revertRefusal }: Props) {
+export function Header({ role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, outcomeReason, revertible, busy, progress, lastCall, revertibleFiles, models, meter, revertRefusal }: Props) {
   const [confirmRevert, setConfirmRevert] = useState(false);
   useEffect(() => { if (revertible === 0) setConfirmRevert(false); }, [revertible]);
   // Why the role changed matters when it happens; after a while it is just noise.
@@ -138,7 +140,9 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
           <span aria-hidden="true">{role.glyph}</span> {role.label}
         </button>
         <AgentStateChip state={agentState} detail={agentDetail} running={progress?.steps.filter((s) => s.state === 'running').length ?? 0} />
-        {agentState === 'idle' && lastOutcome && OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>}
+        {agentState === 'idle' && lastOutcome && (outcomeReason
+          ? <span class="muted" data-turn-outcome="reason">{outcomeReason}</span>
+          : OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>)}
         <span class="spacer" />
         {revertible > 0 && !confirmRevert && (
           <button

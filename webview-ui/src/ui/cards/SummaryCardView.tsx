@@ -17,7 +17,45 @@ const CHANGE: Record<SummaryCard['files'][number]['change'], string> = { modifie
  * the way on: revert everything, or a new task.
  */
 export function SummaryCardView({ card }: { card: SummaryCard }) {
+  return card.compact ? <CompactSummary card={card} /> : <FullSummary card={card} />;
+}
+
+/** A small run (no plan, one file or one command): one line, its diff a click away. */
+function CompactSummary({ card }: { card: SummaryCard }) {
+  const f = card.files.at(-1);
+  const c = card.commands.at(-1);
+  return (
+    <div class="summary compact" data-summary-compact>
+      <span class="title-glyph" aria-hidden="true">∑</span> Run {OUTCOME[card.outcome]}
+      {f && <> · <code class="file">{visibleLine(f.path)}</code> <span class="muted">{CHANGE[f.change]}</span>{' '}<button type="button" class="link" aria-label={`Diff of ${f.path} since the task started`} onClick={() => postToHost({ type: 'open_file_diff', path: f.path })}>Diff</button></>}
+      {c && <> · <code>{visibleLine(c.command)}</code>{c.exit && <> <span class={`chip exit-${c.exit.outcome}`} data-exit={c.exit.outcome}>{exitLabel(c.exit)}</span></>}</>}
+    </div>
+  );
+}
+
+/** Why the run stopped short, in words, with the next moves right there. */
+function RunReason({ card, onOpenOutput }: { card: SummaryCard; onOpenOutput?: () => void }) {
+  const planId = card.plan_id;
+  const step = card.failed_step;
+  return (
+    <div class="summary-reason" role="status" aria-label="Why the run stopped">
+      <p>{card.reason}</p>
+      {planId && (
+        <div class="actions">
+          <button type="button" class="primary" onClick={() => postToHost({ type: 'replan', card_id: planId })}>Replan</button>
+          {step !== undefined && <button type="button" class="secondary" onClick={() => postToHost({ type: 'execute_plan', card_id: planId, from_step: step })}>Retry step {step}</button>}
+          <button type="button" class="secondary" onClick={() => postToHost({ type: 'review_plan', card_id: planId })}>Review</button>
+          {onOpenOutput && <button type="button" class="secondary" onClick={onOpenOutput}>Open output</button>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function FullSummary({ card }: { card: SummaryCard }) {
   const [confirm, setConfirm] = useState<string | null>(null);
+  const [outputOpen, setOutputOpen] = useState(false);
+  const failedCheck = card.checks?.find((c) => c.step === card.failed_step && c.exit_code !== 0);
   const cost = formatCost(card.cost_usd);
   // A refused revert, by the button that asked: each file's, then the whole task's.
   const fileRefusals = useView((s) => card.files.map((f) => s.chat.refusal('revert_file', f.path)), sameItems);
@@ -32,6 +70,26 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
         <p class="summary-steps">
           Steps: <strong>{card.steps.done} of {card.steps.total} done</strong>{(card.steps.unverified ?? 0) > 0 && <span class="warning-text">, {card.steps.unverified} not verified</span>}{card.steps.failed > 0 && <span class="error-text">, {card.steps.failed} failed</span>}{(card.steps.stopped ?? 0) > 0 && <span class="muted">, {card.steps.stopped} stopped</span>}
         </p>
+      )}
+      {card.reason && <RunReason card={card} {...(failedCheck ? { onOpenOutput: () => setOutputOpen(true) } : {})} />}
+      {card.checks && card.checks.length > 0 && (
+        <>
+          <div class="label">Checks</div>
+          <ul class="summary-checks" aria-label="Checks">
+            {card.checks.map((c) => (
+              <li key={c.step} data-check-step={c.step} data-check={c.exit_code === 0 ? 'passed' : 'failed'}>
+                Step {c.step}: <code>{visibleLine(c.command)}</code>{' '}
+                <span class={`chip ${c.exit_code === 0 ? 'exit-success' : 'status-error'}`}>{c.exit_code === 0 ? 'passed' : c.exit_code === null ? 'did not finish' : `failed (exit ${c.exit_code})`}</span>
+                {c.exit_code !== 0 && (
+                  <details open={c === failedCheck && outputOpen} onToggle={(e) => { if (c === failedCheck) setOutputOpen((e.currentTarget as HTMLDetailsElement).open); }}>
+                    <summary>Output</summary>
+                    <pre class="raw">{c.output || '(no output)'}</pre>
+                  </details>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       {card.files.length > 0 && (
         <>

@@ -30,6 +30,8 @@ const STATUS_LABEL: Record<ToolCallStatus, string> = {
   pending: 'needs approval', approved: 'approved', rejected: 'rejected', refused: 'refused',
   running: 'running', done: 'done', error: 'error', stopped: 'stopped',
 };
+/** A plan step's check is a verdict on the step: it passed or failed, it was not "done" or an "error". */
+const CHECK_LABEL: Partial<Record<ToolCallStatus, string>> = { done: 'check passed', error: 'check failed' };
 
 /** How a command ended, in words: a non-zero exit is not "done". */
 export function exitLabel(exit: CommandExit): string {
@@ -234,7 +236,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
         {exit ? (
           <span class={`chip exit-${exit.outcome}`} data-exit={exit.outcome} title={exit.code === null ? 'No exit code' : `Exit code ${exit.code}`}>{exitLabel(exit)}</span>
         ) : (
-          <span class={`chip status-${starting ? 'starting' : card.status}`}>{starting ? 'starting' : STATUS_LABEL[card.status] ?? card.status}</span>
+          <span class={`chip status-${starting ? 'starting' : card.status}`}>{starting ? 'starting' : (card.check_step !== undefined ? CHECK_LABEL[card.status] : undefined) ?? STATUS_LABEL[card.status] ?? card.status}</span>
         )}
       </div>
       {card.approval?.amendment && <AmendmentBlock a={card.approval.amendment} callId={card.call_id} pending={pending} />}
