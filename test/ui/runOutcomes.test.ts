@@ -37,7 +37,7 @@ describe('Run outcomes named truly (UI)', function () {
   this.timeout(300_000);
   const ui = chatSuite({ name: 'outcomes', files: { 'README.md': '# notes\n' } });
 
-  async function runPlan(plan: object, ask: string, steps: ScriptStep[]): Promise<void> {
+  async function runPlan(plan: Record<string, unknown>, ask: string, steps: ScriptStep[]): Promise<void> {
     await ui.pickRole('planner');
     ui.server.replace([calls(tc('propose_plan', plan)), ...steps]);
     await ui.send(ask);
