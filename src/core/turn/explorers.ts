@@ -106,7 +106,9 @@ export class Explorers implements ExplorerPort {
       const c = e.card;
       if (c.kind === 'tool_call') calls.push(c.summary);
       else if (c.kind === 'usage') {
-        emitUsage(d.events, d.usage, { model: c.model, role: parentRole, tokensIn: c.tokens_in, tokensOut: c.tokens_out, latencyMs: c.latency_ms, outcome: 'explore', ...(c.estimated ? { estimated: true } : {}) }, d.hooks?.onUsage);
+        // 'explore' folds like a routine request in the chat; one that ended otherwise (cut off, failed) says how.
+        const outcome = c.outcome === 'ok' || c.outcome === 'tool_calls' ? 'explore' : `explore: ${c.outcome}`;
+        emitUsage(d.events, d.usage, { model: c.model, role: parentRole, tokensIn: c.tokens_in, tokensOut: c.tokens_out, latencyMs: c.latency_ms, outcome, ...(c.estimated ? { estimated: true } : {}) }, d.hooks?.onUsage);
       }
     }, 'x');
     const conversation = new Conversation();

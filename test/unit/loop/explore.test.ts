@@ -81,6 +81,7 @@ describe('explore: the Planner\'s read-only explorers', () => {
     const cards = h.cardsOf('usage');
     assert.equal(cards.length, 4, 'one usage card per request, the explorer\'s two included');
     assert.ok(cards.every((c) => c.role === 'planner'), JSON.stringify(cards.map((c) => c.role)));
+    // 'explore' (a routine request of an explorer) folds in the chat like the Planner's own routine ones.
     const explorer = cards.filter((c) => c.outcome === 'explore');
     assert.equal(explorer.length, 2);
     assert.ok(explorer.every((c) => c.tokens_in === 1000 && c.tokens_out === 100 && c.cost_usd! > 0));

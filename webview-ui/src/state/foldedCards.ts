@@ -1,7 +1,7 @@
 import type { ChatCard } from './localCards';
 
 /** Finish reasons that are just the normal course of a turn; a usage card with any other one stays in the chat. */
-export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'summary', 'review']);
+export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'summary', 'review', 'explore']);
 
 /**
  * Cards kept in the task but not shown as rows: a routine usage line (the header shows turn and task
