@@ -44,6 +44,8 @@ describe("A repository's hooks in the real workbench (UI)", function () {
     const said = await dialog.innerText();
     assert.match(said, /PreToolUse \[Write\|Edit\]: bash \.tandem\/no-generated\.sh/);
     assert.match(said, /outside the command sandbox/);
+    // The chat says what the turn waits on rather than looking idle.
+    await ui.chat.getByText('Trust .tandem/hooks.json? (dialog)').waitFor({ state: 'visible', timeout: 10_000 });
     await ui.wb.screenshot('hooks-trust-prompt');
     await sleep(1000);
     assert.equal(fs.existsSync(path.join(ui.ws, '.tandem', 'seen.jsonl')), false, 'no hook ran while the question waits');

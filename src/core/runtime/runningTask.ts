@@ -33,7 +33,7 @@ import { TaskBudgetGuard } from './taskBudgetGuard';
 import { TaskCheckpoints } from './taskCheckpoints';
 import { TaskContextFitting, type ContextMeasure } from './taskContextFitting';
 import type { TaskOutput } from './taskOutput';
-import type { UserHooks } from '../userHooks/userHooks';
+import type { UserHooksSource } from '../userHooks/userHooks';
 
 /** What a host gives the runtime. */
 export interface TaskPorts {
@@ -50,7 +50,7 @@ export interface TaskPorts {
   /** Defaults to the endpoint's summary model. */
   summarizer?: Summarizer;
   /** The user's own hook commands in force (read at each prompt and turn); none: no hook runs. */
-  userHooks?: () => UserHooks | undefined | Promise<UserHooks | undefined>;
+  userHooks?: UserHooksSource;
 }
 
 export interface TaskStart {

@@ -11,7 +11,7 @@ import type { ToolRegistry } from '../tools/toolRegistry';
 import type { RoleDef } from '../roles/roles';
 import type { PlanProvenance } from '../plans/planRecord';
 import type { ChatMessage } from '../context/chatMessage';
-import type { UserHooks } from '../userHooks/userHooks';
+import type { UserHooksSource } from '../userHooks/userHooks';
 
 
 export interface AgentOptions {
@@ -33,7 +33,7 @@ export interface AgentOptions {
   /** The task's id, on the snapshot Edit & resend sends (and the user's hooks' session_id). */
   taskId?: string;
   /** The user's own hook commands in force (none: no hook runs). Read at each use: the host may change them. */
-  userHooks?: () => UserHooks | undefined | Promise<UserHooks | undefined>;
+  userHooks?: UserHooksSource;
 }
 
 export interface ResumeState {

@@ -460,7 +460,7 @@ export class Agent implements AgentApi {
     let outcome: TurnOutcome = 'error';
     try {
       // The hooks in force for this turn, whatever starts it (a message, a plan run, a retry).
-      this.userHooks = await this.opts.userHooks?.();
+      this.userHooks = await this.opts.userHooks?.({ waiting: (detail) => this.setState('waiting_on_user', detail) });
       outcome = await body(controller.signal);
     } catch (err) {
       if (err instanceof QuestionUnanswerable) outcome = 'waiting';

@@ -44,6 +44,12 @@ export interface HooksOutcome {
   warnings: string[];
 }
 
+/**
+ * Where a host gets the hooks in force as a turn starts. `waiting` says the turn waits on the user
+ * meanwhile (the editor asks whether to trust a repository's hooks first), so the chat does not look idle.
+ */
+export type UserHooksSource = (ui: { waiting(detail: string): void }) => UserHooks | undefined | Promise<UserHooks | undefined>;
+
 const NOTHING: HooksOutcome = { warnings: [] };
 const RANK: Record<PermissionDecision, number> = { allow: 1, ask: 2, deny: 3 };
 

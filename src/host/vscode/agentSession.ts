@@ -4,7 +4,7 @@ import type { HostPorts } from '../../core/ports/ports';
 import type { AgentSettings } from '../../core/settings/settings';
 import type { Registries } from '../../core/registries/registries';
 import type { HistoryStore } from '../../core/history/historyStore';
-import type { UserHooks } from '../../core/userHooks/userHooks';
+import type { UserHooksSource } from '../../core/userHooks/userHooks';
 import type { RunningTask } from '../../core/runtime/runningTask';
 import { TaskRuntime } from '../../core/runtime/taskRuntime';
 import { Listeners } from '../../core/events/listeners';
@@ -32,7 +32,7 @@ export interface AgentSessionDeps {
   /** The `@` picker's workspace path search (none: the picker offers only problems, git, terminal, selection). */
   mentionSearch?: { search(query: string): Promise<string[]> };
   /** The user's hooks in force as a turn starts (userHooksSource.ts). */
-  userHooks?: () => Promise<UserHooks | undefined>;
+  userHooks?: UserHooksSource;
 }
 
 /**

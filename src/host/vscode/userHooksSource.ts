@@ -38,18 +38,23 @@ export class VscodeUserHooks {
   }
 
   /** The hooks for the turn about to start (asking about an untrusted repository file first); undefined when there are none. */
-  async current(): Promise<UserHooks | undefined> {
+  async current(ui?: { waiting(detail: string): void }): Promise<UserHooks | undefined> {
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!cwd) return undefined;
     const commands: HookCommand[] = [];
     for (const s of this.sources()) {
-      if (s.repo && s.file && !this.trust.isTrusted(s.file, s.commands) && !(await this.trust.ask(s.file, s.label, s.commands))) {
+      if (s.repo && s.file && !this.trust.isTrusted(s.file, s.commands) && !(await this.askTrust(s, s.file, ui))) {
         this.once(`hooks: ${s.label} is not trusted; its hooks do not run (Tandem: Hooks to trust it)`);
         continue;
       }
       commands.push(...s.commands);
     }
     return commands.length ? new UserHooks({ commands, process: this.process, cwd, logger: this.logger }) : undefined;
+  }
+
+  private askTrust(s: Source, file: string, ui?: { waiting(detail: string): void }): Promise<boolean> {
+    ui?.waiting(`Trust ${s.label}? (dialog)`);
+    return this.trust.ask(file, s.label, s.commands);
   }
 
   private once(line: string): void {

@@ -94,7 +94,7 @@ export function createVscodeHost(
     ...(deps.history ? { history: deps.history } : {}),
     registries,
     mentionSearch,
-    userHooks: () => hooks.current(),
+    userHooks: (ui) => hooks.current(ui),
   });
   // Started after activation: a server's start (or its approval question) never delays the chat.
   setTimeout(() => void mcp.reload().catch((err) => logger.warn(`MCP servers: ${err instanceof Error ? err.message : String(err)}`)), 0);
