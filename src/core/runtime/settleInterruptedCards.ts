@@ -8,14 +8,14 @@ const STEP_INTERRUPTED = 'interrupted: the task was closed while this step ran; 
  * their running states: a plan still "executing" (Execute disabled for good), a step "running", a
  * tool call "needs approval" whose Approve nothing waits for any more. Nothing of that run is alive
  * after a resume, so those cards are shown as what they are: ended. A step that was running is
- * shown failed as interrupted, its changes kept: Continue from that step (or `--resume ID --plan
+ * shown stopped as interrupted (neither done nor failed: nobody judged it), its changes kept: Continue from that step (or `--resume ID --plan
  * FILE` in the CLI) runs it again from the workspace as it is; the done steps stay done.
  */
 export function settleInterruptedCards(cards: readonly Card[]): Card[] {
   return cards.map((c) => {
     if (c.kind === 'plan' && (c.executing || Object.values(c.step_states).includes('running'))) {
       const running = Object.entries(c.step_states).filter(([, v]) => v === 'running').map(([k]) => k);
-      const steps = Object.fromEntries(Object.entries(c.step_states).map(([k, v]) => [k, v === 'running' ? 'failed' : v]));
+      const steps = Object.fromEntries(Object.entries(c.step_states).map(([k, v]) => [k, v === 'running' ? 'stopped' : v]));
       const evidence = { ...(c.step_evidence ?? {}), ...Object.fromEntries(running.map((k) => [k, { why: [STEP_INTERRUPTED] }])) };
       return { ...c, executing: false, step_states: steps, ...(running.length ? { step_evidence: evidence } : {}) };
     }
