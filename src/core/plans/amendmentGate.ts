@@ -49,7 +49,8 @@ export function classifyStepApproval(planning: Planning | undefined, info: Appro
       plan_version: exec.record.version,
       step_number: step.step_number,
       text: judged.text,
-      add: addable(judged.add),
+      // A step run beside others cannot add to the plan (see Planning.branchFor): Allow once or Reject.
+      add: planning!.canAmend ? addable(judged.add) : {},
       outcome: 'asked',
     },
   };

@@ -83,6 +83,11 @@ export class Planning {
     this.structured = new StructuredOutputs(opts.structuredOutputs, opts.logger);
   }
 
+  /** Whether "Add to the plan" can publish a new version from here (not from a step run beside others). */
+  get canAmend(): boolean {
+    return this.parent === undefined;
+  }
+
   /**
    * The execution state of one step run beside others (steps of a graph): its own scope, actions,
    * changes, failure and usage, over the same plan book, so its state, evidence and cost land on the

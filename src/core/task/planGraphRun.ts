@@ -32,7 +32,7 @@ import { stepVerdict } from '../plans/stepVerdict';
 import { fileInScope } from '../plans/stepScope';
 import { dependentsOf } from '../plans/graph/stepGraph';
 import { mayRunBeside, stepsToStart } from '../plans/graph/stepScheduler';
-import { applyStepChanges, createStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, type StepFileChange, type StepWorktree } from '../plans/graph/stepWorktree';
+import { applyStepChanges, pruneWorktrees, startStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, type StepFileChange, type StepWorktree } from '../plans/graph/stepWorktree';
 import type { CountedUsage, SettledToolCall } from '../turn/turnHooks';
 import { formatUsd } from '../cost/priceTable';
 import { capHeadTail } from '../text/truncate';
@@ -81,6 +81,8 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
     return s;
   };
   const lanes = new LaneStates(d.setState);
+  // Worktrees are removed while the run goes on (a step's dependents need not wait for it); all before it ends.
+  const removals: Promise<void>[] = [];
   const outcomes = new Map<number, TurnOutcome>();
   const running = new Map<number, Promise<void>>();
   try {
@@ -94,7 +96,7 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
           // Running at once (synchronously), so the next look at the schedule sees it.
           child.setStep(n, 'running');
           lanes.set(n, 'thinking');
-          const run = runStep(d, child, steps.find((s) => s.step_number === n)!, alone, lanes, signal)
+          const run = runStep(d, child, steps.find((s) => s.step_number === n)!, alone, lanes, signal, removals)
             .catch((e: unknown) => {
               d.host.logger.error(`step ${n}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
               child.setStep(n, 'failed', `internal error: ${e instanceof Error ? e.message : String(e)}`);
@@ -109,6 +111,8 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
       await Promise.race(running.values());
     }
   } finally {
+    await Promise.all(removals);
+    if (removals.length) await pruneWorktrees(root);
     d.planning.endExecution();
   }
   if (signal.aborted) return 'stopped';
@@ -119,7 +123,7 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
 }
 
 /** One step from start to end; returns how its turn ended ('error' when it failed). */
-async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: boolean, lanes: LaneStates, signal: AbortSignal): Promise<TurnOutcome> {
+async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: boolean, lanes: LaneStates, signal: AbortSignal, removals: Promise<void>[]): Promise<TurnOutcome> {
   const n = step.step_number;
   const exec = child.execution!;
   const events = new StepEventStream(d.events, n);
@@ -127,9 +131,16 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
   const onAbort = () => stop.abort();
   signal.addEventListener('abort', onAbort, { once: true });
   let wt: StepWorktree | undefined;
+  let making: Promise<StepWorktree> | undefined;
   try {
-    if (!alone) wt = await createStepWorktree(d.host.fs.roots[0] ?? '.', `step${n}`);
-    const host = labelled(wt ? d.host.forRoot!(wt.root) : d.host, n);
+    let host: HostPorts = d.host;
+    if (!alone) {
+      // The worktree is made while the step's first request goes out: its files and commands wait for it.
+      const started = await startStepWorktree(d.host.fs.roots[0] ?? '.', `step${n}`);
+      making = started.ready;
+      host = afterReady(d.host.forRoot!(started.root), started.ready);
+    }
+    host = labelled(host, n);
     const stepRoot = host.fs.roots[0] ?? '.';
     const conversation = new Conversation();
     conversation.appendUser(branchBrief(exec.record.plan, exec.record.version, n));
@@ -144,6 +155,7 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
         stop.abort();
       },
     }, stop.signal);
+    if (making) wt = await making;
     const failure = child.execution?.failure;
     if (failure !== undefined) {
       child.setStep(n, 'failed', failure);
@@ -187,11 +199,12 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       child.setStep(n, 'failed', FAIL_REASON.stopped);
       return 'stopped';
     }
-    child.setStep(n, 'failed', `${wt ? '' : 'its git worktree could not be made: '}${e instanceof Error ? e.message : String(e)}`);
+    child.setStep(n, 'failed', `${making && !wt ? 'its git worktree could not be made: ' : ''}${e instanceof Error ? e.message : String(e)}`);
     return 'error';
   } finally {
     signal.removeEventListener('abort', onAbort);
-    if (wt) await removeStepWorktree(wt).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`));
+    const done = wt ?? (await making?.catch(() => undefined));
+    if (done) removals.push(removeStepWorktree(done, { prune: false }).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`)));
   }
 }
 
@@ -230,6 +243,21 @@ async function applyBack(d: GraphRunDeps, events: EventStream, n: number, change
   events.patchCard(cardId, { status: 'done', result: `Applied to the workspace (not committed): ${files.join(', ')}.${note}` });
   d.checkpoints.settled({ callId, cardId, tool: 'apply_step', status: 'done' });
   return { ok: true };
+}
+
+/** A host whose files and commands wait until the worktree they work in is made. */
+function afterReady(host: HostPorts, ready: Promise<unknown>): HostPorts {
+  const gate = <T extends object>(target: T): T => new Proxy(target, {
+    get(t, key, receiver) {
+      const v = Reflect.get(t, key, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      return async (...args: unknown[]) => {
+        await ready;
+        return (v as (...a: unknown[]) => unknown).apply(t, args);
+      };
+    },
+  });
+  return { ...host, fs: gate(host.fs), commands: gate(host.commands) };
 }
 
 /** The step's approvals say which step asks (several may wait at once). */

@@ -14,6 +14,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
+import { statfsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -64,10 +65,27 @@ function inTurn<T>(top: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** Where this workspace's step worktrees go. */
+/** Memory-backed room worth using for worktrees (a container's 64 MB /dev/shm is not). */
+const SHM_MIN_FREE = 2 * 1024 ** 3;
+let shmUsable: boolean | undefined;
+
+/**
+ * Where this workspace's step worktrees go: `$TANDEM_WORKTREES_DIR`, else Linux's memory-backed
+ * /dev/shm when it has room (checking out and removing a tree there takes a fraction of the time it
+ * takes on a busy disk; the files are throwaway copies), else the OS temp folder.
+ */
 export function worktreesBase(top: string): string {
   const id = createHash('sha256').update(top).digest('hex').slice(0, 12);
-  return path.join(process.env.TANDEM_WORKTREES_DIR || path.join(os.tmpdir(), 'tandem-worktrees'), id);
+  if (process.env.TANDEM_WORKTREES_DIR) return path.join(process.env.TANDEM_WORKTREES_DIR, id);
+  if (shmUsable === undefined) {
+    try {
+      const s = statfsSync('/dev/shm');
+      shmUsable = process.platform === 'linux' && s.bavail * s.bsize >= SHM_MIN_FREE;
+    } catch {
+      shmUsable = false;
+    }
+  }
+  return path.join(shmUsable ? '/dev/shm' : os.tmpdir(), 'tandem-worktrees', id);
 }
 
 /** Why steps cannot get worktrees here (not git, no commit yet), or undefined when they can. */
@@ -89,22 +107,50 @@ const splitZ = (s: string) => s.split('\0').filter(Boolean);
 
 /** A worktree for step `label` of the workspace as it is now. */
 export async function createStepWorktree(workspace: string, label: string): Promise<StepWorktree> {
-  const top = (await git(workspace, ['rev-parse', '--show-toplevel'])).trim();
-  const prefix = (await git(workspace, ['rev-parse', '--show-prefix'])).trim();
-  const base = worktreesBase(top);
-  await fs.mkdir(base, { recursive: true });
-  const dir = path.join(base, `${label}-${randomBytes(4).toString('hex')}`);
+  return (await startStepWorktree(workspace, label)).ready;
+}
+
+/**
+ * Where the step's worktree will be, at once (one git call), and the worktree itself once made
+ * (`ready`): the step's first request to the model need not wait for the checkout.
+ */
+export async function startStepWorktree(workspace: string, label: string): Promise<{ root: string; ready: Promise<StepWorktree> }> {
+  const [top = '', prefix = ''] = (await git(workspace, ['rev-parse', '--show-toplevel', '--show-prefix'])).split('\n').map((l) => l.trim());
+  const dir = path.join(worktreesBase(top), `${label}-${randomBytes(4).toString('hex')}`);
+  await fs.mkdir(path.dirname(dir), { recursive: true });
   // The owner file first: a crash between here and the end leaves something the next start can find.
   await fs.writeFile(`${dir}.owner`, `${process.pid}\n`);
+  // The folder exists (empty, as `git worktree add` accepts it) from here on, so it can be a root already.
+  await fs.mkdir(dir);
+  const ready = makeWorktree(workspace, top, prefix, dir);
+  // Not left unhandled while nobody awaits it yet; whoever awaits it sees the failure.
+  ready.catch(() => undefined);
+  // A workspace below the repository's top level is a folder the checkout makes: wait for it.
+  if (prefix) await ready;
+  return { root: prefix ? path.join(dir, prefix) : dir, ready };
+}
+
+async function makeWorktree(workspace: string, top: string, prefix: string, dir: string): Promise<StepWorktree> {
   try {
     await inTurn(top, () => git(top, ['worktree', 'add', '--detach', '--quiet', dir, 'HEAD']));
     // What the user sees: changed tracked files (and deletions), and untracked files not ignored.
     const pathspec = prefix ? [prefix] : ['.'];
-    const changed = splitZ(await git(top, ['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--', ...pathspec]));
-    const untracked = splitZ(await git(top, ['ls-files', '--others', '--exclude-standard', '--full-name', '-z', '--', ...pathspec]));
-    for (const rel of new Set([...changed, ...untracked])) await copyOver(path.join(top, rel), path.join(dir, rel));
-    await git(dir, ['add', '-A', '--', ...pathspec]);
-    const baseTree = (await git(dir, ['write-tree'])).trim();
+    // One status (porcelain: paths from the top level, `XY path` each): staged, unstaged and untracked alike.
+    const status = splitZ(await git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', ...pathspec]));
+    const copied = [...new Set(status.map((e) => e.slice(3)))];
+    for (const rel of copied) await copyOver(path.join(top, rel), path.join(dir, rel));
+    // The starting tree: HEAD's, with only the copied files staged over it (the rest is HEAD as checked out).
+    if (copied.length) {
+      const list = `${dir}.paths`;
+      await fs.writeFile(list, copied.map((p) => `:(literal)${p}`).join('\0'));
+      try {
+        await git(dir, ['add', '-A', `--pathspec-from-file=${list}`, '--pathspec-file-nul']);
+      } finally {
+        await fs.rm(list, { force: true });
+      }
+    }
+    // Nothing copied: the starting tree is HEAD's as checked out (one git call less per step).
+    const baseTree = copied.length ? (await git(dir, ['write-tree'])).trim() : 'HEAD^{tree}';
     return { dir, root: prefix ? path.join(dir, prefix) : dir, workspace, top, prefix, baseTree };
   } catch (e) {
     await removeWorktreeDir(top, dir);
@@ -166,18 +212,25 @@ export async function applyStepChanges(workspace: string, changes: readonly Step
   return { ok: true, applied: changes.map((c) => c.path) };
 }
 
-/** Removes the worktree, its registration in the repository and its owner file. */
-export async function removeStepWorktree(wt: StepWorktree): Promise<void> {
-  await removeWorktreeDir(wt.top, wt.dir);
+/**
+ * Removes the worktree, its owner file and (unless `prune: false`, for a caller that prunes once
+ * after several: pruneWorktrees) its registration in the repository.
+ */
+export async function removeStepWorktree(wt: StepWorktree, opts: { prune?: boolean } = {}): Promise<void> {
+  await removeWorktreeDir(wt.top, wt.dir, opts.prune !== false);
 }
 
-async function removeWorktreeDir(top: string, dir: string): Promise<void> {
-  await inTurn(top, async () => {
-    await git(top, ['worktree', 'remove', '--force', dir]).catch(() => undefined);
-    await fs.rm(dir, { recursive: true, force: true });
-    await fs.rm(`${dir}.owner`, { force: true });
-    await git(top, ['worktree', 'prune']).catch(() => undefined);
-  });
+/** Git forgets the worktrees whose folders are gone. */
+export async function pruneWorktrees(workspace: string): Promise<void> {
+  const top = (await git(workspace, ['rev-parse', '--show-toplevel']).catch(() => '')).trim();
+  if (top) await inTurn(top, () => git(top, ['worktree', 'prune']).catch(() => undefined));
+}
+
+/** The files first (no git needed), then git forgets the worktree whose folder is gone (`prune`). */
+async function removeWorktreeDir(top: string, dir: string, prune = true): Promise<void> {
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.rm(`${dir}.owner`, { force: true });
+  if (prune) await inTurn(top, () => git(top, ['worktree', 'prune']).catch(() => undefined));
 }
 
 function alive(pid: number): boolean {
@@ -205,6 +258,8 @@ export async function removeLeftoverWorktrees(workspace: string): Promise<string
   const names = await fs.readdir(base).catch(() => [] as string[]);
   const removed: string[] = [];
   for (const name of names) {
+    // A list of paths being staged belongs to a worktree being made (its owner file decides).
+    if (name.endsWith('.paths')) continue;
     const dir = path.join(base, name.replace(/\.owner$/, ''));
     if (removed.includes(dir)) continue;
     const owner = Number((await fs.readFile(`${dir}.owner`, 'utf8').catch(() => '')).trim());
