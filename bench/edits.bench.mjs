@@ -149,6 +149,17 @@ const KINDS = {
     const n = o && reunit(r.newL, pre);
     return n && o.join('\n') !== r.oldL.join('\n') ? edit(f, o, n) : undefined;
   },
+  'indentation off by a constant': (f, r) => {
+    // Every line two columns right of the file's (a model that copied the block from a nested view).
+    const shift = (ls) => ls.map((l) => (l.trim() === '' ? l : `  ${l}`));
+    return edit(f, shift(r.oldL), shift(r.newL));
+  },
+  'tabs for spaces (or spaces for tabs)': (f, r, pre) => {
+    const tabs = /^\t/m.test(pre);
+    const swap = (ls) => ls.map((l) => (tabs ? l.replace(/^\t+/, (t) => '    '.repeat(t.length)) : l.replace(/^( {4})+/, (s) => '\t'.repeat(s.length / 4))));
+    const o = swap(r.oldL);
+    return o.join('\n') !== r.oldL.join('\n') ? edit(f, o, swap(r.newL)) : undefined;
+  },
   'patch, indentation dropped': (f, r) => {
     const p = commonIndent(r.oldL.concat(r.newL));
     if (!p) return undefined;
