@@ -30,6 +30,8 @@ interface Placement {
 }
 
 class Refusal extends Error {}
+/** The text's markers do not stand between whole nodes (a marker inside code that goes on after it): no reading by structure; the line rules may read it. */
+class NotStructural extends Error {}
 
 const TAB = 4;
 /** New code at least this alike (token overlap) to code a marker keeps may be a changed copy of it. */
@@ -105,7 +107,13 @@ function lazyItems(n: SyntaxNode, markers: MarkerNode[]): { node?: SyntaxNode; m
   const items: { node?: SyntaxNode; marker?: MarkerNode; row: number }[] = listKids(n)
     .filter((c) => !markerIds.has(c.id) && !blankText(c))
     .map((c) => ({ node: c, row: c.startPosition.row }));
-  for (const m of markers) if (m.container.id === n.id) items.push({ marker: m, row: m.row });
+  for (const m of markers) {
+    if (m.container.id !== n.id) continue;
+    // Code of one sibling on both sides of the marker (Python reads lines indented after a
+    // top-level comment as the function above going on): the marker is not between nodes.
+    if (items.some((it) => it.node && it.node.startPosition.row < m.row && it.node.endPosition.row > m.row)) throw new NotStructural();
+    items.push({ marker: m, row: m.row });
+  }
   return items.sort((a, b) => a.row - b.row);
 }
 
@@ -357,6 +365,24 @@ export async function reconstructLazyText(file: string, original: string, lazy: 
     return t;
   };
   try {
+    return await readByStructure(file, original, lazy, isMarkerLine, grammar, parse);
+  } catch (e) {
+    if (e instanceof NotStructural) return undefined;
+    throw e;
+  } finally {
+    for (const t of trees) t.delete();
+  }
+}
+
+async function readByStructure(
+  file: string,
+  original: string,
+  lazy: string,
+  isMarkerLine: (line: string) => boolean,
+  grammar: string,
+  parse: (text: string) => Promise<ParsedTree | undefined>,
+): Promise<Reconstruction | undefined> {
+  {
     // The original's tree is the guard's (shared, not deleted here), so its check of the result reparses only what changed.
     const origTree = (await guardTreeOf(file, original)) as ParsedTree | undefined;
     const lazyTree = await parse(lazy);
@@ -430,7 +456,5 @@ export async function reconstructLazyText(file: string, original: string, lazy: 
       if (!(e instanceof Refusal)) throw e;
       return { ok: false, reason: e.message.replace(/\(line (\d+)\)/g, (_, n: string) => `(line ${Number(n) - 1})`) };
     }
-  } finally {
-    for (const t of trees) t.delete();
   }
 }
