@@ -70,6 +70,8 @@ interface TurnScope {
   /** The task's checkpoints see its changes (not those in a step's worktree: its apply-back is the checkpointed change). */
   checkpoints: boolean;
   setState(state: AgentState, detail?: string): void;
+  /** A step's own agent beside others: its end runs the user's SubagentStop hooks, not Stop. */
+  subagent?: boolean;
 }
 
 export class Agent implements AgentApi {
@@ -623,7 +625,7 @@ export class Agent implements AgentApi {
   private branchTurn(b: StepBranch, signal: AbortSignal): Promise<TurnOutcome> {
     return this.turnIn({
       events: b.events, conversation: b.conversation, host: b.host, paths: new WorkspacePaths(b.host.fs), reads: new ReadTracker(),
-      planning: b.planning, checkpoints: b.inWorkspace, setState: b.setState,
+      planning: b.planning, checkpoints: b.inWorkspace, setState: b.setState, subagent: true,
       hooks: { ...(this.hooks.fitContext ? { fitContext: this.hooks.fitContext } : {}), onUsage: (u) => { b.onUsage(u); this.opts.hooks?.onUsage?.(u); } },
     }, signal);
   }
@@ -644,6 +646,7 @@ export class Agent implements AgentApi {
       hooks: scope.hooks,
       signal,
       setState: scope.setState,
+      ...(scope.subagent ? { stopEvent: 'SubagentStop' as const } : {}),
       dispatchEnv: {
         host,
         paths: scope.paths,
@@ -654,8 +657,9 @@ export class Agent implements AgentApi {
         // A step in a worktree is judged (scope, outside-the-workspace) against its own folder.
         policy: () => ({ ...this.policyInput(), roots: host.fs.roots }),
         secret: () => this.settings.apiKey,
-        // A step run beside others tells the hooks its own step.
-        ...(userHooks ? { userHooks: { hooks: userHooks, scope: () => ({ ...this.hookScope(), ...(planning.execution?.step ? { planStep: planning.execution.step } : {}) }) } } : {}),
+        // A step run beside others tells the hooks its own step, and they run in its folder (its worktree):
+        // a formatter a PostToolUse hook runs must change the step's copy, not the workspace's.
+        ...(userHooks ? { userHooks: { hooks: userHooks, scope: () => ({ ...this.hookScope(), ...(planning.execution?.step ? { planStep: planning.execution.step } : {}), ...(host.fs.roots[0] ? { cwd: host.fs.roots[0] } : {}) }) } } : {}),
         beforeChange: async (abs, callId) => {
           // While a step runs, the file's text before its first change is kept for the step's diff (the Reviewer's view).
           const before = planning.wantsBefore(abs) ? await host.fs.readText(abs).catch(() => null) : undefined;

@@ -22,6 +22,8 @@ export interface HookScope {
   role: string;
   /** The plan step being executed (1-based), when one is. */
   planStep?: number;
+  /** The folder the calls work in, when not the workspace (a plan step's worktree): the hooks run there. */
+  cwd?: string;
   signal?: AbortSignal;
 }
 
@@ -103,7 +105,7 @@ export class UserHooks {
     return this.run(event, matching, scope, {
       tool_name: hookToolName(call.tool, call.isMcp),
       tandem_tool_name: call.tool,
-      tool_input: hookToolInput(call.tool, call.args, this.opts.cwd),
+      tool_input: hookToolInput(call.tool, call.args, scope.cwd ?? this.opts.cwd),
       tool_use_id: call.callId,
       ...extra,
     }, false);
@@ -114,10 +116,11 @@ export class UserHooks {
     const seen = new Set<string>();
     const hooks = matching.filter((c) => (seen.has(c.command) ? false : (seen.add(c.command), true)));
     if (!hooks.length) return NOTHING;
+    const cwd = scope.cwd ?? this.opts.cwd;
     const stdin = JSON.stringify({
       session_id: scope.sessionId,
       transcript_path: null,
-      cwd: this.opts.cwd,
+      cwd,
       hook_event_name: event,
       ...fields,
       tandem_role: scope.role,
@@ -128,11 +131,11 @@ export class UserHooks {
       try {
         const r = await this.opts.process.run({
           command: h.command,
-          cwd: this.opts.cwd,
+          cwd,
           stdin,
           timeoutMs: h.timeoutMs,
           maxOutputChars: HOOK_OUTPUT_CHARS,
-          env: { CLAUDE_PROJECT_DIR: this.opts.cwd, TANDEM_PROJECT_DIR: this.opts.cwd },
+          env: { CLAUDE_PROJECT_DIR: cwd, TANDEM_PROJECT_DIR: cwd },
           ...(scope.signal ? { signal: scope.signal } : {}),
         });
         return readHookResult(h, r, plainStdoutIsContext);
