@@ -63,4 +63,29 @@ describe("A repository's hooks in the real workbench (UI)", function () {
     assert.equal(seen.tool_input.file_path, path.join(ui.ws, 'generated', 'api.ts'));
     assert.equal(seen.tandem_role, 'actor');
   });
+
+  it('remembers the trust for the workspace, and Tandem: Hooks revokes it: the next turn asks again', async () => {
+    const dialog = ui.wb.page.locator('.monaco-dialog-box', { hasText: '.tandem/hooks.json runs a command on your machine' });
+    // Trusted: the next turn runs the hooks without asking.
+    ui.server.replace([text('Nothing to change.')]);
+    await ui.send('Anything else?');
+    await ui.idle();
+    assert.equal(await dialog.count(), 0, 'not asked again once trusted');
+    // Revoke it from the hooks view.
+    await ui.wb.runCommand('Tandem: Hooks');
+    const row = ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: '.tandem/hooks.json' }).first();
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await row.innerText(), /trusted/);
+    await ui.wb.screenshot('hooks-view');
+    await row.click();
+    const revoke = ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Revoke Trust' }).first();
+    await revoke.waitFor({ state: 'visible', timeout: 10_000 });
+    await revoke.click();
+    await sleep(500);
+    ui.server.replace([text('ok')]);
+    await ui.send('One more thing');
+    await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await ui.idle();
+  });
 });
