@@ -163,7 +163,7 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     }
     if (outcome !== 'done') {
       const refused = outcome === 'waiting' ? child.refusedAmendment : undefined;
-      child.setStep(n, 'failed', refused ? `stopped on an amendment nobody could decide here: ${refused.text}` : FAIL_REASON[outcome]);
+      child.setStep(n, outcome === 'stopped' ? 'stopped' : 'failed', refused ? `stopped on an amendment nobody could decide here: ${refused.text}` : FAIL_REASON[outcome]);
       return outcome;
     }
     const check = step.check?.trim()
@@ -174,7 +174,8 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       })
       : undefined;
     if (stop.signal.aborted) {
-      child.setStep(n, 'failed', exec.overBudget ?? FAIL_REASON.stopped);
+      if (exec.overBudget) child.setStep(n, 'failed', exec.overBudget);
+      else child.setStep(n, 'stopped', FAIL_REASON.stopped);
       return exec.overBudget ? 'error' : 'stopped';
     }
     // In a worktree, git sees every file the step changed (by its tools, its commands and its check).
@@ -196,7 +197,7 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     return verdict.state === 'failed' ? 'error' : 'done';
   } catch (e) {
     if (stop.signal.aborted) {
-      child.setStep(n, 'failed', FAIL_REASON.stopped);
+      child.setStep(n, 'stopped', FAIL_REASON.stopped);
       return 'stopped';
     }
     child.setStep(n, 'failed', `${making && !wt ? 'its git worktree could not be made: ' : ''}${e instanceof Error ? e.message : String(e)}`);

@@ -178,6 +178,30 @@ describe('tandem run --plan: independent steps run side by side, each in its own
     const amendment = jsonEvents(r).find((e) => e.type === 'amendment');
     assert.ok(amendment?.type === 'amendment' && amendment.step === 2 && amendment.amendment.outcome === 'refused');
   });
+
+  it('Stop (Ctrl-C) stops every running step: both end stopped, nothing is applied, no worktree is left', async () => {
+    const file = path.join(plans, `${path.basename(kit.ws)}-stop.json`);
+    fs.writeFileSync(file, JSON.stringify(graphPlan([{ files: ['a.txt'], depends_on: [] }, { files: ['b.txt'], depends_on: [] }])));
+    // Each step's first answer hangs: both are mid-request when the user stops.
+    kit.server = await ScriptedServer.start([], { lanes: { keyOf: planStepOf, steps: { 1: [{ type: 'fault', fault: 'hang' }], 2: [{ type: 'fault', fault: 'hang' }] } } });
+    let interrupted = false;
+    const r = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--plan', file, '--approve', 'plan', '--json', '--no-history'], {
+      env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' },
+      timeoutMs: 50_000,
+      onStdout: (all, child) => {
+        if (!interrupted && /"step_started"[^\n]*"step_number":1/.test(all) && /"step_started"[^\n]*"step_number":2/.test(all)) {
+          interrupted = true;
+          // Once both requests are out (the server got two).
+          const wait = setInterval(() => { if (kit.server!.chatRequests().length >= 2) { clearInterval(wait); child.kill('SIGINT'); } }, 20);
+        }
+      },
+    });
+    assert.equal(r.code, 130, r.stderr);
+    const steps = stepEvents(r);
+    assert.ok(steps.includes('step_stopped:1') && steps.includes('step_stopped:2'), steps.join(' '));
+    assert.equal(fs.existsSync(path.join(kit.ws, 'a.txt')), false);
+    assert.equal(gitIn(kit.ws, 'worktree', 'list').trim().split('\n').length, 1);
+  });
 });
 
 describe('tandem run --plan outside git: steps run one at a time and it says why (built CLI, scripted server)', function () {

@@ -2,7 +2,7 @@
  * Which steps of a plan start now. Pure (the runner asks it each time a step ends):
  * - a step is ready when it is pending and every step it needs ended done or unverified (an
  *   unverified step never stopped a run, and does not here either);
- * - once any step failed, nothing new starts (the running ones finish or are stopped; the runner decides);
+ * - once any step failed (or was stopped), nothing new starts (the running ones finish or are stopped; the runner decides);
  * - at most `limit` steps run at once (`tandem.parallelSteps`, CLI `--parallel N`);
  * - two steps whose declared files overlap never run together (scopeOverlap.ts);
  * - among the ready steps, the lowest numbers go first, so `limit` 1 runs the plan in runOrder().
@@ -38,7 +38,7 @@ export function readySteps(steps: readonly GraphStep[], states: ScheduleInput['s
 /** The steps to start now, given what runs (state `running`). */
 export function stepsToStart(input: ScheduleInput): number[] {
   const { steps, states } = input;
-  if (Object.values(states).some((s) => s === 'failed')) return [];
+  if (Object.values(states).some((s) => s === 'failed' || s === 'stopped')) return [];
   const byNumber = new Map(steps.map((s) => [s.step_number, s]));
   const running = steps.filter((s) => states[String(s.step_number)] === 'running');
   const room = Math.max(1, Math.floor(input.limit)) - running.length;
