@@ -82,6 +82,10 @@ export interface ScriptedServerOptions {
   /** What to do when the script runs out: a 500 error (default) or a fixed text answer. */
   onExhausted?: 'error' | { text: string };
   models?: string[];
+  /** More fields of a model's `/models` entry, by id (`context_length`, `meta.n_ctx`…). */
+  modelInfo?: Record<string, Record<string, unknown>>;
+  /** What `GET /props` answers, as llama-server does (none: 404, as other servers). */
+  props?: Record<string, unknown>;
 }
 
 type Chunk = Record<string, unknown>;
@@ -176,8 +180,9 @@ export class ScriptedServer {
 
     if (path.endsWith('/models')) {
       const ids = this.opts.models ?? ['scripted-model', 'scripted-model-large'];
-      return this.json(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) });
+      return this.json(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted', ...this.opts.modelInfo?.[id] })) });
     }
+    if (path === '/props' && this.opts.props) return this.json(res, 200, this.opts.props);
     if (!path.endsWith('/chat/completions') || req.method !== 'POST') {
       return this.json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
     }

@@ -8,6 +8,7 @@ import { LlmSummarizer } from '../context/llmSummarizer';
 import type { TaskFacts } from '../context/taskFacts';
 import { TurnHalt } from '../context/turnHalt';
 import { answerTokensFor, modelWindow } from '../context/modelWindows';
+import { ContextWindowProbe } from '../llm/contextWindowProbe';
 import { costOf } from '../cost/priceTable';
 import type { TaskCheckpoints } from './taskCheckpoints';
 import { partCardIds, type TaskOutput } from './taskOutput';
@@ -53,6 +54,8 @@ export class TaskContextFitting {
     summarizer?: Summarizer;
     /** Each request as fitted: how much of the model's window it takes (the chat's context meter). */
     onMeasured?(m: ContextMeasure): void;
+    /** Asks the endpoint for a model's window when the setting gives none (default: over HTTP). */
+    windowProbe?: Pick<ContextWindowProbe, 'window'>;
   }) {
     const summarizer =
       deps.summarizer ??
@@ -64,8 +67,10 @@ export class TaskContextFitting {
           ).summarize(messages, model, maxTokens, signal);
         },
       } satisfies Summarizer);
+    this.probe = deps.windowProbe ?? new ContextWindowProbe();
     this.fitter = new ContextFitter({
-      settings: () => deps.settings(),
+      // The window the endpoint reported stands in for the setting, for the model it was reported for.
+      settings: () => this.withReportedWindow(deps.settings()),
       summarizer,
       facts: () => this.facts(),
       onCondensed: (i) => this.onCondensed(i),
@@ -109,15 +114,27 @@ export class TaskContextFitting {
     return { ...(plan ? { plan } : {}), ...(planText ? { planText } : {}), ...(planState ? { planState } : {}), touchedFiles: this.deps.checkpoints?.touchedFiles() ?? [], questions, decisions };
   }
 
+  private readonly probe: Pick<ContextWindowProbe, 'window'>;
+  /** The window the endpoint reported for the model being fitted (none: the setting, the table or the default). */
+  private reported: { model: string; window: number } | undefined;
+
+  private withReportedWindow(s: AgentSettings): AgentSettings {
+    return s.contextWindow || !this.reported ? s : { ...s, contextWindow: this.reported.window };
+  }
+
   private async fitContext(request: ChatMessage[], model: string, o?: FitContextOptions): Promise<ChatMessage[]> {
     await this.deps.beforeRequest?.(o?.signal);
-    const settings = this.deps.settings();
+    const raw = this.deps.settings();
+    // No setting: the endpoint is asked (once per model) before a window is assumed.
+    const reported = raw.contextWindow ? undefined : await this.probe.window(raw.baseURL, raw.apiKey, model);
+    this.reported = reported ? { model, window: reported } : undefined;
+    const settings = this.withReportedWindow(raw);
     const w = modelWindow(model, settings.contextWindow);
     // A resumed task said it before this session (its cards are the task's whole chat).
     this.unknownWindowSaid ||= this.deps.out.cards().some((c) => c.kind === 'text' && c.note === 'context' && c.text.startsWith('The context window of '));
     if (!w.known && !this.unknownWindowSaid) {
       this.unknownWindowSaid = true;
-      this.note('context', `The context window of ${model} is not known, so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, settings).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`);
+      this.note('context', `The context window of ${model} is not known (the endpoint reports none at /models or /props), so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, settings).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`);
     }
     this.usageSink = o?.onUsage;
     try {

@@ -286,7 +286,7 @@ describe('task runtime: history, checkpoints, context and budget through the age
     assert.equal(await r.agent.send('hello'), 'done');
     await new Promise((res) => setImmediate(res));
     assert.ok(r.cards('error').some((e) => /budget cannot count requests to my-local-model: its price is unknown/.test(e.message)));
-    assert.ok(r.cards('text').some((c) => c.author === 'system' && /context window of my-local-model is not known, so Tandem assumes 8,192 tokens/.test(c.text)));
+    assert.ok(r.cards('text').some((c) => c.author === 'system' && /context window of my-local-model is not known \(the endpoint reports none at \/models or \/props\), so Tandem assumes 8,192 tokens/.test(c.text)));
   });
 
   it('says the context window is a guess once per task: not again for the other role\'s model, nor after a resume', async () => {
