@@ -192,6 +192,8 @@ export const ToolCallCard = z.object({
   exit: CommandExit.optional(),
   /** What the user's hooks did to this call (hookNote.ts). */
   hook: HookNote.optional(),
+  /** What the user typed with Approve or Reject: it went to the model with the decision, and the chat shows it. */
+  note: z.string().max(10_000).optional(),
   /** Fields the provider put on this call beside id/type/function (Gemini's thought signature): sent back verbatim, also after a resume. Not shown. */
   provider_fields: z.record(z.string(), z.unknown()).optional(),
   /** The assistant message's own provider fields, on its first call's card when the message had no text card. */
@@ -215,7 +217,7 @@ export const ErrorCard = z.object({
    * A refusal of something the user clicked (a revert that would lose their edits): which action
    * and what it was on, so the chat also shows it next to the button that asked.
    */
-  refused: z.object({ action: z.enum(['revert_call', 'revert_task', 'revert_file', 'edit_message']), target: z.string().optional() }).optional(),
+  refused: z.object({ action: z.enum(['revert_call', 'revert_task', 'revert_file', 'edit_message', 'edit_plan']), target: z.string().optional() }).optional(),
   /** The plan step whose work this card shows (the chat's lanes, `--json`). */
   step: z.number().int().min(1).optional(),
   /** Part of that step's own conversation (a step run beside others, by its own Actor): not the task's conversation. */

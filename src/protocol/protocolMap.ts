@@ -20,6 +20,8 @@ export interface ProtocolMap {
   answer: [Request<'answer'>, void];
   execute_plan: [Request<'execute_plan'>, void];
   revise_plan: [Request<'revise_plan'>, void];
+  /** The plan as the user edited it becomes the next version (or the card says why not). */
+  edit_plan: [Request<'edit_plan'>, void];
   review_plan: [Request<'review_plan'>, void];
   replan: [Request<'replan'>, void];
   set_role: [Request<'set_role'>, void];

@@ -27,6 +27,21 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
       type: z.literal('revise_plan'), card_id: id, feedback: z.string().max(10_000),
       step_comments: z.array(z.object({ step: z.number().int().min(1).max(50), text: z.string().min(1).max(4000) })).max(50).optional(),
     }).refine((m) => m.feedback.trim().length > 0 || (m.step_comments?.length ?? 0) > 0, { message: 'say what should change' }),
+    /**
+     * "Implement with changes": the user's own edit of steps before Execute (text, files, commands,
+     * check), without the Planner. The host makes it a new plan version, validated as any plan.
+     * `check` null removes the step's check.
+     */
+    z.object({
+      type: z.literal('edit_plan'), card_id: id,
+      steps: z.array(z.object({
+        step_number: z.number().int().min(1).max(50),
+        action: z.string().max(2000),
+        files: z.array(z.string().max(500)).max(50),
+        commands: z.array(z.string().max(500)).max(20),
+        check: z.string().max(500).nullable(),
+      })).min(1).max(50),
+    }),
     /** The plan card's Review: the Reviewer judges that version. */
     z.object({ type: z.literal('review_plan'), card_id: id }),
     /** After a failed step or a `replan` verdict: the Planner proposes the next version, keeping the done steps. */
@@ -78,13 +93,20 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
 }
 
 /** The product's webview → host messages (its roles from the role table). */
-export const WebviewMessage = webviewMessageSchema(ROLE_TABLE.map((r) => r.id));
+export const WebviewMessage = /* @__PURE__ */ webviewMessageSchema(/* @__PURE__ */ ROLE_TABLE.map((r) => r.id));
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
 /** Host → webview messages that are not agent events (UI plumbing). */
 export const HostUiMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('connection_result'), ok: z.boolean(), models: z.array(z.string()).optional(), error: z.string().optional() }),
-  z.object({ type: z.literal('setup_needed'), base_url: z.string().optional() }),
+  z.object({
+    type: z.literal('setup_needed'),
+    base_url: z.string().optional(),
+    /** The model each role has now (prefilled, not replaced by a suggestion). */
+    models: z.record(z.string(), z.string()).optional(),
+    /** The endpoint refused the request without a valid key (401): the key is needed, whatever the URL looks like. */
+    key_needed: z.boolean().optional(),
+  }),
   /** Setup is no longer needed (an endpoint or key arrived after the card was shown): close it. */
   z.object({ type: z.literal('setup_done') }),
   z.object({ type: z.literal('focus_input') }),
@@ -95,7 +117,7 @@ export const HostUiMessage = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('send_deferred'), text: z.string() }),
   /** The workspace's latest saved tasks, for the empty chat (newest first, a handful). */
-  z.object({ type: z.literal('recent_tasks'), tasks: z.array(z.object({ id: z.string(), title: z.string(), updated: z.number() })).max(20) }),
+  z.object({ type: z.literal('recent_tasks'), tasks: z.array(z.object({ id: z.string(), title: z.string(), updated: z.number(), created: z.number().optional(), cards: z.number().int().optional() })).max(20) }),
   /** A saved task could not be opened: why, and whether "Take over" may (another window holds it). */
   z.object({ type: z.literal('task_unavailable'), task_id: z.string(), reason: z.string().max(2000), take_over: z.boolean() }),
   /** Another window took this task over: the chat keeps its cards, read-only, and says why (`reason` absent: editable again). */

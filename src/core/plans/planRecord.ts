@@ -1,7 +1,7 @@
 import type { Plan, PlanUsage, PlanVersionDiff, ReviewResult, StepEvidence, StepState } from '../../protocol';
 
-/** How the plan reached us: `propose_plan` arguments, a `json_schema` answer, JSON extracted from text, a file, or an amendment during execution. */
-export type PlanPath = 'tool' | 'json_schema' | 'extraction' | 'file' | 'amendment';
+/** How the plan reached us: `propose_plan` arguments, a `json_schema` answer, JSON extracted from text, a file, an amendment during execution, or the user's own edit. */
+export type PlanPath = 'tool' | 'json_schema' | 'extraction' | 'file' | 'amendment' | 'user_edit';
 
 /** One answer from the model that was checked: what it said and what was wrong with it. */
 export interface PlanAttempt {

@@ -15,6 +15,8 @@ import { StructuredOutputs, type StructuredOutputsSetting } from './structuredOu
 import { actorBrief, executionAnnouncement } from './actorBrief';
 import { extractJson } from './extractJson';
 import { widenStepScope } from './widenStepScope';
+import { editPlanSteps, type StepEdit } from './editPlanSteps';
+import { validatePlan } from './validatePlan';
 import type { ScopeAddition } from './stepScope';
 import { StepProblems } from './stepProblems';
 import type { DiagnosticsProvider } from '../ports/ports';
@@ -308,6 +310,31 @@ export class Planning {
     exec.record = record as PlanExecution['record'];
     this.lastExecutedCardId = record.cardId;
     return { version: record.version, change: widened.change };
+  }
+
+  /**
+   * The user's edit of a version that has not run: validated as any plan (schema, tools, scopes
+   * inside the workspace), then published as the next version with its changes. Returns the new
+   * record, or the problems (nothing is published then).
+   */
+  async editByUser(cardId: string, edits: readonly StepEdit[]): Promise<{ record: PlanRecord } | { errors: string[] }> {
+    const old = this.book.get(cardId);
+    if (!old?.plan) return { errors: [old ? `plan v${old.version} could not be validated, so it cannot be edited` : 'no such plan in this task'] };
+    if (old.superseded) return { errors: [`plan v${old.version} is superseded: edit the latest version`] };
+    if (this.exec || Object.values(old.stepStates).some((st) => st !== 'pending')) return { errors: [`plan v${old.version} has run: edit it before Execute, or Revise it`] };
+    const edited = editPlanSteps(old.plan, edits);
+    if ('error' in edited) return { errors: [edited.error] };
+    const v = await validatePlan(edited.plan, { stepTools: this.opts.stepTools(), ...(this.opts.isInside ? { isInside: this.opts.isInside } : {}) });
+    if (!v.ok) return { errors: v.errors };
+    if (JSON.stringify(v.plan) === JSON.stringify(old.plan)) return { errors: ['nothing was changed'] };
+    const now = (this.opts.now ?? Date.now)();
+    const record = this.book.publish({
+      plan: v.plan,
+      errors: [],
+      provenance: { model: 'you', raw: JSON.stringify(v.plan, null, 2), path: 'user_edit', attempts: [], repairs: 0, createdAt: now, feedback: `edited by the user from v${old.version}` },
+    });
+    this.ui.patchCard(record.cardId, { amended: `Edited by you from v${old.version}, without the Planner` });
+    return { record };
   }
 
   endExecution(): void {

@@ -14,6 +14,7 @@ import type { Conversation } from '../context/conversation';
 import type { Planning } from '../plans/planning';
 import type { ReplanCarry } from '../plans/planTurn';
 import type { PlanRecord } from '../plans/planRecord';
+import type { StepEdit } from '../plans/editPlanSteps';
 import { executePlanSteps } from '../plans/executePlanSteps';
 import { runStepCheck } from '../plans/runStepCheck';
 import { inScopePolicy } from '../plans/amendmentGate';
@@ -185,6 +186,22 @@ export class TaskPlans {
         d.planning.endReview();
       }
     });
+  }
+
+  /**
+   * "Implement with changes": the user's edit of the steps becomes the next version, validated as
+   * any plan; no model is asked. A refused edit is said on an error card that the plan card shows
+   * next to its Save button (nothing is published then).
+   */
+  async edit(planCardId: string, steps: readonly StepEdit[]): Promise<TurnOutcome> {
+    const r = await this.d.planning.editByUser(planCardId, steps);
+    if ('record' in r) return 'done';
+    this.d.events.addCard({
+      kind: 'error', id: this.d.events.newId('error'),
+      message: `Your edit of the plan was not applied: ${r.errors.join('; ')}.`,
+      retryable: false, refused: { action: 'edit_plan', target: planCardId }, ts: Date.now(),
+    });
+    return 'error';
   }
 
   /** The plan version behind a card, or an error card saying there is none in this task. */

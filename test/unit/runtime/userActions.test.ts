@@ -22,6 +22,7 @@ const SAMPLES: { [K in TaskActionType]: Extract<TaskActionMessage, { type: K }> 
   review_plan: { type: 'review_plan', card_id: 'plan-1' },
   replan: { type: 'replan', card_id: 'plan-1' },
   revise_plan: { type: 'revise_plan', card_id: 'plan-1', feedback: 'smaller steps' },
+  edit_plan: { type: 'edit_plan', card_id: 'plan-1', steps: [{ step_number: 1, action: 'edited', files: [], commands: [], check: null }] },
   retry: { type: 'retry' },
   edit_message: { type: 'edit_message', card_id: 'user-1', text: 'edited', files: 'keep' },
   set_role: { type: 'set_role', role: 'planner' },

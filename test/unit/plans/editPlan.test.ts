@@ -1,0 +1,89 @@
+/**
+ * "Implement with changes": the user edits a step's text, files, commands or check on the plan
+ * card before Execute. The edit becomes the next plan version (with what changed) without a
+ * request to the Planner, validated as any plan; an invalid edit publishes nothing and says why.
+ */
+import assert from 'node:assert/strict';
+import { harness, type Harness } from '../../support/agentHarness';
+import { FAKE_WORKSPACE_TOOLS } from '../../support/fakeTools';
+import type { ScriptStep } from '../../support/scriptedServer';
+import { editPlanSteps } from '../../../src/core/plans/editPlanSteps';
+import { checkedPlan, goodPlan } from './planFixtures';
+
+const propose = (plan: unknown): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan as Record<string, unknown> }] });
+
+describe('plans: the user\'s own edit before Execute (Implement with changes)', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('becomes plan v2 with its changes, no request to the Planner; the other fields of the step are kept', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [propose(checkedPlan())] });
+    assert.equal(await h.agent.send('add a --verbose flag'), 'done');
+    const v1 = h.cardsOf('plan')[0]!;
+    const requests = h.server.chatRequests().length;
+    const outcome = await h.agent.act({
+      type: 'edit_plan', card_id: v1.id,
+      steps: [{ step_number: 2, action: 'Run npm test and the linter', files: ['src/args.ts', ''], commands: ['npm test', 'npm run lint'], check: 'npm run lint' }],
+    });
+    assert.equal(outcome, 'done');
+    assert.equal(h.server.chatRequests().length, requests, 'the Planner was not asked');
+    const cards = h.cardsOf('plan');
+    assert.equal(cards.length, 2);
+    const v2 = cards[1]!;
+    assert.equal(v2.version, 2);
+    assert.equal(cards[0]!.superseded, true, 'v1 is superseded');
+    const step2 = v2.plan!.steps[1]!;
+    assert.equal(step2.action, 'Run npm test and the linter');
+    assert.deepEqual(step2.files, ['src/args.ts'], 'blank entries dropped');
+    assert.deepEqual(step2.commands, ['npm test', 'npm run lint']);
+    assert.equal(step2.check, 'npm run lint');
+    assert.deepEqual(step2.tools_needed, ['run_command'], 'fields the card does not edit are kept');
+    assert.equal(step2.reason, 'check nothing broke');
+    assert.deepEqual(v2.plan!.steps[0], checkedPlan().steps[0], 'the other step is unchanged');
+    const fields = v2.changes!.edited.flatMap((e) => e.changes.map((c) => `${e.step}:${c.field}`));
+    assert.deepEqual(fields.sort(), ['2:action', '2:check', '2:commands', '2:files']);
+    assert.match(v2.amended ?? '', /Edited by you from v1/);
+    assert.equal(h.agent.planning.book.get(v2.id)!.provenance.path, 'user_edit');
+  });
+
+  it('an edit that breaks the plan\'s rules publishes nothing and says why, next to the card', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [propose(goodPlan())] });
+    await h.agent.send('add a --verbose flag');
+    const v1 = h.cardsOf('plan')[0]!;
+    const outcome = await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: 'Edit a file outside', files: ['../outside.txt'], commands: [], check: null }] });
+    assert.equal(outcome, 'error');
+    assert.equal(h.cardsOf('plan').length, 1, 'no new version');
+    const err = h.cardsOf('error').at(-1)!;
+    assert.match(err.message, /not applied: step 1/);
+    assert.deepEqual(err.refused, { action: 'edit_plan', target: v1.id });
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: '', files: [], commands: [], check: null }] }), 'error', 'an empty action is refused as for any plan');
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 9, action: 'x', files: [], commands: [], check: null }] }), 'error');
+    assert.match(h.cardsOf('error').at(-1)!.message, /step 9: there is no such step/);
+  });
+
+  it('a plan that has run is not edited (Revise it instead); nor is a superseded version', async () => {
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [propose(goodPlan())] });
+    await h.agent.send('add a --verbose flag');
+    const v1 = h.cardsOf('plan')[0]!;
+    const same = goodPlan().steps[0];
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: same.action, files: same.files, commands: [], check: null }] }), 'error');
+    assert.match(h.cardsOf('error').at(-1)!.message, /nothing was changed/);
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: 'Parse --verbose in src/args.ts', files: ['src/args.ts'], commands: [], check: null }] }), 'done');
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: 'again', files: [], commands: [], check: null }] }), 'error');
+    assert.match(h.cardsOf('error').at(-1)!.message, /superseded/);
+  });
+
+  it('editPlanSteps: a removed check is gone; a plan without commands keeps none when none are given', () => {
+    const p = checkedPlan();
+    const r = editPlanSteps(p, [{ step_number: 1, action: 'x', files: [], commands: [], check: null }]);
+    assert.ok('plan' in r);
+    assert.equal(r.plan.steps[0]!.check, undefined);
+    const g = editPlanSteps(goodPlan(), [{ step_number: 1, action: 'x', files: [], commands: [' '], check: ' ' }]);
+    assert.ok('plan' in g);
+    assert.equal('commands' in g.plan.steps[0]!, false);
+    assert.equal('check' in g.plan.steps[0]!, false);
+  });
+});
