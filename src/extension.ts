@@ -7,6 +7,7 @@ import { registerCommands } from './host/vscode/commands';
 import { createVscodeHost } from './host/vscode/vscodeHost';
 import type { TandemTestApi } from './host/vscode/testApi';
 import { VscodeTaskHistory } from './host/vscode/taskHistory';
+import { trackRunning } from './host/vscode/runningContext';
 
 /**
  * What `activate` returns in extension test mode only (integration tests and the activation
@@ -34,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   const roleSub = session.onRoleChanged((role) => statusBar.show(role));
 
   context.subscriptions.push(
-    logger, keys, chatView, statusBar, roleSub, history,
+    logger, keys, chatView, statusBar, roleSub, history, trackRunning(session),
     vscode.commands.registerCommand('tandem.revertTask', () => history.revertTask()),
     vscode.commands.registerCommand('tandem.mcpServers', () => host.mcp.showServers()),
     vscode.commands.registerCommand('tandem.hooks', () => host.hooks.show()),

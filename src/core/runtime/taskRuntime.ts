@@ -92,9 +92,12 @@ export class TaskRuntime {
     return this.replace(await resumeTask(this.ports, idOrPrefix, this.startOf(s, opts.takeOver)), s);
   }
 
+  /** The task replaced last is saved and closed (its history entry is up to date) once this settles. */
+  previousClosed: Promise<void> = Promise.resolve();
+
   private replace(next: RunningTask, sink: { generation: number }): RunningTask {
     this.current.agent.stop();
-    void this.current.close();
+    this.previousClosed = this.current.close().catch(() => undefined);
     sink.generation = ++this.generation;
     this.current = next;
     if (this.readOnly !== undefined) {

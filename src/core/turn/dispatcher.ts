@@ -314,12 +314,13 @@ export class Dispatcher {
         if (decision.approved) {
           decided = 'approved';
           approvalNote = decision.note?.trim() || undefined;
-          env.events.patchCard(p.cardId, { status: 'approved' });
+          env.events.patchCard(p.cardId, { status: 'approved', ...(approvalNote ? { note: approvalNote.slice(0, 10_000) } : {}) });
           env.events.patchCard(p.cardId, { status: 'running' });
         } else {
           decided = 'rejected';
           rejection = decision;
-          env.events.patchCard(p.cardId, { status: 'rejected' });
+          const reason = decision.by !== 'policy' ? decision.reason?.trim() : undefined;
+          env.events.patchCard(p.cardId, { status: 'rejected', ...(reason ? { note: reason.slice(0, 10_000) } : {}) });
         }
         return decision;
       },

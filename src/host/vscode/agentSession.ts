@@ -64,7 +64,8 @@ export class AgentSession implements ChatSession {
           this.roleChanged.fire(task.agent.role);
           this.outbound.fire(task.snapshot());
           this.meter = undefined;
-          void this.postRecentTasks();
+          // Listed once the task left behind is saved: else it is missing from the list, or out of date.
+          void this.runtime.previousClosed.then(() => this.postRecentTasks());
         },
         onContextMeasured: (m) => {
           this.meter = { type: 'context_meter', model: m.model, used: m.used, window: Math.max(1, m.window), known: m.known };
@@ -122,7 +123,8 @@ export class AgentSession implements ChatSession {
         return this.modelsMessage({ ...this.settings.models, [msg.role]: msg.model.trim() });
       },
       set_api_key: async () => {
-        const setup = await setupMessage(deps.keys, { force: true });
+        // Asked from an error card: the endpoint refused the key (401), so one is needed whatever its URL.
+        const setup = await setupMessage(deps.keys, { force: true, keyNeeded: true });
         if (setup) this.setupShown = true;
         return setup;
       },
@@ -150,6 +152,7 @@ export class AgentSession implements ChatSession {
   private async openDecidedDiff(callId: string): Promise<void> {
     const changes = (await this.runtime.task.checkpoints?.store.callTexts(callId)) ?? [];
     const shown = changes.filter((c) => c.before !== undefined && c.after !== undefined);
+    if (shown.length === 0 && (await this.deps.approver.showRejected(callId))) return;
     if (shown.length === 0) { this.deps.host.logger.warn(`open_diff for ${callId}: no recorded change to show`); return; }
     for (const c of shown) await this.deps.approver.showTexts(`${c.display}: before ↔ after (Tandem's change)`, c.path, c.before!, c.after!);
   }
@@ -160,7 +163,7 @@ export class AgentSession implements ChatSession {
     try {
       const current = this.runtime.task.id;
       const tasks = [...(await this.deps.history.list())].sort((a, b) => b.updated - a.updated)
-        .filter((t) => t.id !== current).slice(0, 5).map((t) => ({ id: t.id, title: t.title, updated: t.updated }));
+        .filter((t) => t.id !== current).slice(0, 5).map((t) => ({ id: t.id, title: t.title, updated: t.updated, created: t.created, cards: t.cards }));
       this.post({ type: 'recent_tasks', tasks });
     } catch (e) {
       this.deps.host.logger.warn(`recent tasks: ${String(e)}`);

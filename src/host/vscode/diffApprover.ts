@@ -65,7 +65,10 @@ export class DiffApprover implements Approver, vscode.Disposable {
       const decided = this.panel.request(req, signal);
       await this.showDiff(proposal).catch((e) => this.logger.warn(`could not open the diff for ${req.callId}: ${e}`));
       const decision = await decided;
-      if (!decision.approved) return decision;
+      if (!decision.approved) {
+        this.keepRejected(req.callId, { file: proposal.target ?? req.info.path ?? name, display: req.info.path ?? name, before: req.originalText ?? '', after: this.currentText(proposal) });
+        return decision;
+      }
       const approved = this.currentText(proposal);
       this.logger.info(`approved ${req.tool} ${req.info.path ?? ''}${approved !== req.proposedText ? ' (edited by the user)' : ''}`);
       if (req.info.kind === 'edit') await this.revealTarget(req.callId);
@@ -76,6 +79,26 @@ export class DiffApprover implements Approver, vscode.Disposable {
       this.proposals.remove(proposal.proposed);
       this.originals.remove(proposal.original);
     }
+  }
+
+  /**
+   * Rejected proposals of this window, newest last: the card's "Open rejected diff" shows what was
+   * turned down (nothing was written, so the checkpoints have no record of it). Bounded: a long
+   * task rejects many things, and only recent ones are looked at again.
+   */
+  private readonly rejected = new Map<string, { file: string; display: string; before: string; after: string }>();
+
+  private keepRejected(callId: string, change: { file: string; display: string; before: string; after: string }): void {
+    this.rejected.set(callId, change);
+    while (this.rejected.size > 50) this.rejected.delete(this.rejected.keys().next().value!);
+  }
+
+  /** Shows a rejected proposal again (read-only); false when this window kept none for the call. */
+  async showRejected(callId: string): Promise<boolean> {
+    const r = this.rejected.get(callId);
+    if (!r) return false;
+    await this.showTexts(`${r.display}: before ↔ rejected proposal (not written)`, r.file, r.before, r.after);
+    return true;
   }
 
   /** Several files' changes as one approval (a rename): one multi-file diff, read-only; decided on the chat card. */

@@ -72,11 +72,15 @@ export async function setupNeeded(keys: ApiKeyStore): Promise<boolean> {
 }
 
 /** The `setup_needed` message for the panel, when setup is needed. */
-export async function setupMessage(keys: ApiKeyStore, opts: { force?: boolean } = {}): Promise<Extract<HostUiMessage, { type: 'setup_needed' }> | undefined> {
+export async function setupMessage(keys: ApiKeyStore, opts: { force?: boolean; keyNeeded?: boolean } = {}): Promise<Extract<HostUiMessage, { type: 'setup_needed' }> | undefined> {
   // `force`: an error card's Set API key asks for the card even when setup does not look needed.
   if (!opts.force && !(await setupNeeded(keys))) return undefined;
   const config = vscode.workspace.getConfiguration('tandem');
-  return { type: 'setup_needed', base_url: hasExplicitBaseUrl(config) ? readAgentSettings('', config).baseURL : undefined };
+  if (!hasExplicitBaseUrl(config)) return { type: 'setup_needed', ...(opts.keyNeeded ? { key_needed: true } : {}) };
+  // Configured already: the card opens on what is in force, models too (a key is all that is missing).
+  const s = readAgentSettings('', config);
+  const models = Object.fromEntries(Object.entries(s.models).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== ''));
+  return { type: 'setup_needed', base_url: s.baseURL, models, ...(opts.keyNeeded ? { key_needed: true } : {}) };
 }
 
 /** Base URLs compared as they are saved (trimmed, without trailing slashes), otherwise exactly. */

@@ -72,10 +72,9 @@ export class VscodeTaskHistory {
       tasks.map((t) => ({
         label: t.title,
         description: `${new Date(t.updated).toLocaleString()} · ${t.cards} cards · ${size(t.bytes)} · ${t.usage.cost_usd !== undefined ? formatUsd(t.usage.cost_usd) : 'cost unknown'}${t.id === current ? ' · current' : ''}`,
-        detail: t.id,
         id: t.id,
       })),
-      { title: 'Tandem: History', placeHolder: 'Search tasks by title, date or id', matchOnDescription: true, matchOnDetail: true },
+      { title: 'Tandem: History', placeHolder: 'Search tasks by title or date', matchOnDescription: true },
     );
     if (!pick) return;
     const action = await vscode.window.showQuickPick(['Resume', 'Open (read-only)', 'Export as Markdown…', 'Delete'], { title: pick.label });

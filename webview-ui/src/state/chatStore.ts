@@ -37,6 +37,8 @@ export class ChatStore implements CardTable<ChatCard> {
   awaitingSnapshot = false;
   /** Bumped on every change; the view re-renders when it moves. */
   version = 0;
+  /** Bumped when the chat shows another task (New Task, Resume): what described the old one goes. */
+  taskTick = 0;
 
   get role(): RoleId { return this.view.role; }
   get agentState(): AgentState { return this.view.agentState; }
@@ -102,8 +104,16 @@ export class ChatStore implements CardTable<ChatCard> {
   /** Applies one host event. */
   apply(ev: HostEvent): ApplyResult {
     if (ev.type === 'snapshot') {
+      const before = this.taskId;
       applyHostEvent(this.view, ev);
       this.taskId = ev.task_id;
+      if (before !== undefined && before !== ev.task_id) {
+        // Another task: the last one's outcome and totals are not this one's.
+        this.view.lastOutcome = null;
+        this.view.turnUsage = null;
+        this.view.taskUsage = null;
+        this.taskTick++;
+      }
       this.retryOfferId = retryOfferAfterLoad(this.cards);
       this.lastSeq = ev.seq;
       this.awaitingSnapshot = false;

@@ -12,10 +12,10 @@ import { SetupCard, type ConnectionResult } from './SetupCard';
 import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
 import { laneRows } from '../state/stepLanes';
 import { MessageQueue } from '../state/messageQueue';
-import { pendingApproval } from '../state/pendingApproval';
+import { pendingApproval, questionWaiting } from '../state/pendingApproval';
 import { planProgress } from '../state/planProgress';
 import { lastCallUsage } from '../state/foldedCards';
-import { formatTime, formatUsage } from './format';
+import { formatClock, formatDate, formatUsage } from './format';
 import { ChatFrame, createViewStore } from '../state/viewStore';
 import { useSelected, ViewStoreContext } from './storeContext';
 import type { ContextMeter, ModelChoice } from './Header';
@@ -51,18 +51,28 @@ function revertibleFiles(cards: readonly ChatCard[]): string[] {
   return [...files];
 }
 
-/** The empty chat: the workspace's latest tasks, each resumed with one click. */
-function RecentTasks({ tasks }: { tasks: { id: string; title: string; updated: number }[] }) {
+type RecentTask = { id: string; title: string; updated: number; created?: number; cards?: number };
+
+/**
+ * The empty chat: the workspace's latest tasks, each resumed with one click. The date is whole on
+ * its own line; tasks with the same first request are told apart by when they started.
+ */
+function RecentTasks({ tasks }: { tasks: RecentTask[] }) {
+  const count = new Map<string, number>();
+  for (const t of tasks) count.set(t.title, (count.get(t.title) ?? 0) + 1);
   return (
     <nav class="recent" aria-label="Recent tasks">
       <div class="label">Recent tasks</div>
       <ul>
-        {tasks.map((t) => (
-          <li key={t.id}>
-            <button type="button" class="link" title={`Resume this task (${formatTime(t.updated)})`} onClick={() => postToHost({ type: 'resume_task', task_id: t.id })}>{t.title}</button>
-            <span class="muted"> · {formatTime(t.updated)}</span>
-          </li>
-        ))}
+        {tasks.map((t) => {
+          const title = (count.get(t.title) ?? 0) > 1 && t.created !== undefined ? `${t.title} (started ${formatClock(t.created)})` : t.title;
+          return (
+            <li key={t.id}>
+              <button type="button" class="link recent-title" title={`Resume: ${title}`} onClick={() => postToHost({ type: 'resume_task', task_id: t.id })}>{title}</button>
+              <div class="muted recent-meta">{formatDate(t.updated)}{t.cards !== undefined ? ` · ${t.cards} cards` : ''}</div>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );
@@ -81,10 +91,10 @@ export function App() {
   })[0];
   const [version, setVersion] = useState(0);
   const draft = useSelected(view, (s) => s.draft);
-  const [setup, setSetup] = useState<{ url?: string } | null>(null);
+  const [setup, setSetup] = useState<{ url?: string; models?: Record<string, string>; keyNeeded?: boolean } | null>(null);
   const [connection, setConnection] = useState<ConnectionResult | null>(null);
   const [focusTick, setFocusTick] = useState(0);
-  const [recent, setRecent] = useState<{ id: string; title: string; updated: number }[]>([]);
+  const [recent, setRecent] = useState<RecentTask[]>([]);
   const [models, setModels] = useState<ModelChoice | null>(null);
   const [meter, setMeter] = useState<ContextMeter | null>(null);
   const [unavailable, setUnavailable] = useState<{ taskId: string; reason: string; takeOver: boolean; tick: number } | null>(null);
@@ -105,7 +115,7 @@ export function App() {
     };
     const onUi = (msg: HostUiMessage): void => {
       switch (msg.type) {
-        case 'setup_needed': setSetup({ url: msg.base_url }); break;
+        case 'setup_needed': setSetup({ url: msg.base_url, models: msg.models, keyNeeded: msg.key_needed }); break;
         case 'setup_done': setSetup(null); break;
         case 'connection_result': setConnection((c) => ({ ok: msg.ok, models: msg.models, error: msg.error, tick: (c?.tick ?? 0) + 1 })); break;
         case 'focus_input': setFocusTick((t) => t + 1); break;
@@ -137,7 +147,10 @@ export function App() {
               // Another task opened: the notice about the one that could not be is moot.
               if (item.event.task_id !== chat.taskId) setUnavailable(null);
             }
+            const task = chat.taskTick;
             resync = chat.apply(item.event) === 'resync' || resync;
+            // Another task: the old one's context figure goes (a meter later in this batch is the new task's).
+            if (chat.taskTick !== task) setMeter(null);
           }
           else if (item.kind === 'ui') onUi(item.msg);
           else chat.addRaw(item.card, item.seq);
@@ -189,6 +202,7 @@ export function App() {
   // Each plan step's cards as its own lane under a header (folded ones show the header alone).
   const closedLanes = useSelected(view, (s) => s.closedLanes);
   const lanes = useMemo(() => laneRows(chat.cards, closedLanes), [version, closedLanes]);
+  const question = useMemo(() => questionWaiting(chat.cards), [version]);
   const progress = useMemo(() => planProgress(chat.cards), [version]);
   const outcomeReason = useMemo(() => {
     const last = chat.cards.at(-1);
@@ -204,7 +218,7 @@ export function App() {
     <ViewStoreContext.Provider value={view}>
       <div class="app">
         <Header role={chat.roleInfo} next={chat.nextRole} agentState={chat.agentState} agentDetail={chat.agentDetail} turn={chat.turnUsage} task={chat.taskUsage} notice={chat.roleNotice} noticeTick={chat.roleNoticeTick} lastOutcome={chat.lastOutcome} outcomeReason={outcomeReason} revertible={chat.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(chat.cards)} models={models} meter={meter} revertRefusal={frame.refusal('revert_task')} />
-        {setup && <SetupCard initialUrl={setup.url} result={connection} onClose={() => setSetup(null)} />}
+        {setup && <SetupCard key={`${setup.url ?? ''}|${setup.keyNeeded ? 1 : 0}`} initialUrl={setup.url} initialModels={setup.models} keyNeeded={setup.keyNeeded} result={connection} onClose={() => setSetup(null)} />}
         <VirtualCardList
           cards={lanes.rows}
           version={version}
@@ -222,6 +236,7 @@ export function App() {
           busy={busy}
           focusTick={focusTick}
           approval={approval}
+          question={question}
           queue={queued.list}
           queueHeld={MessageQueue.held(chat.lastOutcome)}
           onQueue={(text) => { queued.add(text); saveQueue(); }}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../../../src/protocol';
 import { endpointNeedsKey } from '../../../src/protocol/endpointNeedsKey';
 import { postToHost } from '../bridge/vscodeApi';
+import { suggestModels } from '../setup/suggestModels';
 
 /** First-run setup: pick an endpoint, test it, choose a model per role, save. */
 export const PRESETS = [
@@ -17,6 +18,10 @@ export interface ConnectionResult { ok: boolean; models?: string[]; error?: stri
 
 interface Props {
   initialUrl?: string;
+  /** The models configured per role (role id → model): shown, and kept when the endpoint lists them. */
+  initialModels?: Record<string, string>;
+  /** The endpoint answered 401: a key is needed even for a local URL. */
+  keyNeeded?: boolean;
   result: ConnectionResult | null;
   onClose(): void;
   /** One model field per role of the table. */
@@ -27,14 +32,16 @@ function presetFor(url: string | undefined): string {
   return PRESETS.find((p) => p.url && p.url === url)?.id ?? (url ? 'custom' : 'openai');
 }
 
-export function SetupCard({ initialUrl, result, onClose, roles = PRODUCT_ROLE_INFO }: Props) {
+export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result, onClose, roles = PRODUCT_ROLE_INFO }: Props) {
   const [preset, setPreset] = useState(presetFor(initialUrl));
   const [url, setUrl] = useState(initialUrl ?? PRESETS[0].url);
   const [key, setKey] = useState('');
   const [phase, setPhase] = useState<'idle' | 'testing' | 'saving'>('idle');
   const [models, setModels] = useState<string[]>([]);
   /** The model chosen per role id. */
-  const [chosen, setChosen] = useState<Record<string, string>>({});
+  const [chosen, setChosen] = useState<Record<string, string>>(() => ({ ...initialModels }));
+  /** Whether the models shown were suggested from the names (said, so nobody takes them for configured). */
+  const [suggested, setSuggested] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [tested, setTested] = useState(false);
 
@@ -53,7 +60,13 @@ export function SetupCard({ initialUrl, result, onClose, roles = PRODUCT_ROLE_IN
       setModels(list);
       setError(null);
       if (list.length > 0) {
-        setChosen((c) => Object.fromEntries(roles.list.map((r) => [r.id, c[r.id] && list.includes(c[r.id]!) ? c[r.id]! : list[0]!])));
+        // What is configured stays; a role without a listed model gets a suggestion, not simply the first model.
+        const suggestion = suggestModels(list, roles.list.map((r) => r.id));
+        setChosen((c) => {
+          const next = Object.fromEntries(roles.list.map((r) => [r.id, c[r.id] && list.includes(c[r.id]!) ? c[r.id]! : suggestion[r.id] ?? list[0]!]));
+          setSuggested(roles.list.some((r) => !(c[r.id] && list.includes(c[r.id]!))));
+          return next;
+        });
       }
     } else {
       setModels([]);
@@ -82,7 +95,9 @@ export function SetupCard({ initialUrl, result, onClose, roles = PRODUCT_ROLE_IN
     setError(null);
   };
   // A preset says; a custom URL needs one unless it is on this machine or the local network.
-  const needsKey = preset === 'custom' ? endpointNeedsKey(url) : PRESETS.find((p) => p.id === preset)?.needsKey ?? false;
+  // After a 401 the server has said it: the key is needed, local or not (for the URL it refused).
+  const refusedKey = keyNeeded && url.trim() === (initialUrl ?? '').trim();
+  const needsKey = refusedKey || (preset === 'custom' ? endpointNeedsKey(url) : PRESETS.find((p) => p.id === preset)?.needsKey ?? false);
   const apiKey = key.trim() || undefined;
   const modelOf = (r: RoleInfo): string => (chosen[r.id] ?? '').trim();
   const canSave = url.trim() !== '' && roles.list.every((r) => modelOf(r) !== '') && phase === 'idle';
@@ -119,8 +134,8 @@ export function SetupCard({ initialUrl, result, onClose, roles = PRODUCT_ROLE_IN
         <input type="url" aria-label="Base URL" value={url} placeholder="https://host/v1" onInput={(e) => { setUrl((e.currentTarget as HTMLInputElement).value); setTested(false); }} />
       </label>
       <label class="field">
-        <span>API key{needsKey ? '' : ' (optional)'}</span>
-        <input type="password" aria-label="API key" autoComplete="off" value={key} placeholder={needsKey ? 'sk-…' : 'not needed for local servers'} onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)} />
+        <span>API key{refusedKey ? ' (needed: the server refused it)' : needsKey ? '' : ' (optional)'}</span>
+        <input type="password" aria-label="API key" autoComplete="off" value={key} placeholder={needsKey ? 'sk-…' : 'not needed for most local servers'} onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)} />
       </label>
       <div class="actions">
         <button
@@ -138,7 +153,8 @@ export function SetupCard({ initialUrl, result, onClose, roles = PRODUCT_ROLE_IN
         {tested && !error && <span class="ok-text">Connected · {models.length} model{models.length === 1 ? '' : 's'}</span>}
       </div>
       {error && <p class="error-text" role="alert">{error}</p>}
-      {roles.list.map((r) => modelField(`${r.label} model`, chosen[r.id] ?? '', (v) => setChosen((c) => ({ ...c, [r.id]: v }))))}
+      {roles.list.map((r) => modelField(`${r.label} model`, chosen[r.id] ?? '', (v) => { setSuggested(false); setChosen((c) => ({ ...c, [r.id]: v })); }))}
+      {suggested && <p class="muted" data-models-suggested>Suggested by name: the largest model plans and reviews, a coder acts.</p>}
       <div class="actions">
         <button
           type="button"

@@ -10,6 +10,7 @@ import { useState } from 'preact/hooks';
 import { focusOnMount } from '../focusOnMount';
 import { useView, useViewStore } from '../storeContext';
 import { RefusalNote } from '../RefusalNote';
+import { FailedOutput } from './CommandOutput';
 
 function hasArgs(args: unknown): boolean {
   if (args === undefined || args === null) return false;
@@ -27,7 +28,7 @@ function argsText(args: unknown): string {
 }
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
-  pending: 'needs approval', approved: 'approved', rejected: 'rejected', refused: 'refused',
+  pending: 'needs approval', approved: 'approved', rejected: 'Rejected', refused: 'refused',
   running: 'running', done: 'done', error: 'error', stopped: 'stopped',
 };
 /** A plan step's check is a verdict on the step: it passed or failed, it was not "done" or an "error". */
@@ -189,6 +190,32 @@ function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; 
   );
 }
 
+/**
+ * A rejected call is the user's decision, not a failure: a neutral line with who said no (and the
+ * reason given), and for a change the proposal stays viewable (the host keeps what was proposed).
+ */
+function RejectedLine({ card }: { card: ToolCallCard }) {
+  const a = card.approval;
+  const change = a && (a.kind === 'edit' || a.kind === 'create');
+  return (
+    <div class="rejected-line" data-rejected>
+      {change && (
+        <div class="approval-target change-line">
+          <span class="label">Not {a.kind === 'create' ? 'created' : 'changed'}</span>{' '}
+          {a.path && <code class="file">{visibleLine(a.path)}</code>}{' '}
+          {(a.added !== undefined || a.removed !== undefined) && (
+            <span class="diffstat" aria-label={`${a.added ?? 0} lines added, ${a.removed ?? 0} removed, as proposed`}>
+              <span class="added">+{a.added ?? 0}</span> <span class="removed">−{a.removed ?? 0}</span>
+            </span>
+          )}
+          <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: card.call_id })}>Open rejected diff</button>
+        </div>
+      )}
+      {card.error && <div class="muted rejected-why">{visibleLine(card.error)}</div>}
+    </div>
+  );
+}
+
 /** A loaded skill is a chip on the turn ("Skill: release-notes"); opened, what loading it returned. */
 function SkillChip({ card, name }: { card: ToolCallCard; name?: string }) {
   return (
@@ -222,6 +249,8 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   const starting = card.status === 'pending' && !pending;
   const exit = card.exit && (card.status === 'done' || card.status === 'error') ? card.exit : undefined;
   const allow = card.approval?.kind === 'command' ? card.approval.allow : undefined;
+  // A command that did not succeed: its verdict is at the end of its output.
+  const failedCommand = display.kind === 'command' && card.status !== 'rejected' && (exit ? exit.outcome !== 'success' : card.status === 'error');
   return (
     <div class="tool">
       <div class="card-head">
@@ -229,7 +258,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           {/* An approval says which plan step asks (steps may run side by side). */}
           {pending && card.step && <span class="chip step-tag" data-step-tag={card.step}>Step {card.step}</span>}
           <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
-          <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={toolHeadline(card)} /></span>{' '}
+          <span class="tool-summary" title={`${visibleLine(card.summary)} (${visibleLine(display.title)})`}><HeadlineText h={toolHeadline(card)} /></span>{' '}
           {/* The tool's name, or what its display shows instead (an MCP tool's long `server__tool`: the server; the headline says the tool). */}
           <span class="tool-name" title={`${visibleLine(display.title)} (tool ${card.tool})`}>{display.tag ?? card.tool}</span>
         </span>
@@ -265,11 +294,15 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
       )}
       {card.revertible && !card.reverted && <RefusalNote text={revertRefusal} />}
       {card.hook && <HookLines note={card.hook} error={card.error} />}
-      {card.error && (
-        <LazyDetails className="result result-error" initiallyOpen summary="Error" render={() => <pre>{card.error}</pre>} />
+      {card.note && <div class="decision-note" aria-label="Your message with this decision"><span class="label">You:</span> {card.note}</div>}
+      {card.status === 'rejected' && <RejectedLine card={card} />}
+      {card.error && card.status !== 'rejected' && (failedCommand
+        ? <LazyDetails className="result result-error" initiallyOpen summary="Output" render={() => <FailedOutput text={card.error!} />} />
+        : <LazyDetails className="result result-error" initiallyOpen summary="Error" render={() => <pre>{card.error}</pre>} />
       )}
-      {card.result !== undefined && card.result !== '' && (
-        <LazyDetails className="result" summary="Result" render={() => <pre>{card.result}</pre>} />
+      {card.result !== undefined && card.result !== '' && (failedCommand
+        ? <LazyDetails className="result" initiallyOpen summary="Output" render={() => <FailedOutput text={card.result!} />} />
+        : <LazyDetails className="result" summary="Result" render={() => <pre>{card.result}</pre>} />
       )}
       {hasArgs(card.args) && (
         <LazyDetails className="result" summary="Arguments" render={() => <pre>{argsText(card.args)}</pre>} />
