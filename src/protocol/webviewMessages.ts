@@ -98,7 +98,8 @@ export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
 /** Host → webview messages that are not agent events (UI plumbing). */
 export const HostUiMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('connection_result'), ok: z.boolean(), models: z.array(z.string()).optional(), error: z.string().optional() }),
+  /** `suggested`: a first model per role from the list (role id → model), for the roles not configured yet. */
+  z.object({ type: z.literal('connection_result'), ok: z.boolean(), models: z.array(z.string()).optional(), suggested: z.record(z.string(), z.string()).optional(), error: z.string().optional() }),
   z.object({
     type: z.literal('setup_needed'),
     base_url: z.string().optional(),

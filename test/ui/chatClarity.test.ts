@@ -222,29 +222,32 @@ describe('What the chat says, read as a user reads it (UI)', function () {
     const v1 = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Two notes files' }).last();
     await v1.getByRole('button', { name: 'Edit steps' }).click({ timeout: 30_000 });
     await idle();
+    // The task had plans before: this one is version n, the edit makes n+1.
+    const n = Number(/Plan v(\d+)/.exec(await v1.locator('.card-title').first().innerText())![1]);
+    const save = `Save as v${n + 1}`;
     const form = ui.chat.getByRole('form', { name: 'Edit the plan' });
     await form.waitFor({ state: 'visible' });
     const requests = ui.server.chatRequests().length;
 
     // Out of the workspace: validated as any plan, refused next to Save, nothing published.
     await form.getByLabel('Step 2 may change (one per line)').fill('../outside.txt');
-    await form.getByRole('button', { name: 'Save as v2' }).click();
+    await form.getByRole('button', { name: save }).click();
     const refusal = form.getByRole('alert');
     await refusal.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await refusal.innerText(), /not applied: step 2/);
-    assert.equal(await ui.chat.locator('[data-card-kind="plan"]').filter({ hasText: 'Plan v2' }).count(), 0, 'no v2 from an invalid edit');
+    assert.equal(await ui.chat.locator('[data-card-kind="plan"] .card-title', { hasText: `Plan v${n + 1}` }).count(), 0, 'no new version from an invalid edit');
     await refusal.scrollIntoViewIfNeeded();
     await ui.wb.screenshot('clarity-13-plan-edit-refused');
 
     await form.getByLabel('Step 2 what to do').fill('Create renamed.txt instead');
     await form.getByLabel('Step 2 may change (one per line)').fill('renamed.txt');
     await form.getByLabel('Step 2 check (exit 0 = done)').fill('test -f renamed.txt');
-    await form.getByRole('button', { name: 'Save as v2' }).click();
-    const v2 = ui.chat.locator('[data-card-kind="plan"]').filter({ has: ui.chat.locator('.card-title', { hasText: 'Plan v2' }) });
+    await form.getByRole('button', { name: save }).click();
+    const v2 = ui.chat.locator('[data-card-kind="plan"]').filter({ has: ui.chat.locator('.card-title', { hasText: `Plan v${n + 1}` }) });
     await v2.waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal(ui.server.chatRequests().length, requests, 'the Planner was not asked');
-    assert.match(await v2.locator('[data-plan-changes] summary').innerText(), /Changes from v1: 1 edited/);
-    assert.match(await v2.innerText(), /Edited by you from v1/);
+    assert.match(await v2.locator('[data-plan-changes] summary').innerText(), new RegExp(`Changes from v${n}: 1 edited`));
+    assert.match(await v2.innerText(), new RegExp(`Edited by you from v${n}`));
     assert.match(await v2.locator('[data-step-scope="check"]').innerText(), /test -f renamed\.txt/);
     await v2.locator('[data-plan-changes]').scrollIntoViewIfNeeded();
     await ui.wb.screenshot('clarity-14-plan-edited-v2');

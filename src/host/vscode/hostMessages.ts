@@ -5,6 +5,8 @@ import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
 import { listModels } from './connection';
+import { suggestModels } from './suggestModels';
+import { PRODUCT_ROLE_INFO } from '../../protocol';
 import { endpointNeedsKey } from '../../protocol/endpointNeedsKey';
 import { hasExplicitBaseUrl, readAgentSettings, saveEndpointSettings } from './settings';
 
@@ -44,7 +46,7 @@ export function hostMessageHandlers(deps: {
       const storedKeyAllowed = !typed && sameEndpoint(msg.base_url, configured);
       const key = typed || (storedKeyAllowed ? await keys.get() : '');
       const r = await listModels(msg.base_url, key);
-      if (r.ok) return { type: 'connection_result', ok: true, models: r.models };
+      if (r.ok) return { type: 'connection_result', ok: true, models: r.models, suggested: suggestModels(r.models, PRODUCT_ROLE_INFO.ids) };
       const withoutKey = !typed && !storedKeyAllowed && r.status === 401
         ? ` Tested without an API key: the stored key is only sent to the configured endpoint (${configured}). Enter the key for this endpoint to test it.`
         : '';

@@ -117,7 +117,7 @@ export function App() {
       switch (msg.type) {
         case 'setup_needed': setSetup({ url: msg.base_url, models: msg.models, keyNeeded: msg.key_needed }); break;
         case 'setup_done': setSetup(null); break;
-        case 'connection_result': setConnection((c) => ({ ok: msg.ok, models: msg.models, error: msg.error, tick: (c?.tick ?? 0) + 1 })); break;
+        case 'connection_result': setConnection((c) => ({ ok: msg.ok, models: msg.models, suggested: msg.suggested, error: msg.error, tick: (c?.tick ?? 0) + 1 })); break;
         case 'focus_input': setFocusTick((t) => t + 1); break;
         case 'prefill': setDraft(msg.text); setFocusTick((t) => t + 1); break;
         case 'recent_tasks': setRecent(msg.tasks); break;

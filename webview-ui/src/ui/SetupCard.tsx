@@ -2,7 +2,6 @@ import { useEffect, useState } from 'preact/hooks';
 import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../../../src/protocol';
 import { endpointNeedsKey } from '../../../src/protocol/endpointNeedsKey';
 import { postToHost } from '../bridge/vscodeApi';
-import { suggestModels } from '../setup/suggestModels';
 
 /** First-run setup: pick an endpoint, test it, choose a model per role, save. */
 export const PRESETS = [
@@ -14,7 +13,7 @@ export const PRESETS = [
   { id: 'custom', label: 'Custom URL', url: '', needsKey: false },
 ] as const;
 
-export interface ConnectionResult { ok: boolean; models?: string[]; error?: string; tick: number }
+export interface ConnectionResult { ok: boolean; models?: string[]; suggested?: Record<string, string>; error?: string; tick: number }
 
 interface Props {
   initialUrl?: string;
@@ -61,7 +60,7 @@ export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result
       setError(null);
       if (list.length > 0) {
         // What is configured stays; a role without a listed model gets a suggestion, not simply the first model.
-        const suggestion = suggestModels(list, roles.list.map((r) => r.id));
+        const suggestion = result.suggested ?? {};
         setChosen((c) => {
           const next = Object.fromEntries(roles.list.map((r) => [r.id, c[r.id] && list.includes(c[r.id]!) ? c[r.id]! : suggestion[r.id] ?? list[0]!]));
           setSuggested(roles.list.some((r) => !(c[r.id] && list.includes(c[r.id]!))));

@@ -173,10 +173,10 @@ function AllowedNote({ entries }: { entries: string[] }) {
  * After a change was made, its card keeps what changed (`+N −M`) and a way to see it again: the
  * diff of that very change (before ↔ as the agent left it), from the task's checkpoints.
  */
-function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; reverted: boolean }) {
+function ChangeLine({ a, callId, reverted, rejected = false }: { a: ApprovalInfo; callId: string; reverted: boolean; rejected?: boolean }) {
   return (
     <div class="approval-target change-line">
-      <span class="label">{a.kind === 'create' ? 'Created' : a.kind === 'delete' ? 'Deleted' : 'Edited'}</span>{' '}
+      <span class="label">{rejected ? (a.kind === 'create' ? 'Not created' : 'Not changed') : a.kind === 'create' ? 'Created' : a.kind === 'delete' ? 'Deleted' : 'Edited'}</span>{' '}
       {a.path && <code class="file">{visibleLine(a.path)}</code>}{' '}
       {(a.added !== undefined || a.removed !== undefined) && (
         <span class="diffstat" aria-label={`${a.added ?? 0} lines added, ${a.removed ?? 0} removed`}>
@@ -184,7 +184,7 @@ function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; 
         </span>
       )}
       {!reverted && a.kind !== 'delete' && (
-        <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: callId })}>Open diff</button>
+        <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: callId })}>{rejected ? 'Open rejected diff' : 'Open diff'}</button>
       )}
     </div>
   );
@@ -196,21 +196,9 @@ function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; 
  */
 function RejectedLine({ card }: { card: ToolCallCard }) {
   const a = card.approval;
-  const change = a && (a.kind === 'edit' || a.kind === 'create');
   return (
-    <div class="rejected-line" data-rejected>
-      {change && (
-        <div class="approval-target change-line">
-          <span class="label">Not {a.kind === 'create' ? 'created' : 'changed'}</span>{' '}
-          {a.path && <code class="file">{visibleLine(a.path)}</code>}{' '}
-          {(a.added !== undefined || a.removed !== undefined) && (
-            <span class="diffstat" aria-label={`${a.added ?? 0} lines added, ${a.removed ?? 0} removed, as proposed`}>
-              <span class="added">+{a.added ?? 0}</span> <span class="removed">−{a.removed ?? 0}</span>
-            </span>
-          )}
-          <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: card.call_id })}>Open rejected diff</button>
-        </div>
-      )}
+    <div data-rejected>
+      {a && (a.kind === 'edit' || a.kind === 'create') && <ChangeLine a={a} callId={card.call_id} reverted={false} rejected />}
       {card.error && <div class="muted rejected-why">{visibleLine(card.error)}</div>}
     </div>
   );

@@ -1,5 +1,5 @@
 /**
- * The setup card's first suggestion of a model per role, from the endpoint's list: never "the
+ * The setup card's first suggestion (sent with the connection test's model list) of a model per role, from the endpoint's list: never "the
  * first listed for everyone". The Planner and the Reviewer get the strongest-looking model (the
  * most parameters, else a "large"/"pro" name), the Actor a coding model when one is listed, else
  * the same strongest one. Models that cannot chat (embeddings, speech, images) are never picked.

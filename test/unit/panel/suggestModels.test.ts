@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { loadWebviewModule } from './loadWebviewModule';
-
-type Mod = typeof import('../../../webview-ui/src/setup/suggestModels');
+import * as M from '../../../src/host/vscode/suggestModels';
 const ROLES = ['planner', 'actor', 'reviewer'];
 
 describe('setup card: the first suggestion of a model per role', () => {
-  let M: Mod;
-  before(async () => { M = await loadWebviewModule<Mod>('webview-ui/src/setup/suggestModels.ts'); });
 
   it('does not give every role the first model listed: the largest plans and reviews, a coder acts', () => {
     const s = M.suggestModels(['llama3.2:3b', 'qwen2.5-coder:7b', 'llama3.3:70b', 'nomic-embed-text'], ROLES);
