@@ -118,7 +118,7 @@ export const HostUiMessage = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('send_deferred'), text: z.string() }),
   /** The workspace's latest saved tasks, for the empty chat (newest first, a handful). */
-  z.object({ type: z.literal('recent_tasks'), tasks: z.array(z.object({ id: z.string(), title: z.string(), updated: z.number(), created: z.number().optional(), cards: z.number().int().optional() })).max(20) }),
+  z.object({ type: z.literal('recent_tasks'), tasks: z.array(z.object({ id: z.string(), title: z.string(), updated: z.number(), detail: z.string().max(200).optional() })).max(20) }),
   /** A saved task could not be opened: why, and whether "Take over" may (another window holds it). */
   z.object({ type: z.literal('task_unavailable'), task_id: z.string(), reason: z.string().max(2000), take_over: z.boolean() }),
   /** Another window took this task over: the chat keeps its cards, read-only, and says why (`reason` absent: editable again). */

@@ -17,6 +17,7 @@ import { allowRuleFor } from '../../core/policy/approvalPolicy';
 import { PRODUCT_REGISTRIES } from '../../core/registries/registries';
 import { allowCommands, disallowCommand, setRoleModel } from './chatPreferences';
 import { listModels } from './connection';
+import { recentTaskEntries } from './recentTaskEntries';
 
 export interface AgentSessionDeps {
   host: HostPorts;
@@ -163,8 +164,8 @@ export class AgentSession implements ChatSession {
     try {
       const current = this.runtime.task.id;
       const tasks = [...(await this.deps.history.list())].sort((a, b) => b.updated - a.updated)
-        .filter((t) => t.id !== current).slice(0, 5).map((t) => ({ id: t.id, title: t.title, updated: t.updated, created: t.created, cards: t.cards }));
-      this.post({ type: 'recent_tasks', tasks });
+        .filter((t) => t.id !== current).slice(0, 5);
+      this.post({ type: 'recent_tasks', tasks: recentTaskEntries(tasks) });
     } catch (e) {
       this.deps.host.logger.warn(`recent tasks: ${String(e)}`);
     }

@@ -37,8 +37,6 @@ export class ChatStore implements CardTable<ChatCard> {
   awaitingSnapshot = false;
   /** Bumped on every change; the view re-renders when it moves. */
   version = 0;
-  /** Bumped when the chat shows another task (New Task, Resume): what described the old one goes. */
-  taskTick = 0;
 
   get role(): RoleId { return this.view.role; }
   get agentState(): AgentState { return this.view.agentState; }
@@ -104,16 +102,10 @@ export class ChatStore implements CardTable<ChatCard> {
   /** Applies one host event. */
   apply(ev: HostEvent): ApplyResult {
     if (ev.type === 'snapshot') {
-      const before = this.taskId;
+      // Another task (New Task, Resume): the last one's outcome and totals are not this one's.
+      if (ev.task_id !== this.taskId) this.view.lastOutcome = this.view.turnUsage = this.view.taskUsage = null;
       applyHostEvent(this.view, ev);
       this.taskId = ev.task_id;
-      if (before !== undefined && before !== ev.task_id) {
-        // Another task: the last one's outcome and totals are not this one's.
-        this.view.lastOutcome = null;
-        this.view.turnUsage = null;
-        this.view.taskUsage = null;
-        this.taskTick++;
-      }
       this.retryOfferId = retryOfferAfterLoad(this.cards);
       this.lastSeq = ev.seq;
       this.awaitingSnapshot = false;

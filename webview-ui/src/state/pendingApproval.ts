@@ -25,12 +25,3 @@ export function pendingApproval(cards: readonly ChatCard[]): PendingApproval | n
   return null;
 }
 
-/** Whether a question card waits for the user's answer (looked for back to the user's last message). */
-export function questionWaiting(cards: readonly ChatCard[]): boolean {
-  for (let i = cards.length - 1; i >= 0; i--) {
-    const c = cards[i]!;
-    if (c.kind === 'text' && c.author === 'user') return false;
-    if (c.kind === 'question' && c.status === 'waiting') return true;
-  }
-  return false;
-}

@@ -12,10 +12,10 @@ import { SetupCard, type ConnectionResult } from './SetupCard';
 import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
 import { laneRows } from '../state/stepLanes';
 import { MessageQueue } from '../state/messageQueue';
-import { pendingApproval, questionWaiting } from '../state/pendingApproval';
+import { pendingApproval } from '../state/pendingApproval';
 import { planProgress } from '../state/planProgress';
 import { lastCallUsage } from '../state/foldedCards';
-import { formatClock, formatDate, formatUsage } from './format';
+import { formatUsage } from './format';
 import { ChatFrame, createViewStore } from '../state/viewStore';
 import { useSelected, ViewStoreContext } from './storeContext';
 import type { ContextMeter, ModelChoice } from './Header';
@@ -51,28 +51,20 @@ function revertibleFiles(cards: readonly ChatCard[]): string[] {
   return [...files];
 }
 
-type RecentTask = { id: string; title: string; updated: number; created?: number; cards?: number };
+type RecentTask = { id: string; title: string; updated: number; detail?: string };
 
-/**
- * The empty chat: the workspace's latest tasks, each resumed with one click. The date is whole on
- * its own line; tasks with the same first request are told apart by when they started.
- */
+/** The empty chat: the workspace's latest tasks (worded by the host), each resumed with one click. */
 function RecentTasks({ tasks }: { tasks: RecentTask[] }) {
-  const count = new Map<string, number>();
-  for (const t of tasks) count.set(t.title, (count.get(t.title) ?? 0) + 1);
   return (
     <nav class="recent" aria-label="Recent tasks">
       <div class="label">Recent tasks</div>
       <ul>
-        {tasks.map((t) => {
-          const title = (count.get(t.title) ?? 0) > 1 && t.created !== undefined ? `${t.title} (started ${formatClock(t.created)})` : t.title;
-          return (
-            <li key={t.id}>
-              <button type="button" class="link recent-title" title={`Resume: ${title}`} onClick={() => postToHost({ type: 'resume_task', task_id: t.id })}>{title}</button>
-              <div class="muted recent-meta">{formatDate(t.updated)}{t.cards !== undefined ? ` · ${t.cards} cards` : ''}</div>
-            </li>
-          );
-        })}
+        {tasks.map((t) => (
+          <li key={t.id}>
+            <button type="button" class="link" onClick={() => postToHost({ type: 'resume_task', task_id: t.id })}>{t.title}</button>
+            <div class="muted recent-meta">{t.detail}</div>
+          </li>
+        ))}
       </ul>
     </nav>
   );
@@ -145,12 +137,10 @@ export function App() {
             if (item.event.type === 'snapshot') {
               queued.settle();
               // Another task opened: the notice about the one that could not be is moot.
-              if (item.event.task_id !== chat.taskId) setUnavailable(null);
+              // …and the old task's context figure (a meter later in this batch is the new task's).
+              if (item.event.task_id !== chat.taskId) { setUnavailable(null); setMeter(null); }
             }
-            const task = chat.taskTick;
             resync = chat.apply(item.event) === 'resync' || resync;
-            // Another task: the old one's context figure goes (a meter later in this batch is the new task's).
-            if (chat.taskTick !== task) setMeter(null);
           }
           else if (item.kind === 'ui') onUi(item.msg);
           else chat.addRaw(item.card, item.seq);
@@ -202,7 +192,6 @@ export function App() {
   // Each plan step's cards as its own lane under a header (folded ones show the header alone).
   const closedLanes = useSelected(view, (s) => s.closedLanes);
   const lanes = useMemo(() => laneRows(chat.cards, closedLanes), [version, closedLanes]);
-  const question = useMemo(() => questionWaiting(chat.cards), [version]);
   const progress = useMemo(() => planProgress(chat.cards), [version]);
   const outcomeReason = useMemo(() => {
     const last = chat.cards.at(-1);
@@ -236,7 +225,7 @@ export function App() {
           busy={busy}
           focusTick={focusTick}
           approval={approval}
-          question={question}
+          waiting={chat.agentState === 'waiting_on_user'}
           queue={queued.list}
           queueHeld={MessageQueue.held(chat.lastOutcome)}
           onQueue={(text) => { queued.add(text); saveQueue(); }}

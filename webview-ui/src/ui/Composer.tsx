@@ -13,8 +13,8 @@ interface Props {
   focusTick: number;
   /** The approval the agent waits on: what is typed now goes with Approve or Reject. */
   approval: PendingApproval | null;
-  /** A question card waits for the user's answer: the agent is not working, it waits for them. */
-  question?: boolean;
+  /** The agent waits for the user (a question's answer): it is not working. */
+  waiting?: boolean;
   /** Messages typed while the agent ran, delivered in order when the turn ends. */
   queue: readonly QueuedMessage[];
   /** Whether the queue waits for the user (the last turn stopped or failed) instead of going out by itself. */
@@ -30,7 +30,7 @@ interface Props {
  * it is delivered: while an approval waits it goes with Approve/Reject as feedback, and while the
  * agent runs it is queued (shown above the input, editable and removable) until the turn ends.
  */
-export function Composer({ draft, onDraft, busy, focusTick, approval, question = false, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued }: Props) {
+export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = false, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued }: Props) {
   const ta = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentionPicker(ta, draft, onDraft);
   useEffect(() => {
@@ -64,7 +64,7 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, question =
 
   const placeholder = approval
     ? 'Type feedback, then Approve or Reject with it'
-    : busy && question ? 'Tandem waits for your answer to the question above (Enter queues a message, Esc stops)'
+    : busy && waiting ? 'Waiting for your answer above'
     : busy ? 'Tandem is working… (Enter queues your message, Esc stops)' : 'Describe a task (Enter to send, Shift+Enter for a new line)';
 
   return (

@@ -71,7 +71,7 @@ function ModelPicker({ role, models }: { role: RoleInfo; models: ModelChoice }) 
 function ContextMeterView({ m }: { m: ContextMeter }) {
   const pct = Math.min(100, Math.round((m.used / m.window) * 100));
   const level = pct >= 90 ? 'high' : pct >= 75 ? 'mid' : 'low';
-  const how = m.known ? '' : ' (window assumed: the endpoint did not report it; set the context window setting to your server\'s)';
+  const how = m.known ? '' : ' (window assumed: set the context window setting to your server\'s)';
   return (
     <span
       class={`context-meter meter-${level}`}
@@ -86,7 +86,7 @@ function ContextMeterView({ m }: { m: ContextMeter }) {
     >
       <span class="muted">Context</span>
       <span class="meter-bar" aria-hidden="true"><span style={{ width: `${Math.max(2, pct)}%` }} /></span>
-      <span>{formatTokens(m.used)} / {m.known ? '' : '~'}{formatTokens(m.window)} ({pct}%){m.known ? '' : <span class="muted" data-window-assumed> · window assumed</span>}</span>
+      <span>{formatTokens(m.used)} / {m.known ? '' : '~'}{formatTokens(m.window)} ({pct}%)</span>
     </span>
   );
 }

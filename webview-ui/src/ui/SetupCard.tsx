@@ -39,8 +39,6 @@ export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result
   const [models, setModels] = useState<string[]>([]);
   /** The model chosen per role id. */
   const [chosen, setChosen] = useState<Record<string, string>>(() => ({ ...initialModels }));
-  /** Whether the models shown were suggested from the names (said, so nobody takes them for configured). */
-  const [suggested, setSuggested] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [tested, setTested] = useState(false);
 
@@ -63,7 +61,6 @@ export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result
         const suggestion = result.suggested ?? {};
         setChosen((c) => {
           const next = Object.fromEntries(roles.list.map((r) => [r.id, c[r.id] && list.includes(c[r.id]!) ? c[r.id]! : suggestion[r.id] ?? list[0]!]));
-          setSuggested(roles.list.some((r) => !(c[r.id] && list.includes(c[r.id]!))));
           return next;
         });
       }
@@ -95,8 +92,7 @@ export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result
   };
   // A preset says; a custom URL needs one unless it is on this machine or the local network.
   // After a 401 the server has said it: the key is needed, local or not (for the URL it refused).
-  const refusedKey = keyNeeded && url.trim() === (initialUrl ?? '').trim();
-  const needsKey = refusedKey || (preset === 'custom' ? endpointNeedsKey(url) : PRESETS.find((p) => p.id === preset)?.needsKey ?? false);
+  const needsKey = keyNeeded || (preset === 'custom' ? endpointNeedsKey(url) : PRESETS.find((p) => p.id === preset)?.needsKey ?? false);
   const apiKey = key.trim() || undefined;
   const modelOf = (r: RoleInfo): string => (chosen[r.id] ?? '').trim();
   const canSave = url.trim() !== '' && roles.list.every((r) => modelOf(r) !== '') && phase === 'idle';
@@ -133,8 +129,8 @@ export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result
         <input type="url" aria-label="Base URL" value={url} placeholder="https://host/v1" onInput={(e) => { setUrl((e.currentTarget as HTMLInputElement).value); setTested(false); }} />
       </label>
       <label class="field">
-        <span>API key{refusedKey ? ' (needed: the server refused it)' : needsKey ? '' : ' (optional)'}</span>
-        <input type="password" aria-label="API key" autoComplete="off" value={key} placeholder={needsKey ? 'sk-…' : 'not needed for most local servers'} onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)} />
+        <span>API key{keyNeeded ? ' (needed)' : needsKey ? '' : ' (optional)'}</span>
+        <input type="password" aria-label="API key" autoComplete="off" value={key} placeholder={needsKey ? 'sk-…' : 'not needed for local servers'} onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)} />
       </label>
       <div class="actions">
         <button
@@ -152,8 +148,7 @@ export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result
         {tested && !error && <span class="ok-text">Connected · {models.length} model{models.length === 1 ? '' : 's'}</span>}
       </div>
       {error && <p class="error-text" role="alert">{error}</p>}
-      {roles.list.map((r) => modelField(`${r.label} model`, chosen[r.id] ?? '', (v) => { setSuggested(false); setChosen((c) => ({ ...c, [r.id]: v })); }))}
-      {suggested && <p class="muted" data-models-suggested>Suggested by name: the largest model plans and reviews, a coder acts.</p>}
+      {roles.list.map((r) => modelField(`${r.label} model`, chosen[r.id] ?? '', (v) => setChosen((c) => ({ ...c, [r.id]: v }))))}
       <div class="actions">
         <button
           type="button"

@@ -97,25 +97,10 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, index
         }
       }
       if (changed) {
-        // A verdict just brought into view stays there while its card settles (the growth is the verdict itself).
-        if (el && placed.current && Date.now() < placed.current.until) placeVerdict(el, placed.current.id);
-        else if (el && shift !== 0) el.scrollTop += shift;
+        if (el && shift !== 0) el.scrollTop += shift;
         rerender(0);
       }
     });
-  }
-
-  /** The verdict's card placed last, kept in place while it is re-measured (for a moment). */
-  const placed = useRef<{ id: string; until: number } | null>(null);
-  /** Scrolls so the plan card's verdict is near the top of the view; false when its row is not drawn yet. */
-  function placeVerdict(el: HTMLDivElement, id: string): boolean {
-    const idx = indexOfRef.current(id);
-    const row = rowsById.current.get(id) as HTMLElement | undefined;
-    const block = row?.querySelector('[data-plan-review]');
-    if (idx < 0 || !row || !block) return false;
-    // A quarter down the view: the card's head just above it, the reasons below.
-    el.scrollTop = Math.max(0, model.offsets[idx]! + block.getBoundingClientRect().top - row.getBoundingClientRect().top - Math.min(120, Math.max(48, el.clientHeight / 4)));
-    return true;
   }
 
   const observe = (el: Element | null, id: string): void => {
@@ -157,18 +142,6 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, index
     }
   }
   seen.current = n;
-  // A verdict the user asked for (Review) lands on the plan card, often far above the latest: it is
-  // brought into view once, when it arrives (by its time: a reload or a re-sent snapshot is not new).
-  const reviewed = useRef(new Map<string, number>());
-  const reveal = useRef<string | null>(null);
-  for (let i = 0; i < n; i++) {
-    const c = cards[i]!;
-    if (c.kind !== 'plan') continue;
-    const at = c.review?.ts ?? 0;
-    const before = reviewed.current.get(c.id);
-    if (before !== undefined && at > before && !c.superseded) { reveal.current = c.id; stick.current = false; }
-    reviewed.current.set(c.id, at);
-  }
   const [first, last] = model.visibleRange(view.top, view.height, OVERSCAN, n);
 
   useLayoutEffect(() => {
@@ -180,18 +153,6 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, index
       const ai = restore?.anchorId ? indexOf(restore.anchorId) : -1;
       el.scrollTop = ai >= 0 ? model.offsets[ai]! - (restore?.anchorOffset ?? 0) : restore?.scrollTop ?? 0;
       setView({ top: el.scrollTop, height: el.clientHeight });
-      return;
-    }
-    if (reveal.current) {
-      const id = reveal.current;
-      const idx = indexOf(id);
-      if (idx < 0) reveal.current = null;
-      else if (placeVerdict(el, id)) {
-        reveal.current = null;
-        placed.current = { id, until: Date.now() + 3000 };
-      } else el.scrollTop = model.offsets[idx]!; // not drawn yet: go there, and place it once it is
-      stick.current = false;
-      if (el.scrollTop !== view.top) setView({ top: el.scrollTop, height: el.clientHeight });
       return;
     }
     if (stick.current && Math.abs(el.scrollHeight - el.clientHeight - el.scrollTop) > 1) {

@@ -9,26 +9,6 @@ export function formatTime(ts: number): string {
   return timeFormat.format(d);
 }
 
-let dateFormat: Intl.DateTimeFormat | undefined;
-
-/** A whole date and time ("Nov 26, 2026, 04:12"): a list of past tasks spans days and years. */
-export function formatDate(ts: number): string {
-  const d = new Date(ts);
-  if (!Number.isFinite(d.getTime())) return '';
-  dateFormat ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-  return dateFormat.format(d);
-}
-
-let clockFormat: Intl.DateTimeFormat | undefined;
-
-/** A time to the second ("04:12:09"): tells apart tasks started the same minute. */
-export function formatClock(ts: number): string {
-  const d = new Date(ts);
-  if (!Number.isFinite(d.getTime())) return '';
-  clockFormat ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return clockFormat.format(d);
-}
-
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
   if (n >= 10_000) return `${Math.round(n / 1000)}k`;

@@ -1,3 +1,4 @@
+import { DiffStat } from './DiffStat';
 import type { ApprovalInfo } from '../../../../src/protocol';
 import { visibleLine } from '../visibleText';
 
@@ -8,9 +9,7 @@ export function ApprovalFiles({ files }: { files: NonNullable<ApprovalInfo['file
       {files.map((f) => (
         <li key={f.path}>
           <code class="file">{visibleLine(f.path)}</code>{' '}
-          <span class="diffstat" aria-label={`${f.added} lines added, ${f.removed} removed`}>
-            <span class="added">+{f.added}</span> <span class="removed">−{f.removed}</span>
-          </span>
+          <DiffStat added={f.added} removed={f.removed} />
         </li>
       ))}
     </ul>

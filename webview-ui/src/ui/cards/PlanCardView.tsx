@@ -167,15 +167,15 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           {(status.kind === 'ready' || (next !== undefined && !replanWanted)) && (
             <button type="button" class="secondary" disabled={busy} onClick={() => postToHost({ type: 'review_plan', card_id: card.id })}>{review ? 'Review again' : 'Review'}</button>
           )}
-          {status.kind === 'ready' && plan && !editing && (
-            <button type="button" class="secondary" disabled={busy} title="Change steps yourself, then Execute: a new version, no model asked" onClick={() => setEditing(true)}>Edit steps</button>
-          )}
+          {status.kind === 'ready' && plan && <button type="button" class="secondary" disabled={busy} aria-expanded={editing} onClick={() => setEditing(!editing)}>Edit steps</button>}
           <button type="button" class="secondary" aria-expanded={revising} onClick={() => setRevising(!revising)}>Revise{stepComments.length ? ` (${stepComments.length} comment${stepComments.length === 1 ? '' : 's'})` : ''}</button>
           {status.kind === 'executing' && <span class="chip chip-running" data-plan-status="executing">Executing…</span>}
+          {/* The verdict again by the buttons the user clicked (the card's top may be far above). */}
+          {review && <VerdictChip review={review} what="Reviewer" />}
         </div>
       )}
       {editing && plan && status.kind === 'ready' && !card.superseded && (
-        <PlanStepEditor cardId={card.id} version={card.version} steps={plan.steps} onClose={() => setEditing(false)} />
+        <PlanStepEditor cardId={card.id} version={card.version} steps={plan.steps} />
       )}
       {confirmRerun && status.kind === 'executed' && (
         <div

@@ -3,13 +3,13 @@ import type { PlanCard, PlanVersionDiff, ReviewConcern, ReviewResult, UsageSlice
 import { formatUsage } from '../format';
 
 /** Each verdict in words and with a colour of its own: none of them may read like the idle chip. */
-const VERDICT_WORD = { ok: '✓ ok', revise: '✎ revise', replan: '↻ replan' } as const;
+const VERDICT_WORD = { ok: 'ok', revise: 'revise', replan: 'replan' } as const;
 
 /** A verdict's headline chip: what the Reviewer said (or that no valid verdict came), and whether the user went on regardless. */
 export function VerdictChip({ review, what }: { review: ReviewResult; what: string }) {
   const v = review.verdict?.verdict;
   return (
-    <span class={`chip verdict verdict-${v ?? 'none'}`} data-verdict={v ?? 'none'} title={review.verdict?.reasons.join('\n') ?? review.error}>
+    <span class={`chip verdict ${v === 'ok' ? 'status-done' : v === 'revise' ? 'verdict-revise' : 'status-error'}`} data-verdict={v ?? 'none'} title={review.verdict?.reasons.join('\n') ?? review.error}>
       {what}: {v ? VERDICT_WORD[v] : 'no valid verdict'}{review.overridden ? ' · overridden by you' : ''}
     </span>
   );
@@ -36,9 +36,8 @@ export function PlanReviewBlock({ review }: { review: ReviewResult }) {
 export function ProvenanceDetails({ provenance: p }: { provenance: ReviewResult['provenance'] }) {
   return (
     <details class="provenance">
-      {/* The prompt's version id is for bug reports, not the headline: it is inside. */}
-      <summary class="muted">How this was judged: {p.model}{p.repairs ? ` · ${p.repairs} repair${p.repairs === 1 ? '' : 's'}` : ''}{p.fallbacks.length ? ` · fallback ${p.fallbacks.join(', ')}` : ''}</summary>
-      <div class="muted">Prompt version {p.prompt_version}</div>
+      {/* The prompt's version id (reviewer@…) is for bug reports, not the chat: History and --json keep it. */}
+      <summary class="muted">Judged by {p.model}{p.repairs ? ` · ${p.repairs} repair${p.repairs === 1 ? '' : 's'}` : ''}{p.fallbacks.length ? ` · fallback ${p.fallbacks.join(', ')}` : ''}</summary>
       {p.attempts.filter((a) => a.errors.length).map((a, i) => <div key={i} class="muted">{a.model}: {a.errors.join('; ')}</div>)}
       <pre class="raw">{p.raw || '(no answer)'}</pre>
     </details>

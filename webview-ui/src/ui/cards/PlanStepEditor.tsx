@@ -1,68 +1,37 @@
 /**
- * "Implement with changes": the plan's steps as editable fields (what to do, the files it may
- * change, the commands it may run, its check), saved as the next plan version without asking the
- * Planner. The host validates the edit as any plan; a refused edit is said here, by Save.
+ * "Implement with changes": the plan's steps as editable text — each step's action, the files it
+ * may change, the commands it may run and its check, as JSON — saved as the next plan version
+ * without asking the Planner. One text box keeps the webview within its size budget; the host
+ * validates the edit as any plan (and refuses one that changes nothing) and says why on an error
+ * card; text that is not JSON is said on the box itself.
  */
 import { useState } from 'preact/hooks';
 import type { PlanStep } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
-import { useView } from '../storeContext';
-import { RefusalNote } from '../RefusalNote';
-import { focusOnMount } from '../focusOnMount';
 
-interface Draft { action: string; files: string; commands: string; check: string }
+type Edit = { step: number; action: string; files: string[]; commands: string[]; check: string | null };
 
-const lines = (t: string): string[] => t.split('\n').map((l) => l.trim()).filter(Boolean);
-const draftOf = (s: PlanStep): Draft => ({ action: s.action, files: s.files.join('\n'), commands: (s.commands ?? []).join('\n'), check: s.check ?? '' });
-const same = (a: Draft, b: Draft): boolean =>
-  a.action.trim() === b.action.trim() && lines(a.files).join('\n') === lines(b.files).join('\n') && lines(a.commands).join('\n') === lines(b.commands).join('\n') && a.check.trim() === b.check.trim();
-
-export function PlanStepEditor({ cardId, version, steps, onClose }: { cardId: string; version: number; steps: readonly PlanStep[]; onClose(): void }) {
-  const [drafts, setDrafts] = useState<Draft[]>(() => steps.map(draftOf));
-  const refusal = useView((s) => s.chat.refusal('edit_plan', cardId));
-  const changed = steps.map((s, i) => ({ s, d: drafts[i]! })).filter(({ s, d }) => !same(draftOf(s), d));
-  const set = (i: number, field: keyof Draft, value: string): void => setDrafts((all) => all.map((d, j) => (j === i ? { ...d, [field]: value } : d)));
-  const field = (i: number, key: keyof Draft, label: string, rows: number) => (
-    <label class="field">
-      <span class="muted">{label}</span>
-      <textarea
-        ref={i === 0 && key === 'action' ? focusOnMount : undefined}
-        aria-label={`Step ${steps[i]!.step_number} ${label}`}
-        rows={rows}
-        value={drafts[i]![key]}
-        onInput={(e) => set(i, key, (e.currentTarget as HTMLTextAreaElement).value)}
-      />
-    </label>
-  );
+/** Opened and closed by the card's Edit steps. */
+export function PlanStepEditor({ cardId, version, steps }: { cardId: string; version: number; steps: readonly PlanStep[] }) {
+  const [text, setText] = useState(() => `[\n${steps.map((s) => JSON.stringify({ step: s.step_number, action: s.action, files: s.files, commands: s.commands ?? [], check: s.check ?? null } satisfies Edit)).join(',\n')}\n]`);
   return (
     <form
       class="plan-editor"
       aria-label="Edit the plan"
-      onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); onClose(); } }}
       onSubmit={(e) => {
         e.preventDefault();
-        if (!changed.length) return;
-        postToHost({
-          type: 'edit_plan', card_id: cardId,
-          steps: changed.map(({ s, d }) => ({ step_number: s.step_number, action: d.action.trim(), files: lines(d.files), commands: lines(d.commands), check: d.check.trim() || null })),
-        });
+        const box = e.currentTarget.querySelector('textarea')!;
+        try {
+          const edits = JSON.parse(text) as Edit[];
+          postToHost({ type: 'edit_plan', card_id: cardId, steps: edits.map((s) => ({ step_number: s.step, action: String(s.action), files: s.files.map(String), commands: s.commands.map(String), check: s.check ? String(s.check) : null })) });
+        } catch (err) {
+          box.setCustomValidity(String(err));
+          box.reportValidity();
+        }
       }}
     >
-      {steps.map((s, i) => (
-        <fieldset key={s.step_number} class="plan-editor-step">
-          <legend>Step {s.step_number}</legend>
-          {field(i, 'action', 'what to do', 2)}
-          {field(i, 'files', 'may change (one per line)', 2)}
-          {field(i, 'commands', 'may run (one per line)', 1)}
-          {field(i, 'check', 'check (exit 0 = done)', 1)}
-        </fieldset>
-      ))}
-      <RefusalNote text={refusal} />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={!changed.length}>Save as v{version + 1}</button>
-        <button type="button" class="secondary" onClick={onClose}>Cancel</button>
-        <span class="muted">Checked as any plan; no model is asked.</span>
-      </div>
+      <textarea aria-label="The steps" rows={9} value={text} onInput={(e) => { e.currentTarget.setCustomValidity(''); setText(e.currentTarget.value); }} />
+      <button type="submit" class="primary">Save as v{version + 1}</button>
     </form>
   );
 }

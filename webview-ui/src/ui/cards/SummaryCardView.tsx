@@ -1,3 +1,4 @@
+import { DiffStat } from './DiffStat';
 import { RefusalNote } from '../RefusalNote';
 import { sameItems, useView } from '../storeContext';
 import { useState } from 'preact/hooks';
@@ -98,9 +99,7 @@ function FullSummary({ card }: { card: SummaryCard }) {
             {card.files.map((f, at) => (
               <li key={f.path} data-file={f.path}>
                 <code class="file">{visibleLine(f.path)}</code> <span class="muted">{CHANGE[f.change]}</span>{' '}
-                {(f.added !== undefined || f.removed !== undefined) && (
-                  <span class="diffstat"><span class="added">+{f.added ?? 0}</span> <span class="removed">−{f.removed ?? 0}</span></span>
-                )}{' '}
+                <DiffStat added={f.added} removed={f.removed} />{' '}
                 <button type="button" class="link" aria-label={`Diff of ${f.path} since the task started`} onClick={() => postToHost({ type: 'open_file_diff', path: f.path })}>Diff</button>
                 {confirm === f.path ? (
                   <span class="confirm-inline" role="group" aria-label={`Revert ${f.path}`} onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setConfirm(null); } }}>

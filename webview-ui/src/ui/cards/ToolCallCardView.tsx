@@ -11,6 +11,7 @@ import { focusOnMount } from '../focusOnMount';
 import { useView, useViewStore } from '../storeContext';
 import { RefusalNote } from '../RefusalNote';
 import { FailedOutput } from './CommandOutput';
+import { DiffStat } from './DiffStat';
 
 function hasArgs(args: unknown): boolean {
   if (args === undefined || args === null) return false;
@@ -98,11 +99,7 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
         <div class="approval-target">
           <span class="label">{a.kind === 'create' ? 'New file' : a.kind === 'delete' ? 'Delete' : a.kind === 'outside_workspace' ? 'Outside the workspace' : 'Edit'}</span>{' '}
           {a.path && <code class="file">{visibleLine(a.path)}</code>}{' '}
-          {(a.added !== undefined || a.removed !== undefined) && (
-            <span class="diffstat" aria-label={`${a.added ?? 0} lines added, ${a.removed ?? 0} removed`}>
-              <span class="added">+{a.added ?? 0}</span> <span class="removed">−{a.removed ?? 0}</span>
-            </span>
-          )}
+          <DiffStat added={a.added} removed={a.removed} />
         </div>
       )}
       {a.files && a.files.length > 1 && <ApprovalFiles files={a.files} />}
@@ -173,33 +170,15 @@ function AllowedNote({ entries }: { entries: string[] }) {
  * After a change was made, its card keeps what changed (`+N −M`) and a way to see it again: the
  * diff of that very change (before ↔ as the agent left it), from the task's checkpoints.
  */
-function ChangeLine({ a, callId, reverted, rejected = false }: { a: ApprovalInfo; callId: string; reverted: boolean; rejected?: boolean }) {
+function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; reverted: boolean }) {
   return (
     <div class="approval-target change-line">
-      <span class="label">{rejected ? (a.kind === 'create' ? 'Not created' : 'Not changed') : a.kind === 'create' ? 'Created' : a.kind === 'delete' ? 'Deleted' : 'Edited'}</span>{' '}
+      <span class="label">{a.kind === 'create' ? 'Created' : a.kind === 'delete' ? 'Deleted' : 'Edited'}</span>{' '}
       {a.path && <code class="file">{visibleLine(a.path)}</code>}{' '}
-      {(a.added !== undefined || a.removed !== undefined) && (
-        <span class="diffstat" aria-label={`${a.added ?? 0} lines added, ${a.removed ?? 0} removed`}>
-          <span class="added">+{a.added ?? 0}</span> <span class="removed">−{a.removed ?? 0}</span>
-        </span>
-      )}
+      <DiffStat added={a.added} removed={a.removed} />
       {!reverted && a.kind !== 'delete' && (
-        <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: callId })}>{rejected ? 'Open rejected diff' : 'Open diff'}</button>
+        <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: callId })}>Open diff</button>
       )}
-    </div>
-  );
-}
-
-/**
- * A rejected call is the user's decision, not a failure: a neutral line with who said no (and the
- * reason given), and for a change the proposal stays viewable (the host keeps what was proposed).
- */
-function RejectedLine({ card }: { card: ToolCallCard }) {
-  const a = card.approval;
-  return (
-    <div data-rejected>
-      {a && (a.kind === 'edit' || a.kind === 'create') && <ChangeLine a={a} callId={card.call_id} reverted={false} rejected />}
-      {card.error && <div class="muted rejected-why">{visibleLine(card.error)}</div>}
     </div>
   );
 }
@@ -238,7 +217,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   const exit = card.exit && (card.status === 'done' || card.status === 'error') ? card.exit : undefined;
   const allow = card.approval?.kind === 'command' ? card.approval.allow : undefined;
   // A command that did not succeed: its verdict is at the end of its output.
-  const failedCommand = display.kind === 'command' && card.status !== 'rejected' && (exit ? exit.outcome !== 'success' : card.status === 'error');
+  const failedCommand = display.kind === 'command' && (exit ? exit.outcome !== 'success' : card.status === 'error');
   return (
     <div class="tool">
       <div class="card-head">
@@ -246,7 +225,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           {/* An approval says which plan step asks (steps may run side by side). */}
           {pending && card.step && <span class="chip step-tag" data-step-tag={card.step}>Step {card.step}</span>}
           <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
-          <span class="tool-summary" title={`${visibleLine(card.summary)} (${visibleLine(display.title)})`}><HeadlineText h={toolHeadline(card)} /></span>{' '}
+          <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={toolHeadline(card)} /></span>{' '}
           {/* The tool's name, or what its display shows instead (an MCP tool's long `server__tool`: the server; the headline says the tool). */}
           <span class="tool-name" title={`${visibleLine(display.title)} (tool ${card.tool})`}>{display.tag ?? card.tool}</span>
         </span>
@@ -282,15 +261,18 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
       )}
       {card.revertible && !card.reverted && <RefusalNote text={revertRefusal} />}
       {card.hook && <HookLines note={card.hook} error={card.error} />}
-      {card.note && <div class="decision-note" aria-label="Your message with this decision"><span class="label">You:</span> {card.note}</div>}
-      {card.status === 'rejected' && <RejectedLine card={card} />}
-      {card.error && card.status !== 'rejected' && (failedCommand
-        ? <LazyDetails className="result result-error" initiallyOpen summary="Output" render={() => <FailedOutput text={card.error!} />} />
-        : <LazyDetails className="result result-error" initiallyOpen summary="Error" render={() => <pre>{card.error}</pre>} />
-      )}
-      {card.result !== undefined && card.result !== '' && (failedCommand
-        ? <LazyDetails className="result" initiallyOpen summary="Output" render={() => <FailedOutput text={card.result!} />} />
-        : <LazyDetails className="result" summary="Result" render={() => <pre>{card.result}</pre>} />
+      {card.note && <div class="decision-note" aria-label="Your message">You: {card.note}</div>}
+      {/* A rejection is the user's decision, not a failure: said plainly, and a rejected change can still be looked at. */}
+      {card.error && (card.status === 'rejected' ? (
+        <div class="muted rejected-why">
+          {visibleLine(card.error)}{' '}
+          {(card.approval?.kind === 'edit' || card.approval?.kind === 'create') && <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: card.call_id })}>Open rejected diff</button>}
+        </div>
+      ) : (
+        <LazyDetails className="result result-error" initiallyOpen summary={failedCommand ? 'Output' : 'Error'} render={() => (failedCommand ? <FailedOutput text={card.error!} /> : <pre>{card.error}</pre>)} />
+      ))}
+      {card.result !== undefined && card.result !== '' && (
+        <LazyDetails className="result" initiallyOpen={failedCommand} summary={failedCommand ? 'Output' : 'Result'} render={() => (failedCommand ? <FailedOutput text={card.result!} /> : <pre>{card.result}</pre>)} />
       )}
       {hasArgs(card.args) && (
         <LazyDetails className="result" summary="Arguments" render={() => <pre>{argsText(card.args)}</pre>} />
