@@ -197,4 +197,19 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     assert.match(await card.locator('details.attachment[open] .attachment-content').innerText(), /export class Cart \{/);
     await ui.wb.screenshot('mentions-08-resumed-from-history');
   });
+
+  it('Enter before the picker\'s results arrive waits for them and picks the top match; nothing goes out as plain text', async () => {
+    await ui.wb.runCommand('Tandem: New Task');
+    await waitUntil(async () => (await ui.chat.locator('[data-card-kind]').count()) === 0, 'an empty chat');
+    const before = ui.server.chatRequests().length;
+    // fill + Enter at once: the search for "car" is still on its way to the host when Enter lands.
+    await input().fill('Explain @car');
+    await input().press('Enter');
+    await waitUntil(async () => /@src\/cart\.ts/.test(await input().inputValue()), 'the top match to be picked', 15_000);
+    assert.equal(ui.server.chatRequests().length, before, 'nothing was sent');
+    assert.equal(await userCard('Explain @car').count(), 0, 'no user card with the raw text');
+    await ui.wb.screenshot('mentions-20-enter-before-results');
+    const sent = await sendAndWait('Explain', 'It is a cart.');
+    assert.match(sent, /export class Cart/, 'the file went with the message');
+  });
 });

@@ -3,6 +3,9 @@
  * (problems, selection, git changes, terminal) and workspace files and folders from the host's
  * search, narrowed as the user types. Keyboard first: ↑/↓ move, Enter or Tab pick, Escape closes;
  * a folder picked stays open to go deeper. Picking replaces the typed `@query` with the mention.
+ * While the search for what was typed is under way the list says so, and Enter waits for it and
+ * picks the top match: "Explain @car" never goes out as plain text because the results were late.
+ * With no match, Enter does nothing until Escape closes the list (then the text is the user's).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
@@ -27,6 +30,8 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
   const [cursor, setCursor] = useState(0);
   const [active, setActive] = useState(0);
   const [closedAt, setClosedAt] = useState<number | undefined>(undefined);
+  /** Enter (or Tab) came before the results: pick the top match when they arrive. */
+  const [pickWhenReady, setPickWhenReady] = useState(false);
   const results = useView((s) => s.mentionResults);
 
   const token = tokenAt(draft, cursor);
@@ -44,6 +49,7 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
       ]
     : [];
   const shown = Math.min(active, Math.max(0, items.length - 1));
+  const searching = open && results.query !== query;
 
   const pick = (item: Item): void => {
     if (!token) return;
@@ -58,6 +64,12 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
     requestAnimationFrame(() => { ta.current?.focus(); ta.current?.setSelectionRange(at, at); });
   };
 
+  useEffect(() => {
+    if (!pickWhenReady || searching) return;
+    setPickWhenReady(false);
+    if (open && items.length > 0) pick(items[0]!);
+  }, [pickWhenReady, searching]);
+
   const sync = (): void => {
     const el = ta.current;
     if (el) setCursor(el.selectionStart ?? 0);
@@ -66,7 +78,20 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
 
   /** True when the key was the picker's (the composer must not act on it too). */
   const onKeyDown = (e: KeyboardEvent): boolean => {
-    if (!open || items.length === 0) return false;
+    if (!open) return false;
+    if (((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') && (searching || items.length === 0)) {
+      // Not sent as plain text: wait for the results (or, with no match, for Escape).
+      e.preventDefault();
+      if (searching) setPickWhenReady(true);
+      return true;
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      setPickWhenReady(false);
+      setClosedAt(token!.start);
+      return true;
+    }
+    if (items.length === 0) return false;
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       const d = e.key === 'ArrowDown' ? 1 : -1;
@@ -78,16 +103,11 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
       pick(items[shown]!);
       return true;
     }
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      setClosedAt(token!.start);
-      return true;
-    }
     return false;
   };
 
-  const popup = open && items.length > 0 && (
-    <ul class="mention-picker" role="listbox" aria-label="Mention">
+  const popup = open && (
+    <ul class="mention-picker" role="listbox" aria-label="Mention" aria-busy={searching}>
       {items.slice(0, 24).map((it, i) => (
         <li
           key={it.value}
@@ -100,6 +120,8 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
           {it.hint && <span class="muted"> {it.hint}</span>}
         </li>
       ))}
+      {searching && <li class="muted" data-mention-searching aria-disabled="true">Searching the workspace for “{query}”…{pickWhenReady ? ' (Enter picks the top match)' : ''}</li>}
+      {!searching && items.length === 0 && <li class="muted" data-mention-none aria-disabled="true">No file matches @{query} — Esc to type it as plain text</li>}
     </ul>
   );
 
