@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { API_KEY_ENV_VARS } from '../../core/secrets/apiKeyEnv';
 import type { CommandIsolation, CommandResult, CommandRunner, Logger, SandboxStatus } from '../../core/ports/ports';
 import { prepareSandboxedCommand, sandboxStatusFor, type PreparedCommand, type SandboxSettings } from '../node/sandbox/sandboxedCommand';
@@ -25,6 +27,8 @@ export interface TerminalRunnerOptions {
 type RunOpts = { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void; isolation?: CommandIsolation };
 
 const NAME = 'Tandem';
+/** The launcher a sandboxed command is typed with: the terminal shows `sandboxed 'npm test'`, not the bwrap line. */
+const LAUNCHER = 'sandboxed';
 
 /**
  * `run_command` in a visible terminal named "Tandem", through the shell-integration API: the user
@@ -45,6 +49,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private readonly maxChars: number;
   private readonly logger: Logger;
   private readonly shellPath?: string;
+  /** A private folder on the terminal's PATH holding the launcher of the command in flight. */
+  private launcherDir: string | undefined;
 
   constructor(private readonly opts: TerminalRunnerOptions) {
     this.waitMs = opts.shellIntegrationWaitMs ?? 4000;
@@ -79,8 +85,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private async runOne(command: string, opts: RunOpts): Promise<CommandResult> {
     if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
     if (!this.integrationUnavailable) {
-      const term = this.ensureTerminal(opts.cwd);
-      term.show(true);
+      const fresh = !this.terminal || this.terminal.exitStatus !== undefined;
+      const term = this.ensureTerminal(opts.cwd, opts.isolation !== undefined);
+      // Shown (without focus) when it opens; later commands do not pull the panel open again.
+      if (fresh) term.show(true);
       const si = await this.waitForShellIntegration(term, opts.signal);
       if (opts.signal.aborted) return { exitCode: null, output: '', timedOut: false, cancelled: true };
       if (si) {
@@ -98,17 +106,18 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     return this.runFallback(command, opts);
   }
 
-  private ensureTerminal(cwd: string): vscode.Terminal {
+  private ensureTerminal(cwd: string, sandboxed: boolean): vscode.Terminal {
     if (this.terminal && this.terminal.exitStatus === undefined) return this.terminal;
+    this.launcherDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-launch-'));
     this.terminal = vscode.window.createTerminal({
-      name: NAME,
+      name: sandboxed ? `${NAME} (sandboxed)` : NAME,
       cwd,
       shellPath: this.shellPath,
       iconPath: new vscode.ThemeIcon('hubot'),
       // The agent's terminal should not be restored as a dead shell after a reload.
       isTransient: true,
       // The key variables are not inherited by what the agent runs (null unsets them).
-      env: Object.fromEntries(API_KEY_ENV_VARS.map((n) => [n, null])),
+      env: { ...Object.fromEntries(API_KEY_ENV_VARS.map((n) => [n, null])), PATH: `${this.launcherDir}${path.delimiter}${process.env.PATH ?? ''}` },
     });
     return this.terminal;
   }
@@ -130,12 +139,34 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   }
 
   private async runPrepared(term: vscode.Terminal, si: vscode.TerminalShellIntegration, prepared: PreparedCommand, opts: RunOpts): Promise<CommandResult> {
+    const launcher = this.writeLauncher(prepared, opts.cwd);
     try {
-      const res = await this.runInTerminal(term, si, prepared.argv.map(shellQuote).join(' '), opts, true);
+      // The launcher holds the bwrap line (the command is its one argument); without one, the whole line is typed.
+      const line = launcher ? `${LAUNCHER} ${shellQuote(prepared.argv.at(-1)!)}` : `cd -- ${shellQuote(opts.cwd)} && ${prepared.argv.map(shellQuote).join(' ')}`;
+      const res = await this.runInTerminal(term, si, line, opts, true);
       const notes = prepared.after();
       return notes.length ? { ...res, sandboxNotes: notes } : res;
     } finally {
+      if (launcher) fs.rmSync(launcher, { force: true });
       prepared.cleanup();
+    }
+  }
+
+  /**
+   * `sandboxed CMD`: the sandbox's command line for this one command, with CMD as its last argument,
+   * removed when the command ends (so typing it again later runs nothing stale). Undefined when the
+   * prepared line does not end with the command (then the line is typed whole).
+   */
+  private writeLauncher(prepared: PreparedCommand, cwd: string): string | undefined {
+    const dir = this.launcherDir;
+    if (!dir || process.platform === 'win32' || prepared.argv.length < 2) return undefined;
+    const file = path.join(dir, LAUNCHER);
+    try {
+      fs.writeFileSync(file, `#!/bin/sh\ncd -- ${shellQuote(cwd)} || exit 1\nexec ${prepared.argv.slice(0, -1).map(shellQuote).join(' ')} "$1"\n`, { mode: 0o700 });
+      return file;
+    } catch (e) {
+      this.logger.warn(`could not write the sandbox launcher: ${String(e)}`);
+      return undefined;
     }
   }
 
@@ -145,7 +176,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     let cancelled = false;
     let closed = false;
 
-    const line = asIs ? `cd -- ${shellQuote(opts.cwd)} && ${command}` : this.wrap(command, opts.cwd);
+    const line = asIs ? command : this.wrap(command, opts.cwd);
     let execution: vscode.TerminalShellExecution | undefined;
     let resolveEnd!: (code: number | undefined) => void;
     const ended = new Promise<number | undefined>((r) => { resolveEnd = r; });
@@ -229,6 +260,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   dispose(): void {
     this.terminal?.dispose();
+    if (this.launcherDir) fs.rmSync(this.launcherDir, { recursive: true, force: true });
     this.echo?.dispose();
     for (const s of this.subs) s.dispose();
   }

@@ -1,0 +1,32 @@
+/**
+ * The agent's terminal shows what the user asked to run, not the sandbox's machinery: a sandboxed
+ * command is typed as `sandboxed 'CMD'` in a terminal named "Tandem (sandboxed)", and running it
+ * does not take the focus from where the user is. Screenshot: test-results/terminal-*.png.
+ */
+import assert from 'node:assert/strict';
+import { chatSuite } from './chatSuite';
+import { calls, numberedTc as tc, text } from '../support/scriptSteps';
+import { waitUntil } from '../support/wait';
+
+describe('The agent terminal (UI)', function () {
+  this.timeout(240_000);
+  // Screen-reader mode: the terminal keeps its rows as text in the page (its canvas has none).
+  const ui = chatSuite({ name: 'terminal', files: { 'a.txt': 'a\n' }, role: 'actor', settings: { 'editor.accessibilitySupport': 'on' } });
+
+  it('a sandboxed command shows as the user\'s command in a "sandboxed" terminal, without stealing focus', async () => {
+    ui.server.replace([calls(tc('run_command', { command: 'echo hello-from-the-sandbox && ls' })), text('Ran it.')]);
+    await ui.send('Say hello from the sandbox');
+    await ui.toolCard('hello-from-the-sandbox').getByRole('button', { name: 'Approve' }).first().click({ timeout: 20_000 });
+    await ui.textCard('Ran it.').waitFor({ state: 'visible', timeout: 30_000 });
+    const rows = ui.wb.page.locator('.terminal-wrapper .xterm-accessibility-tree, .terminal-wrapper .xterm-rows');
+    const termText = async () => (await rows.allTextContents().catch(() => [])).join('\n');
+    await waitUntil(async () => /sandboxed 'echo hello-from-the-sandbox/.test(await termText()), 'the command in the terminal', 20_000);
+    const shown = await termText();
+    assert.match(shown, /sandboxed 'echo hello-from-the-sandbox && ls'/);
+    assert.doesNotMatch(shown, /bwrap|--unshare|--ro-bind/, 'no sandbox machinery in the terminal');
+    await ui.wb.page.locator('.panel', { hasText: 'Tandem (sandboxed)' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    const focusInTerminal = await ui.wb.page.evaluate(() => Boolean((document.activeElement as { closest?(s: string): unknown } | null)?.closest?.('.terminal-wrapper, .xterm')));
+    assert.equal(focusInTerminal, false, 'the terminal did not take the focus');
+    await ui.wb.screenshot('terminal-01-sandboxed-command');
+  });
+});
