@@ -8,6 +8,7 @@ import { createVscodeHost } from './host/vscode/vscodeHost';
 import type { TandemTestApi } from './host/vscode/testApi';
 import { VscodeTaskHistory } from './host/vscode/taskHistory';
 import { trackRunning } from './host/vscode/runningContext';
+import { AttentionNotifier } from './host/vscode/attentionNotifier';
 
 /**
  * What `activate` returns in extension test mode only (integration tests and the activation
@@ -33,9 +34,11 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   const chatView = new ChatViewProvider(context.extensionUri, session, logger);
   const statusBar = new RoleStatusBar(session.role);
   const roleSub = session.onRoleChanged((role) => statusBar.show(role));
+  const attention = new AttentionNotifier({ view: () => chatView.currentView, reveal: () => chatView.reveal(false), approve: (id) => host.approver.approve(id), reject: (id) => host.approver.reject(id) });
+  const attentionSub = session.onOutbound((msg) => attention.onOutbound(msg));
 
   context.subscriptions.push(
-    logger, keys, chatView, statusBar, roleSub, history, trackRunning(session),
+    logger, keys, chatView, statusBar, roleSub, history, trackRunning(session), attention, attentionSub, chatView.onDidResolve((v) => attention.watch(v)),
     vscode.commands.registerCommand('tandem.revertTask', () => history.revertTask()),
     vscode.commands.registerCommand('tandem.mcpServers', () => host.mcp.showServers()),
     vscode.commands.registerCommand('tandem.hooks', () => host.hooks.show()),

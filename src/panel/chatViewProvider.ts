@@ -32,6 +32,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   get isResolved(): boolean { return this.view !== undefined; }
+  /** The view as resolved now (its visibility, its badge), if it has been. */
+  get currentView(): vscode.WebviewView | undefined { return this.view; }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.bridge?.dispose();
