@@ -1,5 +1,4 @@
 import type { ChatCard } from './localCards';
-import { isFolded } from './foldedCards';
 
 /**
  * A plan step's lane header: a row of the chat's own (never from the host) that stands above the
@@ -9,10 +8,11 @@ export interface LaneCard {
   kind: 'lane';
   id: string;
   step_number: number;
-  /** How many cards the lane shows when open (folded ones, like routine usage lines, are not counted). */
-  count: number;
   /** Whether its cards are shown under it. */
   open: boolean;
+  /** The step's action and state, as the latest plan card says them. */
+  action?: string;
+  state: string;
   ts: number;
 }
 
@@ -32,12 +32,10 @@ export interface LaneRows {
  * in their order, where the step's first card came — never interleaved with another step running
  * beside it — and a closed lane shows its header alone. Cards of no step keep their place after
  * the lanes that started before them. A plan run ends with its summary card: a step of a later run
- * (Run again, Continue from step k) gets a lane of its own. Without steps, the cards as they are.
+ * (Run again, Continue from step k) gets a lane of its own.
  */
 export function laneRows(cards: readonly ChatCard[], closed: ReadonlySet<string>): LaneRows {
-  let any = false;
-  for (const c of cards) if (laneOf(c)) { any = true; break; }
-  if (!any) return { rows: cards, indexOf: indexer(cards) };
+  const steps = latestSteps(cards);
   const segments: (ChatCard | { lane: LaneCard; cards: ChatCard[] })[] = [];
   const lanes = new Map<string, { lane: LaneCard; cards: ChatCard[] }>();
   let run = 0;
@@ -51,7 +49,8 @@ export function laneRows(cards: readonly ChatCard[], closed: ReadonlySet<string>
     const key = `lane:${run}#${n}`;
     let seg = lanes.get(key);
     if (!seg) {
-      seg = { lane: { kind: 'lane', id: key, step_number: n, count: 0, open: !closed.has(key), ts: c.ts }, cards: [] };
+      const st = steps.get(n);
+      seg = { lane: { kind: 'lane', id: key, step_number: n, open: !closed.has(key), action: st?.action, state: st?.state ?? 'pending', ts: c.ts }, cards: [] };
       lanes.set(key, seg);
       segments.push(seg);
     }
@@ -63,17 +62,25 @@ export function laneRows(cards: readonly ChatCard[], closed: ReadonlySet<string>
       rows.push(s);
       continue;
     }
-    s.lane.count = s.cards.filter((c) => !isFolded(c)).length;
     rows.push(s.lane);
     if (s.lane.open) rows.push(...s.cards);
   }
   return { rows, indexOf: indexer(rows) };
 }
 
+/** Each step's action and state on the latest plan card (read defensively: snapshot cards may not be validated yet). */
+function latestSteps(cards: readonly ChatCard[]): Map<number, { action: string; state: string }> {
+  const out = new Map<number, { action: string; state: string }>();
+  for (let i = cards.length - 1; i >= 0; i--) {
+    const c = cards[i] as unknown as { kind: string; plan?: { steps?: { step_number?: unknown; action?: unknown }[] } | null; step_states?: Record<string, string> };
+    if (c.kind !== 'plan' || !Array.isArray(c.plan?.steps)) continue;
+    for (const st of c.plan.steps) if (typeof st.step_number === 'number' && typeof st.action === 'string') out.set(st.step_number, { action: st.action, state: c.step_states?.[String(st.step_number)] ?? 'pending' });
+    break;
+  }
+  return out;
+}
+
 function indexer(rows: readonly { id: string }[]): (id: string) => number {
-  let index: Map<string, number> | undefined;
-  return (id) => {
-    index ??= new Map(rows.map((r, i) => [r.id, i]));
-    return index.get(id) ?? -1;
-  };
+  const index = new Map(rows.map((r, i) => [r.id, i]));
+  return (id) => index.get(id) ?? -1;
 }

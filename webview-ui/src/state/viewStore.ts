@@ -41,7 +41,6 @@ export class Store<S extends object> {
 export class ChatFrame {
   private groups: Map<string, CardGroup> | undefined;
   private refusals: Map<string, string> | undefined;
-  private steps: Map<number, { action: string; state: string }> | undefined;
 
   constructor(
     readonly version: number,
@@ -66,22 +65,6 @@ export class ChatFrame {
   group(cardId: string): CardGroup | undefined {
     this.groups ??= cardGroups(this.cards);
     return this.groups.get(cardId);
-  }
-
-  /** A plan step as the latest plan card says it (its action and state), for its lane's header. Read defensively. */
-  laneStep(n: number): { action: string; state: string } | undefined {
-    if (!this.steps) {
-      this.steps = new Map();
-      for (let i = this.cards.length - 1; i >= 0; i--) {
-        const c = this.cards[i] as unknown as { kind: string; plan?: { steps?: { step_number?: unknown; action?: unknown }[] } | null; step_states?: Record<string, string> };
-        if (c.kind !== 'plan' || !c.plan || !Array.isArray(c.plan.steps)) continue;
-        for (const st of c.plan.steps) {
-          if (typeof st.step_number === 'number' && typeof st.action === 'string') this.steps.set(st.step_number, { action: st.action, state: c.step_states?.[String(st.step_number)] ?? 'pending' });
-        }
-        break;
-      }
-    }
-    return this.steps.get(n);
   }
 
   /** The refusal of the click `action` on `target`, while it is current. */
@@ -123,20 +106,21 @@ export function createViewStore(init: Partial<ViewState> = {}): ViewStore {
 
 /** Opens a grouped run, or closes it. */
 export function toggleGroup(store: ViewStore, leaderId: string): void {
+  flip(store, 'openGroups', leaderId);
+}
+
+/** Adds `id` to one of the view's sets of ids, or takes it out. */
+function flip(store: ViewStore, field: 'openGroups' | 'closedLanes', id: string): void {
   store.update((s) => {
-    const open = new Set(s.openGroups);
-    if (!open.delete(leaderId)) open.add(leaderId);
-    return { openGroups: open };
+    const set = new Set(s[field]);
+    if (!set.delete(id)) set.add(id);
+    return { [field]: set };
   });
 }
 
 /** Folds a plan step's lane, or shows it again. */
 export function toggleLane(store: ViewStore, laneId: string): void {
-  store.update((s) => {
-    const closed = new Set(s.closedLanes);
-    if (!closed.delete(laneId)) closed.add(laneId);
-    return { closedLanes: closed };
-  });
+  flip(store, 'closedLanes', laneId);
 }
 
 /** The composer's text as a decision's note (trimmed, at most 10,000 characters); the composer empties when there was one. */

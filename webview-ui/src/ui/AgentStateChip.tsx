@@ -9,6 +9,6 @@ const LABEL: Record<AgentState, string> = {
  * label; while a plan runs, the chip also says how many of its steps are running.
  */
 export function AgentStateChip({ state, detail, running = 0 }: { state: AgentState; detail?: string | null; running?: number }) {
-  const steps = running > 0 && state !== 'idle' ? ` · ${running} step${running === 1 ? '' : 's'} running` : '';
-  return <span class={`chip state state-${state}`} data-agent-state={state} data-steps-running={running} title={detail ?? undefined}>{detail ? `${detail}…` : LABEL[state] ?? state}{steps}</span>;
+  const steps = running ? ` · ${running} step${running > 1 ? 's' : ''} running` : '';
+  return <span class={`chip state state-${state}`} data-agent-state={state} title={detail ?? undefined}>{detail ? `${detail}…` : LABEL[state] ?? state}{steps}</span>;
 }

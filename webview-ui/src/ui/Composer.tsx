@@ -91,7 +91,7 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
       )}
       {approval && (
         <div class="decide" role="group" aria-label="Send with your decision">
-          <span class="muted decide-what">{approval.step !== undefined && <span class="chip step-tag">Step {approval.step}</span>}{approval.step !== undefined ? ' waits' : 'Waiting'} for your decision to {approval.what}{text ? ': your message goes with it.' : '. Type here to send feedback with Approve or Reject.'}</span>
+          <span class="muted decide-what">{approval.step ? `Step ${approval.step} waits` : 'Waiting'} for your decision to {approval.what}{text ? ': your message goes with it.' : '. Type here to send feedback with Approve or Reject.'}</span>
           {text && (
             <div class="actions">
               <button type="button" class="secondary" onClick={() => decide(false)}>Reject with message</button>

@@ -10,7 +10,7 @@ import type { ChatCard } from '../state/localCards';
 import { HeightModel } from '../state/heightModel';
 import { CardView } from './cards/CardView';
 import { LaneHeader } from './cards/LaneHeader';
-import { laneOf, type LaneCard } from '../state/stepLanes';
+import type { LaneCard } from '../state/stepLanes';
 import { copyCodeBlock } from './copyCode';
 import { openPathLink } from '../mentions/pathLinks';
 
@@ -55,7 +55,7 @@ class Row extends Component<{ card: ListRow; top: number; observe(el: Element | 
   override render() {
     const { card, top } = this.props;
     return (
-      <div class={card.kind !== 'lane' && laneOf(card) !== undefined ? 'row in-lane' : 'row'} ref={this.setRef} data-row-id={card.id} style={{ transform: `translateY(${top}px)` }}>
+      <div class={(card as { step?: number }).step ? 'row in-lane' : 'row'} ref={this.setRef} data-row-id={card.id} style={{ transform: `translateY(${top}px)` }}>
         {card.kind === 'lane' ? <LaneHeader lane={card} /> : <CardView card={card} />}
       </div>
     );
