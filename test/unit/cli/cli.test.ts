@@ -86,10 +86,12 @@ describe('tandem CLI (built bundle, child process, scripted server)', function (
     kit.server = await ScriptedServer.start([text('one'), text('two')]);
     const viaEnv = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, 'hi'], { env: { OPENAI_API_KEY: 'sk-openai-env', OPENAI_BASE_URL: kit.server.url } });
     assert.equal(viaEnv.code, 0, viaEnv.stderr);
-    assert.equal(kit.server.requests[0]!.headers.authorization, 'Bearer sk-openai-env');
+    // The model requests only: before assuming a context window the CLI also asks the endpoint (/props, /models).
+    const chats = () => kit.server!.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    assert.equal(chats()[0]!.headers.authorization, 'Bearer sk-openai-env');
     const flagWins = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, 'hi'], { env: { TANDEM_API_KEY: 'sk-t', TANDEM_BASE_URL: 'http://127.0.0.1:9/v1', TANDEM_MAX_RETRIES: '0' } });
     assert.equal(flagWins.code, 0, flagWins.stderr);
-    assert.equal(kit.server.requests[1]!.headers.authorization, 'Bearer sk-t');
+    assert.equal(chats()[1]!.headers.authorization, 'Bearer sk-t');
   });
 
   it('exits 1 with a readable message on a persistent 500', async () => {

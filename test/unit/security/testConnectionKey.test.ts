@@ -88,7 +88,7 @@ describe('security: Test connection never sends the stored API key to an endpoin
 
   it('the configured base URL (trailing slash or not) still uses the stored key', async () => {
     await handler.handle({ type: 'test_connection', base_url: configured.url });
-    assert.deepEqual(result(), { type: 'connection_result', ok: true, models: ['model-a'] });
+    assert.deepEqual(result(), { type: 'connection_result', ok: true, models: ['model-a'], suggested: { planner: 'model-a', actor: 'model-a', reviewer: 'model-a' } });
     posted.length = 0;
     await handler.handle({ type: 'test_connection', base_url: ` ${configured.url}// `, api_key: '  ' });
     assert.equal(result()?.ok, true, result()?.error);
