@@ -95,7 +95,7 @@ describe('Run outcomes named truly (UI)', function () {
     assert.equal(await ui.chat.locator('[data-turn-outcome="error"]').count(), 0, 'no "Last turn ended with an error"');
     assert.match(await ui.chat.locator('[data-turn-outcome="reason"]').innerText(), /Step 1's check failed/);
     await reason.getByRole('button', { name: 'Open output' }).click();
-    await summary.locator('[data-check-step="1"] details[open]').waitFor({ state: 'visible' });
+    await summary.locator('[data-check-step="1"] pre').waitFor({ state: 'visible' });
     await summary.scrollIntoViewIfNeeded();
     await ui.wb.screenshot('outcomes-03-check-failed-420');
     await setSidebarWidth(ui.wb.page, 300);
@@ -105,6 +105,8 @@ describe('Run outcomes named truly (UI)', function () {
 
   it('a small Actor turn (one command) ends with a one-line summary, not the whole card', async () => {
     await ui.wb.runCommand('Tandem: New Task');
+    // The new task starts in the Planner: pick the Actor once the chat shows it (not the old task's role).
+    await ui.roleButton().and(ui.chat.locator('[data-role="planner"]')).waitFor({ state: 'visible', timeout: 15_000 });
     await ui.pickRole('actor');
     ui.server.replace([calls(tc('write_file', { path: 'small.txt', content: 's\n' })), text('Wrote small.txt.')]);
     await ui.send('Write small.txt');

@@ -120,8 +120,7 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
           {it.hint && <span class="muted"> {it.hint}</span>}
         </li>
       ))}
-      {searching && <li class="muted" data-mention-searching aria-disabled="true">Searching the workspace for “{query}”…{pickWhenReady ? ' (Enter picks the top match)' : ''}</li>}
-      {!searching && items.length === 0 && <li class="muted" data-mention-none aria-disabled="true">No file matches @{query} — Esc to type it as plain text</li>}
+      {(searching || items.length === 0) && <li class="muted" aria-disabled="true">{searching ? 'Searching…' : 'No match (Esc: plain text)'}</li>}
     </ul>
   );
 

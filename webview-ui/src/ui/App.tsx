@@ -19,7 +19,7 @@ import { formatUsage } from './format';
 import { ChatFrame, createViewStore } from '../state/viewStore';
 import { useSelected, ViewStoreContext } from './storeContext';
 import type { ContextMeter, ModelChoice } from './Header';
-import { ReadOnlyBar, TaskUnavailable } from './TaskNotice';
+import { TaskNotice } from './TaskNotice';
 
 /** Figures the standalone bench reads (window.__tandemStats); cheap enough to keep always on. */
 export interface Stats { flushes: number; messages: number; flushMs: number; lastFlushMs: number; decodeMs: number }
@@ -218,8 +218,8 @@ export function App() {
           indexOf={lanes.indexOf}
           emptyExtra={recent.length > 0 && <RecentTasks tasks={recent} />}
         />
-        {unavailable && <TaskUnavailable key={unavailable.tick} notice={unavailable} onDismiss={() => setUnavailable(null)} />}
-        {readOnly !== null ? <ReadOnlyBar reason={readOnly} taskId={chat.taskId} /> : <Composer
+        {unavailable && <TaskNotice key={unavailable.tick} reason={unavailable.reason} taskId={unavailable.takeOver ? unavailable.taskId : undefined} onDismiss={() => setUnavailable(null)} />}
+        {readOnly !== null ? <TaskNotice reason={readOnly} taskId={chat.taskId} readOnly /> : <Composer
           draft={draft}
           onDraft={onDraft}
           busy={busy}

@@ -1,36 +1,16 @@
-import { useState } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
 
 /**
- * A saved task that could not be opened here, said in words where the user clicked (never only in
- * the log), with the way out: "Take over" asks the window holding it to save it and let go.
+ * A saved task that could not be opened here (`taskId` held by another window), or this one after
+ * another window took it over (`readOnly`): why, in words where the user clicked, with the way out.
+ * Take over asks the window holding it to save it and let go.
  */
-export function TaskUnavailable({ notice, onDismiss }: { notice: { taskId: string; reason: string; takeOver: boolean }; onDismiss(): void }) {
-  const [asking, setAsking] = useState(false);
+export function TaskNotice({ reason, taskId, readOnly, onDismiss }: { reason: string; taskId: string | undefined; readOnly?: boolean; onDismiss?: () => void }) {
   return (
-    <div class="task-notice" role="alert" aria-label="Task not opened">
-      <p>{notice.reason}</p>
-      <div class="actions">
-        {notice.takeOver && (
-          <button type="button" class="primary" disabled={asking} onClick={() => { setAsking(true); postToHost({ type: 'resume_task', task_id: notice.taskId, take_over: true }); }}>
-            {asking ? 'Asking the other window…' : 'Take over'}
-          </button>
-        )}
-        <button type="button" class="secondary" onClick={onDismiss}>Dismiss</button>
-      </div>
-    </div>
-  );
-}
-
-/** In place of the composer once another window took this task over: why, and what can be done here. */
-export function ReadOnlyBar({ reason, taskId }: { reason: string; taskId: string | undefined }) {
-  return (
-    <div class="task-notice read-only" role="status" aria-label="Read-only task">
+    <div class="task-notice" role={readOnly ? 'status' : 'alert'} aria-label={readOnly ? 'Read-only task' : 'Task not opened'}>
       <p>{reason}</p>
-      <div class="actions">
-        {taskId && <button type="button" class="secondary" onClick={() => postToHost({ type: 'resume_task', task_id: taskId, take_over: true })}>Take it back</button>}
-        <button type="button" class="primary" onClick={() => postToHost({ type: 'new_task' })}>New task</button>
-      </div>
+      {taskId && <button type="button" class="primary" onClick={(e) => { (e.currentTarget as HTMLButtonElement).disabled = true; postToHost({ type: 'resume_task', task_id: taskId, take_over: true }); }}>{readOnly ? 'Take it back' : 'Take over'}</button>}{' '}
+      <button type="button" class="secondary" onClick={readOnly ? () => postToHost({ type: 'new_task' }) : onDismiss}>{readOnly ? 'New task' : 'Dismiss'}</button>
     </div>
   );
 }

@@ -24,12 +24,11 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
 /** A small run (no plan, one file or one command): one line, its diff a click away. */
 function CompactSummary({ card }: { card: SummaryCard }) {
   const f = card.files.at(-1);
-  const c = card.commands.at(-1);
   return (
-    <div class="summary compact" data-summary-compact>
-      <span class="title-glyph" aria-hidden="true">∑</span> Run {OUTCOME[card.outcome]}
-      {f && <> · <code class="file">{visibleLine(f.path)}</code> <span class="muted">{CHANGE[f.change]}</span>{' '}<button type="button" class="link" aria-label={`Diff of ${f.path} since the task started`} onClick={() => postToHost({ type: 'open_file_diff', path: f.path })}>Diff</button></>}
-      {c && <> · <code>{visibleLine(c.command)}</code>{c.exit && <> <span class={`chip exit-${c.exit.outcome}`} data-exit={c.exit.outcome}>{exitLabel(c.exit)}</span></>}</>}
+    <div class="summary" data-summary-compact>
+      ∑ Run {OUTCOME[card.outcome]}
+      {f && <> · <code>{visibleLine(f.path)}</code> {CHANGE[f.change]} <button type="button" class="link" onClick={() => postToHost({ type: 'open_file_diff', path: f.path })}>Diff</button></>}
+      {card.commands.map((c) => <> · <code>{visibleLine(c.command)}</code></>)}
     </div>
   );
 }
@@ -73,24 +72,15 @@ function FullSummary({ card }: { card: SummaryCard }) {
         </p>
       )}
       {card.reason && <RunReason card={card} {...(failedCheck ? { onOpenOutput: () => setOutputOpen(true) } : {})} />}
-      {card.checks && card.checks.length > 0 && (
-        <>
-          <div class="label">Checks</div>
-          <ul class="summary-checks" aria-label="Checks">
-            {card.checks.map((c) => (
-              <li key={c.step} data-check-step={c.step} data-check={c.exit_code === 0 ? 'passed' : 'failed'}>
-                Step {c.step}: <code>{visibleLine(c.command)}</code>{' '}
-                <span class={`chip ${c.exit_code === 0 ? 'exit-success' : 'status-error'}`}>{c.exit_code === 0 ? 'passed' : c.exit_code === null ? 'did not finish' : `failed (exit ${c.exit_code})`}</span>
-                {c.exit_code !== 0 && (
-                  <details open={c === failedCheck && outputOpen} onToggle={(e) => { if (c === failedCheck) setOutputOpen((e.currentTarget as HTMLDetailsElement).open); }}>
-                    <summary>Output</summary>
-                    <pre class="raw">{c.output || '(no output)'}</pre>
-                  </details>
-                )}
-              </li>
-            ))}
-          </ul>
-        </>
+      {card.checks && (
+        <ul aria-label="Checks">
+          {card.checks.map((c) => (
+            <li key={c.step} data-check-step={c.step} data-check={c.exit_code === 0 ? 'passed' : 'failed'}>
+              Step {c.step} check <code>{visibleLine(c.command)}</code> {c.exit_code === 0 ? 'passed' : 'failed'}
+              {c === failedCheck && outputOpen && <pre class="raw">{c.output || '(no output)'}</pre>}
+            </li>
+          ))}
+        </ul>
       )}
       {card.files.length > 0 && (
         <>
