@@ -36,6 +36,7 @@ export const themes = {
       '--vscode-statusBarItem-warningBackground': '#725102', '--vscode-statusBarItem-errorBackground': '#c72e0f',
       '--vscode-testing-iconPassed': '#388a34', '--vscode-font-family': 'system-ui, sans-serif', '--vscode-font-size': '13px',
       '--vscode-editor-font-family': 'monospace',
+      '--vscode-textBlockQuote-border': '#e5e5e5', '--vscode-textLink-activeForeground': '#005fb8',
     },
   },
   'high-contrast': {
@@ -46,6 +47,9 @@ export const themes = {
       '--vscode-button-foreground': '#ffffff', '--vscode-button-border': '#6fc3df', '--vscode-input-background': '#000000',
       '--vscode-input-border': '#6fc3df', '--vscode-textLink-foreground': '#21a6ff', '--vscode-font-family': 'system-ui, sans-serif',
       '--vscode-font-size': '13px', '--vscode-editor-font-family': 'monospace',
+      '--vscode-descriptionForeground': '#ffffffb3', '--vscode-errorForeground': '#f48771', '--vscode-input-foreground': '#ffffff',
+      '--vscode-textCodeBlock-background': '#000000', '--vscode-progressBar-background': '#6fc3df',
+      '--vscode-textBlockQuote-border': '#ffffff', '--vscode-textLink-activeForeground': '#21a6ff',
     },
   },
 };

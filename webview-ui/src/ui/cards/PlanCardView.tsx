@@ -7,7 +7,6 @@ import { focusOnMount } from '../focusOnMount';
 import { sameItems, useView } from '../storeContext';
 import { executedLabel, planStatus } from '../../state/planStatus';
 import { PRODUCT_ROLE_INFO } from '../../../../src/protocol';
-import { PlanStepEditor } from './PlanStepEditor';
 import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, VerdictChip, VersionChanges } from './PlanReviewParts';
 
 const roleLabel = (id: string) => PRODUCT_ROLE_INFO.find(id)?.label ?? id;
@@ -21,8 +20,6 @@ export function PlanCardView({ card }: { card: PlanCard }) {
   /** The user's comments on single steps, sent together with the next Revise. */
   const [comments, setComments] = useState<Record<number, string>>({});
   const [commenting, setCommenting] = useState<number | undefined>(undefined);
-  /** "Implement with changes": the steps as editable fields. */
-  const [editing, setEditing] = useState(false);
   const plan = card.plan;
   const status = planStatus(card);
   // Another turn is running (not this plan): Execute would only be refused with "the agent is busy".
@@ -167,15 +164,11 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           {(status.kind === 'ready' || (next !== undefined && !replanWanted)) && (
             <button type="button" class="secondary" disabled={busy} onClick={() => postToHost({ type: 'review_plan', card_id: card.id })}>{review ? 'Review again' : 'Review'}</button>
           )}
-          {status.kind === 'ready' && plan && <button type="button" class="secondary" disabled={busy} aria-expanded={editing} onClick={() => setEditing(!editing)}>Edit steps</button>}
           <button type="button" class="secondary" aria-expanded={revising} onClick={() => setRevising(!revising)}>Revise{stepComments.length ? ` (${stepComments.length} comment${stepComments.length === 1 ? '' : 's'})` : ''}</button>
           {status.kind === 'executing' && <span class="chip chip-running" data-plan-status="executing">Executing…</span>}
           {/* The verdict again by the buttons the user clicked (the card's top may be far above). */}
           {review && <VerdictChip review={review} what="Reviewer" />}
         </div>
-      )}
-      {editing && plan && status.kind === 'ready' && !card.superseded && (
-        <PlanStepEditor cardId={card.id} version={card.version} steps={plan.steps} />
       )}
       {confirmRerun && status.kind === 'executed' && (
         <div
