@@ -2,6 +2,23 @@ import { withAttachments } from '../mentions/attachmentText';
 import type { Card, ToolCallCard } from '../../protocol';
 import type { ChatMessage } from '../context/chatMessage';
 
+/** An error card's `failure` when a UserPromptSubmit hook blocked the user's prompt: it never reached the model. */
+export const PROMPT_BLOCKED = 'prompt_blocked';
+
+/** The user text cards a hook blocked (each is the last user text before its 'prompt_blocked' error card). */
+function blockedPrompts(cards: readonly Card[]): Set<string> {
+  const blocked = new Set<string>();
+  let lastUser: string | undefined;
+  for (const c of cards) {
+    if (c.kind === 'text' && c.author === 'user') lastUser = c.id;
+    else if (c.kind === 'error' && c.failure === PROMPT_BLOCKED && lastUser) {
+      blocked.add(lastUser);
+      lastUser = undefined;
+    }
+  }
+  return blocked;
+}
+
 function toolContent(c: ToolCallCard): string {
   if (c.status === 'done') return c.result ?? '(no output)';
   if (c.status === 'rejected') return c.error ?? 'The user rejected this call.';
@@ -66,13 +83,16 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
     else out.push({ role: 'user', content: text });
   };
   let lastTool: string | undefined;
+  const blocked = blockedPrompts(cards);
 
   for (const c of cards) {
     // A step that ran beside others had a conversation of its own (its Actor saw the goal and its step only).
     if ('branch' in c && c.branch) continue;
     switch (c.kind) {
       case 'text':
-        if (c.author === 'user') user(withAttachments(c.text, c.attachments));
+        if (c.author === 'user') {
+          if (!blocked.has(c.id)) user(withAttachments(c.text, c.attachments));
+        }
         else if (c.author === 'assistant') {
           if (calls.length || pendingText !== undefined) flushAssistant();
           pendingText = c.text;

@@ -5,6 +5,7 @@
  * in core/turn. Everything the user sees leaves through `emit` as stamped `HostEvent`s; `cards()`
  * is rebuilt from those very events.
  */
+import { PROMPT_BLOCKED } from '../history/rebuildMessages';
 import { resolveMentions } from '../mentions/resolveMentions';
 import { withAttachments } from '../mentions/attachmentText';
 import type { AgentState, Attachment, Card, HostEvent, RoleId, TurnOutcome, RoleRegistry } from '../../protocol';
@@ -513,7 +514,8 @@ export class Agent implements AgentApi {
     const submit = await hooks.userPromptSubmit(text, scope);
     failed(submit.warnings);
     if (submit.block !== undefined) {
-      this.errorCard(`Blocked by hook: ${submit.block}`);
+      // 'prompt_blocked' keeps the prompt out of a resumed conversation too (rebuildMessages).
+      this.events.addCard({ kind: 'error', id: this.events.newId('error'), message: `Blocked by hook: ${submit.block}`, retryable: false, failure: PROMPT_BLOCKED, ts: Date.now() });
       return undefined;
     }
     if (submit.context) contexts.push(submit.context);

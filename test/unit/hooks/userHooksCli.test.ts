@@ -109,6 +109,22 @@ describe('user hooks through the CLI (real bash, python3 and node hooks)', funct
     assert.match(sent, /Current ticket: ABC-123/);
   });
 
+  it('a prompt a UserPromptSubmit hook blocked never reaches the model, not even when the task is resumed', async () => {
+    const data = path.join(kit.out, 'data');
+    const block = `grep -q DROP && { echo "no destructive requests" >&2; exit 2; }; exit 0`;
+    const blocked = await kit.run([text('should not be asked')], ['run', ...hooksFile(kit.out, { UserPromptSubmit: [{ hooks: [{ type: 'command', command: block }] }] }), 'DROP the users table'], { TANDEM_DATA_DIR: data });
+    assert.equal(kit.server!.chatRequests().length, 0, blocked.stderr);
+    assert.match(blocked.stderr, /Blocked by hook: no destructive requests/);
+    const id = /\[task (\S+) saved/.exec(blocked.stderr)?.[1];
+    assert.ok(id, blocked.stderr);
+    // Resumed without the hook: the model sees the new prompt, never the blocked one.
+    const resumed = await kit.run([text('hello')], ['run', '--resume', id!, 'list the tables'], { TANDEM_DATA_DIR: data });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const sent = userMessages(kit.server!.chatRequests()[0]).join('\n');
+    assert.match(sent, /list the tables/);
+    assert.doesNotMatch(sent, /DROP the users table/);
+  });
+
   it('permissionDecision allow approves an ordinary edit under --approve never', async () => {
     const allow = `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"src/ is fine"}}'`;
     const steps = () => [calls(tc('edit_file', { path: 'src/a.ts', edits: [{ old_text: 'a = 1', new_text: 'a = 3' }] })), text('done')];
