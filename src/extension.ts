@@ -9,6 +9,7 @@ import type { TandemTestApi } from './host/vscode/testApi';
 import { VscodeTaskHistory } from './host/vscode/taskHistory';
 import { trackRunning } from './host/vscode/runningContext';
 import { AttentionNotifier } from './host/vscode/attentionNotifier';
+import { removeLeftoverWorktreesSoon } from './host/vscode/leftoverWorktrees';
 
 /**
  * What `activate` returns in extension test mode only (integration tests and the activation
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
     vscode.commands.registerCommand('tandem.mcpServers', () => host.mcp.showServers()),
     vscode.commands.registerCommand('tandem.hooks', () => host.hooks.show()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
+    removeLeftoverWorktreesSoon(logger),
   );
 
   registerCommands(context, {

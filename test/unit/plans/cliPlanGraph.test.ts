@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cliTestKit, runCliProcess, type CliRun } from '../../support/cliRunner';
 import { ScriptedServer, planStepOf, type ScriptStep } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
@@ -142,6 +142,21 @@ describe('tandem run --plan: independent steps run side by side, each in its own
     const brief = JSON.stringify(firstOf('2')!.messages.filter((m: any) => m.role === 'user'));
     assert.match(brief, /Do step 2 of 3/);
     assert.doesNotMatch(brief, /Do step 1 of|Write a\.txt/);
+  });
+
+  it("a crashed run's step worktrees are removed when tandem next starts, whatever it runs", async () => {
+    // A process makes a step worktree and is killed before it can remove it.
+    const mod = JSON.stringify(require.resolve('../../../src/core/plans/graph/stepWorktree'));
+    const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'crashed').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const leftover = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    assert.match(gitIn(kit.ws, 'worktree', 'list'), /crashed/);
+    // The next start is a plain question, no plan.
+    const r = await kit.run([text('hello')], ['run', '--no-history', 'hi']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.existsSync(leftover), false, 'the leftover worktree folder is gone');
+    assert.doesNotMatch(gitIn(kit.ws, 'worktree', 'list'), /crashed/);
   });
 
   it('--parallel 1 gives the same result, one step at a time', async () => {
