@@ -92,6 +92,7 @@ describe('Run outcomes named truly (UI)', function () {
     assert.match(await reason.innerText(), /Step 1's check failed: `test -f missing\.txt` exited 1/);
     for (const name of ['Replan', 'Retry step 1', 'Review', 'Open output']) await reason.getByRole('button', { name }).waitFor({ state: 'visible' });
     assert.equal(await summary.locator('[data-check-step="1"]').getAttribute('data-check'), 'failed');
+    assert.equal(await summary.locator('.card-title').innerText(), '∑ Run stopped: a check failed', 'a failed check is not "ended with an error"');
     assert.equal(await ui.chat.locator('[data-turn-outcome="error"]').count(), 0, 'no "Last turn ended with an error"');
     assert.match(await ui.chat.locator('[data-turn-outcome="reason"]').innerText(), /Step 1's check failed/);
     await reason.getByRole('button', { name: 'Open output' }).click();

@@ -63,7 +63,7 @@ function FullSummary({ card }: { card: SummaryCard }) {
   return (
     <div class="summary">
       <div class="card-head">
-        <span class="card-title"><span class="title-glyph" aria-hidden="true">∑</span> Run {OUTCOME[card.outcome]}</span>
+        <span class="card-title"><span class="title-glyph" aria-hidden="true">∑</span> Run {failedCheck ? 'stopped: a check failed' : OUTCOME[card.outcome]}</span>
         <span class="muted">{card.tokens_in !== undefined ? `${formatTokens(card.tokens_in)} in · ${formatTokens(card.tokens_out ?? 0)} out` : ''}{cost ? ` · ${cost}` : ''}</span>
       </div>
       {card.steps && (
