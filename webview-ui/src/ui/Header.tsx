@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { roleAccess, type AgentState, type RoleInfo } from '../../../src/protocol';
 import { postToHost } from '../bridge/vscodeApi';
@@ -50,7 +51,7 @@ function ModelPicker({ role, models }: { role: RoleInfo; models: ModelChoice }) 
   const current = models.byRole[role.id] ?? '';
   const options = [...new Set([current, ...models.available].filter((m) => m !== ''))];
   return (
-    <label class="model-picker" title={`The ${role.label}'s model (each role has its own). ${models.available.length ? 'Pick another from the endpoint\'s list.' : 'The endpoint listed no models.'}`}>
+    <label class="model-picker" title={`The ${role.label}'s model (each role has its own; the list is the endpoint's)`}>
       <span class="muted">Model</span>
       <select
         aria-label={`Model for the ${role.label}`}
@@ -93,27 +94,33 @@ function ContextMeterView({ m }: { m: ContextMeter }) {
 
 const STEP_MARK: Record<string, string> = { pending: '○', running: '▶', done: '✓', failed: '✗', stopped: '■', unverified: '?' };
 
-/** "3/5 · Update the tests", expandable to every step's state. */
-function StepProgress({ p }: { p: PlanProgress }) {
-  const done = p.steps.filter((s) => s.state === 'done').length;
+/**
+ * "3/5 · Update the tests" on the header's one line while a plan runs (no bar under it: the count says
+ * as much, and the line stays one text line high); opened, it drops over the
+ * chat (nothing below moves) with every step's state and the run's details (model, context, usage).
+ */
+function StepProgress({ p, children }: { p: PlanProgress; children: ComponentChildren }) {
   return (
     <details class="progress" aria-label="Plan progress" data-plan-progress={`${p.position}/${p.total}`}>
-      <summary title={p.steps.map((s) => `${STEP_MARK[s.state]} ${s.n}. ${s.action}`).join('\n')}>
+      <summary>
         <span class="progress-count">{p.position}/{p.total}</span> · <span class="progress-action">{p.action}</span>
-        <span class="progress-bar" aria-hidden="true"><span style={{ width: `${Math.round((done / p.total) * 100)}%` }} /></span>
       </summary>
-      <ol class="progress-steps">
-        {p.steps.map((s) => (
-          <li key={s.n} data-step-state={s.state} class={`step-${s.state}`}><span aria-hidden="true">{STEP_MARK[s.state]}</span> {s.action} <span class="muted">({s.state})</span></li>
-        ))}
-      </ol>
+      <div class="progress-more">
+        <ol class="progress-steps">
+          {p.steps.map((s) => (
+            <li key={s.n} data-step-state={s.state} class={`step-${s.state}`}><span aria-hidden="true">{STEP_MARK[s.state]}</span> {s.action} <span class="muted">({s.state})</span></li>
+          ))}
+        </ol>
+        {children}
+      </div>
     </details>
   );
 }
 
 const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped', error: 'ended with an error', limit: 'stopped at the tool-call limit' };
 
-const NOTICE_MS = 12_000;
+// Long enough to read once; a run's header is one line again after it.
+const NOTICE_MS = 4_000;
 
 export function Header({ role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, outcomeReason, revertible, busy, progress, lastCall, revertibleFiles, models, meter, revertRefusal }: Props) {
   const [confirmRevert, setConfirmRevert] = useState(false);
@@ -126,6 +133,21 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
     const t = setTimeout(() => setShownTick(-1), NOTICE_MS);
     return () => clearTimeout(t);
   }, [noticeTick]);
+  // The model, context and usage lines: under the role's row when no plan runs, in the progress's drop-down while one does.
+  const details = <>
+    {(models || meter) && (
+      <div class="header-row model-row">
+        {models && <ModelPicker role={role} models={models} />}
+        {meter && <ContextMeterView m={meter} />}
+      </div>
+    )}
+    {(turn || task) && (
+      <div class="usage-line muted" aria-label="Usage">
+        {turn && <span title={lastCall ? `This turn. Last call: ${lastCall}` : 'This turn'}>Turn: {formatUsage(turn)}</span>}
+        {task && <span title="This task">Task: {formatUsage(task)}</span>}
+      </div>
+    )}
+  </>;
   return (
     <header class="header">
       <div class="header-row">
@@ -140,22 +162,23 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
           <span aria-hidden="true">{role.glyph}</span> {role.label}
         </button>
         <AgentStateChip state={agentState} detail={agentDetail} running={progress?.steps.filter((s) => s.state === 'running').length ?? 0} />
-        {agentState === 'idle' && lastOutcome && (outcomeReason
-          ? <span class="muted" data-turn-outcome="reason">{outcomeReason}</span>
-          : OUTCOME_LABEL[lastOutcome] && <span class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</span>)}
-        <span class="spacer" />
-        {revertible > 0 && !confirmRevert && (
+        {progress && <StepProgress p={progress}>{details}</StepProgress>}
+        {/* At the row's right end (margin-left: auto); hidden while a run goes (it could not revert then): the run's line keeps its room. */}
+        {revertible > 0 && !confirmRevert && !busy && (
           <button
             type="button"
             class="secondary revert-task"
-            disabled={busy}
-            title={busy ? 'Stop or wait for the run to end before reverting' : `Undo every change the agent made in this task (${revertible})`}
+            title={`Undo every change the agent made in this task (${revertible})`}
             onClick={() => setConfirmRevert(true)}
           >
             <span aria-hidden="true">↶</span> Revert task
           </button>
         )}
       </div>
+      {/* Under the row, never in it: a long reason would wrap Revert task onto another row. */}
+      {agentState === 'idle' && lastOutcome && (outcomeReason
+        ? <div class="muted" data-turn-outcome="reason">{outcomeReason}</div>
+        : OUTCOME_LABEL[lastOutcome] && <div class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</div>)}
       {!confirmRevert && revertible > 0 && <RefusalNote text={revertRefusal} />}
       {confirmRevert && revertible > 0 && (
         <div
@@ -185,19 +208,7 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
           </div>
         </div>
       )}
-      {(models || meter) && (
-        <div class="header-row model-row">
-          {models && <ModelPicker role={role} models={models} />}
-          {meter && <ContextMeterView m={meter} />}
-        </div>
-      )}
-      {progress && <StepProgress p={progress} />}
-      {(turn || task) && (
-        <div class="usage-line muted" aria-label="Usage">
-          {turn && <span title={lastCall ? `This turn. Last call: ${lastCall}` : 'This turn'}>Turn: {formatUsage(turn)}</span>}
-          {task && <span title="This task">Task: {formatUsage(task)}</span>}
-        </div>
-      )}
+      {!progress && details}
       {notice && shownTick === noticeTick && <div class="notice" role="status">Switched to the {role.label}: {notice}</div>}
     </header>
   );

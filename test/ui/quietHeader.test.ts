@@ -1,0 +1,120 @@
+/**
+ * The header while a plan runs is one line (role, state, "n/N · action"), its details
+ * (steps, model, context, usage) on demand in a drop-down over the chat, the "Switched to the Actor"
+ * note gone after a few seconds, and Revert task on the same row when the run's end states its reason.
+ * Screenshots: test-results/quiet-header-*.png (at 300 and 420 px).
+ */
+import assert from 'node:assert/strict';
+import type { Locator, Page } from 'playwright-core';
+import { chatSuite } from './chatSuite';
+import { calls, numberedTc as tc, text } from '../support/scriptSteps';
+import { waitUntil } from '../support/wait';
+
+const PLAN = {
+  format_version: '1.0',
+  goal: 'Add two notes',
+  steps: [
+    { step_number: 1, action: 'Create one.txt with the first note of the two', reason: 'asked', tools_needed: ['write_file'], estimated_time: '1 min', files: ['one.txt'], check: 'test -f missing.txt' },
+    { step_number: 2, action: 'Create two.txt', reason: 'asked', tools_needed: ['write_file'], estimated_time: '1 min', files: ['two.txt'] },
+  ],
+  estimated_total_time: '2 min',
+  risks: [],
+  prerequisites: [],
+};
+
+/** Drags the side bar's edge (as runOutcomes does; importing that file would run its suite too). */
+async function setSidebarWidth(page: Page, width: number): Promise<void> {
+  const sidebar = page.locator('.part.sidebar');
+  const b = (await sidebar.boundingBox())!;
+  if (Math.abs(b.width - width) < 20) return;
+  await page.mouse.move(b.x + b.width + 1, b.y + b.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + width, b.y + b.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await waitUntil(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) < 30, `the side bar to be ~${width} px wide`);
+}
+
+describe('A quiet header while a plan runs (UI)', function () {
+  this.timeout(300_000);
+  const ui = chatSuite({ name: 'quiet-header', files: { 'README.md': '# notes\n' } });
+
+  async function box(l: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+    const b = await l.boundingBox();
+    assert.ok(b, 'on screen');
+    return b;
+  }
+
+  /** Revert task's place in the header: its top and its distance from the header's right edge. */
+  async function revertPlace(): Promise<{ top: number; right: number }> {
+    const h = await box(ui.chat.locator('header'));
+    const r = await box(ui.chat.locator('header').getByRole('button', { name: 'Revert task' }));
+    return { top: Math.round(r.y - h.y), right: Math.round(h.x + h.width - (r.x + r.width)) };
+  }
+
+  /** The header's height, and its share of the side bar's; asserts it is the role's one row. */
+  async function oneLine(width: number): Promise<string> {
+    const header = await box(ui.chat.locator('header'));
+    const role = await box(ui.roleButton());
+    const sidebar = await box(ui.wb.page.locator('.part.sidebar'));
+    const share = `${width} px: header ${Math.round(header.height)} px of the side bar's ${Math.round(sidebar.height)} px (${((header.height / sidebar.height) * 100).toFixed(1)} %)`;
+    console.log(`      ${share}`);
+    assert.ok(header.height <= role.height + 16, `one line: ${share}, role button ${Math.round(role.height)} px`);
+    return share;
+  }
+
+  it('while a plan runs the header is one line at 300 and 420 px, its note fades, its details open on demand, and Revert task keeps its row when the reason appears', async () => {
+    await setSidebarWidth(ui.wb.page, 300);
+    // Something to revert first, so Revert task is in the header before the run.
+    await ui.pickRole('actor');
+    ui.server.replace([calls(tc('write_file', { path: 'zero.txt', content: '0\n' })), text('Wrote zero.txt.')]);
+    await ui.send('Write zero.txt');
+    await ui.toolCard('zero.txt').last().getByRole('button', { name: 'Approve' }).click({ timeout: 20_000 });
+    await ui.idle();
+    await ui.chat.locator('header').getByRole('button', { name: 'Revert task' }).waitFor({ state: 'visible', timeout: 15_000 });
+    const before = await revertPlace();
+
+    await ui.pickRole('planner');
+    ui.server.replace([calls(tc('propose_plan', PLAN)), calls(tc('write_file', { path: 'one.txt', content: '1\n' })), text('Step 1 done.')]);
+    await ui.send('Add two notes, checked');
+    await ui.chat.locator('[data-card-kind="plan"]').last().getByRole('button', { name: 'Execute plan' }).click({ timeout: 20_000 });
+    const approve = ui.toolCard('one.txt').last().getByRole('button', { name: 'Approve' });
+    await approve.waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.chat.locator('[data-plan-progress]').waitFor({ state: 'visible' });
+
+    // The role's note says why once, then goes: a few seconds, not the whole run.
+    const note = ui.chat.locator('header').getByRole('status').filter({ hasText: 'Switched to the Actor' });
+    await waitUntil(async () => (await note.count()) === 0, 'the "Switched to the Actor" note to fade', 8_000);
+
+    const at300 = await oneLine(300);
+    await ui.wb.screenshot('quiet-header-01-running-300');
+    await setSidebarWidth(ui.wb.page, 420);
+    const at420 = await oneLine(420);
+    await ui.wb.screenshot('quiet-header-02-running-420');
+
+    // Details on demand: the steps, the model and the usage drop over the chat; the header keeps its line.
+    const height = (await box(ui.chat.locator('header'))).height;
+    const progress = ui.chat.locator('[data-plan-progress]');
+    await progress.locator('summary').click();
+    const more = progress.locator('.progress-more');
+    await more.locator('[data-step-state="running"]').waitFor({ state: 'visible' });
+    await more.getByRole('combobox', { name: 'Model for the Actor' }).waitFor({ state: 'visible' });
+    assert.equal((await box(ui.chat.locator('header'))).height, height, 'opening the details does not push the chat down');
+    await ui.wb.screenshot('quiet-header-03-details-420');
+    await progress.locator('summary').click();
+
+    await setSidebarWidth(ui.wb.page, 300);
+    await approve.click();
+    const reason = ui.chat.locator('header [data-turn-outcome="reason"]');
+    // The step's check asks too: approve whatever asks until the run's end says why it stopped.
+    await waitUntil(async () => {
+      const ask = ui.chat.getByRole('button', { name: 'Approve', exact: true });
+      if ((await ask.count()) > 0) await ask.first().click().catch(() => undefined);
+      return (await reason.count()) > 0;
+    }, 'the reason line', 60_000);
+    assert.match(await reason.innerText(), /check failed/);
+    const after = await revertPlace();
+    await ui.wb.screenshot('quiet-header-04-reason-300');
+    assert.deepEqual(after, before, 'Revert task keeps its row and offset when the reason line appears');
+    console.log(`      ${at300}; ${at420}`);
+  });
+});
