@@ -5,8 +5,9 @@
  * Screenshots: test-results/quiet-header-*.png (at 300 and 420 px).
  */
 import assert from 'node:assert/strict';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { chatSuite } from './chatSuite';
+import { setSidebarWidth } from './sidebarWidth';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import { waitUntil } from '../support/wait';
 
@@ -21,18 +22,6 @@ const PLAN = {
   risks: [],
   prerequisites: [],
 };
-
-/** Drags the side bar's edge (as runOutcomes does; importing that file would run its suite too). */
-async function setSidebarWidth(page: Page, width: number): Promise<void> {
-  const sidebar = page.locator('.part.sidebar');
-  const b = (await sidebar.boundingBox())!;
-  if (Math.abs(b.width - width) < 20) return;
-  await page.mouse.move(b.x + b.width + 1, b.y + b.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + width, b.y + b.height / 2, { steps: 8 });
-  await page.mouse.up();
-  await waitUntil(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) < 30, `the side bar to be ~${width} px wide`);
-}
 
 describe('A quiet header while a plan runs (UI)', function () {
   this.timeout(300_000);

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { chatSuite } from './chatSuite';
+import { setSidebarWidth } from './sidebarWidth';
 import { RESULTS_DIR } from './harness';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import { sleep, waitUntil } from '../support/wait';
@@ -28,17 +29,6 @@ async function openTandem(page: Page): Promise<FrameLocator> {
   if (!shown) await item.click();
   await input.waitFor({ state: 'visible', timeout: 30_000 });
   return chat;
-}
-
-async function setSidebarWidth(page: Page, width: number): Promise<void> {
-  const sidebar = page.locator('.part.sidebar');
-  const box = (await sidebar.boundingBox())!;
-  if (Math.abs(box.width - width) < 20) return;
-  await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 8 });
-  await page.mouse.up();
-  await waitUntil(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) < 30, `the side bar to be ~${width} px wide`);
 }
 
 async function shot(page: Page, name: string): Promise<void> {

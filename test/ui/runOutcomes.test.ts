@@ -4,8 +4,8 @@
  * Screenshots: test-results/outcomes-*.png (at 420 and 300 px).
  */
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { chatSuite } from './chatSuite';
+import { setSidebarWidth } from './sidebarWidth';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import type { ScriptStep } from '../support/scriptedServer';
 import { waitUntil } from '../support/wait';
@@ -21,17 +21,6 @@ const PLAN = (check?: string) => ({
   risks: [],
   prerequisites: [],
 });
-
-export async function setSidebarWidth(page: Page, width: number): Promise<void> {
-  const sidebar = page.locator('.part.sidebar');
-  const box = (await sidebar.boundingBox())!;
-  if (Math.abs(box.width - width) < 20) return;
-  await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 8 });
-  await page.mouse.up();
-  await waitUntil(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) < 30, `the side bar to be ~${width} px wide`);
-}
 
 describe('Run outcomes named truly (UI)', function () {
   this.timeout(300_000);
