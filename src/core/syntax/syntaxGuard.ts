@@ -11,6 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { commonLineEnds } from '../text/commonLineEnds';
 
 /** The part of web-tree-sitter's API the guard uses (the module itself is loaded at run time). */
 declare namespace TreeSitter {
@@ -226,14 +227,10 @@ function parseErrors(ts: Runtime, lang: TreeSitter.Language, label: string, text
 
 /** Whether the lines the edit changed (with one line either side) already had an error. */
 function touchesErrors(before: string, after: string, errors: SyntaxError[]): boolean {
-  const b = before.split('\n');
-  const a = after.split('\n');
-  let p = 0;
-  while (p < b.length && p < a.length && b[p] === a[p]) p++;
-  let q = 0;
-  while (q < b.length - p && q < a.length - p && b[b.length - 1 - q] === a[a.length - 1 - q]) q++;
-  const first = p + 1 - 1;
-  const last = b.length - q + 1;
+  const { b, start, end } = commonLineEnds(before, after);
+  // 1-based lines of the changed span, widened by one line either side.
+  const first = start;
+  const last = b.length - end + 1;
   return errors.some((e) => e.line >= first && e.line <= last);
 }
 

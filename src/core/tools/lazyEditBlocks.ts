@@ -9,15 +9,11 @@
 import { reconstructLazyText } from '../syntax/lazyReconstruction';
 import { applyEditBlocks, type EditBlock, type EditOutcome, type EditTrace } from './editMatching';
 import { looksLikeElisionMarker } from './editMarkers';
+import { commonLineEnds } from '../text/commonLineEnds';
 
 /** Which result lines are original lines and which original lines changed, from the common start and end of the two texts. */
 function traceOfChange(before: string, after: string, block: number): EditTrace {
-  const b = before.split('\n');
-  const a = after.split('\n');
-  let p = 0;
-  while (p < b.length && p < a.length && b[p] === a[p]) p++;
-  let q = 0;
-  while (q < b.length - p && q < a.length - p && b[b.length - 1 - q] === a[a.length - 1 - q]) q++;
+  const { b, a, start: p, end: q } = commonLineEnds(before, after);
   const origin = a.map((_, i) => (i < p ? i : i >= a.length - q ? i - a.length + b.length : -1));
   const touched = new Map<number, number>();
   for (let i = p; i < b.length - q; i++) touched.set(i, block);
