@@ -87,6 +87,9 @@ export class TaskRuntime {
 
   /** Continues the saved task `idOrPrefix`: the chat shows its cards and the agent has its context. */
   async resume(idOrPrefix: string, opts: { takeOver?: boolean } = {}): Promise<RunningTask> {
+    // The task just switched away from may still be saving and letting go of its lock: it is this
+    // window's own, so wait for that rather than call it open elsewhere.
+    await this.previousClosed;
     // Opened first: a task locked by another window leaves the current one as it is.
     const s = this.sinkFor(-1);
     return this.replace(await resumeTask(this.ports, idOrPrefix, this.startOf(s, opts.takeOver)), s);

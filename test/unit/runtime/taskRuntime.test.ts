@@ -138,6 +138,16 @@ describe('task runtime: start, resume and routing for a host', function () {
     assert.equal(saved.meta.role, 'actor');
   });
 
+  it('resuming the task just switched away from opens it, rather than saying this very window holds it', async () => {
+    const h = host([{ type: 'text', text: 'Noted.' }]);
+    await h.chat({ type: 'send', text: 'Remember PLUM' });
+    const first = h.runtime.task.id;
+    await h.chat({ type: 'new_task' });
+    // At once, while the replaced task is still being saved and let go.
+    await h.runtime.resume(first);
+    assert.equal(h.runtime.task.id, first, 'the task opened');
+  });
+
   it('resumes a saved task: its cards and role come back, the model gets the earlier turns, and new events are recorded', async () => {
     const a = host([{ type: 'text', text: 'Hello! I read nothing yet.' }, { type: 'text', text: 'You asked me to say hello.' }]);
     await a.chat({ type: 'send', text: 'Say hello' });
