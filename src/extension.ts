@@ -49,8 +49,10 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
 
   registerCommands(context, {
     agent: () => session.current,
+    readOnlyReason: () => session.readOnlyReason,
     revealChat: () => chatView.reveal(false),
-    sendPrompt: (text) => void session.current.send(text),
+    // Through the chat's own path: the read-only gate, and the queue while a turn runs.
+    sendPrompt: (text) => void session.handle({ type: 'send', text }),
     newTask: () => session.newTask(),
     postUi: (msg) => chatView.postUi(msg),
     keys,

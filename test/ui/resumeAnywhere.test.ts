@@ -115,6 +115,27 @@ describe('Resume after a reload and in a second tab (UI)', function () {
       await ui.textCard('Noted: KIWI.').waitFor({ state: 'visible' });
       await shot(ui.wb.page, 'resume-05-first-tab-read-only-420');
 
+      // The palette is no way around it: Explain Selection in the read-only tab sends nothing and says why.
+      const asked = ui.server.chatRequests().length;
+      await ui.wb.runCommand('Go to File');
+      const quick = ui.wb.page.locator('.quick-input-widget input.input');
+      await quick.fill('note.txt');
+      await ui.wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'note.txt' }).first().click();
+      const lines = ui.wb.page.locator('.editor-group-container .monaco-editor .view-lines').filter({ hasText: 'old' }).first();
+      await lines.click();
+      await ui.wb.page.keyboard.press('Control+A');
+      await ui.wb.runCommand('Tandem: Explain Selection');
+      const warning = ui.wb.page.locator('.notification-list-item', { hasText: 'opened in another window' }).first();
+      // A toast, or (when the workbench kept it quiet) the same notification in the notification centre.
+      if (!(await warning.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false))) {
+        await ui.wb.runCommand('Notifications: Show Notifications');
+        await warning.waitFor({ state: 'visible', timeout: 10_000 });
+      }
+      await shot(ui.wb.page, 'resume-05b-read-only-palette-refused');
+      await sleep(1500);
+      assert.equal(ui.server.chatRequests().length, asked, 'nothing reached the model from the read-only tab');
+      assert.equal(await ui.chat.locator('[data-card-kind="text"].author-user', { hasText: 'note.txt' }).count(), 0, 'no prompt card in the read-only tab');
+
       // The second tab carries on with the task.
       ui.server.replace([text('The word was KIWI.')]);
       await chat2.locator('textarea[aria-label="Message Tandem"]').fill('Which word?');

@@ -136,6 +136,8 @@ export class AgentSession implements ChatSession {
   get current(): Agent { return this.runtime.agent; }
   /** The task the chat shows. */
   get task(): RunningTask { return this.runtime.task; }
+  /** Why this window may not act on its task (another window took it over), if so. */
+  get readOnlyReason(): string | undefined { return this.runtime.readOnlyReason; }
 
   onOutbound(listener: (msg: PanelOutbound) => void): Unsubscribe { return this.outbound.add(listener); }
   onRoleChanged(listener: (role: RoleId) => void): Unsubscribe { return this.roleChanged.add(listener); }

@@ -13,9 +13,11 @@ import { selectionMention } from './selectionMention';
 export interface CommandDeps {
   /** The agent of the current task (undefined before setup). */
   agent(): AgentApi | undefined;
+  /** Why the current task is read-only here (another window took it over), if it is. */
+  readOnlyReason?(): string | undefined;
   /** Shows the chat view. */
   revealChat(): Promise<void>;
-  /** Sends a prompt exactly as if typed in the chat (user card, then a turn). */
+  /** Sends a prompt exactly as if typed in the chat (user card, then a turn; queued while one runs; refused when read-only). */
   sendPrompt(text: string): void;
   /** Starts a fresh task (the old one stays in history). */
   newTask(): void;
@@ -69,6 +71,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   reg('tandem.selectModel', () => selectModel(deps, roles));
 
   reg('tandem.explainSelection', async () => {
+    if (refusedAsReadOnly(deps)) return;
     const sel = activeSelection();
     if (!sel) return;
     await deps.revealChat();
@@ -76,6 +79,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   });
 
   reg('tandem.planFromSelection', async () => {
+    if (refusedAsReadOnly(deps)) return;
     const sel = activeSelection();
     if (!sel) return;
     const goal = await vscode.window.showInputBox({
@@ -106,7 +110,19 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   if (deps.revertLastChange) reg('tandem.revertLastChange', () => deps.revertLastChange?.());
 }
 
+/**
+ * A palette command that would act on a task another window took over says so instead: the chat's
+ * composer is gone in that window, and the palette must not be a way around it.
+ */
+function refusedAsReadOnly(deps: CommandDeps): boolean {
+  const reason = deps.readOnlyReason?.();
+  if (reason === undefined) return false;
+  void vscode.window.showWarningMessage(`Tandem: ${reason} Start a new task or resume one to work here.`);
+  return true;
+}
+
 function switchRole(deps: CommandDeps, role: RoleId): void {
+  if (refusedAsReadOnly(deps)) return;
   const agent = deps.agent();
   if (!agent) { void vscode.window.showWarningMessage('Tandem is not set up yet: open the Tandem view to configure an endpoint.'); return; }
   if (agent.role !== role) agent.setRole(role, 'switched from the command palette');
