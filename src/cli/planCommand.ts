@@ -48,8 +48,8 @@ export async function runPlanCommand(agent: Agent, prompt: string, out: string, 
  * `tandem run --role actor --plan FILE.json`: the file's plan is validated like a model's (a plan
  * that fails is never executed: exit 1 with the errors), then executed step by step. In a resumed
  * task (`--resume ID`) it is a new version of the task's plan that continues the last run: the
- * leading steps that run did (same number, same action) stay done and are not run again; the run
- * goes on at the first step that is not done.
+ * steps that run did (same number, same action, their needs done too) stay done and are not run
+ * again, whatever their number; the others run (carryDoneSteps.ts).
  */
 export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promise<{ outcome: TurnOutcome; exitCode?: number }> {
   const abs = path.resolve(io.cwd, file);

@@ -5,11 +5,14 @@ import type { Plan } from '../../protocol';
  * saw the Planner's exploration, so everything it needs must be here (the Planner's prompt asks
  * for self-contained steps for this reason).
  */
-export function actorBrief(plan: Plan, version: number, from = 1): string {
+export function actorBrief(plan: Plan, version: number, from = 1, carried: readonly number[] = []): string {
   const lines = [
     `Carry out approved plan v${version}. Goal: ${plan.goal}`,
   ];
-  if (from > 1) lines.push(`Steps 1 to ${from - 1} were carried out already; continue from step ${from}.`);
+  const kept = [...carried].sort((a, b) => a - b);
+  // The usual case (a chain continued at k) reads as a range; a branching plan's kept steps are listed.
+  const leading = kept.length > 0 && kept.every((n, i) => n === i + 1) && kept.length === from - 1;
+  if (kept.length) lines.push(`${leading ? `Steps 1 to ${from - 1}` : `Step${kept.length === 1 ? '' : 's'} ${kept.join(', ')}`} ${kept.length === 1 && !leading ? 'was' : 'were'} carried out already; continue from step ${from}.`);
   if (plan.prerequisites.length) lines.push(`Prerequisites: ${plan.prerequisites.join('; ')}`);
   if (plan.risks.length) lines.push(`Risks to watch: ${plan.risks.join('; ')}`);
   lines.push('Steps:');

@@ -41,9 +41,9 @@ export async function executePlanSteps(planning: Planning, brief: string, run: S
   if (!exec) throw new Error('executePlanSteps: no plan is being executed');
   // "Add to the plan" may publish a new version mid-run: each step is read from the version in force.
   const current = () => planning.execution?.record.plan ?? exec.record.plan;
-  // One at a time in an order its depends_on allows (1..n when it names none); continue from step k:
-  // the steps before `from` keep how they ended.
-  const numbers = runOrder(exec.record.plan.steps).filter((n) => n >= exec.from);
+  // One at a time in an order its depends_on allows (1..n when it names none); continuing, the steps
+  // that ended well keep how they ended (whatever their number) and are not run again.
+  const numbers = runOrder(exec.record.plan.steps).filter((n) => !exec.carried.has(n));
   const last = numbers[numbers.length - 1];
   let outcome: TurnOutcome = 'done';
   try {

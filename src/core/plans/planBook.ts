@@ -205,16 +205,28 @@ export class PlanBook {
     this.ui.patchCard(cardId, { step_states: { ...r.stepStates }, step_evidence: {} });
   }
 
-  /** Before continuing from a step: that step and the ones after it go back to pending; the ones before keep how they ended. */
-  resetStepsFrom(cardId: string, from: number): void {
+  /**
+   * Before continuing from step `from`: every step that ended done or unverified keeps how it ended,
+   * whatever its number (in a branching plan a later-numbered step may have run beside an unfinished
+   * one; running it again would apply it twice); `from` and every other step go back to pending.
+   * Returns the steps kept.
+   */
+  resetUnfinishedSteps(cardId: string, from: number): number[] {
     const r = this.get(cardId);
-    if (!r?.plan) return;
+    if (!r?.plan) return [];
+    const kept: number[] = [];
     for (const s of r.plan.steps) {
-      if (s.step_number < from) continue;
-      r.stepStates[String(s.step_number)] = 'pending';
-      delete r.stepEvidence[String(s.step_number)];
+      const key = String(s.step_number);
+      const st = r.stepStates[key];
+      if (s.step_number !== from && (st === 'done' || st === 'unverified')) {
+        kept.push(s.step_number);
+        continue;
+      }
+      r.stepStates[key] = 'pending';
+      delete r.stepEvidence[key];
     }
     this.ui.patchCard(cardId, { step_states: { ...r.stepStates }, step_evidence: { ...r.stepEvidence } });
+    return kept;
   }
 }
 

@@ -50,6 +50,11 @@ export interface PlanExecution {
   before: Map<string, string | null>;
   /** The step to start from (earlier steps keep how they ended). */
   from: number;
+  /**
+   * Steps that keep how they ended and are not run (continuing: every step that ended done or
+   * unverified, whatever its number, but `from`); empty for a run from the start.
+   */
+  carried: ReadonlySet<number>;
   /** Set when the current step went over its budget (the step is stopped and fails with this). */
   overBudget?: string;
   /** The editor's problems of those files before the step changed them (see stepProblems.ts). */
@@ -102,7 +107,7 @@ export class Planning {
     const exec = this.exec;
     if (!exec) return undefined;
     const child = new Planning(this.ui, { ...this.opts, ...(opts.diagnostics ? {} : { diagnostics: undefined }) }, { book: this.book, parent: this });
-    child.exec = { record: exec.record, step: 0, actions: [], changed: new Set(), before: new Map(), from: exec.from, problems: new StepProblems(child.opts.diagnostics) };
+    child.exec = { record: exec.record, step: 0, actions: [], changed: new Set(), before: new Map(), from: exec.from, carried: exec.carried, problems: new StepProblems(child.opts.diagnostics) };
     return child;
   }
 
@@ -197,9 +202,11 @@ export class Planning {
     const last = record.plan.steps[record.plan.steps.length - 1]!.step_number;
     if (fromStep !== undefined && (fromStep < 1 || fromStep > last)) return { ok: false, error: `Plan v${record.version} has no step ${fromStep}.` };
     const from = fromStep ?? 1;
-    this.exec = { record: record as PlanExecution['record'], step: 0, actions: [], changed: new Set(), before: new Map(), from, problems: new StepProblems(this.opts.diagnostics) };
-    if (from > 1) this.book.resetStepsFrom(cardId, from);
-    else this.book.resetSteps(cardId);
+    // Continuing (a step named, even step 1): the steps that ended well stay as they are, whatever their
+    // number — in a branching plan one numbered after `from` may have run beside it. From the start: all reset.
+    const carried = new Set(fromStep !== undefined ? this.book.resetUnfinishedSteps(cardId, from) : []);
+    if (fromStep === undefined) this.book.resetSteps(cardId);
+    this.exec = { record: record as PlanExecution['record'], step: 0, actions: [], changed: new Set(), before: new Map(), from, carried, problems: new StepProblems(this.opts.diagnostics) };
     this.book.setHalted(cardId, undefined);
     this.book.overrideReviews(cardId);
     this.refusedAmendment = undefined;
@@ -208,7 +215,7 @@ export class Planning {
     return {
       ok: true,
       execution: this.exec,
-      brief: actorBrief(record.plan, record.version, from),
+      brief: actorBrief(record.plan, record.version, from, [...carried]),
       announcement: executionAnnouncement(record.plan, record.version, from),
     };
   }

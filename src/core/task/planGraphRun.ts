@@ -74,12 +74,8 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
   const plan = record.plan;
   const root = d.host.fs.roots[0] ?? '.';
   const steps = plan.steps;
-  // Continuing from step k: the steps before it count as ended for the schedule (they keep their states).
-  const states = () => {
-    const s = { ...(d.planning.book.get(record.cardId)?.stepStates ?? {}) };
-    for (const st of steps) if (st.step_number < exec.from) s[String(st.step_number)] = 'done';
-    return s;
-  };
+  // Continuing: the steps that ended well kept their states on the card (beginExecution), so the schedule reads them as ended.
+  const states = () => ({ ...(d.planning.book.get(record.cardId)?.stepStates ?? {}) });
   const lanes = new LaneStates(d.setState);
   // Worktrees are removed while the run goes on (a step's dependents need not wait for it); all before it ends.
   const removals: Promise<void>[] = [];

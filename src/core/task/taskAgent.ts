@@ -127,7 +127,9 @@ export class Agent implements AgentApi {
     this.hooks = { ...opts.hooks, onUsage: (u) => { this.plans.countUsage(u); opts.hooks?.onUsage?.(u); } };
     this.files = opts.files ?? NO_TASK_FILES;
     const onEvent = opts.hooks?.onEvent;
-    this.events = new EventStream(onEvent ? (e) => { opts.emit(e); onEvent(e); } : opts.emit, opts.resume?.idPrefix ?? 'c');
+    // Recorded before it is shown: a step the user (or a script reading --json) saw end done is saved
+    // done, even when the process is killed right after (resume must not run it again).
+    this.events = new EventStream(onEvent ? (e) => { onEvent(e); opts.emit(e); } : opts.emit, opts.resume?.idPrefix ?? 'c');
     this.limit = new LimitQuestion({ events: this.events, asker: opts.host.asker, setState: (state) => this.setState(state) });
     this.tools = opts.tools ?? productToolRegistry();
     this.paths = new WorkspacePaths(opts.host.fs);

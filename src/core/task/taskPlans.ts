@@ -106,7 +106,7 @@ export class TaskPlans {
     const root = d.host.fs.roots[0] ?? '.';
     const limit = Math.max(1, Math.floor(d.settings().parallelSteps ?? 2));
     // Steps that could run side by side (from where the run starts): a plan without any runs as it always did.
-    const together = limit > 1 ? parallelPairs(plan.steps.filter((s) => s.step_number >= begun.execution.from)) : [];
+    const together = limit > 1 ? parallelPairs(plan.steps.filter((s) => !begun.execution.carried.has(s.step_number))) : [];
     if (together.length) {
       const why = d.host.forRoot ? await worktreeUnavailable(root) : 'this host cannot give steps folders of their own';
       if (!why) {

@@ -93,6 +93,31 @@ describe('plan state across condensing and resume', function () {
     assert.equal(fs.readFileSync(path.join(ws, 'note1.txt'), 'utf8'), 'note 1\n');
   });
 
+  it('a branching plan resumed at step 1 keeps a done step numbered after it: "Continue from step 1" never runs it again', async () => {
+    // Step 1 needs step 2, step 3 needs step 1: one at a time (no git here) they run 2, 1, 3.
+    const branching = { ...plan, steps: plan.steps.map((s) => ({ ...s, depends_on: s.step_number === 1 ? [2] : s.step_number === 2 ? [] : [1] })) };
+    const t1 = await task([{ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: branching }] }, write(2), text('two'), { type: 'fault', fault: 'hang' }]);
+    await t1.agent.send('three notes');
+    const card = t1.cards('plan')[0]!;
+    const run = t1.agent.executePlan(card.id);
+    const end = Date.now() + 10_000;
+    while (t1.server.chatRequests().length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    t1.agent.stop();
+    assert.equal(await run, 'stopped');
+    await t1.session.close();
+
+    const t2 = await task([write(1), text('one'), write(3), text('three')], { resumeId: t1.session.id });
+    const resumed = t2.cards('plan')[0]!;
+    assert.deepEqual(resumed.step_states, { 1: 'stopped', 2: 'done', 3: 'pending' });
+    const { planStatus } = await loadWebviewModule<PlanStatusModule>('webview-ui/src/state/planStatus.ts');
+    assert.equal((planStatus(resumed) as { next?: number }).next, 1, 'the card offers Continue from step 1');
+    assert.equal(await t2.agent.executePlan(resumed.id, { fromStep: 1 }), 'done');
+    const asked = t2.server.chatRequests().map((b) => /Do step (\d+) of/.exec(JSON.stringify(b.messages.at(-1)))?.[1]).filter(Boolean);
+    assert.deepEqual([...new Set(asked)], ['1', '3'], 'step 2 is never asked again');
+    assert.match(t2.server.chatRequests()[0].messages.at(-1).content, /Step 2 was carried out already/);
+    assert.deepEqual(t2.cards('plan')[0]!.step_states, { 1: 'done', 2: 'done', 3: 'done' });
+  });
+
   it('history keeps the provenance of plans and verdicts: model, prompt version, raw output, errors, repairs', async () => {
     const t1 = await task([
       { type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: { ...plan, steps: [] } }] },
