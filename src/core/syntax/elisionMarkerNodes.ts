@@ -8,7 +8,9 @@
  * to the function, one after a block's last statement to the block around it); there the list is
  * the block whose statements start at the marker's column.
  */
-import { isAncestorOrSelf, listOwner, namedKids, type SyntaxNode } from './parsedTree';
+import { isAncestorOrSelf, namedKids, type SyntaxNode } from './parsedTree';
+import { listOwner } from './listMembers';
+import { statementColumn } from './pythonCommentHomes';
 
 export interface MarkerNode {
   /** The comment, or the JSX expression that only wraps it. */
@@ -22,11 +24,6 @@ export interface MarkerNode {
 
 const indentWidth = (line: string) => /^[ \t]*/.exec(line)![0].replace(/\t/g, '    ').length;
 
-/** The column the statements of a Python block start at (its first non-comment child). */
-function statementColumn(block: SyntaxNode): number | undefined {
-  const first = namedKids(block).find((c) => c.type !== 'comment');
-  return first?.startPosition.column;
-}
 
 /** Rows between `from` and `to` (exclusive) are all blank or comments. */
 function onlyBlankOrComments(lines: string[], from: number, to: number): boolean {
@@ -43,13 +40,16 @@ function pythonContainer(root: SyntaxNode, lines: string[], row: number, fallbac
   // The last line of code above the marker: a block that ends there may still be the marker's.
   let low = row - 1;
   while (low > 0 && (lines[low]!.trim() === '' || lines[low]!.trim().startsWith('#'))) low--;
+  // And the first below it: a block that starts there (after blank lines) is the marker's too.
+  let high = row + 1;
+  while (high < lines.length - 1 && (lines[high]!.trim() === '' || lines[high]!.trim().startsWith('#'))) high++;
   let best: { node: SyntaxNode; depth: number } | undefined;
   const visit = (n: SyntaxNode, depth: number) => {
-    if (n.startPosition.row > row + 1 || n.endPosition.row < low) return;
+    if (n.startPosition.row > high || n.endPosition.row < low) return;
     if (n.type === 'block' && statementColumn(n) === col) {
       const start = n.startPosition.row;
       const end = n.endPosition.row;
-      const inside = start - 1 <= row && (row <= end || onlyBlankOrComments(lines, end, row));
+      const inside = (start - 1 <= row || onlyBlankOrComments(lines, row, start)) && (row <= end || onlyBlankOrComments(lines, end, row));
       if (inside && (!best || depth > best.depth)) best = { node: n, depth };
     }
     for (const c of namedKids(n)) visit(c, depth + 1);

@@ -12,9 +12,10 @@
  * result that parses with an error the original did not have.
  */
 import { findElisionMarkers, holdsMarker, type MarkerNode } from './elisionMarkerNodes';
-import { listKids, namedKids, parseWith, type ParsedTree, type SyntaxNode } from './parsedTree';
+import { namedKids, parseWith, type ParsedTree, type SyntaxNode } from './parsedTree';
+import { listKids } from './listMembers';
 import { likeness, nameKey, textKey } from './nodeKeys';
-import { alignSiblings, extendByText, type Pair } from './siblingAlignment';
+import { ALIKE, alignSiblings, extendByText, type Pair } from './siblingAlignment';
 import { grammarFor, guardTreeOf } from './syntaxGuard';
 
 export type Reconstruction = { ok: true; text: string; kept: number } | { ok: false; reason: string };
@@ -102,9 +103,9 @@ function levelDelta(r: Reading, pairs: Pair[], lazyNodes: (SyntaxNode | undefine
   return [...seen.entries()].sort((a, b) => b[1] - a[1])[0]![0];
 }
 
-function lazyItems(n: SyntaxNode, markers: MarkerNode[]): { node?: SyntaxNode; marker?: MarkerNode; row: number }[] {
+function lazyItems(n: SyntaxNode, markers: MarkerNode[], grammar: string): { node?: SyntaxNode; marker?: MarkerNode; row: number }[] {
   const markerIds = new Set(markers.map((m) => m.node.id));
-  const items: { node?: SyntaxNode; marker?: MarkerNode; row: number }[] = listKids(n)
+  const items: { node?: SyntaxNode; marker?: MarkerNode; row: number }[] = listKids(n, grammar)
     .filter((c) => !markerIds.has(c.id) && !blankText(c))
     .map((c) => ({ node: c, row: c.startPosition.row }));
   for (const m of markers) {
@@ -134,7 +135,7 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
   const out: Placement[] = [];
   const inBody = !declarative(l);
   const kept: SyntaxNode[] = [];
-  const added: SyntaxNode[] = [];
+  const added: { node: SyntaxNode; besideMarker: boolean }[] = [];
   let firstMarker: MarkerNode | undefined;
   let origNames: Set<string | undefined> | undefined;
   for (let g = 0; g <= pairs.length; g++) {
@@ -142,7 +143,8 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
     const after = pairs[g];
     const gap = items.slice(before ? before.lazy + 1 : 0, after ? after.lazy : items.length);
     const gapOrig = origNodes.slice(before ? before.orig + 1 : 0, after ? after.orig : origNodes.length);
-    for (const it of gap) if (it.node) added.push(it.node);
+    const besideMarker = gap.some((it) => it.marker);
+    for (const it of gap) if (it.node) added.push({ node: it.node, besideMarker });
     // Consecutive markers (nothing between them) are one.
     const groups: MarkerNode[][] = [];
     let last: 'marker' | 'node' | undefined;
@@ -199,11 +201,15 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
     );
   }
   // New code is new only if it is no changed copy of code a marker keeps (a new name, or nothing
-  // alike); else it is unclear which of the file's lines it replaces.
+  // alike); else it is unclear which of the file's lines it replaces. Beside a marker that is a
+  // question of where the marker's stretch ends. Between two pairs with no marker, new code stands
+  // where the text puts it, after and before code that stays: there only a declaration whose name
+  // a marker keeps elsewhere would be a copy (statements alike to others are common in a body).
   if (kept.length > 0 && firstMarker) {
     const keptNames = new Set(kept.map((o) => nameKey(o, inBody)).filter((k) => k !== undefined));
-    for (const n of added) {
+    for (const { node: n, besideMarker } of added) {
       const k = nameKey(n, inBody);
+      if (!besideMarker && (inBody || k === undefined)) continue;
       const fresh = k !== undefined ? !keptNames.has(k) : !kept.some((o) => likeness(n, o) >= CHANGED_COPY);
       if (!fresh) throw new CopyRefusal(`the text has new code (line ${n.startPosition.row + 1}) like code of the file that the marker ${named(firstMarker)} would keep, so it is unclear which lines it replaces`, n);
     }
@@ -239,17 +245,17 @@ function readAmbiguous(r: Reading, l: SyntaxNode, items: Item[], origNodes: Synt
     if (readings.length === 1) return readings[0]!;
     break;
   }
-  // The new code may be the changed copy of one node alike to it: taken when exactly one such
-  // pairing leaves a clear reading in which every node of the file's list is kept or paired (none dropped).
+  // The new code may be the changed copy of one node much alike to it: taken when exactly one such
+  // pairing leaves a clear reading that drops no node of the file's list the text did not drop already.
   const li = items.findIndex((i) => i.node?.id === refusal.copy.id);
   const readings: { pairs: Pair[]; placements: Placement[] }[] = [];
   for (let oi = 0; oi < origNodes.length && li !== -1; oi++) {
-    if (pairedO.has(oi) || likeness(refusal.copy, origNodes[oi]!) < CHANGED_COPY) continue;
+    if (pairedO.has(oi) || likeness(refusal.copy, origNodes[oi]!) < ALIKE) continue;
     const tried = [...pairs, { lazy: li, orig: oi, by: 'likeness' as const }].sort((a, b) => a.lazy - b.lazy);
     if (tried.some((p, k) => k > 0 && p.orig <= tried[k - 1]!.orig)) continue;
     try {
       const placements = readGaps(r, l, items, origNodes, tried, delta, wrappedTop);
-      if (dropsNothing(items, origNodes, tried)) readings.push({ pairs: tried, placements });
+      if (dropsNothing(items, origNodes, tried, pairs)) readings.push({ pairs: tried, placements });
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
     }
@@ -258,23 +264,30 @@ function readAmbiguous(r: Reading, l: SyntaxNode, items: Item[], origNodes: Synt
   throw refusal;
 }
 
-/** Whether every original node of the list is paired or in a stretch a marker keeps. */
-function dropsNothing(items: Item[], origNodes: SyntaxNode[], pairs: Pair[]): boolean {
+/** The original nodes of the list that are neither paired nor in a stretch a marker keeps: what the text drops. */
+function dropped(items: Item[], origNodes: SyntaxNode[], pairs: Pair[]): Set<number> {
+  const out = new Set<number>();
   for (let g = 0; g <= pairs.length; g++) {
     const before = pairs[g - 1];
     const after = pairs[g];
     const gap = items.slice(before ? before.lazy + 1 : 0, after ? after.lazy : items.length);
-    const origCount = (after ? after.orig : origNodes.length) - (before ? before.orig + 1 : 0);
-    if (origCount > 0 && !gap.some((it) => it.marker)) return false;
+    if (gap.some((it) => it.marker)) continue;
+    for (let o = before ? before.orig + 1 : 0; o < (after ? after.orig : origNodes.length); o++) out.add(o);
   }
-  return true;
+  return out;
+}
+
+/** Whether the pairs `tried` drop no original node that `pairs` (the reading without the guess) did not drop already. */
+function dropsNothing(items: Item[], origNodes: SyntaxNode[], tried: Pair[], pairs: Pair[]): boolean {
+  const before = dropped(items, origNodes, pairs);
+  return [...dropped(items, origNodes, tried)].every((o) => before.has(o));
 }
 
 /** Reads the markers among `l`'s children against `o`'s, then goes down into the pairs that hold markers deeper. */
 function readLevel(r: Reading, o: SyntaxNode, l: SyntaxNode, inherited: number, top: boolean): number {
-  const items = lazyItems(l, r.markers);
+  const items = lazyItems(l, r.markers, r.grammar);
   const lazyNodes = items.map((i) => i.node);
-  const origNodes = listKids(o).filter((c) => !blankText(c));
+  const origNodes = listKids(o, r.grammar).filter((c) => !blankText(c));
   let pairs = alignSiblings(lazyNodes, origNodes, (n) => holdsMarker(n, r.markers), !declarative(l));
   const delta = levelDelta(r, pairs, lazyNodes, origNodes) ?? inherited;
   const wrappedTop = top && r.wrapped !== undefined;
@@ -436,7 +449,7 @@ async function readByStructure(
     if (!body) return undefined;
     // The class of the original whose members the text names; it must be the only one.
     const fits = classBodies(origTree.rootNode).map((c) => {
-      const pairs = alignSiblings(lazyItems(body, wrappedMarkers).map((i) => i.node), namedKids(c), () => false, false);
+      const pairs = alignSiblings(lazyItems(body, wrappedMarkers, grammar).map((i) => i.node), listKids(c, grammar), () => false, false);
       return { c, named: pairs.filter((p) => p.by === 'text' || p.by === 'name').length };
     }).filter((x) => x.named > 0).sort((a, b) => b.named - a.named);
     if (fits.length === 0) return { ok: false, reason: `the marker ${named(wrappedMarkers[0] ? { ...wrappedMarkers[0], row: wrappedMarkers[0].row - 1 } : markers[0]!)} stands among code that matches nothing in the file` };
@@ -444,8 +457,8 @@ async function readByStructure(
     const r: Reading = { grammar, orig: origLines, lazy: wrappedLines, markers: wrappedMarkers, placements: [], wrapped: { from: 0, to: 0 } };
     try {
       // The class level's offset: the text moves to it, the file's lines stay.
-      const items = lazyItems(body, wrappedMarkers);
-      const origNodes = namedKids(fits[0]!.c);
+      const items = lazyItems(body, wrappedMarkers, grammar);
+      const origNodes = listKids(fits[0]!.c, grammar);
       const pairs = alignSiblings(items.map((i) => i.node), origNodes, (n) => holdsMarker(n, wrappedMarkers), false);
       r.wrapped = { from: 0, to: levelDelta(r, pairs, items.map((i) => i.node), origNodes) ?? 0 };
       readLevel(r, fits[0]!.c, body, r.wrapped.to, true);

@@ -44,16 +44,3 @@ export function isAncestorOrSelf(a: SyntaxNode, n: SyntaxNode | null): boolean {
   for (let p = n; p; p = p.parent) if (p.id === a.id) return true;
   return false;
 }
-
-/**
- * The members of a list node as one list: Go's block holds its leading comments itself and its
- * statements in a statement_list; read as one, a marker among the comments stands among the statements.
- */
-export function listKids(n: SyntaxNode): SyntaxNode[] {
-  return namedKids(n).flatMap((c) => (c.type === 'statement_list' ? namedKids(c) : [c]));
-}
-
-/** The node whose list a child of `n` is in (the block, for Go's statement_list). */
-export function listOwner(n: SyntaxNode): SyntaxNode {
-  return n.type === 'statement_list' && n.parent ? n.parent : n;
-}

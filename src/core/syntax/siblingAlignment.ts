@@ -14,7 +14,7 @@ export type PairedBy = 'text' | 'name' | 'likeness' | 'kind';
 export interface Pair { lazy: number; orig: number; by: PairedBy }
 
 /** Nodes at least this alike (token overlap) are taken for the same node changed, when each is the other's only best. */
-const ALIKE = 0.7;
+export const ALIKE = 0.7;
 
 /** The longest run of pairs increasing on the original's side (they are given in the lazy order). */
 function increasing(pairs: Pair[]): Pair[] {

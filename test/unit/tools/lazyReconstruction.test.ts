@@ -1,0 +1,181 @@
+/**
+ * Lazy rewrites read by the file's syntax, one shape at a time, through the real write_file and
+ * edit_file on real files: each shape is one the corpus of real commits (lazyEditCorpus.ts)
+ * refused, cut down to what makes it hard. Held: the file is exactly what the model meant, or the
+ * edit is refused with the file untouched — never anything else.
+ */
+import * as assert from 'node:assert/strict';
+import { editFileTool } from '../../../src/core/tools/editFile';
+import { writeFileTool } from '../../../src/core/tools/writeFile';
+import { makeHarness } from './toolHarness';
+
+async function write(file: string, original: string, lazy: string): Promise<{ isError: boolean; content: string; after: string }> {
+  const h = makeHarness();
+  try {
+    const abs = h.write(file, original);
+    h.reads.record(abs, original);
+    const r = await h.call(writeFileTool, { path: file, content: lazy });
+    return { isError: !!r.isError, content: r.content, after: h.read(file) };
+  } finally {
+    h.cleanup();
+  }
+}
+
+async function landsAs(file: string, original: string, lazy: string, expected: string) {
+  const r = await write(file, original, lazy);
+  assert.equal(r.isError, false, r.content);
+  assert.equal(r.after, expected);
+}
+
+async function refused(file: string, original: string, lazy: string, says: RegExp) {
+  const r = await write(file, original, lazy);
+  assert.equal(r.isError, true, `written:\n${r.after}`);
+  assert.equal(r.after, original);
+  assert.match(r.content, says);
+}
+
+describe('lazy rewrites read by structure', function () {
+  this.timeout(20_000);
+
+  it('Python: a marker on its own before a body\'s first statement, a blank line between, keeps the body\'s first statements', async () => {
+    const original = [
+      'class HelpFormatter:',
+      '    """Formats help."""',
+      '',
+      '    def __init__(self, width=None):',
+      '        import shutil',
+      '',
+      '        self.indent = 2',
+      '        if max_width is None:',
+      '            max_width = 80',
+      '        if width is None:',
+      '            width = 80',
+      '        self.width = width',
+      '',
+      '    def write(self, s):',
+      '        self.buffer.append(s)',
+      '',
+    ].join('\n');
+    const lazy = [
+      'class HelpFormatter:',
+      '    # ...',
+      '',
+      '    def __init__(self, width=None):',
+      '        self.indent = 2',
+      '        # ... existing code ...',
+      '        if width is None:',
+      '            import shutil',
+      '',
+      '            width = 80',
+      '        self.width = width',
+      '',
+      '    # ... rest of the code unchanged ...',
+      '',
+    ].join('\n');
+    await landsAs('fmt.py', original, lazy, original.replace('        import shutil\n\n', '').replace('        if width is None:\n', '        if width is None:\n            import shutil\n\n'));
+  });
+
+  it('Python: a marker between "else:" and a blank line keeps the statements at the start of the else body', async () => {
+    const original = [
+      'try:',
+      '    from ctypes import pythonapi',
+      'except ImportError:',
+      '    get_buffer = None',
+      'else:',
+      '',
+      '    class Py_buffer(Structure):',
+      '        _fields_ = []',
+      '',
+      '    PyObject_GetBuffer = pythonapi.PyObject_GetBuffer',
+      '',
+      '    def get_buffer(obj):',
+      '        buf = Py_buffer()',
+      '        return buf.value',
+      '',
+    ].join('\n');
+    const lazy = [
+      'try:',
+      '    # ... rest of the code unchanged ...',
+      'else:',
+      '',
+      '    # existing code here',
+      '',
+      '    def get_buffer(obj):',
+      '        buf = Py_buffer()',
+      '        return buf.value or None',
+      '',
+    ].join('\n');
+    await landsAs('con.py', original, lazy, original.replace('return buf.value\n', 'return buf.value or None\n'));
+  });
+
+  it("Python: a body's leading comments are its members, wherever the grammar hangs them (a comment the text keeps is not kept twice)", async () => {
+    const original = [
+      'class AliasedGroup(click.Group):',
+      '    def get_command(self, ctx, cmd_name):',
+      '        # Step one: builtin commands as normal',
+      '        rv = click.Group.get_command(self, ctx, cmd_name)',
+      '        if rv is not None:',
+      '            return rv',
+      '',
+      "        # Step two: find the config object and ensure it's there.",
+      '        # This will create the config object is missing.',
+      '        cfg = ctx.ensure_object(Config)',
+      '',
+      '        # Step three: lookup an explicit command alias in the config',
+      '        if cmd_name in cfg.aliases:',
+      '            return click.Group.get_command(self, ctx, cfg.aliases[cmd_name])',
+      '        return None',
+      '',
+    ].join('\n');
+    const lazy = [
+      'class AliasedGroup(click.Group):',
+      '    def get_command(self, ctx, cmd_name):',
+      '        # Step one: builtin commands as normal',
+      '        # ... same as before ...',
+      '        # This will create the config object is missing.',
+      '        cfg = ctx.ensure_object(Config)',
+      '',
+      '        # Step three: look up an explicit command alias in the config',
+      '        if cmd_name in cfg.aliases:',
+      '            return click.Group.get_command(self, ctx, cfg.aliases[cmd_name])',
+      '        # rest of the file unchanged',
+      '',
+    ].join('\n');
+    await landsAs('aliases.py', original, lazy, original.replace('lookup an explicit', 'look up an explicit'));
+  });
+
+  it('Python: statements replaced after the last unchanged one are new there, though alike to statements a marker keeps above', async () => {
+    const original = [
+      'class HelpFormatter:',
+      '    def __init__(self, indent_increment=2, width=None):',
+      '        self.indent_increment = indent_increment',
+      '        if width is None:',
+      '            width = 78',
+      '        self.width = width',
+      '        self.current_indent: int = 0',
+      '        self.buffer: list[str] = []',
+      '',
+      '    def write(self, string):',
+      '        self.buffer.append(string)',
+      '',
+    ].join('\n');
+    const lazy = [
+      'class HelpFormatter:',
+      '    def __init__(self, indent_increment=2, width=None):',
+      '        # ... rest of the code unchanged ...',
+      '        self.width = width',
+      '        self.current_indent = 0',
+      '        self.buffer = []',
+      '',
+      '    # existing code here',
+      '',
+    ].join('\n');
+    await landsAs('fmt.py', original, lazy, original.replace('self.current_indent: int = 0', 'self.current_indent = 0').replace('self.buffer: list[str] = []', 'self.buffer = []'));
+  });
+
+  it('but a function the text writes again elsewhere, by the name a marker keeps, is refused naming the marker', async () => {
+    const original = ['def a():', '    return 1', '', '', 'def b():', '    return 2', '', '', 'def c():', '    return 3', ''].join('\n');
+    const lazy = ['# ... existing code ...', '', '', 'def c():', '    return 3', '', '', 'def a():', '    return 10', ''].join('\n');
+    await refused('m.py', original, lazy, /existing code/);
+  });
+});
