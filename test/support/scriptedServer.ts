@@ -141,6 +141,11 @@ export class ScriptedServer {
     this.steps = [...steps];
   }
 
+  /** Answers by lane from now on (a suite whose server outlives one test; `undefined`: the main script only). */
+  useLanes(lanes: ScriptLanes | undefined): void {
+    this.opts.lanes = lanes;
+  }
+
   get remainingSteps(): number {
     return this.steps.length;
   }

@@ -141,7 +141,7 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     const conversation = new Conversation();
     conversation.appendUser(branchBrief(exec.record.plan, exec.record.version, n));
     const outcome = await d.branchTurn({
-      step: n, events, conversation, host, planning: child, inWorkspace: !wt,
+      step: n, events, conversation, host, planning: child, inWorkspace: alone,
       setState: (state, detail) => lanes.set(n, state, detail),
       onUsage: (u) => {
         const slice = child.noteUsage(u.role, { tokensIn: u.tokensIn, tokensOut: u.tokensOut, ...(u.costUsd !== undefined ? { costUsd: u.costUsd } : {}) });
@@ -284,8 +284,10 @@ class LaneStates {
   private show(): void {
     const running = [...this.states.keys()].sort((a, b) => a - b);
     const waiting = running.filter((n) => this.states.get(n)?.state === 'waiting_on_user');
-    const count = `${running.length} step${running.length === 1 ? '' : 's'} running (${running.join(', ')})`;
-    if (waiting.length) this.setState('waiting_on_user', `Step ${waiting.join(', ')} ${waiting.length === 1 ? 'waits' : 'wait'} for you; ${count}`);
-    else this.setState(running.some((n) => this.states.get(n)?.state === 'calling_tool') ? 'calling_tool' : 'thinking', count);
+    // The count first: a narrow side bar cuts the chip's end (the lanes and cards say which step waits).
+    const count = `${running.length} step${running.length === 1 ? '' : 's'} running`;
+    const steps = (ns: number[]) => (ns.length === 1 ? `step ${ns[0]}` : `steps ${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`);
+    if (waiting.length) this.setState('waiting_on_user', `${count}: ${steps(waiting)} ${waiting.length === 1 ? 'waits' : 'wait'} for you`);
+    else this.setState(running.some((n) => this.states.get(n)?.state === 'calling_tool') ? 'calling_tool' : 'thinking', `${count}: ${steps(running)}`);
   }
 }

@@ -55,7 +55,8 @@ export class DiffApprover implements Approver, vscode.Disposable {
       req,
       proposed: ProposalFs.uriFor(this.proposedScheme, `Tandem proposal ${++this.counter}`, name),
       original: ProposalFs.uriFor(this.originalScheme, `Tandem proposal ${this.counter}`, name),
-      title: `${req.info.path ?? name} ↔ Tandem's proposal (editable)`,
+      // Steps run side by side may each have a diff open: the tab says whose.
+      title: `${req.info.path ?? name} ↔ Tandem's proposal${req.info.step ? ` for step ${req.info.step}` : ''} (editable)`,
       target: this.absoluteTarget(req),
     };
     this.proposals.put(proposal.proposed, req.proposedText);

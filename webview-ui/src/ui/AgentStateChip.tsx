@@ -6,9 +6,8 @@ const LABEL: Record<AgentState, string> = {
 
 /**
  * `detail` (what the state waits on, e.g. the first token of a large prompt) replaces the bare
- * label; while a plan runs, the chip also says how many of its steps are running.
+ * label; while plan steps run side by side, the host's detail starts with how many run.
  */
-export function AgentStateChip({ state, detail, running = 0 }: { state: AgentState; detail?: string | null; running?: number }) {
-  const steps = running ? ` · ${running} step${running > 1 ? 's' : ''} running` : '';
-  return <span class={`chip state state-${state}`} data-agent-state={state} title={detail ?? undefined}>{detail ? `${detail}…` : LABEL[state] ?? state}{steps}</span>;
+export function AgentStateChip({ state, detail }: { state: AgentState; detail?: string | null }) {
+  return <span class={`chip state state-${state}`} data-agent-state={state} title={detail ?? undefined}>{detail ? `${detail}…` : LABEL[state] ?? state}</span>;
 }

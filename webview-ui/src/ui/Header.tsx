@@ -161,7 +161,7 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
         >
           <span aria-hidden="true">{role.glyph}</span> {role.label}
         </button>
-        <AgentStateChip state={agentState} detail={agentDetail} running={progress?.steps.filter((s) => s.state === 'running').length ?? 0} />
+        <AgentStateChip state={agentState} detail={agentDetail} />
         {progress && <StepProgress p={progress}>{details}</StepProgress>}
         {/* At the row's right end (margin-left: auto); hidden while a run goes (it could not revert then): the run's line keeps its room. */}
         {revertible > 0 && !confirmRevert && !busy && (
