@@ -53,6 +53,16 @@ export interface CommandResult {
  * file system read-only, a private /tmp, its own process namespace (nothing outlives it, nothing
  * outside is visible), `.git`, execution-sensitive and ignore files read-only, secret files hidden.
  */
+/** What a step worktree's host also gives its sandboxed commands. */
+export interface ForRootOptions {
+  /**
+   * Folders outside the root its commands may read, never write: the workspace's dependency folders
+   * a worktree links to (node_modules…). Bound read-only at their own paths, so the links resolve
+   * even where the sandbox hides the rest (a private /tmp).
+   */
+  readOnlyFolders?: readonly string[];
+}
+
 export interface CommandIsolation {
   /** The workspace folders (absolute, real): the only places a command may change. */
   roots: readonly string[];
@@ -162,5 +172,5 @@ export interface HostPorts {
    * git worktree, where that step's files, searches and sandboxed commands are rooted. Absent: steps
    * cannot run in worktrees here, so they run one at a time in the workspace.
    */
-  forRoot?(root: string): HostPorts;
+  forRoot?(root: string, opts?: ForRootOptions): HostPorts;
 }

@@ -70,9 +70,9 @@ export function createVscodeHost(
     logger,
     // A plan step's worktree is no workspace folder of the editor: its files and commands go through
     // Node (sandboxed as in the workspace); approvals and questions still come to the chat.
-    forRoot: (root) => ({
+    forRoot: (root, more) => ({
       fs: new NodeWorkspaceFs([root]),
-      commands: new NodeCommandRunner({ sandbox }),
+      commands: new NodeCommandRunner({ sandbox: () => ({ ...sandbox(), ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}) }) }),
       approver,
       asker,
       ripgrepPath: ports.ripgrepPath,

@@ -219,6 +219,71 @@ describe('tandem run --plan: independent steps run side by side, each in its own
   });
 });
 
+describe('tandem run --plan: a step in a worktree sees the workspace\'s ignored dependency folders, read-only (built CLI, scripted server)', function () {
+  this.timeout(60_000);
+  const kit = cliTestKit({
+    prefix: 'tandem-graphdeps-',
+    realpath: true,
+    setup: (ws) => {
+      gitIn(ws, 'init', '-q');
+      fs.writeFileSync(path.join(ws, '.gitignore'), 'node_modules/\n');
+      fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
+      gitIn(ws, 'add', '-A');
+      gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+      // Installed dependencies: ignored, never committed (what `npm ci` leaves).
+      fs.mkdirSync(path.join(ws, 'node_modules', 'dep'), { recursive: true });
+      fs.writeFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'module.exports = 42;\n');
+    },
+  });
+  let plans: string;
+  before(() => { plans = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-graphdeps-plans-')); });
+  after(() => fs.rmSync(plans, { recursive: true, force: true }));
+  const depCheck = (f: string) => `node -e "process.exit(require('dep') === 42 ? 0 : 1)" && test -s ${f}`;
+
+  async function runPlan(plan: unknown, lanes: Record<string, ScriptStep[]>): Promise<CliRun> {
+    const file = path.join(plans, `${path.basename(kit.ws)}.json`);
+    fs.writeFileSync(file, JSON.stringify(plan));
+    kit.server = await ScriptedServer.start([], { lanes: { keyOf: planStepOf, steps: lanes }, answerDelayMs: 100 });
+    return runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--plan', file, '--approve', 'plan', '--json', '--no-history', '--parallel', '2'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' }, timeoutMs: 50_000 });
+  }
+
+  it('two steps side by side whose checks need node_modules pass, and only their own files are applied back', async () => {
+    const plan = graphPlan([{ files: ['a.txt'], depends_on: [], check: depCheck('a.txt') }, { files: ['b.txt'], depends_on: [], check: depCheck('b.txt') }]);
+    const r = await runPlan(plan, {
+      1: [call('write_file', { path: 'a.txt', content: 'a\n' }), text('Wrote a.')],
+      2: [call('write_file', { path: 'b.txt', content: 'b\n' }), text('Wrote b.')],
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const steps = stepEvents(r);
+    assert.ok(steps.indexOf('step_started:2') < steps.indexOf('step_done:1'), `side by side: ${steps.join(' ')}`);
+    const applies = jsonEvents(r).flatMap((e) => (e.type === 'card_added' && (e.card as any).tool === 'apply_step' ? [(e.card as any).args.files] : []));
+    assert.deepEqual(applies.flat().sort(), ['a.txt', 'b.txt'], 'the linked folder is not a change of the step');
+    assert.equal(fs.lstatSync(path.join(kit.ws, 'node_modules')).isDirectory(), true);
+    assert.deepEqual(fs.readdirSync(path.join(kit.ws, 'node_modules', 'dep')), ['index.js']);
+  });
+
+  it('a step that writes into the linked folder never reaches the workspace\'s copy', async () => {
+    const plan = graphPlan([
+      { files: ['a.txt'], depends_on: [], check: depCheck('a.txt') },
+      { files: ['b.txt', 'node_modules/dep/index.js'], depends_on: [], check: depCheck('b.txt') },
+    ]);
+    (plan.steps[1] as any).commands = ['echo "module.exports = 0;" > node_modules/dep/index.js'];
+    const r = await runPlan(plan, {
+      1: [call('write_file', { path: 'a.txt', content: 'a\n' }), text('Wrote a.')],
+      2: [
+        call('run_command', { command: 'echo "module.exports = 0;" > node_modules/dep/index.js' }),
+        call('write_file', { path: 'node_modules/dep/index.js', content: 'module.exports = 0;\n' }),
+        call('write_file', { path: 'b.txt', content: 'b\n' }),
+        text('Done.'),
+      ],
+    });
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'node_modules', 'dep', 'index.js'), 'utf8'), 'module.exports = 42;\n', r.stderr);
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), 'a\n');
+    assert.ok(stepEvents(r).includes('step_done:1'), stepEvents(r).join(' '));
+    assert.ok(!stepEvents(r).includes('step_done:2'), `a step whose writes were refused is not done: ${stepEvents(r).join(' ')}`);
+  });
+});
+
 describe('tandem run --plan outside git: steps run one at a time and it says why (built CLI, scripted server)', function () {
   this.timeout(60_000);
   const kit = cliTestKit({ prefix: 'tandem-graphnogit-', realpath: true });

@@ -1,7 +1,11 @@
 /**
  * A git worktree for one plan step that runs beside another, made from the workspace as the user
  * sees it: HEAD, plus every uncommitted change and untracked file that is not ignored (copied over),
- * so the step starts from what is on screen, not from the last commit. What the step changed is
+ * so the step starts from what is on screen, not from the last commit. The workspace's ignored
+ * dependency folders (node_modules, .venv, vendor…) are linked in, so a check such as `npm test`
+ * runs there as it does in the workspace: the links point at the workspace's own folders, which the
+ * step's sandbox (rooted at the worktree) sees read-only and its file tools see as outside its
+ * folder, so nothing the step does writes into them; they are never read back as its changes. What the step changed is
  * read back as whole files against that starting point (a tree written when the worktree was made),
  * and applied to the workspace only if none of those files changed in the workspace meanwhile:
  * refused whole otherwise, never half-applied (applyStepChanges).
@@ -38,7 +42,15 @@ export interface StepWorktree {
   prefix: string;
   /** The tree the step started from (HEAD plus the workspace's changes). */
   baseTree: string;
+  /** The workspace's ignored dependency folders linked into it (top-level relative), never the step's changes. */
+  linked: string[];
 }
+
+/**
+ * Ignored folders a check needs and a step never changes: installed dependencies. Build outputs
+ * (dist, out, target) are not linked: a step's build writes them, and a read-only link would fail it.
+ */
+const DEPENDENCY_DIRS = ['node_modules', 'bower_components', '.venv', 'venv', 'vendor'];
 
 const GIT_ENV_DROP = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|PREFIX)$/;
 
@@ -111,26 +123,28 @@ export async function createStepWorktree(workspace: string, label: string): Prom
 }
 
 /**
- * Where the step's worktree will be, at once (one git call), and the worktree itself once made
- * (`ready`): the step's first request to the model need not wait for the checkout.
+ * Where the step's worktree will be, at once (two git calls), with the workspace's dependency
+ * folders it links to (absolute: its commands read them, read-only), and the worktree itself once
+ * made (`ready`): the step's first request to the model need not wait for the checkout.
  */
-export async function startStepWorktree(workspace: string, label: string): Promise<{ root: string; ready: Promise<StepWorktree> }> {
+export async function startStepWorktree(workspace: string, label: string): Promise<{ root: string; dependencies: string[]; ready: Promise<StepWorktree> }> {
   const [top = '', prefix = ''] = (await git(workspace, ['rev-parse', '--show-toplevel', '--show-prefix'])).split('\n').map((l) => l.trim());
+  const dependencies = await ignoredDependencies(top, prefix);
   const dir = path.join(worktreesBase(top), `${label}-${randomBytes(4).toString('hex')}`);
   await fs.mkdir(path.dirname(dir), { recursive: true });
   // The owner file first: a crash between here and the end leaves something the next start can find.
   await fs.writeFile(`${dir}.owner`, `${process.pid}\n`);
   // The folder exists (empty, as `git worktree add` accepts it) from here on, so it can be a root already.
   await fs.mkdir(dir);
-  const ready = makeWorktree(workspace, top, prefix, dir);
+  const ready = makeWorktree(workspace, top, prefix, dir, dependencies);
   // Not left unhandled while nobody awaits it yet; whoever awaits it sees the failure.
   ready.catch(() => undefined);
   // A workspace below the repository's top level is a folder the checkout makes: wait for it.
   if (prefix) await ready;
-  return { root: prefix ? path.join(dir, prefix) : dir, ready };
+  return { root: prefix ? path.join(dir, prefix) : dir, dependencies: dependencies.map((d) => path.join(top, d)), ready };
 }
 
-async function makeWorktree(workspace: string, top: string, prefix: string, dir: string): Promise<StepWorktree> {
+async function makeWorktree(workspace: string, top: string, prefix: string, dir: string, dependencies: readonly string[]): Promise<StepWorktree> {
   try {
     await inTurn(top, () => git(top, ['worktree', 'add', '--detach', '--quiet', dir, 'HEAD']));
     // What the user sees: changed tracked files (and deletions), and untracked files not ignored.
@@ -151,11 +165,40 @@ async function makeWorktree(workspace: string, top: string, prefix: string, dir:
     }
     // Nothing copied: the starting tree is HEAD's as checked out (one git call less per step).
     const baseTree = copied.length ? (await git(dir, ['write-tree'])).trim() : 'HEAD^{tree}';
-    return { dir, root: prefix ? path.join(dir, prefix) : dir, workspace, top, prefix, baseTree };
+    const linked = await linkDependencies(top, dir, dependencies);
+    return { dir, root: prefix ? path.join(dir, prefix) : dir, workspace, top, prefix, baseTree, linked };
   } catch (e) {
     await removeWorktreeDir(top, dir);
     throw e;
   }
+}
+
+/** The workspace's ignored dependency folders, at the repository's top and the workspace's root (top-level relative). */
+async function ignoredDependencies(top: string, prefix: string): Promise<string[]> {
+  const present: string[] = [];
+  for (const base of new Set(['', prefix])) {
+    for (const name of DEPENDENCY_DIRS) {
+      const rel = `${base}${name}`;
+      if ((await fs.stat(path.join(top, rel)).catch(() => undefined))?.isDirectory()) present.push(rel);
+    }
+  }
+  if (present.length === 0) return [];
+  // A trailing slash, so a folder-only rule (`node_modules/`) matches; exit 1 when none is ignored.
+  const out = await git(top, ['check-ignore', '--', ...present.map((p) => `${p}/`)]).catch(() => '');
+  return out.split('\n').map((l) => l.trim().replace(/\/$/, '')).filter((l) => present.includes(l));
+}
+
+/** Links the dependency folders into the worktree; returns those linked (a folder checked out there already is left alone). */
+async function linkDependencies(top: string, dir: string, dependencies: readonly string[]): Promise<string[]> {
+  const linked: string[] = [];
+  for (const rel of dependencies) {
+    const at = path.join(dir, rel);
+    if (await fs.lstat(at).then(() => true, () => false)) continue;
+    await fs.mkdir(path.dirname(at), { recursive: true });
+    await fs.symlink(path.join(top, rel), at, process.platform === 'win32' ? 'junction' : 'dir');
+    linked.push(rel);
+  }
+  return linked;
 }
 
 /** The workspace's file (or symlink, or its absence) made the same in the worktree. */
@@ -170,7 +213,8 @@ async function copyOver(from: string, to: string): Promise<void> {
 
 /** What the step changed in its worktree, file by file, against the tree it started from. */
 export async function stepChanges(wt: StepWorktree): Promise<StepFileChange[]> {
-  const pathspec = wt.prefix ? [wt.prefix] : ['.'];
+  // The linked dependency folders are links git would see as new files: never the step's.
+  const pathspec = [wt.prefix || '.', ...wt.linked.map((l) => `:(exclude,literal)${l}`)];
   await git(wt.dir, ['add', '-A', '--', ...pathspec]);
   const names = splitZ(await git(wt.dir, ['diff', '--cached', '--name-only', '-z', '--no-renames', wt.baseTree, '--', ...pathspec]));
   const out: StepFileChange[] = [];

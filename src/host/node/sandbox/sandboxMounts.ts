@@ -128,11 +128,18 @@ function secretsInNodeModules(dir: string, isSecret: (name: string) => boolean, 
   }
 }
 
-export function findSandboxMounts(roots: readonly string[], secretPatterns: readonly string[] = DEFAULT_SECRET_FILES, allowedSecrets: readonly string[] = []): SandboxMounts {
+/** `extraReadOnly`: folders outside the roots to bind read-only at their own paths (existing ones; their secret files hidden as in node_modules). */
+export function findSandboxMounts(roots: readonly string[], secretPatterns: readonly string[] = DEFAULT_SECRET_FILES, allowedSecrets: readonly string[] = [], extraReadOnly: readonly string[] = []): SandboxMounts {
   const isSecret = basenameMatcher(secretPatterns);
   const isAllowed = basenameMatcher(allowedSecrets);
   const readOnly = new Set<string>();
   const hidden = new Set<string>();
+  for (const dir of extraReadOnly) {
+    const real = realOrUndefined(dir);
+    if (!real || !safeIsDir(real)) continue;
+    readOnly.add(real);
+    secretsInNodeModules(real, isSecret, isAllowed, hidden);
+  }
   const protectedNames = new Set<string>();
   const inWorkspace = (p: string) => roots.some((r) => isWithin(r, p));
   for (const root of roots) {
