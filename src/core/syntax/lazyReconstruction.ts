@@ -125,6 +125,13 @@ class CopyRefusal extends Refusal {
   }
 }
 
+/** A refusal because new code stands between two markers: pairing it with code of the file much like it (a changed node) may place it. */
+class BetweenMarkersRefusal extends Refusal {
+  constructor(message: string, readonly between: SyntaxNode[]) {
+    super(message);
+  }
+}
+
 type Item = { node?: SyntaxNode; marker?: MarkerNode; row: number };
 
 /**
@@ -172,7 +179,10 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
     }
     kept.push(...gapOrig);
     if (groups.length > 1 && gapOrig.length > 0 && !memberList(l)) {
-      throw new Refusal(`the markers ${named(groups[0]![0]!)} and ${named(groups[1]![0]!)} have new code between them and no unchanged line to tell which of the file's lines each keeps`);
+      throw new BetweenMarkersRefusal(
+        `the markers ${named(groups[0]![0]!)} and ${named(groups[1]![0]!)} have new code between them and no unchanged line to tell which of the file's lines each keeps`,
+        gap.flatMap((it) => (it.node ? [it.node] : [])),
+      );
     }
     let from = gapOrig.length ? gapOrig[0]!.startPosition.row : 0;
     let to = gapOrig.length ? gapOrig[gapOrig.length - 1]!.endPosition.row : -1;
@@ -283,6 +293,24 @@ function dropsNothing(items: Item[], origNodes: SyntaxNode[], tried: Pair[], pai
   return [...dropped(items, origNodes, tried)].every((o) => before.has(o));
 }
 
+/**
+ * New code between two markers is placed only as the changed form of code of the file it is much
+ * like — the one node of its kind and name that is its best match and it theirs — so that the
+ * markers keep what stands around that node. Taken when the reading is then clear and drops no
+ * node of the file the text did not drop already; a node with no such match (new code) is refused.
+ */
+function readBetweenMarkers(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNode[], pairs: Pair[], delta: number, wrappedTop: boolean, refusal: BetweenMarkersRefusal): { pairs: Pair[]; placements: Placement[] } {
+  const between = new Set(refusal.between.map((n) => n.id));
+  const tried = alignSiblings(items.map((i) => i.node), origNodes, (n) => holdsMarker(n, r.markers), !declarative(l), (n) => holdsMarker(n, r.markers) || between.has(n.id));
+  if (tried.length === pairs.length || !dropsNothing(items, origNodes, tried, pairs)) throw refusal;
+  try {
+    return { pairs: tried, placements: readGaps(r, l, items, origNodes, tried, delta, wrappedTop) };
+  } catch (e) {
+    if (e instanceof Refusal) throw refusal;
+    throw e;
+  }
+}
+
 /** Reads the markers among `l`'s children against `o`'s, then goes down into the pairs that hold markers deeper. */
 function readLevel(r: Reading, o: SyntaxNode, l: SyntaxNode, inherited: number, top: boolean): number {
   const items = lazyItems(l, r.markers, r.grammar);
@@ -295,8 +323,9 @@ function readLevel(r: Reading, o: SyntaxNode, l: SyntaxNode, inherited: number, 
   try {
     placements = readGaps(r, l, items, origNodes, pairs, delta, wrappedTop);
   } catch (e) {
-    if (!(e instanceof CopyRefusal)) throw e;
-    ({ pairs, placements } = readAmbiguous(r, l, items, origNodes, pairs, delta, wrappedTop, e));
+    if (e instanceof BetweenMarkersRefusal) ({ pairs, placements } = readBetweenMarkers(r, l, items, origNodes, pairs, delta, wrappedTop, e));
+    else if (e instanceof CopyRefusal) ({ pairs, placements } = readAmbiguous(r, l, items, origNodes, pairs, delta, wrappedTop, e));
+    else throw e;
   }
   r.placements.push(...placements);
   for (const p of pairs) {

@@ -48,6 +48,8 @@ function nameOf(n: SyntaxNode): string | undefined {
       return field('key')?.text;
     case 'import_statement':
     case 'import_declaration':
+      // Go's grouped `import ( … )` names no one module: it is told apart by what it holds (likeness).
+      if (namedKids(n).some((c) => c.type === 'import_spec_list')) return undefined;
       return (field('source') ?? n).text;
     case 'import_from_statement':
       return field('module_name')?.text;

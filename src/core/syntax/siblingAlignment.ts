@@ -124,13 +124,14 @@ export function extendByText(pairs: Pair[], lazy: (SyntaxNode | undefined)[], or
 /**
  * Pairs of lazy siblings (undefined where a marker stands) with original siblings. `mustPair`
  * names the lazy nodes that hold a marker deeper down; `inBody`, that the siblings are a body of
- * statements (where an assignment's target names nothing).
+ * statements (where an assignment's target names nothing); `pairAlike`, the nodes that may pair by
+ * likeness (those that hold a marker, unless the caller names more).
  */
-export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean, inBody: boolean): Pair[] {
+export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean, inBody: boolean, pairAlike: (n: SyntaxNode) => boolean = mustPair): Pair[] {
   const steps = [
     (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, textKey, 'text'),
     (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, (n) => nameKey(n, inBody), 'name'),
-    (li: number[], oi: number[]) => mutuallyAlike(li, oi, lazy, orig, mustPair),
+    (li: number[], oi: number[]) => mutuallyAlike(li, oi, lazy, orig, pairAlike),
     (li: number[], oi: number[]) => onlyOfKind(li, oi, lazy, orig, mustPair),
   ];
   const align = (li: number[], oi: number[], step: number): Pair[] => {

@@ -178,4 +178,60 @@ describe('lazy rewrites read by structure', function () {
     const lazy = ['# ... existing code ...', '', '', 'def c():', '    return 3', '', '', 'def a():', '    return 10', ''].join('\n');
     await refused('m.py', original, lazy, /existing code/);
   });
+
+  it('Go: a changed declaration with no name between two markers takes the place of the one declaration much like it', async () => {
+    const original = [
+      'package cobra',
+      '',
+      'import (',
+      '\t"fmt"',
+      '\t"log"',
+      '\t"os"',
+      ')',
+      '',
+      'const (',
+      '\trequiredAsGroup   = "cobra_annotation_required_if_others_set"',
+      '\toneRequired       = "cobra_annotation_one_required"',
+      '\tmutuallyExclusive = "cobra_annotation_mutually_exclusive"',
+      ')',
+      '',
+      '// MarkFlagsRequiredTogether marks the given flags.',
+      'func (c *Command) MarkFlagsRequiredTogether(flagNames ...string) {',
+      '\tc.mergePersistentFlags()',
+      '}',
+      '',
+      'func (c *Command) Other() {',
+      '\tfmt.Println(os.Args)',
+      '}',
+      '',
+    ].join('\n');
+    const lazy = [
+      '// ... same as before ...',
+      '',
+      'import (',
+      '\t"errors"',
+      '\t"fmt"',
+      '\t"os"',
+      ')',
+      '',
+      'const (',
+      '\trequiredAsGroupAnnotation   = "cobra_annotation_required_if_others_set"',
+      '\toneRequiredAnnotation       = "cobra_annotation_one_required"',
+      '\tmutuallyExclusiveAnnotation = "cobra_annotation_mutually_exclusive"',
+      ')',
+      '',
+      '/* rest of the file unchanged */',
+      '',
+    ].join('\n');
+    const expected = original
+      .replace('\t"fmt"\n\t"log"\n', '\t"errors"\n\t"fmt"\n')
+      .replace(/(requiredAsGroup|oneRequired|mutuallyExclusive)( +)=/g, (_, n: string, sp: string) => `${n}Annotation${sp}=`);
+    await landsAs('flag_groups.go', original, lazy, expected);
+  });
+
+  it('but a new function between two markers, much like one of the file under another name, is refused: it may be new or a rename', async () => {
+    const original = ['package p', '', 'func A(x int) int {', '\treturn x * 2', '}', '', 'func B(x int) int {', '\treturn x * 3', '}', '', 'func C() {}', ''].join('\n');
+    const lazy = ['// ... existing code ...', '', 'func D(x int) int {', '\treturn x * 2', '}', '', '// ... existing code ...', ''].join('\n');
+    await refused('p.go', original, lazy, /existing code/);
+  });
 });
