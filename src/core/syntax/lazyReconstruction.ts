@@ -135,6 +135,23 @@ class BetweenMarkersRefusal extends Refusal {
 type Item = { node?: SyntaxNode; marker?: MarkerNode; row: number };
 
 /**
+ * The rows of the original node's first children that the text's node does not show, when it
+ * starts at a later child of it (a Python definition written with its last decorator, or none).
+ */
+function leadingChildren(r: Reading, o: SyntaxNode, l: SyntaxNode): { from: number; to: number } | undefined {
+  const first = r.lazy[l.startPosition.row]!.trim();
+  if (r.orig[o.startPosition.row]!.trim() === first) return undefined;
+  const kids = namedKids(o);
+  for (let i = 1; i < kids.length; i++) {
+    const c = kids[i]!;
+    // Whole lines only: a child that starts on the line another ends is no line a marker can keep.
+    if (c.startPosition.row <= kids[i - 1]!.endPosition.row) return undefined;
+    if (r.orig[c.startPosition.row]!.trim() === first) return { from: o.startPosition.row, to: c.startPosition.row - 1 };
+  }
+  return undefined;
+}
+
+/**
  * What each marker among `items` keeps, given the pairs: the original siblings left between the
  * pairs around it. Throws a Refusal when that is not one clear reading.
  */
@@ -174,7 +191,9 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
     // pairs around it are not what the model meant (code moved or copied, a marker inside a node).
     origNames ??= new Set(origNodes.map((o) => nameKey(o, inBody)));
     const newNamed = gap.some((it) => it.node) && gap.every((it) => !it.node || (nameKey(it.node, inBody) !== undefined && !origNames!.has(nameKey(it.node, inBody))));
-    if (gapOrig.length === 0 && !wrappedTop && !memberList(l) && !newNamed) {
+    // A marker right before a node whose original starts with parts the text's node does not show keeps them too.
+    const lead = after && groups.length === 1 && gap[gap.length - 1]!.marker ? leadingChildren(r, origNodes[after.orig]!, items[after.lazy]!.node!) : undefined;
+    if (gapOrig.length === 0 && !wrappedTop && !memberList(l) && !newNamed && !lead) {
       throw new Refusal(`the marker ${named(groups[0]![0]!)} would keep nothing where it stands (the code beside it is paired with code of the file next to each other), so it is unclear what it stands for`);
     }
     kept.push(...gapOrig);
@@ -187,7 +206,8 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
     let from = gapOrig.length ? gapOrig[0]!.startPosition.row : 0;
     let to = gapOrig.length ? gapOrig[gapOrig.length - 1]!.endPosition.row : -1;
     const prevEnd = before ? origNodes[before.orig]!.endPosition.row : -1;
-    const nextStart = after ? origNodes[after.orig]!.startPosition.row : Infinity;
+    if (lead) [from, to] = [gapOrig.length ? from : lead.from, lead.to];
+    const nextStart = lead ? lead.to + 1 : after ? origNodes[after.orig]!.startPosition.row : Infinity;
     if (wrappedTop && g === 0) [from, to] = [0, nextStart - 1];
     if (wrappedTop && g === pairs.length) [from, to] = [prevEnd + 1, r.orig.length - 1];
     if (to >= from && (from <= prevEnd || to >= nextStart)) {

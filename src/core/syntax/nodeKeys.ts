@@ -72,6 +72,11 @@ function repeatable(n: SyntaxNode): boolean {
  */
 export function nameKey(n: SyntaxNode, inBody = false): string | undefined {
   if (inBody && repeatable(n)) return undefined;
+  // A Python definition is the same definition with its decorators or without (a text may leave them to a marker).
+  if (n.type === 'decorated_definition') {
+    const d = n.childForFieldName('definition');
+    return d ? nameKey(d, inBody) : undefined;
+  }
   const name = nameOf(n);
   return name === undefined || name.trim() === '' ? undefined : `${n.type}\u0000${name}`;
 }

@@ -234,4 +234,40 @@ describe('lazy rewrites read by structure', function () {
     const lazy = ['// ... existing code ...', '', 'func D(x int) int {', '\treturn x * 2', '}', '', '// ... existing code ...', ''].join('\n');
     await refused('p.go', original, lazy, /existing code/);
   });
+
+  describe('Python: a marker in place of a definition\'s first decorators keeps them', () => {
+    const original = [
+      '@cli.command("blur")',
+      '@processor',
+      'def blur_cmd(images, radius):',
+      '    yield from images',
+      '',
+      '',
+      '@cli.command("smoothen")',
+      '@click.option("-i", "--iterations", default=1, show_default=True,',
+      '              help="How many iterations of the smoothen filter to run.")',
+      '@processor',
+      'def smoothen_cmd(images, iterations):',
+      '    for x in xrange(iterations):',
+      '        yield x',
+      '',
+      '',
+      '@cli.command("emboss")',
+      '@processor',
+      'def emboss_cmd(images):',
+      '    yield from images',
+      '',
+    ].join('\n');
+    const expected = original.replace('xrange(', 'range(');
+
+    it('the marker before the definition\'s last decorator', async () => {
+      const lazy = ['# ... same as before ...', '', '', '# rest of the file unchanged', '@processor', 'def smoothen_cmd(images, iterations):', '    for x in range(iterations):', '        yield x', '', '', '# ... existing code ...', ''].join('\n');
+      await landsAs('imagepipe.py', original, lazy, expected);
+    });
+
+    it('the marker before the def itself, with the code above it', async () => {
+      const lazy = ['# ...', '', '', '# ... rest of the code unchanged ...', 'def smoothen_cmd(images, iterations):', '    for x in range(iterations):', '        yield x', '', '', '# existing code here', ''].join('\n');
+      await landsAs('imagepipe.py', original, lazy, expected);
+    });
+  });
 });
