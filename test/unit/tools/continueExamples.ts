@@ -18,12 +18,12 @@ const RENAMED: Record<string, string> = { 'gui.js': 'gui.tsx', 'vitest-suite': '
 export const fileName = (name: string) => RENAMED[name] ?? (/\.\w+$/.test(name) ? name : name.startsWith('markdown-') ? `${name}.md` : `${name}.js`);
 
 /**
- * May be refused. Markdown and Rust have no grammar in the build (the VSIX budget), so nothing tells
- * their structure. In gui.js a new statement stands between two markers in a function body: which
+ * May be refused. Markdown has no grammar in the build (the VSIX budget), so nothing tells its
+ * structure (Rust has none either; its example is read by the line rules, and held). In gui.js a new statement stands between two markers in a function body: which
  * of the function's statements go before it and which after is a guess (Continue's own expected
  * file puts it first; in its calculator-exp it puts the new method last), and order matters there.
  */
-export const MAY_REFUSE = new Set(['markdown-add-section', 'markdown-section-reordering', 'rust-calc-exp.rs', 'gui.js']);
+export const MAY_REFUSE = new Set(['markdown-add-section', 'markdown-section-reordering', 'gui.js']);
 
 /**
  * Where Continue's expected file is not what the lazy text says: in function-targetted-change the

@@ -63,8 +63,8 @@ describe('lazy edits built from real commits', function () {
     assert.deepEqual(wrong, [], summary);
     const exact = tally.get('exact')!;
     assert.equal(exact.landed, exact.landed + exact.refused + exact.wrong, summary);
-    // Held where it stands (88.8 % on this corpus; the issue's target is 95 %): a lazy edit that
-    // names no place for new code ("changes only", additions between two markers) is refused.
-    assert.ok(all.landed / total >= 0.88, `${all.landed} of ${total} landed\n${summary}`);
+    // The issue's target (96.8 % on this corpus): what is refused is a text whose repeated lines
+    // leave more than one reading, or a renamed function with its body elided.
+    assert.ok(all.landed / total >= 0.95, `${all.landed} of ${total} landed\n${summary}`);
   });
 });
