@@ -92,9 +92,12 @@ export const PlanCard = z.object({
   usage: PlanUsage.optional(),
   /** Per model, how its structured answers (plans, verdicts) fared in this task so far. */
   reliability: z.record(z.string(), ModelReliability).optional(),
-  /** Pairs of steps that could run at the same time (their depends_on allow it and their files do not overlap). */
-  run_together: z.array(z.tuple([z.number().int(), z.number().int()])).max(1300).optional(),
-  /** Why those steps run one at a time here (outside git, or a host without worktrees). */
+  /**
+   * Groups of steps that could run at the same time (their depends_on allow it and their files do not
+   * overlap), each step paired with every other of its group. Older cards hold pairs: groups of two.
+   */
+  run_together: z.array(z.array(z.number().int()).min(2).max(200)).max(1300).optional(),
+  /** Why those steps run one at a time here (outside git, or a host without worktrees), in words after "one at a time:". */
   one_at_a_time: z.string().optional(),
   /** This version was made by an amendment during execution ("Add to the plan"): what it widened. */
   amended: z.string().optional(),

@@ -76,6 +76,8 @@ describe('plan steps side by side in a git workspace, in the real workbench (UI)
     await ui.send('Shout both names');
     const plan = ui.chat.locator('[data-card-kind="plan"]').last();
     await plan.waitFor({ state: 'visible', timeout: 30_000 });
+    // The card says which steps can run together (here they will: a git repository).
+    assert.equal(await plan.locator('[data-run-together]').innerText(), '⇉ Steps 1 and 2 can run side by side.');
     await ui.wb.screenshot('parallel-01-plan-420');
     await plan.getByRole('button', { name: 'Execute plan' }).click();
 

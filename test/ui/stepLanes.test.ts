@@ -56,6 +56,11 @@ describe('plan steps as lanes in the real workbench (UI)', function () {
     await ui.send('Shout both names');
     const plan = ui.chat.locator('[data-card-kind="plan"]').last();
     await plan.waitFor({ state: 'visible', timeout: 30_000 });
+    // Not a git repository: the card says the two steps could run side by side, and why they will not, before Execute.
+    const together = plan.locator('[data-run-together]');
+    await waitUntil(async () => /here they run one at a time/.test(await together.innerText()), 'the card to say why steps run one at a time', 10_000);
+    assert.match(await together.innerText(), /^⇉ Steps 1 and 2 could run side by side; here they run one at a time: the workspace is not in a git repository, so steps cannot get worktrees of their own\.$/);
+    await ui.wb.screenshot('lanes-plan-one-at-a-time');
     await plan.getByRole('button', { name: 'Execute plan' }).click();
 
     await approveStep(1, 'a.txt');

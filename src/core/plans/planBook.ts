@@ -4,6 +4,7 @@
  * be executed from a record whose `plan` is null.
  */
 import { parallelPairs } from './graph/stepScheduler';
+import { sideBySideGroups } from './sideBySideGroups';
 import type { Card, ModelReliability, Plan, PlanUsage, ReviewResult, StepEvidence, StepState, UsageSlice } from '../../protocol';
 import type { PlanProvenance, PlanRecord } from './planRecord';
 import { planVersionDiff } from './planVersionDiff';
@@ -24,7 +25,12 @@ export class PlanBook {
   /** How each model's structured answers fared in this task (shown on the card last touched). */
   private readonly reliability = new ReliabilityTally();
 
-  constructor(private readonly ui: CardSink, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ui: CardSink,
+    private readonly now: () => number = Date.now,
+    /** Why steps that could run side by side will run one at a time here, asked when a plan shows such steps. */
+    private readonly whyOneAtATime?: () => Promise<string | undefined>,
+  ) {}
 
   /** Shows a new plan version (valid or not) and supersedes the previous ones. */
   publish(result: { plan: Plan | null; errors: string[]; provenance: PlanProvenance; carried?: CarriedSteps; usage?: PlanUsage }): PlanRecord {
@@ -50,6 +56,7 @@ export class PlanBook {
       ...(result.usage ? { usage: result.usage } : {}),
     };
     this.records.push(record);
+    const pairs = record.plan ? parallelPairs(record.plan.steps) : [];
     this.ui.addCard({
       kind: 'plan',
       id: record.cardId,
@@ -59,7 +66,7 @@ export class PlanBook {
       ...(record.plan ? {} : { raw_text: result.provenance.raw }),
       errors: record.errors,
       // Which steps could run at the same time (their needs allow it, their files do not overlap).
-      ...(record.plan && parallelPairs(record.plan.steps).length ? { run_together: parallelPairs(record.plan.steps) } : {}),
+      ...(pairs.length ? { run_together: sideBySideGroups(pairs) } : {}),
       step_states: { ...record.stepStates },
       ...(Object.keys(record.stepEvidence).length ? { step_evidence: { ...record.stepEvidence } } : {}),
       ...(record.replanOf !== undefined ? { replan_of: record.replanOf } : {}),
@@ -73,6 +80,10 @@ export class PlanBook {
       ...(record.replanOf !== undefined ? { replan_of: record.replanOf } : {}),
       ...(record.changes ? { changes: record.changes } : {}),
     });
+    // Said before Execute: outside git, those steps will run one at a time.
+    if (pairs.length && this.whyOneAtATime) {
+      void this.whyOneAtATime().then((why) => { if (why) this.setOneAtATime(record.cardId, why); }, () => undefined);
+    }
     return record;
   }
 
@@ -173,9 +184,15 @@ export class PlanBook {
     else if (state === 'unverified') this.ui.emit({ type: 'step_unverified', plan_id: cardId, step_number: stepNumber, reason: why || 'no evidence' });
   }
 
-  /** Why steps that could run together run one at a time here (outside git); shown on the card. */
-  setOneAtATime(cardId: string, why: string): void {
-    if (this.get(cardId)) this.ui.patchCard(cardId, { one_at_a_time: why });
+  /** The cards that say why their steps run one at a time. */
+  private readonly oneAtATime = new Set<string>();
+
+  /** Why steps that could run together run one at a time here (outside git), shown on the card; undefined: they run together after all. */
+  setOneAtATime(cardId: string, why: string | undefined): void {
+    if (!this.get(cardId) || (!why && !this.oneAtATime.has(cardId))) return;
+    if (why) this.oneAtATime.add(cardId);
+    else this.oneAtATime.delete(cardId);
+    this.ui.patchCard(cardId, { one_at_a_time: why ?? '' });
   }
 
   setExecuting(cardId: string, executing: boolean): void {

@@ -33,6 +33,8 @@ export interface PlanningOptions {
   now?: () => number;
   /** The editor's problems, where there is an editor: new errors in a step's files keep it from done. */
   diagnostics?: DiagnosticsProvider;
+  /** Why steps that could run side by side run one at a time here (the plan card says it when shown). */
+  whyOneAtATime?: () => Promise<string | undefined>;
 }
 
 /** The plan being executed and what happened to its current step. */
@@ -85,7 +87,7 @@ export class Planning {
   private readonly parent: Planning | undefined;
 
   constructor(readonly ui: CardSink, private opts: PlanningOptions, shared?: { book: PlanBook; parent: Planning }) {
-    this.book = shared?.book ?? new PlanBook(ui, opts.now);
+    this.book = shared?.book ?? new PlanBook(ui, opts.now, opts.whyOneAtATime);
     this.parent = shared?.parent;
     this.structured = new StructuredOutputs(opts.structuredOutputs, opts.logger);
   }

@@ -47,6 +47,7 @@ import { BUSY, ROLE_NEEDS, taskRow, type ActionTarget, type TaskActionMessage, t
 import type { RevertResult } from '../checkpoints/checkpointStore';
 import type { HookScope, UserHooks } from '../userHooks/userHooks';
 import { maskSecret } from '../secrets/secretMask';
+import { whyOneAtATime } from './whyOneAtATime';
 
 /** A task that keeps no checkpoints (history is off): nothing can be reverted, and nothing changed is known. */
 const NO_CHECKPOINTS: RevertResult = { ok: false, message: 'This task keeps no checkpoints (history is off), so nothing can be reverted.', conflicts: [] };
@@ -164,6 +165,7 @@ export class Agent implements AgentApi {
       isInside: insideWorkspace(this.paths),
       stepTools: () => this.catalog().stepTools,
       diagnostics: opts.host.diagnostics,
+      whyOneAtATime: () => whyOneAtATime(opts.host),
     });
     // The cards a plan step's run adds carry its step (the chat's lanes, approvals by step, --json).
     this.events.stepOf = () => this.planning.runningStep();

@@ -24,7 +24,7 @@ import type { Reviewer } from '../review/reviewer';
 import { formatUsd } from '../cost/priceTable';
 import { runPlanGraph, type GraphRunDeps, type StepBranch } from './planGraphRun';
 import { parallelPairs } from '../plans/graph/stepScheduler';
-import { worktreeUnavailable } from '../plans/graph/stepWorktree';
+import { whyOneAtATime } from './whyOneAtATime';
 import type { UsageMeter } from '../cost/usageMeter';
 
 /** How much of a check's output is kept as the step's evidence (head and tail). */
@@ -108,14 +108,16 @@ export class TaskPlans {
     // Steps that could run side by side (from where the run starts): a plan without any runs as it always did.
     const together = limit > 1 ? parallelPairs(plan.steps.filter((s) => !begun.execution.carried.has(s.step_number))) : [];
     if (together.length) {
-      const why = d.host.forRoot ? await worktreeUnavailable(root) : 'this host cannot give steps folders of their own';
+      const why = await whyOneAtATime(d.host);
       if (!why) {
+        // A reason shown when the plan came (no git then) no longer holds.
+        d.planning.book.setOneAtATime(begun.execution.record.cardId, undefined);
         return d.exclusive(async (signal) => runPlanGraph({
           planning: d.planning, events: d.events, host: d.host, settings: d.settings, policy: d.policy, setState: d.setState,
           branchTurn: d.branchTurn, checkpoints: d.checkpoints, limit,
         }, signal));
       }
-      d.planning.book.setOneAtATime(begun.execution.record.cardId, `Steps run one at a time: ${why}.`);
+      d.planning.book.setOneAtATime(begun.execution.record.cardId, why);
       d.events.addCard({ kind: 'text', id: d.events.newId('note'), author: 'system', note: 'context', text: `Steps ${together.map(([a, b]) => `${a} and ${b}`).join(', ')} could run at the same time, but run one at a time: ${why}.`, ts: Date.now() });
     }
     return d.exclusive(async (signal) =>

@@ -8,6 +8,7 @@ import { sameItems, useView } from '../storeContext';
 import { executedLabel, planStatus } from '../../state/planStatus';
 import { PRODUCT_ROLE_INFO } from '../../../../src/protocol';
 import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, VerdictChip, VersionChanges } from './PlanReviewParts';
+import { RunTogetherLine } from './RunTogetherLine';
 
 const roleLabel = (id: string) => PRODUCT_ROLE_INFO.find(id)?.label ?? id;
 
@@ -46,6 +47,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           {card.replan_of !== undefined && <p class="muted" data-replan-of>Replans v{card.replan_of}: the steps already carried out are kept as they ended.</p>}
           {card.changes && <VersionChanges changes={card.changes} />}
           {review && <PlanReviewBlock review={review} />}
+          <RunTogetherLine card={card} />
           <ol class="plan-steps">
             {plan.steps.map((s, at) => {
               const state: StepState = card.step_states[String(s.step_number)] ?? 'pending';

@@ -1,0 +1,86 @@
+/**
+ * The plan card says which steps can run side by side (groups of steps that all pair), and, outside
+ * git, why they will run one at a time — as soon as the plan shows, before Execute.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createNodeHost } from '../../../src/host/node/nodeHost';
+import { defaultSettings } from '../../../src/core/settings/settings';
+import { startTask, type RunningTask } from '../../../src/core/runtime/runningTask';
+import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { sideBySideGroups } from '../../../src/core/plans/sideBySideGroups';
+import { ScriptedServer } from '../../support/scriptedServer';
+import { waitUntil } from '../../support/wait';
+import type { PlanCard } from '../../../src/protocol';
+
+describe('which steps can run side by side, on the plan card', function () {
+  this.timeout(30_000);
+
+  it('pairs become groups only where every two steps of a group pair', () => {
+    assert.deepEqual(sideBySideGroups([[1, 2], [1, 3], [2, 3]]), [[1, 2, 3]]);
+    // 3 and 4 overlap: 2 runs beside either, never the three at once.
+    assert.deepEqual(sideBySideGroups([[2, 3], [2, 4]]), [[2, 3], [2, 4]]);
+    assert.deepEqual(sideBySideGroups([[1, 2], [3, 4]]), [[1, 2], [3, 4]]);
+    assert.deepEqual(sideBySideGroups([]), []);
+  });
+
+  const plan = {
+    format_version: '1.0',
+    goal: 'Write three notes',
+    steps: [
+      { step_number: 1, action: 'Write a.txt', reason: 'notes', tools_needed: ['write_file'], estimated_time: '1m', files: ['a.txt'], depends_on: [] },
+      { step_number: 2, action: 'Write b.txt', reason: 'notes', tools_needed: ['write_file'], estimated_time: '1m', files: ['b.txt'], depends_on: [] },
+      { step_number: 3, action: 'Write c.txt', reason: 'notes', tools_needed: ['write_file'], estimated_time: '1m', files: ['c.txt'], depends_on: [] },
+      { step_number: 4, action: 'Sum up', reason: 'notes', tools_needed: ['write_file'], estimated_time: '1m', files: ['sum.txt'], depends_on: [1, 2, 3] },
+    ],
+    estimated_total_time: '4m',
+    risks: [],
+    prerequisites: [],
+  };
+
+  let tmp: string;
+  const open: { session: RunningTask; server: ScriptedServer }[] = [];
+  beforeEach(() => { tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-runtogether-'))); });
+  afterEach(async () => {
+    for (const o of open.splice(0)) {
+      await o.session.close();
+      await o.server.close();
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** The plan card a Planner turn shows in `ws` (as it is when called), once `settled` holds for it (nothing is executed). */
+  async function planCardIn(ws: string, settled: (c: PlanCard) => boolean): Promise<() => PlanCard> {
+    const server = await ScriptedServer.start([{ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan }] }]);
+    const settings = defaultSettings({ baseURL: server.url, apiKey: 'sk-test', models: { planner: 'gpt-4o', actor: 'gpt-4o' } });
+    settings.limits = { ...settings.limits, maxRetries: 0 };
+    const session = startTask({ host: createNodeHost({ roots: [ws], asker: new HeadlessAsker('none') }), settings: () => settings, workspace: ws }, { role: 'planner', keepRole: true, sink: () => undefined });
+    open.push({ session, server });
+    await session.agent.send('notes');
+    const card = () => session.agent.cards().find((c): c is PlanCard => c.kind === 'plan');
+    await waitUntil(() => { const c = card(); return !!c && settled(c); }, 'the plan card', 5_000);
+    return () => card()!;
+  }
+
+  it('outside git: the card names the steps and says why they will run one at a time, before Execute', async () => {
+    const card = (await planCardIn(tmp, (c) => !!c.one_at_a_time))();
+    assert.deepEqual(card.run_together, [[1, 2, 3]]);
+    assert.match(card.one_at_a_time!, /^the workspace is not in a git repository/);
+    assert.equal(card.executing ?? false, false);
+  });
+
+  it('in a git repository: the steps can run side by side, and no reason is given', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: tmp });
+    fs.writeFileSync(path.join(tmp, 'README.md'), 'x\n');
+    execFileSync('git', ['add', '-A'], { cwd: tmp });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init'], { cwd: tmp });
+    const card = await planCardIn(tmp, (c) => !!c.run_together);
+    assert.deepEqual(card().run_together, [[1, 2, 3]]);
+    // The answer comes after the card: give it the time it would need, then look.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(card().one_at_a_time, undefined);
+  });
+});
