@@ -6,6 +6,7 @@
  */
 import { parseArgs as parseArgv } from 'node:util';
 import { PRODUCT_ROLE_INFO, type RoleId, type RoleInfo, type RoleRegistry } from '../protocol';
+import type { StepFailureChoice } from '../core/settings/settings';
 import { OPTIONS, optionsOf, type ApproveMode, type CliContext, type CommandName, type OptionDef, type OptionName, type ReviewWhen } from './commands';
 
 export interface RunArgs {
@@ -37,6 +38,8 @@ export interface RunArgs {
   allowTools?: string[];
   /** --parallel N: how many independent plan steps run at once. */
   parallel?: number;
+  /** --on-failure: what the other running steps do when one fails. */
+  onFailure?: StepFailureChoice;
   /** --hooks files, as given (absent when none): the only hooks a CLI run runs. */
   hooks?: string[];
 }
@@ -177,6 +180,8 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
   if (review && mode !== 'execute') return '--review goes with --plan FILE.json (it judges that plan and its steps)';
   const parallel = str(values.parallel);
   if (parallel !== undefined && mode !== 'execute') return '--parallel goes with --plan FILE.json (it runs that plan\'s independent steps at once)';
+  const onFailure = str(values['on-failure']) as StepFailureChoice | undefined;
+  if (onFailure !== undefined && mode !== 'execute') return '--on-failure goes with --plan FILE.json (what its other running steps do when one fails)';
   // The plan is the brief of an execution (or what is reviewed), so no prompt is needed; a placeholder names it.
   const prompt = mode === 'execute' ? `(execute the plan in ${planFile})` : mode === 'review' ? `(review the plan in ${planFile})` : positionals.join(' ').trim();
   if (!prompt) return 'missing the prompt';
@@ -203,6 +208,7 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
     ...(list(values['mcp-config']).length ? { mcpConfig: list(values['mcp-config']) } : {}),
     ...(list(values['allow-tool']).length ? { allowTools: list(values['allow-tool']) } : {}),
     ...(parallel !== undefined ? { parallel: Number(parallel) } : {}),
+    ...(onFailure !== undefined ? { onFailure } : {}),
     ...(list(values.hooks).length ? { hooks: list(values.hooks) } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * written from it, so a flag cannot be parsed without being documented or the other way round.
  */
 import { roleAccess, type RoleInfo, type RoleRegistry } from '../protocol';
+import { STEP_FAILURE_CHOICES } from '../core/settings/settings';
 
 export type CommandName = 'run' | 'plan' | 'review' | 'history';
 
@@ -137,6 +138,17 @@ export const OPTIONS = {
     commands: ['run'],
     once: true,
     check: (v) => (/^[1-9][0-9]?$/.test(v) ? undefined : `--parallel needs a whole number from 1 to 99 (got "${v}")`),
+  },
+  'on-failure': {
+    type: 'string',
+    value: 'finish|stop',
+    help: [
+      'with --plan: when a step fails, the other running steps',
+      '  finish their step (default) or are stopped',
+    ],
+    commands: ['run'],
+    once: true,
+    check: (v) => oneOf('--on-failure', STEP_FAILURE_CHOICES, v),
   },
   out: {
     type: 'string',

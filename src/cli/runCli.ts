@@ -92,6 +92,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   if (args.review === 'plan' || args.review === 'all') settings.reviewPlans = true;
   if (args.review === 'steps' || args.review === 'all') settings.reviewSteps = 'every_step';
   if (args.parallel !== undefined) settings.parallelSteps = args.parallel;
+  if (args.onFailure !== undefined) settings.onStepFailure = args.onFailure;
   // Everything shown to a person passes through visibleControls: the model's text, commands and
   // paths must not drive the terminal (see protocol/visibleControls.ts). --json stays raw JSON.
   const shownOut = (s: string) => io.stdout(visibleControls(s));

@@ -1,6 +1,10 @@
 import { ROLE_TABLE, type RoleId } from '../../protocol';
 import { defaultKnowledgeSettings, type KnowledgeSettings } from '../knowledge/instructionSources';
 
+/** What the other running steps do when one fails (see AgentSettings.onStepFailure). */
+export const STEP_FAILURE_CHOICES = ['finish', 'stop'] as const;
+export type StepFailureChoice = (typeof STEP_FAILURE_CHOICES)[number];
+
 /** Everything the agent reads from settings (VS Code `tandem.*`) or CLI flags. One shape for both hosts. */
 export interface AgentSettings {
   baseURL: string;
@@ -33,6 +37,11 @@ export interface AgentSettings {
   stepBudgetUsd?: number;
   /** How many independent plan steps may run at once (`tandem.parallelSteps`, CLI `--parallel N`; 1: one at a time). Default 2. */
   parallelSteps?: number;
+  /**
+   * When a step run beside others fails: the others `finish` their current step (default) or are
+   * `stop`ped (`tandem.parallelStepsOnFailure`, CLI `--on-failure`). Either way no new step starts.
+   */
+  onStepFailure?: StepFailureChoice;
   /** Per role id: models tried in order when the role's model gave no valid plan or verdict after its repairs. */
   fallbackModels?: Partial<Record<RoleId, string[]>>;
   /** MCP tools (`server__tool`) that run without asking (`tandem.mcp.allowedTools`, `--allow-tool`). */
@@ -107,6 +116,7 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
     taskBudgetUsd: 0,
     stepBudgetUsd: 0,
     parallelSteps: 2,
+    onStepFailure: 'finish',
     reviewPlans: false,
     reviewSteps: 'off',
     fallbackModels: {},

@@ -10,7 +10,8 @@
  * touches, and the step ends failed with the conflict shown. A step nothing can run beside (the
  * first of a diamond, the last) works in the workspace itself, checkpointed as any turn.
  *
- * A failed step stops new steps from starting; the running ones finish their step. An amendment
+ * A failed step stops new steps from starting; the running ones finish their step, or are stopped
+ * when the user chose so (`tandem.parallelStepsOnFailure` / `--on-failure stop`). An amendment
  * nobody may decide (headless) fails only its step; the run then ends waiting (CLI exit 3) once the
  * others stop. Stop stops them all. The worktrees are removed at the end, and leftovers of a crashed
  * run before the first new one is made.
@@ -81,6 +82,9 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
   const removals: Promise<void>[] = [];
   const outcomes = new Map<number, TurnOutcome>();
   const running = new Map<number, Promise<void>>();
+  // The user's choice when a step fails: the others are stopped (their state says why), not left to finish.
+  const halt: Halt = { controller: new AbortController() };
+  const stateOf = (n: number) => d.planning.book.get(record.cardId)?.stepStates[String(n)];
   try {
     const removed = await removeLeftoverWorktrees(root);
     if (removed.length) d.host.logger.info(`removed ${removed.length} step worktree(s) left by a run that ended abruptly`);
@@ -92,13 +96,19 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
           // Running at once (synchronously), so the next look at the schedule sees it.
           child.setStep(n, 'running');
           lanes.set(n, 'thinking');
-          const run = runStep(d, child, steps.find((s) => s.step_number === n)!, alone, lanes, signal, removals)
+          const run = runStep(d, child, steps.find((s) => s.step_number === n)!, alone, lanes, signal, halt, removals)
             .catch((e: unknown) => {
               d.host.logger.error(`step ${n}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
               child.setStep(n, 'failed', `internal error: ${e instanceof Error ? e.message : String(e)}`);
               return 'error' as TurnOutcome;
             })
-            .then((o) => { outcomes.set(n, o); })
+            .then((o) => {
+              outcomes.set(n, o);
+              if (d.settings().onStepFailure === 'stop' && stateOf(n) === 'failed' && !halt.controller.signal.aborted) {
+                halt.why = `step ${n} failed, and the other running steps stop when one fails (the setting tandem.parallelStepsOnFailure / --on-failure stop)`;
+                halt.controller.abort();
+              }
+            })
             .finally(() => { running.delete(n); lanes.end(n); });
           running.set(n, run);
         }
@@ -118,14 +128,23 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
   return ended.every((o) => o === 'done') ? 'done' : 'error';
 }
 
+/** Stops the steps still running when another failed (the user's choice); `why` is their reason. */
+interface Halt {
+  controller: AbortController;
+  why?: string;
+}
+
 /** One step from start to end; returns how its turn ended ('error' when it failed). */
-async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: boolean, lanes: LaneStates, signal: AbortSignal, removals: Promise<void>[]): Promise<TurnOutcome> {
+async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: boolean, lanes: LaneStates, signal: AbortSignal, halt: Halt, removals: Promise<void>[]): Promise<TurnOutcome> {
   const n = step.step_number;
   const exec = child.execution!;
   const events = new StepEventStream(d.events, n);
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal.addEventListener('abort', onAbort, { once: true });
+  halt.controller.signal.addEventListener('abort', onAbort, { once: true });
+  // Stopped by the user's Stop, or because another step failed.
+  const stoppedWhy = () => (signal.aborted || !halt.why ? FAIL_REASON.stopped : `stopped: ${halt.why}`);
   let wt: StepWorktree | undefined;
   let making: Promise<StepWorktree> | undefined;
   try {
@@ -159,7 +178,7 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     }
     if (outcome !== 'done') {
       const refused = outcome === 'waiting' ? child.refusedAmendment : undefined;
-      child.setStep(n, outcome === 'stopped' ? 'stopped' : 'failed', refused ? `stopped on an amendment nobody could decide here: ${refused.text}` : FAIL_REASON[outcome]);
+      child.setStep(n, outcome === 'stopped' ? 'stopped' : 'failed', refused ? `stopped on an amendment nobody could decide here: ${refused.text}` : outcome === 'stopped' ? stoppedWhy() : FAIL_REASON[outcome]);
       return outcome;
     }
     const check = step.check?.trim()
@@ -171,7 +190,7 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       : undefined;
     if (stop.signal.aborted) {
       if (exec.overBudget) child.setStep(n, 'failed', exec.overBudget);
-      else child.setStep(n, 'stopped', FAIL_REASON.stopped);
+      else child.setStep(n, 'stopped', stoppedWhy());
       return exec.overBudget ? 'error' : 'stopped';
     }
     // In a worktree, git sees every file the step changed (by its tools, its commands and its check).
@@ -193,13 +212,14 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     return verdict.state === 'failed' ? 'error' : 'done';
   } catch (e) {
     if (stop.signal.aborted) {
-      child.setStep(n, 'stopped', FAIL_REASON.stopped);
+      child.setStep(n, 'stopped', stoppedWhy());
       return 'stopped';
     }
     child.setStep(n, 'failed', `${making && !wt ? 'its git worktree could not be made: ' : ''}${e instanceof Error ? e.message : String(e)}`);
     return 'error';
   } finally {
     signal.removeEventListener('abort', onAbort);
+    halt.controller.signal.removeEventListener('abort', onAbort);
     const done = wt ?? (await making?.catch(() => undefined));
     if (done) removals.push(removeStepWorktree(done, { prune: false }).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`)));
   }

@@ -194,6 +194,31 @@ describe('tandem run --plan: independent steps run side by side, each in its own
     assert.ok(amendment?.type === 'amendment' && amendment.step === 2 && amendment.amendment.outcome === 'refused');
   });
 
+  // Step 1 fails at once; step 2 is still waiting for its first answer when it does.
+  const failingPlan = () => graphPlan([{ files: ['a.txt'], depends_on: [] }, { files: ['b.txt'], depends_on: [] }]);
+  const failingLanes = (): Record<string, ScriptStep[]> => ({
+    1: [call('fail_step', { reason: 'a.txt cannot be written' }), text('Failed.')],
+    2: [{ ...call('write_file', { path: 'b.txt', content: 'from step 2\n' }), firstChunkDelayMs: 2500 }, text('Wrote b.')],
+  });
+
+  it('when a step fails, by default the other running step finishes its step (and is applied)', async () => {
+    const r = await runPlan(failingPlan(), failingLanes(), [], 0);
+    assert.equal(r.code, 1, r.stderr);
+    const steps = stepEvents(r);
+    assert.ok(steps.indexOf('step_failed:1') < steps.indexOf('step_done:2'), steps.join(' '));
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'b.txt'), 'utf8'), 'from step 2\n');
+  });
+
+  it('--on-failure stop: when a step fails, the other running step is stopped, says why, and nothing of it is applied', async () => {
+    const r = await runPlan(failingPlan(), failingLanes(), ['--on-failure', 'stop'], 0);
+    assert.equal(r.code, 1, r.stderr);
+    const steps = stepEvents(r);
+    assert.ok(steps.includes('step_failed:1') && steps.includes('step_stopped:2'), steps.join(' '));
+    assert.match(r.stderr, /step 2 stopped: .*step 1 failed/);
+    assert.equal(fs.existsSync(path.join(kit.ws, 'b.txt')), false);
+    assert.equal(gitIn(kit.ws, 'worktree', 'list').trim().split('\n').length, 1);
+  });
+
   it('Stop (Ctrl-C) stops every running step: both end stopped, nothing is applied, no worktree is left', async () => {
     const file = path.join(plans, `${path.basename(kit.ws)}-stop.json`);
     fs.writeFileSync(file, JSON.stringify(graphPlan([{ files: ['a.txt'], depends_on: [] }, { files: ['b.txt'], depends_on: [] }])));
