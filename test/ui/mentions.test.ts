@@ -198,17 +198,58 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     await ui.wb.screenshot('mentions-08-resumed-from-history');
   });
 
+  /**
+   * Holds the host's answers to the picker's search at the chat's page door until `hold` is false,
+   * then lets them in as they came: a slow workspace search, made deterministic, so Enter always
+   * lands before the results. The door is the page's own postMessage, which VS Code's webview frame
+   * calls to hand each host message in (a listener cannot do it: the chat's own one, added first,
+   * runs first).
+   */
+  async function holdMentionResults(hold: boolean): Promise<void> {
+    await input().evaluate((el, on) => {
+      type Held = { holding: boolean; calls: unknown[][] };
+      const w = el.ownerDocument.defaultView as unknown as Window & { tandemHeld?: Held; postMessage(...a: unknown[]): void };
+      const isResults = (m: unknown): boolean => (m as { type?: unknown } | null)?.type === 'mention_results';
+      if (!w.tandemHeld) {
+        const held: Held = { holding: false, calls: [] };
+        const pass = w.postMessage.bind(w) as (...a: unknown[]) => void;
+        w.tandemHeld = held;
+        w.postMessage = (...args: unknown[]) => {
+          const data = args[0];
+          if (held.holding && (Array.isArray(data) ? data.some(isResults) : isResults(data))) held.calls.push(args);
+          else pass(...args);
+        };
+        (w as unknown as { tandemPass: typeof pass }).tandemPass = pass;
+      }
+      w.tandemHeld.holding = on;
+      const pass = (w as unknown as { tandemPass: (...a: unknown[]) => void }).tandemPass;
+      if (!on) for (const args of w.tandemHeld.calls.splice(0)) pass(...args);
+    }, hold);
+  }
+
   it('Enter before the picker\'s results arrive waits for them and picks the top match; nothing goes out as plain text', async () => {
     await ui.wb.runCommand('Tandem: New Task');
     await waitUntil(async () => (await ui.chat.locator('[data-card-kind]').count()) === 0, 'an empty chat');
     const before = ui.server.chatRequests().length;
-    // fill + Enter at once: the search for "car" is still on its way to the host when Enter lands.
-    await input().fill('Explain @car');
-    await input().press('Enter');
-    await waitUntil(async () => /@src\/cart\.ts/.test(await input().inputValue()), 'the top match to be picked', 15_000);
-    assert.equal(ui.server.chatRequests().length, before, 'nothing was sent');
+    // The search for "car" is held on its way back: Enter lands while the picker is still searching.
+    await holdMentionResults(true);
+    try {
+      await input().fill('Explain @car');
+      await ui.chat.locator('.mention-picker[aria-busy="true"]', { hasText: 'Searching' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await input().press('Enter');
+      await sleep(1500);
+      assert.equal(ui.server.chatRequests().length, before, 'nothing was sent while the picker searched');
+      assert.equal(await userCard('Explain @car').count(), 0, 'no user card with the raw text');
+      assert.equal(await input().inputValue(), 'Explain @car', 'the text waits in the composer as typed');
+      await ui.wb.screenshot('mentions-20-enter-while-searching');
+    } finally {
+      await holdMentionResults(false);
+    }
+    await waitUntil(async () => /@src\/cart\.ts/.test(await input().inputValue()), 'the top match to be picked when the results came', 15_000);
+    assert.equal(await input().inputValue(), 'Explain @src/cart.ts ');
+    assert.equal(ui.server.chatRequests().length, before, 'picking sent nothing either');
     assert.equal(await userCard('Explain @car').count(), 0, 'no user card with the raw text');
-    await ui.wb.screenshot('mentions-20-enter-before-results');
+    await ui.wb.screenshot('mentions-21-top-match-picked');
     const sent = await sendAndWait('Explain', 'It is a cart.');
     assert.match(sent, /export class Cart/, 'the file went with the message');
   });
