@@ -20,13 +20,14 @@ type Input = z.infer<typeof input>;
 /**
  * The line rules first (editMatching.ts: they place a marker between the very lines written around
  * it, which is what a model that keeps a block's first and last line means); where they cannot
- * tell what a marker in new_text keeps, the file's syntax may (lazyEditBlocks.ts).
+ * tell what a marker in new_text keeps, or which region an old_text with markers means, the file's
+ * syntax may (lazyEditBlocks.ts).
  */
 async function applyBlocks(file: string, original: string, blocks: Input['edits']): Promise<EditOutcome> {
   const byLines = applyEditBlocks(original, blocks, lineEnding(original));
   if (byLines.ok) return byLines;
   const bySyntax = await applyLazyEditBlocks(file, original, blocks, lineEnding(original));
-  return bySyntax?.ok ? bySyntax : byLines;
+  return bySyntax?.ok || (bySyntax && bySyntax.clearer) ? bySyntax : byLines;
 }
 
 export const editFileTool = defineTool<Input>({

@@ -35,7 +35,8 @@ export interface EditTrace {
 
 export type EditOutcome =
   | { ok: true; text: string; notes: string[]; fuzzyBlocks: number[]; trace: EditTrace }
-  | { ok: false; error: string; block: number };
+  /** `clearer`: the refusal says more than the line rules' own would (the syntax placed the markers and found them ambiguous). */
+  | { ok: false; error: string; block: number; clearer?: true };
 
 const norm = (s: string) => s.trim().replace(/\s+/g, ' ');
 const stripCr = (l: string) => (l.endsWith('\r') ? l.slice(0, -1) : l);
@@ -153,6 +154,17 @@ function findLineMatches(fileTrim: string[], pieces: string[][], limit: number):
   };
   walk(0, 0, [], true);
   return found;
+}
+
+/**
+ * Every place (up to `limit`) an old_text with elision markers matches by the line rules: its
+ * written lines in order, a marker standing for any run of lines. For the syntax's reading of the
+ * same old_text (elidedOldText.ts), which tells these places apart.
+ */
+export function elidedLineReadings(fileLines: string[], oldLines: string[], isMarker: (l: string) => boolean, limit: number): { start: number; end: number }[] {
+  const pieces = splitAtMarkers(oldLines, isMarker).filter((p) => p.length > 0);
+  if (pieces.length === 0) return [];
+  return findLineMatches(fileLines.map((l) => l.trim()), pieces, limit).map((m) => ({ start: m.start, end: m.end }));
 }
 
 function quote(line: string): string {

@@ -4,12 +4,14 @@
  * the file so written, markers and all, is a lazy text of the whole file that
  * syntax/lazyReconstruction.ts makes whole — a marker then keeps the file's nodes it stands among,
  * whether or not old_text covered them. Where the file's language has no grammar, or old_text is
- * not found as it is, the line rules of editMatching.ts apply as before.
+ * not found as it is, the line rules of editMatching.ts apply as before. An old_text with markers
+ * that the line rules place in several regions is read by the syntax too (elidedOldText.ts).
  */
 import { reconstructLazyText } from '../syntax/lazyReconstruction';
 import { applyEditBlocks, type EditBlock, type EditOutcome, type EditTrace } from './editMatching';
 import { looksLikeElisionMarker } from './editMarkers';
 import { commonLineEnds } from '../text/commonLineEnds';
+import { readElidedOldText } from './elidedOldText';
 
 /** Which result lines are original lines and which original lines changed, from the common start and end of the two texts. */
 function traceOfChange(before: string, after: string, block: number): EditTrace {
@@ -40,14 +42,41 @@ export async function applyLazyEditBlocks(file: string, original: string, blocks
     const isMarker = markerTest(text);
     return b.new_text.split('\n').some(isMarker) && !b.old_text.split('\n').some(isMarker);
   };
-  if (!blocks.some((b) => lazyNew(original, b))) return undefined;
+  const elidedOld = (text: string, b: EditBlock) => b.old_text.split('\n').some(markerTest(text));
+  if (!blocks.some((b) => lazyNew(original, b) || elidedOld(original, b))) return undefined;
   let text = original;
   const notes: string[] = [];
   const total = blocks.length;
   let structural = false;
+  const nothing = `\nNothing was changed${total > 1 ? ' (all blocks or none)' : ''}.`;
   for (let k = 0; k < total; k++) {
     const b = blocks[k]!;
     const name = total > 1 ? `Block ${k + 1} of ${total}` : 'The edit';
+    if (elidedOld(text, b)) {
+      // The line rules first; where they find several regions, the syntax tells which one old_text means.
+      const step = applyEditBlocks(text, [b], eol);
+      if (step.ok) {
+        text = step.text;
+        notes.push(...step.notes.map((n) => n.replace(/^The edit/, name)));
+        continue;
+      }
+      const isMarker = markerTest(text);
+      const read = await readElidedOldText(file, text, b.old_text, isMarker);
+      if (read && !read.ok) return { ok: false, block: k + 1, clearer: true, error: `${name}: ${read.reason}. Include more lines before and after the marker, or send old_text without markers.${nothing}` };
+      if (!read) return { ...step, block: k + 1, error: step.error.replace(/^The edit/, name).replace(/\nNothing was changed\.$/, nothing) };
+      const lines = text.split('\n');
+      const placed = [...lines.slice(0, read.start), b.new_text, ...lines.slice(read.end)].join('\n');
+      if (b.new_text.split('\n').some(isMarker)) {
+        const rebuilt = await reconstructLazyText(file, text, placed, isMarker);
+        if (!rebuilt?.ok) {
+          return { ok: false, block: k + 1, error: `${name}: new_text's elision markers could not be placed${rebuilt ? `: ${rebuilt.reason}` : ''}. Send new_text complete (no markers) for the lines old_text covers.${nothing}` };
+        }
+        text = rebuilt.text;
+      } else text = placed;
+      structural = true;
+      notes.push(`${name}: old_text's elision marker was read by the file's syntax as lines ${read.start + 1}-${read.end}. Check the result.`);
+      continue;
+    }
     const at = lazyNew(text, b) ? occurrences(text, b.old_text) : [];
     if (at.length === 1) {
       const lazy = text.slice(0, at[0]) + b.new_text + text.slice(at[0]! + b.old_text.length);
@@ -59,16 +88,12 @@ export async function applyLazyEditBlocks(file: string, original: string, blocks
         continue;
       }
       if (rebuilt && !rebuilt.ok) {
-        return {
-          ok: false,
-          block: k + 1,
-          error: `${name}: new_text's elision markers could not be placed: ${rebuilt.reason}. Send new_text complete (no markers) for the lines old_text covers.\nNothing was changed${total > 1 ? ' (all blocks or none)' : ''}.`,
-        };
+        return { ok: false, block: k + 1, error: `${name}: new_text's elision markers could not be placed: ${rebuilt.reason}. Send new_text complete (no markers) for the lines old_text covers.${nothing}` };
       }
       if (k === 0 && total === 1) return undefined;
     }
     const step = applyEditBlocks(text, [b], eol);
-    if (!step.ok) return { ...step, block: k + 1, error: step.error.replace(/^The edit/, name).replace(/\nNothing was changed\.$/, `\nNothing was changed${total > 1 ? ' (all blocks or none)' : ''}.`) };
+    if (!step.ok) return { ...step, block: k + 1, error: step.error.replace(/^The edit/, name).replace(/\nNothing was changed\.$/, nothing) };
     text = step.text;
     notes.push(...step.notes.map((n) => n.replace(/^The edit/, name)));
   }

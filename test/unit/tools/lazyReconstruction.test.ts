@@ -21,6 +21,18 @@ async function write(file: string, original: string, lazy: string): Promise<{ is
   }
 }
 
+async function edit(file: string, original: string, edits: { old_text: string; new_text: string }[]): Promise<{ isError: boolean; content: string; after: string }> {
+  const h = makeHarness();
+  try {
+    const abs = h.write(file, original);
+    h.reads.record(abs, original);
+    const r = await h.call(editFileTool, { path: file, edits });
+    return { isError: !!r.isError, content: r.content, after: h.read(file) };
+  } finally {
+    h.cleanup();
+  }
+}
+
 async function landsAs(file: string, original: string, lazy: string, expected: string) {
   const r = await write(file, original, lazy);
   assert.equal(r.isError, false, r.content);
@@ -268,6 +280,36 @@ describe('lazy rewrites read by structure', function () {
     it('the marker before the def itself, with the code above it', async () => {
       const lazy = ['# ...', '', '', '# ... rest of the code unchanged ...', 'def smoothen_cmd(images, iterations):', '    for x in range(iterations):', '        yield x', '', '', '# existing code here', ''].join('\n');
       await landsAs('imagepipe.py', original, lazy, expected);
+    });
+  });
+
+  describe('edit_file: an old_text with markers read by the syntax tree', () => {
+    const original = [
+      'class T(unittest.TestCase):',
+      '    def test_a(self):',
+      '        a = make()',
+      '        ok = a.run()',
+      '        self.assertTrue(ok)',
+      '',
+      '    def test_b(self):',
+      '        b = make()',
+      '        ok = b.stop()',
+      '        self.assertTrue(ok)',
+      '',
+    ].join('\n');
+
+    it('a marker stands for statements of the body it is in: the old text ends in that body, though its last line recurs further down', async () => {
+      const r = await edit('t.py', original, [{ old_text: '    def test_a(self):\n        # ...\n        self.assertTrue(ok)', new_text: '    def test_a(self):\n        # ...\n        self.assertTrue(ok and a.fast)' }]);
+      assert.equal(r.isError, false, r.content);
+      assert.equal(r.after, original.replace('        self.assertTrue(ok)\n\n', '        self.assertTrue(ok and a.fast)\n\n'));
+    });
+
+    it('an old text whose marker could stand in either body is refused, naming the marker', async () => {
+      const twins = original.replace('b = make()', 'a = make()');
+      const r = await edit('t.py', twins, [{ old_text: '        a = make()\n        # ...\n        self.assertTrue(ok)', new_text: '        a = make()\n        # ...\n        self.assertTrue(ok is True)' }]);
+      assert.equal(r.isError, true, r.after);
+      assert.equal(r.after, twins);
+      assert.match(r.content, /marker "# \.\.\."/);
     });
   });
 });
