@@ -401,6 +401,13 @@ function assemble(r: Reading, lazyRows: [number, number], plainLazy: (row: numbe
   return { text: out.join('\n'), kept };
 }
 
+/** How many line feeds end `s` (a loop: /\n*$/ on a whole file tries every position). */
+function trailingNewlines(s: string): number {
+  let n = 0;
+  while (n < s.length && s.charCodeAt(s.length - 1 - n) === 10) n++;
+  return n;
+}
+
 /** Where a body lifted out of its class can go back: the class bodies of the original. */
 function classBodies(root: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
@@ -468,8 +475,8 @@ async function readByStructure(
       let lastOrig = origLines.length - 1;
       while (lastOrig > 0 && origLines[lastOrig]!.trim() === '') lastOrig--;
       const lastMarker = r.placements.find((p) => p.to === lastOrig && r.lazy.slice(p.marker.row + 1).every((l) => l.trim() === '' || /^[)}\]]*;?$/.test(l.trim())));
-      const ending = lastMarker || r.wrapped ? /\n*$/.exec(original)![0] : /\n$/.test(lazy) ? '\n' : '';
-      const text = built.text.replace(/\n*$/, '') + ending;
+      const ending = lastMarker || r.wrapped ? '\n'.repeat(trailingNewlines(original)) : lazy.endsWith('\n') ? '\n' : '';
+      const text = built.text.slice(0, built.text.length - trailingNewlines(built.text)) + ending;
       // Whether the result parses with no new error is the syntax guard's to judge, as for any edit.
       return { ok: true, text, kept: built.kept };
     };

@@ -121,6 +121,14 @@ export function extendByText(pairs: Pair[], lazy: (SyntaxNode | undefined)[], or
   return out.sort((a, b) => a.lazy - b.lazy);
 }
 
+function memo<T>(f: (n: SyntaxNode) => T): (n: SyntaxNode) => T {
+  const seen = new Map<SyntaxNode, T>();
+  return (n) => {
+    if (!seen.has(n)) seen.set(n, f(n));
+    return seen.get(n)!;
+  };
+}
+
 /**
  * Pairs of lazy siblings (undefined where a marker stands) with original siblings. `mustPair`
  * names the lazy nodes that hold a marker deeper down; `inBody`, that the siblings are a body of
@@ -128,9 +136,12 @@ export function extendByText(pairs: Pair[], lazy: (SyntaxNode | undefined)[], or
  * likeness (those that hold a marker, unless the caller names more).
  */
 export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean, inBody: boolean, pairAlike: (n: SyntaxNode) => boolean = mustPair): Pair[] {
+  // Each stretch between pairs is keyed again at every step of the recursion: the keys are computed once per node.
+  const byText = memo(textKey);
+  const byName = memo((n: SyntaxNode) => nameKey(n, inBody));
   const steps = [
-    (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, textKey, 'text'),
-    (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, (n) => nameKey(n, inBody), 'name'),
+    (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, byText, 'text'),
+    (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, byName, 'name'),
     (li: number[], oi: number[]) => mutuallyAlike(li, oi, lazy, orig, pairAlike),
     (li: number[], oi: number[]) => onlyOfKind(li, oi, lazy, orig, mustPair),
   ];
