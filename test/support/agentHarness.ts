@@ -19,11 +19,16 @@ import { ToolRegistry, fixedProvider, type ToolProvider } from '../../src/core/t
 import { PRODUCT_ROLES, type RoleDef } from '../../src/core/roles/roles';
 import type { RoleRegistry } from '../../src/protocol';
 import { createNodeHost } from '../../src/host/node/nodeHost';
-import { ScriptedServer, type ScriptStep } from './scriptedServer';
+import { ScriptedServer, type ScriptedServerOptions, type ScriptStep } from './scriptedServer';
+import { execFileSync } from 'node:child_process';
 import type { UserHooks } from '../../src/core/userHooks/userHooks';
 
 export interface HarnessOptions {
   steps: ScriptStep[];
+  /** More of the scripted server's options (e.g. lanes: each plan step's Actor answered by its step). */
+  server?: ScriptedServerOptions;
+  /** The workspace is a git repository with its files committed (plan steps can get worktrees). */
+  git?: boolean;
   role?: RoleId;
   /** The workspace tools (the loop's own are always added), or whole providers (e.g. one that changes at run time). */
   tools?: readonly Tool[];
@@ -56,11 +61,17 @@ export interface Harness {
 }
 
 export async function harness(o: HarnessOptions): Promise<Harness> {
-  const server = await ScriptedServer.start(o.steps);
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-loop-'));
+  const server = await ScriptedServer.start(o.steps, o.server);
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-loop-')));
   for (const [rel, text] of Object.entries(o.files ?? {})) {
     fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
     fs.writeFileSync(path.join(ws, rel), text);
+  }
+  if (o.git) {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init', '--allow-empty');
   }
   const approvals: ApprovalRequest[] = [];
   const recordingApprover: Approver = {

@@ -49,8 +49,7 @@ export function classifyStepApproval(planning: Planning | undefined, info: Appro
       plan_version: exec.record.version,
       step_number: step.step_number,
       text: judged.text,
-      // A step run beside others cannot add to the plan (see Planning.branchFor): Allow once or Reject.
-      add: planning!.canAmend ? addable(judged.add) : {},
+      add: addable(judged.add),
       outcome: 'asked',
     },
   };

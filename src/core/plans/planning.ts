@@ -85,6 +85,8 @@ export class Planning {
 
   /** Set on a step's branch (see `branchFor`): the task's planning, which also hears of a refused amendment. */
   private readonly parent: Planning | undefined;
+  /** The branches of the execution in progress (steps run beside others): a new version moves them all to it. */
+  private readonly branches = new Set<Planning>();
 
   constructor(readonly ui: CardSink, private opts: PlanningOptions, shared?: { book: PlanBook; parent: Planning }) {
     this.book = shared?.book ?? new PlanBook(ui, opts.now, opts.whyOneAtATime);
@@ -92,17 +94,12 @@ export class Planning {
     this.structured = new StructuredOutputs(opts.structuredOutputs, opts.logger);
   }
 
-  /** Whether "Add to the plan" can publish a new version from here (not from a step run beside others). */
-  get canAmend(): boolean {
-    return this.parent === undefined;
-  }
-
   /**
    * The execution state of one step run beside others (steps of a graph): its own scope, actions,
    * changes, failure and usage, over the same plan book, so its state, evidence and cost land on the
-   * same card. "Add to the plan" is not offered from it — a new version while other steps run would
-   * leave them on the old one — so its amendments are allowed once or rejected. One nobody could
-   * decide (headless) is the task's too: the run ends waiting (CLI exit 3) once the others stop.
+   * same card. "Add to the plan" from it publishes the new version through the task's planning,
+   * which moves every branch to it (the other steps go on, their scopes unchanged). An amendment
+   * nobody could decide (headless) is the task's too: the run ends waiting (CLI exit 3) once the others stop.
    * `diagnostics: false`: the step works in a worktree the editor's language services do not see.
    */
   branchFor(opts: { diagnostics: boolean }): Planning | undefined {
@@ -110,6 +107,7 @@ export class Planning {
     if (!exec) return undefined;
     const child = new Planning(this.ui, { ...this.opts, ...(opts.diagnostics ? {} : { diagnostics: undefined }) }, { book: this.book, parent: this });
     child.exec = { record: exec.record, step: 0, actions: [], changed: new Set(), before: new Map(), from: exec.from, carried: exec.carried, problems: new StepProblems(child.opts.diagnostics) };
+    this.branches.add(child);
     return child;
   }
 
@@ -297,8 +295,10 @@ export class Planning {
    * new version and what changed, or undefined when no plan is executing.
    */
   amendStep(stepNumber: number, add: ScopeAddition, why: string): { version: number; change: string } | undefined {
+    // A step run beside others: the task's planning publishes the version (and moves every branch to it).
+    if (this.parent) return this.exec ? this.parent.amendStep(stepNumber, add, why) : undefined;
     const exec = this.exec;
-    if (!exec || this.parent) return undefined;
+    if (!exec) return undefined;
     const old = exec.record;
     const widened = widenStepScope(old.plan, stepNumber, add);
     if (!widened) return undefined;
@@ -317,6 +317,7 @@ export class Planning {
       amended: `v${record.version} adds to v${old.version}: ${widened.change}`,
     });
     exec.record = record as PlanExecution['record'];
+    for (const b of this.branches) if (b.exec) b.exec.record = exec.record;
     this.lastExecutedCardId = record.cardId;
     return { version: record.version, change: widened.change };
   }
@@ -347,6 +348,7 @@ export class Planning {
   }
 
   endExecution(): void {
+    this.branches.clear();
     if (!this.exec) return;
     this.book.setExecuting(this.exec.record.cardId, false);
     this.exec = undefined;

@@ -71,12 +71,12 @@ const CHECK_OUTPUT_CHARS = 4000;
 export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promise<TurnOutcome> {
   const exec = d.planning.execution;
   if (!exec) throw new Error('runPlanGraph: no plan is being executed');
-  const record = exec.record;
-  const plan = record.plan;
+  const first = exec.record;
+  // "Add to the plan" from a step publishes a new version mid-run: the schedule reads the version in force.
+  const record = () => d.planning.execution?.record ?? first;
   const root = d.host.fs.roots[0] ?? '.';
-  const steps = plan.steps;
   // Continuing: the steps that ended well kept their states on the card (beginExecution), so the schedule reads them as ended.
-  const states = () => ({ ...(d.planning.book.get(record.cardId)?.stepStates ?? {}) });
+  const states = () => ({ ...(d.planning.book.get(record().cardId)?.stepStates ?? {}) });
   const lanes = new LaneStates(d.setState);
   // Worktrees are removed while the run goes on (a step's dependents need not wait for it); all before it ends.
   const removals: Promise<void>[] = [];
@@ -84,12 +84,13 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
   const running = new Map<number, Promise<void>>();
   // The user's choice when a step fails: the others are stopped (their state says why), not left to finish.
   const halt: Halt = { controller: new AbortController() };
-  const stateOf = (n: number) => d.planning.book.get(record.cardId)?.stepStates[String(n)];
+  const stateOf = (n: number) => d.planning.book.get(record().cardId)?.stepStates[String(n)];
   try {
     const removed = await removeLeftoverWorktrees(root);
     if (removed.length) d.host.logger.info(`removed ${removed.length} step worktree(s) left by a run that ended abruptly`);
     for (;;) {
       if (!signal.aborted) {
+        const steps = record().plan.steps;
         for (const n of stepsToStart({ steps, states: states(), limit: d.limit })) {
           const alone = !mayRunBeside(steps, states(), n, dependentsOf(steps, n));
           const child = d.planning.branchFor({ diagnostics: alone })!;
@@ -196,12 +197,14 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     // In a worktree, git sees every file the step changed (by its tools, its commands and its check).
     const changes = wt ? await stepChanges(wt) : [];
     const changed = wt ? changes.map((c) => c.path) : [];
-    const outsideScope = wt ? changed.filter((p) => !fileInScope(step.files, p)).sort() : outside(step.files, [...exec.changed], stepRoot);
+    // Its files as the version in force has them ("Add to the plan" may have widened them meanwhile).
+    const files = child.execution?.record.plan.steps.find((s) => s.step_number === n)?.files ?? step.files;
+    const outsideScope = wt ? changed.filter((p) => !fileInScope(files, p)).sort() : outside(files, [...exec.changed], stepRoot);
     const newErrors = wt ? [] : await exec.problems.newErrorLines(stepRoot);
     const verdict = stepVerdict({ actions: [...exec.actions], outsideScope, newErrors, ...(check ? { check } : {}) });
     if (wt && verdict.state !== 'failed') {
       // Only what the step's files cover goes back: an out-of-scope write never reaches the workspace.
-      const inScope = changes.filter((c) => fileInScope(step.files, c.path));
+      const inScope = changes.filter((c) => fileInScope(files, c.path));
       const applied = await applyBack(d, events, n, inScope, outsideScope);
       if (!applied.ok) {
         child.setStep(n, 'failed', undefined, { why: [applied.why, ...verdict.evidence.why], ...(verdict.evidence.check ? { check: verdict.evidence.check } : {}) });
