@@ -93,3 +93,35 @@ export function likeness(a: SyntaxNode, b: SyntaxNode): number {
   for (const t of x) if (y.has(t)) common++;
   return (2 * common) / (x.size + y.size);
 }
+
+/** Edit distance of two short strings (names). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Two nodes of one kind whose names differ by a slip of spelling (at most two edits, and a small share of the name). */
+export function nearNames(a: SyntaxNode, b: SyntaxNode): boolean {
+  if (a.type !== b.type) return false;
+  const x = nameOf(a);
+  const y = nameOf(b);
+  if (!x || !y || x === y || Math.abs(x.length - y.length) > 2 || x.length > 200) return false;
+  const d = distance(x, y);
+  return d <= 2 && d <= Math.max(x.length, y.length) * 0.15;
+}
+
+/** The share of the tokens `a` writes out (its comment lines aside: markers) that `b` has too. */
+export function contained(a: SyntaxNode, b: SyntaxNode): number {
+  const written = a.text.split('\n').filter((l) => !/^\s*(\/\/|#|\/\*|\*|\{\/\*)/.test(l)).join('\n');
+  const x = tokens(written);
+  if (x.size === 0) return 0;
+  const y = tokens(b.text);
+  let common = 0;
+  for (const t of x) if (y.has(t)) common++;
+  return common / x.size;
+}

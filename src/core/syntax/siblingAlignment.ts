@@ -2,15 +2,15 @@
  * Which of a lazy text's sibling nodes are which of the original's, in order: first by the same
  * text, then by the same name, then by alike tokens, and last (for a node that holds a marker and
  * so must be read against something) by being the only node of its kind left between the pairs
- * already made. Each step pairs only what is unique on both sides in the stretch it looks at (the
+ * already made, or (a node that holds a marker) by a near spelling of its name. Each step pairs only what is unique on both sides in the stretch it looks at (the
  * patience rule), keeps the pairs in order on both sides, and then looks again between them.
  * Likeness and kind pair only nodes that hold a marker: for the others a pair changes nothing
  * written, and a wrong one would move what a marker beside them keeps.
  */
-import { likeness, nameKey, textKey } from './nodeKeys';
+import { contained, likeness, nameKey, nearNames, textKey } from './nodeKeys';
 import type { SyntaxNode } from './parsedTree';
 
-export type PairedBy = 'text' | 'name' | 'likeness' | 'kind';
+export type PairedBy = 'text' | 'name' | 'likeness' | 'kind' | 'renamed';
 export interface Pair { lazy: number; orig: number; by: PairedBy }
 
 /** Nodes at least this alike (token overlap) are taken for the same node changed, when each is the other's only best. */
@@ -135,6 +135,25 @@ function memo<T>(f: (n: SyntaxNode) => T): (n: SyntaxNode) => T {
  * statements (where an assignment's target names nothing); `pairAlike`, the nodes that may pair by
  * likeness (those that hold a marker, unless the caller names more).
  */
+/**
+ * A node that holds a marker and has no counterpart of its name may be one the text renamed (a
+ * typo fixed in a function's name, its body elided): paired with the one node of its kind whose
+ * name is a near spelling of its own, when nothing else in the stretch is, and whose text holds
+ * what the text's node writes out.
+ */
+function renamed(li: number[], oi: number[], lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean): Pair[] {
+  const pairs: Pair[] = [];
+  for (const l of li) {
+    const ln = lazy[l];
+    if (!ln || !mustPair(ln)) continue;
+    const near = oi.filter((o) => nearNames(ln, orig[o]!));
+    if (near.length !== 1) continue;
+    const rivals = li.filter((x) => lazy[x] && nearNames(lazy[x]!, orig[near[0]!]!));
+    if (rivals.length === 1 && contained(ln, orig[near[0]!]!) >= ALIKE) pairs.push({ lazy: l, orig: near[0]!, by: 'renamed' });
+  }
+  return increasing(pairs);
+}
+
 export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode[], mustPair: (n: SyntaxNode) => boolean, inBody: boolean, pairAlike: (n: SyntaxNode) => boolean = mustPair): Pair[] {
   // Each stretch between pairs is keyed again at every step of the recursion: the keys are computed once per node.
   const byText = memo(textKey);
@@ -144,6 +163,7 @@ export function alignSiblings(lazy: (SyntaxNode | undefined)[], orig: SyntaxNode
     (li: number[], oi: number[]) => uniqueByKey(li, oi, lazy, orig, byName, 'name'),
     (li: number[], oi: number[]) => mutuallyAlike(li, oi, lazy, orig, pairAlike),
     (li: number[], oi: number[]) => onlyOfKind(li, oi, lazy, orig, mustPair),
+    (li: number[], oi: number[]) => renamed(li, oi, lazy, orig, mustPair),
   ];
   const align = (li: number[], oi: number[], step: number): Pair[] => {
     if (step >= steps.length || !li.some((i) => lazy[i]) || oi.length === 0) return [];

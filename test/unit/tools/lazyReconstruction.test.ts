@@ -312,4 +312,20 @@ describe('lazy rewrites read by structure', function () {
       assert.match(r.content, /marker "# \.\.\."/);
     });
   });
+
+  describe('a function renamed (a slip of spelling fixed) with its body elided', () => {
+    const fn = (name: string, flag: string) => [`func ${name}(t *testing.T) {`, '\tc := &cobra.Command{}', `\tc.Flags().StringP("${flag}", "", "", "")`, '\tbuf := new(bytes.Buffer)', '\tif err := GenMan(c, nil, buf); err != nil {', '\t\tt.Fatal(err)', '\t}', '}', ''];
+    const original = ['package doc', '', ...fn('TestManPrintFlagsShowsDefaultValues', 'foo'), ...fn('TestManPrintFlagsHidesShortDeperecated', 'bar'), ...fn('TestGenManCommand', 'baz')].join('\n');
+
+    it('pairs with the one function whose name is a near spelling of the new one', async () => {
+      const lazy = ['// existing code here', '', 'func TestManPrintFlagsHidesShortDeprecated(t *testing.T) {', '\tc := &cobra.Command{}', '\t// ... same as before ...', '}', '', '/* rest of the file unchanged */', ''].join('\n');
+      await landsAs('man_docs_test.go', original, lazy, original.replace('HidesShortDeperecated', 'HidesShortDeprecated'));
+    });
+
+    it('is refused when two functions have names that near', async () => {
+      const twins = original.replace('TestGenManCommand', 'TestManPrintFlagsHidesShortDeprecatedX');
+      const lazy = ['// existing code here', '', 'func TestManPrintFlagsHidesShortDeprecate(t *testing.T) {', '\tc := &cobra.Command{}', '\t// ... same as before ...', '}', '', '/* rest of the file unchanged */', ''].join('\n');
+      await refused('man_docs_test.go', twins, lazy, /marker/);
+    });
+  });
 });
