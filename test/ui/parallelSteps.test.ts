@@ -57,6 +57,24 @@ describe('plan steps side by side in a git workspace, in the real workbench (UI)
   /** The pending approval card step `n` shows (its tag says the step). */
   const asking = (n: number) => ui.chat.locator('[data-card-kind="tool_call"]', { has: ui.chat.locator(`[data-step-tag="${n}"]`) });
   const chip = () => ui.chat.locator('header [data-agent-state]');
+  /**
+   * Waits until step `n` asks for `what`. The list is virtualised and need not follow the end (an
+   * earlier look scrolled it): when the card is not rendered, one pass over the list from the top.
+   */
+  async function waitAsking(n: number, what: RegExp, timeoutMs = 40_000): Promise<void> {
+    const list = ui.chat.locator('.list[role="log"]');
+    await waitUntil(async () => {
+      if ((await asking(n).count()) === 0) {
+        await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
+        for (let i = 0; i < 40 && (await asking(n).count()) === 0; i++) {
+          await list.evaluate((el) => { const e = el as unknown as { scrollTop: number; clientHeight: number }; e.scrollTop += e.clientHeight / 2; });
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      return what.test(await asking(n).innerText().catch(() => ''));
+    }, `step ${n} to ask for ${what}`, timeoutMs);
+    await asking(n).scrollIntoViewIfNeeded();
+  }
 
   it('two independent steps run at once, each in its own lane and worktree; approvals are labelled and decided one by one; both changes land, none committed, no worktree left', async () => {
     // Activation cleans up after a crashed window (3 s after it starts), before any run could.
@@ -188,5 +206,48 @@ describe('plan steps side by side in a git workspace, in the real workbench (UI)
     await ui.reveal(plan);
     await waitUntil(async () => (await plan.locator('[data-step-state="stopped"]').count()) === 2, 'both steps stopped on the plan card', 10_000);
     await ui.wb.screenshot('parallel-07-stopped-300');
+  });
+
+  it('an amendment in one step is asked labelled by its step; Allow once brings that file back to the workspace with the step\'s own', async () => {
+    // The workspace as the first test left it (its changes reverted): a.txt alpha, b.txt beta + gamma.
+    await ui.pickRole('planner');
+    ui.server.replace([calls(tc('propose_plan', { ...PLAN, goal: 'Shout with a note' }))]);
+    ui.server.useLanes({
+      keyOf: planStepOf,
+      steps: {
+        1: [calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] })), text('Step 1 done.')],
+        2: [calls(tc('edit_file', { path: 'b.txt', edits: [{ old_text: 'beta', new_text: 'BETA' }] })), calls(tc('write_file', { path: 'note.txt', content: 'a note\n' })), text('Step 2 done.')],
+      },
+    });
+    await ui.send('Shout with a note');
+    const plan = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Shout with a note' }).last();
+    await plan.waitFor({ state: 'visible', timeout: 30_000 });
+    await plan.getByRole('button', { name: 'Execute plan' }).click();
+    await waitAsking(2, /b\.txt/);
+    await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
+
+    // Step 2 writes a file its step does not name: an amendment on a card labelled step 2, while step 1 still waits.
+    const amendment = asking(2).locator('[data-amendment="asked"]');
+    await waitAsking(2, /Step 2 wants to create note\.txt, which the plan did not name/);
+    await waitAsking(1, /a\.txt/);
+    await waitAsking(2, /note\.txt/);
+    await ui.wb.screenshot('parallel-08-amendment-300');
+    await amendment.getByRole('button', { name: 'Allow once' }).click();
+
+    // The rest as asked: step 2's check, step 1's edit and check.
+    for (const [n, what] of [[2, /grep -q BETA/], [1, /a\.txt/], [1, /grep -q ALPHA/]] as const) {
+      await waitAsking(n, what);
+      await asking(n).getByRole('button', { name: 'Approve', exact: true }).click();
+    }
+    await waitUntil(() => ui.read('a.txt') === 'ALPHA\n' && ui.read('b.txt') === 'BETA\ngamma\n', 'both steps applied', 30_000);
+    await ui.idle();
+    // What the person allowed reached the workspace with the step's own change (before: left out of the apply).
+    assert.equal(fs.existsSync(path.join(ui.ws, 'note.txt')) && ui.read('note.txt'), 'a note\n');
+    // Changing a file its step did not name keeps step 2 from done, as one at a time.
+    await ui.reveal(plan);
+    await waitUntil(async () => (await plan.locator('li.step').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-step-state')))).join() === 'done,unverified', 'step 1 done, step 2 unverified', 10_000);
+    assert.match(await plan.innerText(), /changed note\.txt, which the step's files do not name/);
+    await waitUntil(() => git(ui.ws, 'worktree', 'list').trim().split('\n').length === 1, 'the step worktrees to be removed', 15_000);
+    await ui.wb.screenshot('parallel-09-amendment-applied-300');
   });
 });

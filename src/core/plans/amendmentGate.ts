@@ -17,7 +17,7 @@ import type { PolicyInput } from '../policy/approvalPolicy';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports/ports';
 import { commandEntryProblem, fileEntryProblem } from './scopeEntryRules';
 import type { Planning } from './planning';
-import { judgeScope, type ScopeAddition } from './stepScope';
+import { changedPaths, judgeScope, type ScopeAddition } from './stepScope';
 
 /** The kinds plan-scope approval may cover: deletions are never blanket-approved by a plan. */
 const PLAN_SCOPE_KINDS = { edit: 'edit', create: 'create', command: 'command' } as const;
@@ -109,5 +109,7 @@ export async function decideAmendment(req: ApprovalRequest, amendment: Amendment
     }
   }
   deps.show({ ...amendment, outcome: 'allowed_once' });
+  // A step in a worktree brings these back to the workspace with its own files (the person allowed them).
+  deps.planning.noteAllowedOnce(changedPaths(req.info, policy.roots));
   return { decision, halt: false };
 }

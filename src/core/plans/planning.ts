@@ -48,6 +48,8 @@ export interface PlanExecution {
   actions: StepAction[];
   /** Absolute paths the current step changed (told before each change). */
   changed: Set<string>;
+  /** Workspace-relative files outside the current step's scope that a person allowed once. */
+  allowedOnce?: Set<string>;
   /** Each changed file's text before the step first changed it (null: it did not exist), for the step's diff. */
   before: Map<string, string | null>;
   /** The step to start from (earlier steps keep how they ended). */
@@ -236,6 +238,7 @@ export class Planning {
       this.exec.failure = undefined;
       this.exec.actions = [];
       this.exec.changed = new Set();
+      this.exec.allowedOnce = undefined;
       this.exec.before = new Map();
       this.exec.overBudget = undefined;
       this.exec.problems = new StepProblems(this.opts.diagnostics);
@@ -281,6 +284,13 @@ export class Planning {
     if (!this.exec || this.exec.step === 0) return false;
     this.exec.failure = reason;
     return true;
+  }
+
+  /** A person allowed a change to these files once, outside the current step's scope. */
+  noteAllowedOnce(files: readonly string[]): void {
+    if (!this.exec || files.length === 0) return;
+    this.exec.allowedOnce ??= new Set();
+    for (const f of files) this.exec.allowedOnce.add(f);
   }
 
   /** An amendment was refused where nobody could decide it: the run stops on it (CLI exit 3). */

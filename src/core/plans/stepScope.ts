@@ -76,7 +76,7 @@ function segmentMatches(declared: readonly string[], run: readonly string[]): bo
 }
 
 /** The paths a change request names, workspace-relative: the file as given and its real path. */
-function changedPaths(info: ApprovalInfo, roots: readonly string[]): string[] {
+export function changedPaths(info: ApprovalInfo, roots: readonly string[]): string[] {
   const out: string[] = [];
   if (info.real_path) {
     const rel = workspaceRelative(info.real_path, roots);

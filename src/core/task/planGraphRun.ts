@@ -203,9 +203,11 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     const newErrors = wt ? [] : await exec.problems.newErrorLines(stepRoot);
     const verdict = stepVerdict({ actions: [...exec.actions], outsideScope, newErrors, ...(check ? { check } : {}) });
     if (wt && verdict.state !== 'failed') {
-      // Only what the step's files cover goes back: an out-of-scope write never reaches the workspace.
-      const inScope = changes.filter((c) => fileInScope(files, c.path));
-      const applied = await applyBack(d, events, n, inScope, outsideScope);
+      // Only what the step's files cover goes back, and what a person allowed once beyond them: an
+      // out-of-scope write nobody allowed never reaches the workspace.
+      const allowed = exec.allowedOnce ?? new Set<string>();
+      const inScope = changes.filter((c) => fileInScope(files, c.path) || allowed.has(c.path));
+      const applied = await applyBack(d, events, n, inScope, outsideScope.filter((p) => !allowed.has(p)));
       if (!applied.ok) {
         child.setStep(n, 'failed', undefined, { why: [applied.why, ...verdict.evidence.why], ...(verdict.evidence.check ? { check: verdict.evidence.check } : {}) });
         return 'error';
