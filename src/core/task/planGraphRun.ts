@@ -33,7 +33,7 @@ import { stepVerdict } from '../plans/stepVerdict';
 import { fileInScope } from '../plans/stepScope';
 import { dependentsOf } from '../plans/graph/stepGraph';
 import { mayRunBeside, stepsToStart } from '../plans/graph/stepScheduler';
-import { applyStepChanges, pruneWorktrees, startStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, type StepFileChange, type StepWorktree } from '../plans/graph/stepWorktree';
+import { applyStepChanges, startStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, type StepFileChange, type StepWorktree } from '../plans/graph/stepWorktree';
 import type { CountedUsage, SettledToolCall } from '../turn/turnHooks';
 import { formatUsd } from '../cost/priceTable';
 import { capHeadTail } from '../text/truncate';
@@ -119,7 +119,6 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
     }
   } finally {
     await Promise.all(removals);
-    if (removals.length) await pruneWorktrees(root);
     d.planning.endExecution();
   }
   if (signal.aborted) return 'stopped';
@@ -226,7 +225,7 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     signal.removeEventListener('abort', onAbort);
     halt.controller.signal.removeEventListener('abort', onAbort);
     const done = wt ?? (await making?.catch(() => undefined));
-    if (done) removals.push(removeStepWorktree(done, { prune: false }).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`)));
+    if (done) removals.push(removeStepWorktree(done).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`)));
   }
 }
 

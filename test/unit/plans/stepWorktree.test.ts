@@ -57,6 +57,7 @@ describe('step worktrees (real git)', function () {
     }
     assert.equal(fs.existsSync(wt.dir), false);
     assert.doesNotMatch(gitIn(ws, 'worktree', 'list'), /step1/);
+    assert.equal(fs.existsSync(path.resolve(ws, gitIn(ws, 'rev-parse', '--git-common-dir').trim(), 'worktrees', path.basename(wt.dir))), false, "git's record of it is gone");
   });
 
   it('applies a step\'s changes back whole, and refuses the whole apply when the workspace changed a file it touches', async () => {
@@ -106,7 +107,14 @@ describe('step worktrees (real git)', function () {
     assert.doesNotMatch(gitIn(ws, 'worktree', 'list'), /crashed/);
     assert.ok(fs.existsSync(mine.dir), 'a live process\'s worktree is kept');
     await removeStepWorktree(mine);
-    assert.deepEqual(fs.readdirSync(worktreesBase(ws)), []);
+    assert.equal(fs.existsSync(worktreesBase(ws)), false, 'the workspace\'s folder of worktrees goes once it is empty');
+    assert.equal(gitIn(ws, 'worktree', 'list').trim().split('\n').length, 1, 'git forgot both');
+  });
+
+  it('an empty folder of worktrees an earlier run left is removed on the next start', async () => {
+    fs.mkdirSync(worktreesBase(ws), { recursive: true });
+    await removeLeftoverWorktrees(ws);
+    assert.equal(fs.existsSync(worktreesBase(ws)), false);
   });
 
   it('says why outside git (or before the first commit) steps get no worktree', async () => {
