@@ -5,7 +5,6 @@
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { leanZodPlugin } from './webview-ui/build/leanZodPlugin.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -99,8 +98,6 @@ const targets = [
     jsx: 'automatic',
     jsxImportSource: 'preact',
     loader: { '.ttf': 'file', '.woff2': 'file' },
-    // zod's classic API on zod/mini: ~20 KB gzipped less (see the plugin's header).
-    plugins: [leanZodPlugin],
   },
 ];
 

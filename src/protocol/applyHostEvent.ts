@@ -1,6 +1,7 @@
 import type { AgentState, PlanCard, TextCard } from './cards';
 import type { HostEvent } from './events';
-import { ROLE_TABLE, type RoleId } from './roles';
+import type { RoleId } from './roles';
+import { ROLE_TABLE } from './roleTable';
 
 /**
  * What a stream of `HostEvent`s means, in one place: the host's card store, the history recorder

@@ -4,14 +4,15 @@
  * Why Preact: the whole webview (JS + CSS) must stay ≤ 55 KB gzipped (peers ship
  * 1.6–2.2 MB). Preact's runtime + hooks is ~5 KB gzipped against ~45 KB for React + ReactDOM, and
  * it keeps the component model and JSX. The rest of the budget: the chat's own markdown renderer
- * (markdown/markdown.ts, ~3 KB gzipped; marked was ~12 KB) and zod for validating every message
- * with the shared protocol schemas — built on zod/mini through webview-ui/build/leanZodPlugin.mjs
- * (~9 KB instead of ~30–94 KB for classic zod).
+ * (markdown/markdown.ts, ~3 KB gzipped; marked was ~12 KB). No zod: host messages are checked
+ * against the protocol's shapes as data (state/decodeInbound.ts); test/unit/webview/webviewBundle
+ * fails if a zod runtime comes back into the bundle.
  * No icon font: a handful of unicode glyphs, so nothing is fetched and no CDN is needed.
  * `npm run bench` (bench/webview.bench.mjs) prints the real gzipped size against the budget.
  */
 import { render } from 'preact';
 import { App } from './ui/App';
+import { PanelBoundary } from './ui/PanelBoundary';
 import './styles.css';
 
 let root = document.getElementById('root');
@@ -21,4 +22,4 @@ if (!root) {
   root.id = 'root';
   document.body.appendChild(root);
 }
-render(<App />, root);
+render(<PanelBoundary><App /></PanelBoundary>, root);

@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchChromium } from '../../../scripts/chromium.mjs';
-import { leanZodPlugin } from '../../../webview-ui/build/leanZodPlugin.mjs';
 import { themes } from './themes.mjs';
 
 const root = resolve(new URL('../../..', import.meta.url).pathname);
@@ -18,7 +17,7 @@ export async function buildWebview(outdir) {
     entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
     outdir, bundle: true, minify: !process.env.TANDEM_WEBVIEW_NO_MINIFY, sourcemap: false, legalComments: 'none',
     platform: 'browser', format: 'esm', target: 'es2022', jsx: 'automatic', jsxImportSource: 'preact',
-    loader: { '.ttf': 'file', '.woff2': 'file' }, plugins: [leanZodPlugin], logLevel: 'warning',
+    loader: { '.ttf': 'file', '.woff2': 'file' }, logLevel: 'warning',
   });
   return { js: join(outdir, 'webview.js'), css: join(outdir, 'webview.css') };
 }

@@ -66,6 +66,44 @@ describe('webview in Chromium (standalone page)', function () {
     assert.equal(await h.page.locator('[role="log"] article, [role="log"] [role="article"]').count() > 0, true);
   });
 
+  it('shows a card whose fields have the wrong types as plain text, and the rest of the chat still renders', async () => {
+    const good = { kind: 'tool_call', call_id: 'c', tool: 'read_file', summary: 'read a.ts', args: {}, status: 'done', ts: 2 };
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: [
+      { kind: 'text', id: 'before', author: 'user', text: 'First words', ts: 1 },
+      { ...good, id: 'num-display', display: 42 },
+      { ...good, id: 'num-status', status: 7, approval: 'yes' },
+      { kind: 'plan', id: 'bad-plan', version: 1, plan: { goal: 'g', steps: 'none' }, errors: [], step_states: {}, ts: 3 },
+      { kind: 'text', id: 'after', author: 'assistant', text: 'Still here', ts: 4 },
+    ] });
+    // A card added later with a wrong field is plain text too, and so is a bad UI message.
+    await h.post({ type: 'card_added', seq: 2, card: { ...good, id: 'late', display: { kind: 'read', title: 5, verb: [] } } });
+    await h.post({ type: 'recent_tasks', tasks: 5 });
+    await h.post({ type: 'card_added', seq: 3, card: { kind: 'text', id: 'last', author: 'assistant', text: 'Last words', ts: 5 } });
+    await h.page.waitForFunction(() => document.body.innerText.includes('Last words'));
+    // The list is virtualised (raw cards are tall): scroll down from the top until the card is there.
+    const cardOnScreen = async (id: string) => {
+      for (let top = 0; top < 20_000; top += 300) {
+        await h.page.evaluate((t) => { document.querySelector('[role="log"]')!.scrollTop = t; }, top);
+        await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        if (await h.page.locator(`[data-card-id="${id}"]`).count()) return h.page.locator(`[data-card-id="${id}"]`).first();
+      }
+      throw new Error(`card ${id} never rendered`);
+    };
+    for (const id of ['num-display', 'num-status', 'bad-plan', 'late']) {
+      const card = await cardOnScreen(id);
+      assert.equal(await card.getAttribute('data-card-kind'), 'raw', `${id} is shown as plain text`);
+      assert.match(await card.innerText(), new RegExp(id), `${id}'s payload is shown`);
+    }
+    assert.match(await (await cardOnScreen('num-display')).innerText(), /display/, 'says which field is wrong');
+    for (const [id, words] of [['before', 'First words'], ['after', 'Still here'], ['last', 'Last words']] as const) {
+      const card = await cardOnScreen(id);
+      assert.equal(await card.getAttribute('data-card-kind'), 'text');
+      assert.match(await card.innerText(), new RegExp(words));
+    }
+    assert.ok(await h.page.getByRole('textbox', { name: 'Message Tandem' }).isVisible(), 'the composer is still there');
+    assert.deepEqual(h.consoleErrors.filter((e) => e.startsWith('pageerror')), []);
+  });
+
   it('sends on Enter, keeps Shift+Enter as a newline, and stops on Escape', async () => {
     const input = h.page.getByRole('textbox', { name: 'Message Tandem' });
     await input.click();

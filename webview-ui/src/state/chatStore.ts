@@ -8,7 +8,9 @@
  * host answers with a snapshot. Deltas keep being applied best-effort meanwhile, so a host that
  * is slow to answer never freezes the panel; the snapshot then replaces everything.
  */
-import { applyHostEvent, emptyHostView, PRODUCT_ROLE_INFO, type AgentState, type CardTable, type HostEvent, type HostView, type RoleId, type RoleInfo, type RoleRegistry, type TokenTotals, type TurnEndOutcome } from '../../../src/protocol';
+import type { AgentState, CardTable, HostEvent, HostView, RoleId, RoleInfo, RoleRegistry, TokenTotals, TurnEndOutcome } from '../../../src/protocol';
+import { applyHostEvent, emptyHostView } from '../../../src/protocol/applyHostEvent';
+import { PRODUCT_ROLE_INFO } from '../../../src/protocol/roleRegistry';
 import type { ChatCard, RawCard } from './localCards';
 import { decodeCard, validated } from './decodeInbound';
 

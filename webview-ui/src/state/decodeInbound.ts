@@ -2,28 +2,23 @@
  * Turns whatever arrived through `postMessage` into typed items. The host may post one message or
  * an array of them (batched per animation frame). Nothing here throws: a payload that does not
  * parse becomes an `invalid` item that the chat shows as a plain-text card.
+ *
+ * No zod here: host → webview is not a trust boundary (the host is our own code), so messages are
+ * checked against the protocol's shapes as plain data (src/protocol/wireShapes.ts, generated from
+ * the zod schemas), which guards the fields the views and the store read for a fraction of a zod
+ * runtime's weight. Snapshot cards are checked lazily, on first use, so opening a 10,000-card task
+ * checks the ~20 cards on screen before the first paint.
  */
-import { z } from 'zod';
-import { Card, HostEvent, HostUiMessage, RoleId } from '../../../src/protocol';
+import type { Card, HostEvent, HostUiMessage } from '../../../src/protocol';
+import { shapeProblem } from '../../../src/protocol/wireShape';
+import { CARD_SHAPES, EVENT_SHAPES, UI_SHAPES } from '../../../src/protocol/wireShapes';
 import type { ChatCard, RawCard } from './localCards';
-
-/**
- * A snapshot's envelope; its cards are validated one by one, lazily (see `lazyCard`), so opening a
- * 10,000-card task validates the ~20 cards on screen, not all 10,000, before the first paint.
- */
-const SnapshotEnvelope = z.object({
-  type: z.literal('snapshot'),
-  seq: z.number().int().min(0),
-  role: RoleId,
-  task_id: z.string().optional(),
-  cards: z.array(z.unknown()),
-});
 
 /** Cards that passed only the cheap structural check; `validated` must see them before any use. */
 const unvalidated = new WeakSet<object>();
 const validatedCache = new WeakMap<object, ChatCard>();
 
-/** Cheap check now (an object with a string id and kind), full zod validation on first use. */
+/** Cheap check now (an object with a string id and kind), its whole shape on first use. */
 export function lazyCard(data: unknown): ChatCard {
   const rec = data as { id?: unknown; kind?: unknown } | null;
   if (rec && typeof rec === 'object' && !Array.isArray(rec) && typeof rec.id === 'string' && rec.id !== '' && typeof rec.kind === 'string') {
@@ -42,7 +37,8 @@ export function validated(card: ChatCard): ChatCard {
   let v = validatedCache.get(card);
   if (!v) {
     v = decodeCard(card);
-    validatedCache.set(card, v);
+    if (v === card) unvalidated.delete(card);
+    else validatedCache.set(card, v);
   }
   return v;
 }
@@ -68,12 +64,6 @@ export function describePayload(data: unknown, max = 4000): string {
   return s.length > max ? `${s.slice(0, max)}\n… (${s.length - max} more characters)` : s;
 }
 
-function issueText(err: { issues?: Array<{ path?: PropertyKey[]; message?: string }> } | undefined): string {
-  const issues = err?.issues ?? [];
-  if (issues.length === 0) return 'unrecognised message';
-  return issues.slice(0, 3).map((i) => `${(i.path ?? []).map(String).join('.') || '(root)'}: ${i.message ?? 'invalid'}`).join('; ');
-}
-
 export function rawCard(data: unknown, error: string, id?: unknown): RawCard {
   const ts = Date.now();
   return { kind: 'raw', id: typeof id === 'string' && id ? id : `raw-${ts}-${++rawCounter}`, text: describePayload(data), error, ts };
@@ -81,14 +71,12 @@ export function rawCard(data: unknown, error: string, id?: unknown): RawCard {
 
 /** One card, or a raw card in its place: one bad card must not lose a whole 10,000-card snapshot. */
 export function decodeCard(data: unknown): ChatCard {
-  const r = Card.safeParse(data);
-  if (r.success) return r.data;
-  const rec = data as { id?: unknown; kind?: unknown } | null;
-  const known = ['text', 'plan', 'question', 'tool_call', 'error', 'usage', 'agent_state'];
-  const why = rec && typeof rec.kind === 'string' && !known.includes(rec.kind)
-    ? `unknown card kind "${rec.kind.slice(0, 40)}"`
-    : issueText(r.error);
-  return rawCard(data, why, rec?.id);
+  const rec = asRecord(data);
+  const kind = rec?.kind;
+  const why = !rec ? 'a card must be an object'
+    : typeof kind !== 'string' || !Object.hasOwn(CARD_SHAPES, kind) ? `unknown card kind "${String(kind).slice(0, 40)}"`
+    : shapeProblem(rec, CARD_SHAPES[kind]!);
+  return why === undefined ? (rec as ChatCard) : rawCard(data, why, rec?.id);
 }
 
 function asRecord(x: unknown): Record<string, unknown> | null {
@@ -98,30 +86,21 @@ function asRecord(x: unknown): Record<string, unknown> | null {
 function decodeOne(data: unknown): Inbound {
   const rec = asRecord(data);
   const type = rec?.type;
-  if (typeof type === 'string' && UI_TYPES.has(type)) {
-    const r = HostUiMessage.safeParse(data);
-    return r.success ? { kind: 'ui', msg: r.data } : { kind: 'invalid', card: rawCard(data, issueText(r.error)) };
-  }
-  if (type === 'snapshot') {
-    const env = SnapshotEnvelope.safeParse(data);
-    if (env.success) {
-      const { seq, role, task_id, cards } = env.data;
-      // Typed as Card[]: the store accepts raw and not-yet-validated cards wherever cards go.
-      return { kind: 'event', event: { type: 'snapshot', seq, role, task_id, cards: cards.map(lazyCard) as Card[] } };
-    }
-  }
-  const r = HostEvent.safeParse(data);
-  if (r.success) return { kind: 'event', event: r.data };
-  // Salvage what can be salvaged so a single bad card degrades to one plain-text card.
+  const ui = typeof type === 'string' && Object.hasOwn(UI_SHAPES, type);
+  const shape = typeof type === 'string' ? (ui ? UI_SHAPES[type] : Object.hasOwn(EVENT_SHAPES, type) ? EVENT_SHAPES[type] : undefined) : undefined;
+  // The store relies on sequence numbers being whole and ≥ 0 (gaps, duplicates): checked here.
   const seq = typeof rec?.seq === 'number' && Number.isInteger(rec.seq) && rec.seq >= 0 ? rec.seq : undefined;
-  if (rec && type === 'card_added' && seq !== undefined) {
-    return { kind: 'event', event: { type: 'card_added', seq, card: decodeCard(rec.card) as Card } };
-  }
-  return { kind: 'invalid', card: rawCard(data, issueText(r.error)), seq };
+  const why = !rec ? 'a message must be an object'
+    : !shape ? `unknown message type "${String(type).slice(0, 40)}"`
+    : shapeProblem(rec, shape) ?? (!ui && seq === undefined ? 'seq: expected a whole number ≥ 0' : undefined);
+  if (why !== undefined) return { kind: 'invalid', card: rawCard(data, why), seq };
+  if (ui) return { kind: 'ui', msg: rec as HostUiMessage };
+  const ev = rec as HostEvent;
+  // Typed as Card: the store accepts raw and not-yet-checked cards wherever cards go.
+  if (ev.type === 'snapshot') return { kind: 'event', event: { ...ev, cards: ev.cards.map(lazyCard) as Card[] } };
+  if (ev.type === 'card_added') return { kind: 'event', event: { ...ev, card: decodeCard(ev.card) as Card } };
+  return { kind: 'event', event: ev };
 }
-
-/** Host → webview UI messages (not agent events); each is validated with `HostUiMessage`. */
-const UI_TYPES = new Set<string>(['connection_result', 'setup_needed', 'setup_done', 'focus_input', 'prefill', 'send_deferred', 'recent_tasks', 'task_unavailable', 'read_only', 'mention_results', 'insert_mention', 'allow_list', 'models', 'context_meter'] satisfies HostUiMessage['type'][]);
 
 export function decodeInbound(data: unknown): Inbound[] {
   return Array.isArray(data) ? data.map(decodeOne) : [decodeOne(data)];

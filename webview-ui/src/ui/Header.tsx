@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { roleAccess, type AgentState, type RoleInfo } from '../../../src/protocol';
+import type { AgentState, RoleInfo } from '../../../src/protocol';
+import { roleAccess } from '../../../src/protocol/roleTable';
 import { postToHost } from '../bridge/vscodeApi';
 import type { Totals, TurnOutcome } from '../state/chatStore';
 import { AgentStateChip } from './AgentStateChip';

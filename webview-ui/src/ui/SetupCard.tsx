@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { PRODUCT_ROLE_INFO, type RoleInfo, type RoleRegistry } from '../../../src/protocol';
+import type { RoleInfo, RoleRegistry } from '../../../src/protocol';
+import { PRODUCT_ROLE_INFO } from '../../../src/protocol/roleRegistry';
 import { endpointNeedsKey } from '../../../src/protocol/endpointNeedsKey';
 import { postToHost } from '../bridge/vscodeApi';
 

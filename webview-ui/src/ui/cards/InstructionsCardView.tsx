@@ -1,4 +1,5 @@
-import { instructionsHeadline, type InstructionsCard } from '../../../../src/protocol';
+import type { InstructionsCard } from '../../../../src/protocol';
+import { instructionsHeadline } from '../../../../src/protocol/instructionsHeadline';
 import { LazyDetails } from '../LazyDetails';
 
 /** One collapsed line; opened, the files with their sizes and exactly the text the model was sent. */

@@ -6,7 +6,7 @@ import { formatTime, formatUsage, isoTime } from '../format';
 import { focusOnMount } from '../focusOnMount';
 import { sameItems, useView } from '../storeContext';
 import { executedLabel, planStatus } from '../../state/planStatus';
-import { PRODUCT_ROLE_INFO } from '../../../../src/protocol';
+import { PRODUCT_ROLE_INFO } from '../../../../src/protocol/roleRegistry';
 import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, VerdictChip, VersionChanges } from './PlanReviewParts';
 import { RunTogetherLine } from './RunTogetherLine';
 

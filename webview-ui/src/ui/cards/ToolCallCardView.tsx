@@ -1,5 +1,7 @@
 import { ApprovalFiles } from './ApprovalFiles';
-import { hookNoteLines, toolCallDisplay, type HookNote, type ApprovalInfo, type CommandExit, type ToolCallCard, type ToolCallStatus } from '../../../../src/protocol';
+import type { HookNote, ApprovalInfo, CommandExit, ToolCallCard, ToolCallStatus } from '../../../../src/protocol';
+import { hookNoteLines } from '../../../../src/protocol/hookNoteLines';
+import { toolCallDisplay } from '../../../../src/protocol/toolCallDisplay';
 import { postToHost } from '../../bridge/vscodeApi';
 import { takeDraftAsNote, type ViewStore } from '../../state/viewStore';
 import { toolHeadline, type Headline } from './toolHeadline';

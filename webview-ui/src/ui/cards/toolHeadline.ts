@@ -4,7 +4,8 @@
  * src/protocol/toolDisplay.ts); this only picks the tense and adds how a command ended. The path
  * (when there is one) is shown apart so it can be a link; the tool's raw name is secondary.
  */
-import { toolCallDisplay, type ToolCallCard } from '../../../../src/protocol';
+import type { ToolCallCard } from '../../../../src/protocol';
+import { toolCallDisplay } from '../../../../src/protocol/toolCallDisplay';
 
 export interface Headline {
   verb: string;
