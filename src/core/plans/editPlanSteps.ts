@@ -20,11 +20,13 @@ function entries(list: readonly string[]): string[] {
   return list.map((e) => e.trim()).filter((e) => e !== '');
 }
 
-/** The plan with `edits` applied, or an error when an edit names a step the plan does not have. */
+/** The plan with `edits` applied, or an error when an edit names a step the plan does not have or leaves a step without text. */
 export function editPlanSteps(plan: Plan, edits: readonly StepEdit[]): { plan: Plan } | { error: string } {
   const byNumber = new Map(edits.map((e) => [e.step_number, e]));
-  for (const n of byNumber.keys()) {
+  for (const [n, e] of byNumber) {
     if (!plan.steps.some((s) => s.step_number === n)) return { error: `step ${n}: there is no such step in this plan` };
+    // Said in the card's words: the schema's own message ("action: Too small…") is for the Planner's repairs.
+    if (!e.action.trim()) return { error: `step ${n}: its text is empty; say what the step does` };
   }
   const steps = plan.steps.map((s): PlanStep => {
     const e = byNumber.get(s.step_number);

@@ -59,7 +59,8 @@ describe('plans: the user\'s own edit before Execute (Implement with changes)', 
     const err = h.cardsOf('error').at(-1)!;
     assert.match(err.message, /not applied: step 1/);
     assert.deepEqual(err.refused, { action: 'edit_plan', target: v1.id });
-    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: '', files: [], commands: [], check: null }] }), 'error', 'an empty action is refused as for any plan');
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: ' ', files: [], commands: [], check: null }] }), 'error', 'an empty action is refused as for any plan');
+    assert.match(h.cardsOf('error').at(-1)!.message, /not applied: step 1: its text is empty/, 'in the card\'s words, not the schema\'s');
     assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 9, action: 'x', files: [], commands: [], check: null }] }), 'error');
     assert.match(h.cardsOf('error').at(-1)!.message, /step 9: there is no such step/);
   });
@@ -74,6 +75,18 @@ describe('plans: the user\'s own edit before Execute (Implement with changes)', 
     assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: 'Parse --verbose in src/args.ts', files: ['src/args.ts'], commands: [], check: null }] }), 'done');
     assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: 'again', files: [], commands: [], check: null }] }), 'error');
     assert.match(h.cardsOf('error').at(-1)!.message, /superseded/);
+  });
+
+  it('a step\'s depends_on (the plan\'s graph) is kept through an edit of that step and of the others', async () => {
+    const plan = goodPlan();
+    plan.steps = [plan.steps[0]!, { ...plan.steps[0]!, step_number: 2, action: 'Document --verbose', files: ['README.md'], depends_on: [] }, { ...plan.steps[0]!, step_number: 3, action: 'Test --verbose', files: ['test/args.test.ts'], depends_on: [1, 2] }];
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [propose(plan)] });
+    await h.agent.send('add a --verbose flag');
+    const v1 = h.cardsOf('plan')[0]!;
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 3, action: 'Test --verbose and --quiet', files: ['test/args.test.ts'], commands: [], check: null }] }), 'done');
+    const v2 = h.cardsOf('plan')[1]!;
+    assert.deepEqual(v2.plan!.steps.map((s) => s.depends_on), [undefined, [], [1, 2]]);
+    assert.deepEqual(v2.changes!.edited.flatMap((e) => e.changes.map((c) => `${e.step}:${c.field}`)), ['3:action'], 'only what the user changed');
   });
 
   it('editPlanSteps: a removed check is gone; a plan without commands keeps none when none are given', () => {

@@ -7,6 +7,7 @@ import { focusOnMount } from '../focusOnMount';
 import { sameItems, useView } from '../storeContext';
 import { executedLabel, planStatus } from '../../state/planStatus';
 import { PRODUCT_ROLE_INFO } from '../../../../src/protocol/roleRegistry';
+import { PlanStepEditor, editedStep } from './PlanStepEditor';
 import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, VerdictChip, VersionChanges } from './PlanReviewParts';
 import { RunTogetherLine } from './RunTogetherLine';
 
@@ -21,6 +22,8 @@ export function PlanCardView({ card }: { card: PlanCard }) {
   /** The user's comments on single steps, sent together with the next Revise. */
   const [comments, setComments] = useState<Record<number, string>>({});
   const [commenting, setCommenting] = useState<number | undefined>(undefined);
+  /** "Implement with changes": the step open as a form (one at a time: a save makes a new version). */
+  const [editing, setEditing] = useState(() => editedStep(card));
   const plan = card.plan;
   const status = planStatus(card);
   // Another turn is running (not this plan): Execute would only be refused with "the agent is busy".
@@ -50,6 +53,9 @@ export function PlanCardView({ card }: { card: PlanCard }) {
           <RunTogetherLine card={card} />
           <ol class="plan-steps">
             {plan.steps.map((s, at) => {
+              if (editing === s.step_number && status.kind === 'ready') {
+                return <li key={s.step_number} class="step"><PlanStepEditor card={card} step={s} onClose={() => setEditing(undefined)} /></li>;
+              }
               const state: StepState = card.step_states[String(s.step_number)] ?? 'pending';
               const evidence = card.step_evidence?.[String(s.step_number)];
               // Why a step is not done: its evidence on the card (kept by history), else the event's reason.
@@ -102,6 +108,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
                         ? <div class="step-comment" data-step-comment>✎ {comment} <button type="button" class="link" onClick={() => setCommenting(s.step_number)}>edit</button></div>
                         : !card.executing && <button type="button" class="link step-comment-add" aria-label={`Comment on step ${s.step_number}`} onClick={() => setCommenting(s.step_number)}>Comment</button>
                     )}
+                    {status.kind === 'ready' && editing === undefined && <button type="button" class="link step-comment-add" aria-label={`Edit step ${s.step_number}`} onClick={() => setEditing(s.step_number)}>Edit</button>}
                     {commenting === s.step_number && (
                       <textarea
                         ref={focusOnMount}
@@ -158,7 +165,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
               {!confirmRerun && <button type="button" class="secondary" onClick={() => setConfirmRerun(true)}>Run again…</button>}
             </>
           ) : (
-            <button type="button" class="primary" disabled={status.kind !== 'ready' || busy} title={busy && status.kind === 'ready' ? 'Tandem is working: stop it or wait, then execute' : reviewObjects ? 'The Reviewer has concerns: execute regardless' : undefined} onClick={() => execute()}>
+            <button type="button" class="primary" disabled={status.kind !== 'ready' || busy || editing !== undefined} title={editing !== undefined ? 'Save or cancel your edit of the step first' : busy && status.kind === 'ready' ? 'Tandem is working: stop it or wait, then execute' : reviewObjects ? 'The Reviewer has concerns: execute regardless' : undefined} onClick={() => execute()}>
               {reviewObjects ? 'Execute anyway' : 'Execute plan'}
             </button>
           )}

@@ -1,0 +1,77 @@
+/**
+ * "Implement with changes": one step of a plan that has not run, as a small form — its text, the
+ * files it may change and the commands it may run (one a line), its check — saved as the next plan
+ * version without asking the Planner. The host validates the edit as any plan; its refusal shows
+ * under the fields, which keep what was typed. Fields the form does not show (depends_on, reason,
+ * tools) are kept by the host as they were.
+ */
+import { useState } from 'preact/hooks';
+import type { PlanCard, PlanStep } from '../../../../src/protocol';
+import { postToHost } from '../../bridge/vscodeApi';
+import { focusOnMount } from '../focusOnMount';
+import { useView } from '../storeContext';
+import { RefusalNote } from '../RefusalNote';
+
+/**
+ * What is typed, by plan card: the chat draws only the cards near the view, so a card scrolled far
+ * away comes back with its form as the user left it. Keyed with the card's time too: card ids
+ * start again in each task.
+ */
+const drafts = new Map<string, { step: number; fields: string[]; saved?: boolean }>();
+const draftKey = (card: PlanCard) => card.id + card.ts;
+
+/** The step whose form is open on that card, if any. */
+export const editedStep = (card: PlanCard): number | undefined => drafts.get(draftKey(card))?.step;
+
+const FIELDS = ['', 'May change (one file a line)', 'May run (one command a line)', 'Check (a command; exit 0 = done)'];
+
+export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: PlanStep; onClose(): void }) {
+  const key = draftKey(card);
+  const [draft, setDraft] = useState(() => {
+    const kept = drafts.get(key);
+    return kept?.step === step.step_number ? kept : { step: step.step_number, fields: [step.action, step.files.join('\n'), (step.commands ?? []).join('\n'), step.check ?? ''] };
+  });
+  drafts.set(key, draft);
+  const busy = useView((s) => s.chat.busy);
+  const refusal = useView((s) => s.chat.refusal('edit_plan', card.id));
+  const close = (): void => { drafts.delete(key); onClose(); };
+  const lines = (t: string) => t.split('\n');
+  return (
+    <form
+      class="revise plan-edit"
+      aria-label={`Edit step ${step.step_number}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const [action, files, commands, check] = draft.fields;
+        setDraft({ ...draft, saved: true });
+        postToHost({ type: 'edit_plan', card_id: card.id, steps: [{ step_number: step.step_number, action, files: lines(files), commands: lines(commands), check: check.trim() || null }] });
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          e.currentTarget.requestSubmit();
+        } else if (e.key === 'Escape') {
+          // Not the chat-wide Escape (Stop).
+          e.preventDefault();
+          e.stopPropagation();
+          close();
+        }
+      }}
+    >
+      {FIELDS.map((label, i) => {
+        const Field = i === 3 ? 'input' : 'textarea';
+        return (
+          <label key={i} class="muted">
+            {i ? label : `Step ${step.step_number}`}
+            <Field ref={i ? undefined : focusOnMount} rows={2} value={draft.fields[i]} onInput={(e) => setDraft({ ...draft, fields: draft.fields.map((f, j) => (j === i ? (e.currentTarget as HTMLInputElement).value : f)) })} />
+          </label>
+        );
+      })}
+      {draft.saved && <RefusalNote text={refusal} />}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy} title="Ctrl/Cmd+Enter">Save as v{card.version + 1}</button>
+        <button type="button" class="secondary" title="Escape" onClick={close}>Cancel</button>
+      </div>
+    </form>
+  );
+}
