@@ -129,7 +129,7 @@ describe('Implement with changes: a plan step edited on its card (UI)', function
     assert.equal(await v2.getByRole('button', { name: /^Edit step/ }).count(), 0, 'no Edit once it ran');
   });
 
-  it('at 300 px: an empty step is refused, what was typed stays; Ctrl+Enter saves', async () => {
+  it('at 300 px: an empty step is refused, what was typed stays (also through hiding the view); Ctrl+Enter saves', async () => {
     await ui.wb.runCommand('Tandem: New Task');
     await ui.roleButton().and(ui.chat.locator('[data-role="planner"]')).waitFor({ state: 'visible', timeout: 15_000 });
     await setSidebarWidth(ui.wb.page, 300);
@@ -161,6 +161,18 @@ describe('Implement with changes: a plan step edited on its card (UI)', function
     await form.scrollIntoViewIfNeeded();
     await ui.wb.screenshot('planedit-05-refused-300');
 
+    // The user looks up a path in the Explorer: the Tandem view is hidden (VS Code lets its page go), then shown again.
+    await ui.wb.page.keyboard.press('Control+Shift+E');
+    await ui.wb.page.locator('.part.sidebar .composite.title', { hasText: /Explorer/i }).waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.wb.openTandemView();
+    await form.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await stepText.inputValue(), '', 'the form comes back as it was left');
+    assert.equal(await form.getByRole('textbox', { name: 'May run' }).inputValue(), 'npm test');
+    assert.equal(await form.getByRole('textbox', { name: 'Check' }).inputValue(), 'test -s first.txt');
+    assert.match(await refusal.innerText(), /its text is empty/);
+    await form.scrollIntoViewIfNeeded();
+    await ui.wb.screenshot('planedit-06-shown-again-300');
+
     await stepText.fill('Create first.txt with one line');
     await stepText.press('Control+Enter');
     const v2 = planCard(goal, 2);
@@ -170,6 +182,6 @@ describe('Implement with changes: a plan step edited on its card (UI)', function
     assert.match(await v2.locator('[data-step-scope="commands"]').first().innerText(), /\$ npm test/);
     assert.match(await v2.locator('.step-action').first().innerText(), /Create first\.txt with one line/);
     await v2.locator('[data-plan-changes]').scrollIntoViewIfNeeded();
-    await ui.wb.screenshot('planedit-06-v2-300');
+    await ui.wb.screenshot('planedit-07-v2-300');
   });
 });

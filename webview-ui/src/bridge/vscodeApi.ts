@@ -11,7 +11,11 @@ export interface PersistedState {
   draft?: string;
   /** Messages queued while the agent ran, not yet delivered. */
   queue?: { text: string }[];
+  /** The plan step open as a form and what is typed in it (ui/cards/PlanStepEditor.tsx). */
+  plan_edit?: StepDraft;
 }
+
+export interface StepDraft { card: string; step: number; fields: string[]; saved?: boolean }
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;

@@ -7,34 +7,37 @@
  */
 import { useState } from 'preact/hooks';
 import type { PlanCard, PlanStep } from '../../../../src/protocol';
-import { postToHost } from '../../bridge/vscodeApi';
+import { loadState, postToHost, saveState, type StepDraft } from '../../bridge/vscodeApi';
 import { focusOnMount } from '../focusOnMount';
 import { useView } from '../storeContext';
 import { RefusalNote } from '../RefusalNote';
 
 /**
- * What is typed, by plan card: the chat draws only the cards near the view, so a card scrolled far
- * away comes back with its form as the user left it. Keyed with the card's time too: card ids
- * start again in each task.
+ * What is typed, kept outside the form: the chat draws only the cards near the view, and VS Code lets
+ * the whole page go while the view is hidden (the user looking up a path in the Explorer), so the form
+ * comes back as it was left. One form at a time: only the latest version of a plan can be edited. The
+ * card's time is in its key, as card ids start again in each task.
  */
-const drafts = new Map<string, { step: number; fields: string[]; saved?: boolean }>();
+let kept: StepDraft | undefined = loadState().plan_edit;
+const keep = (d: StepDraft | undefined): void => { kept = d; saveState({ plan_edit: d }); };
 const draftKey = (card: PlanCard) => card.id + card.ts;
 
 /** The step whose form is open on that card, if any. */
-export const editedStep = (card: PlanCard): number | undefined => drafts.get(draftKey(card))?.step;
+export const editedStep = (card: PlanCard): number | undefined => (kept?.card === draftKey(card) ? kept.step : undefined);
 
 const FIELDS = ['', 'May change (one file a line)', 'May run (one command a line)', 'Check (a command; exit 0 = done)'];
 
 export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: PlanStep; onClose(): void }) {
-  const key = draftKey(card);
-  const [draft, setDraft] = useState(() => {
-    const kept = drafts.get(key);
-    return kept?.step === step.step_number ? kept : { step: step.step_number, fields: [step.action, step.files.join('\n'), (step.commands ?? []).join('\n'), step.check ?? ''] };
-  });
-  drafts.set(key, draft);
+  // A form drawn again (scrolled back, view shown again) takes no focus: only one the user just opened does.
+  const [opened] = useState(() => kept?.card !== draftKey(card) || kept.step !== step.step_number);
+  const [draft, setDraft] = useState((): StepDraft => (opened
+    ? { card: draftKey(card), step: step.step_number, fields: [step.action, step.files.join('\n'), (step.commands ?? []).join('\n'), step.check ?? ''] }
+    : kept!));
+  // Kept from the moment the form opens, each keystroke after.
+  if (kept !== draft) keep(draft);
   const busy = useView((s) => s.chat.busy);
   const refusal = useView((s) => s.chat.refusal('edit_plan', card.id));
-  const close = (): void => { drafts.delete(key); onClose(); };
+  const close = (): void => { keep(undefined); onClose(); };
   const lines = (t: string) => t.split('\n');
   return (
     <form
@@ -63,7 +66,7 @@ export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: 
         return (
           <label key={i} class="muted">
             {i ? label : `Step ${step.step_number}`}
-            <Field ref={i ? undefined : focusOnMount} rows={2} value={draft.fields[i]} onInput={(e) => setDraft({ ...draft, fields: draft.fields.map((f, j) => (j === i ? (e.currentTarget as HTMLInputElement).value : f)) })} />
+            <Field ref={i || !opened ? undefined : focusOnMount} rows={2} value={draft.fields[i]} onInput={(e) => setDraft({ ...draft, fields: draft.fields.map((f, j) => (j === i ? (e.currentTarget as HTMLInputElement).value : f)) })} />
           </label>
         );
       })}
