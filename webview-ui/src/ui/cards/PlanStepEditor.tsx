@@ -1,6 +1,6 @@
 /**
  * "Implement with changes": one step of a plan that has not run, as a small form — its text, the
- * files it may change and the commands it may run (one a line), its check — saved as the next plan
+ * files it may change and the commands it may run (one per line), its check — saved as the next plan
  * version without asking the Planner. The host validates the edit as any plan; its refusal shows
  * under the fields, which keep what was typed. Fields the form does not show (depends_on, reason,
  * tools) are kept by the host as they were.
@@ -25,7 +25,9 @@ const draftKey = (card: PlanCard) => card.id + card.ts;
 /** The step whose form is open on that card, if any. */
 export const editedStep = (card: PlanCard): number | undefined => (kept?.card === draftKey(card) ? kept.step : undefined);
 
-const FIELDS = ['', 'May change (one file a line)', 'May run (one command a line)', 'Check (a command; exit 0 = done)'];
+const FIELDS = ['', 'May change (one file per line)', 'May run (one command per line)', 'Check (a command; exit 0 = done)'];
+/** The protocol's limits for the step's text and check: the host drops a message over them unanswered. */
+const MAX_LENGTH = [2000, undefined, undefined, 500];
 
 export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: PlanStep; onClose(): void }) {
   // A form drawn again (scrolled back, view shown again) takes no focus: only one the user just opened does.
@@ -38,7 +40,7 @@ export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: 
   const busy = useView((s) => s.chat.busy);
   const refusal = useView((s) => s.chat.refusal('edit_plan', card.id));
   const close = (): void => { keep(undefined); onClose(); };
-  const lines = (t: string) => t.split('\n');
+  const lines = (t: string) => t.split('\n').filter((l) => l.trim());
   return (
     <form
       class="revise plan-edit"
@@ -66,7 +68,7 @@ export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: 
         return (
           <label key={i} class="muted">
             {i ? label : `Step ${step.step_number}`}
-            <Field ref={i || !opened ? undefined : focusOnMount} rows={2} value={draft.fields[i]} onInput={(e) => setDraft({ ...draft, fields: draft.fields.map((f, j) => (j === i ? (e.currentTarget as HTMLInputElement).value : f)) })} />
+            <Field ref={i || !opened ? undefined : focusOnMount} rows={2} maxLength={MAX_LENGTH[i]} value={draft.fields[i]} onInput={(e) => setDraft({ ...draft, fields: draft.fields.map((f, j) => (j === i ? (e.currentTarget as HTMLInputElement).value : f)) })} />
           </label>
         );
       })}
