@@ -20,6 +20,15 @@ export async function stepDiff(fs: WorkspaceFs, root: string, before: ReadonlyMa
     const rel = path.relative(root, abs).split(path.sep).join('/');
     parts.push(createTwoFilesPatch(old === null ? '/dev/null' : `a/${rel}`, now === null ? '/dev/null' : `b/${rel}`, old ?? '', now ?? '', '', '', { context: 3 }));
   }
+  return capped(parts);
+}
+
+/** The same for a step that worked in a worktree: its changed files' texts before and after (null: absent). */
+export function changesDiff(changes: readonly { path: string; before: string | null; after: string | null }[]): string {
+  return capped(changes.map((c) => createTwoFilesPatch(c.before === null ? '/dev/null' : `a/${c.path}`, c.after === null ? '/dev/null' : `b/${c.path}`, c.before ?? '', c.after ?? '', '', '', { context: 3 })));
+}
+
+function capped(parts: readonly string[]): string {
   const all = parts.join('\n');
   return all.length > DIFF_CHARS ? `${all.slice(0, DIFF_CHARS)}\n… (${all.length - DIFF_CHARS} more characters of diff not shown)` : all;
 }

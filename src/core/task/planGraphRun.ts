@@ -17,7 +17,7 @@
  * run before the first new one is made.
  */
 import { createTwoFilesPatch } from 'diff';
-import type { AgentState, ApprovalInfo, PlanStep, TurnOutcome } from '../../protocol';
+import type { AgentState, ApprovalInfo, PlanStep, ReviewResult, TurnOutcome } from '../../protocol';
 import type { EventStream } from '../events';
 import { StepEventStream } from '../events/stepEventStream';
 import type { HostPorts } from '../ports/ports';
@@ -29,7 +29,8 @@ import { branchBrief } from '../plans/actorBrief';
 import { FAIL_REASON, outside } from '../plans/executePlanSteps';
 import { runStepCheck } from '../plans/runStepCheck';
 import { inScopePolicy } from '../plans/amendmentGate';
-import { stepVerdict } from '../plans/stepVerdict';
+import { stepVerdict, type StepVerdict } from '../plans/stepVerdict';
+import { changesDiff, stepDiff } from '../plans/stepDiff';
 import { fileInScope } from '../plans/stepScope';
 import { dependentsOf } from '../plans/graph/stepGraph';
 import { mayRunBeside, stepsToStart } from '../plans/graph/stepScheduler';
@@ -64,6 +65,8 @@ export interface GraphRunDeps {
   checkpoints: { beforeChange(abs: string, callId: string): Promise<void>; settled(call: SettledToolCall): void };
   /** How many steps may run at once. */
   limit: number;
+  /** The Reviewer's look at a step that ended, when the step-review setting asks for one (undefined: not asked). */
+  reviewStep?(step: PlanStep, ended: StepVerdict, diff: string, signal: AbortSignal): Promise<ReviewResult | undefined>;
 }
 
 const CHECK_OUTPUT_CHARS = 4000;
@@ -84,15 +87,23 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
   const running = new Map<number, Promise<void>>();
   // The user's choice when a step fails: the others are stopped (their state says why), not left to finish.
   const halt: Halt = { controller: new AbortController() };
+  // A step counts as ended for the schedule once it is wholly over (applied back, reviewed): a replan
+  // verdict must come before the steps that need it start.
+  const scheduled = () => {
+    const s = states();
+    for (const n of running.keys()) s[String(n)] = 'running';
+    return s;
+  };
   const stateOf = (n: number) => d.planning.book.get(record().cardId)?.stepStates[String(n)];
   try {
     const removed = await removeLeftoverWorktrees(root);
     if (removed.length) d.host.logger.info(`removed ${removed.length} step worktree(s) left by a run that ended abruptly`);
     for (;;) {
-      if (!signal.aborted) {
+      // A replan verdict, like a failed step, starts nothing new; the running steps end as chosen.
+      if (!signal.aborted && !halt.replan) {
         const steps = record().plan.steps;
-        for (const n of stepsToStart({ steps, states: states(), limit: d.limit })) {
-          const alone = !mayRunBeside(steps, states(), n, dependentsOf(steps, n));
+        for (const n of stepsToStart({ steps, states: scheduled(), limit: d.limit })) {
+          const alone = !mayRunBeside(steps, scheduled(), n, dependentsOf(steps, n));
           const child = d.planning.branchFor({ diagnostics: alone })!;
           // Running at once (synchronously), so the next look at the schedule sees it.
           child.setStep(n, 'running');
@@ -117,6 +128,7 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
       if (running.size === 0) break;
       await Promise.race(running.values());
     }
+    if (halt.replan && Object.values(states()).includes('pending')) d.planning.book.setHalted(record().cardId, halt.replan);
   } finally {
     await Promise.all(removals);
     d.planning.endExecution();
@@ -132,6 +144,8 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
 interface Halt {
   controller: AbortController;
   why?: string;
+  /** Set when the Reviewer said replan after a step: why the run stopped starting steps (shown on the card). */
+  replan?: string;
 }
 
 /** One step from start to end; returns how its turn ended ('error' when it failed). */
@@ -171,9 +185,22 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       },
     }, stop.signal);
     if (making) wt = await making;
+    // The Reviewer judges what the step changed, as for a step run alone (its own diff, never the others').
+    const review = async (ended: StepVerdict): Promise<void> => {
+      if (!d.reviewStep || signal.aborted) return;
+      const diff = wt ? changesDiff(await stepChanges(wt)) : await stepDiff(host.fs, stepRoot, exec.before, exec.changed);
+      lanes.set(n, 'thinking');
+      const current = child.execution?.record.plan.steps.find((s) => s.step_number === n) ?? step;
+      const result = await d.reviewStep(current, ended, diff, stop.signal).catch((e: unknown) => {
+        d.host.logger.warn(`step ${n}: the review failed: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      });
+      if (result?.verdict?.verdict === 'replan' && !halt.replan) halt.replan = `Stopped after step ${n}: the Reviewer says replan (${result.verdict.reasons.join('; ')}).`;
+    };
     const failure = child.execution?.failure;
     if (failure !== undefined) {
       child.setStep(n, 'failed', failure);
+      await review({ state: 'failed', evidence: { why: [failure] } });
       return outcome === 'done' || exec.overBudget ? 'error' : outcome;
     }
     if (outcome !== 'done') {
@@ -208,11 +235,14 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       const inScope = changes.filter((c) => fileInScope(files, c.path) || allowed.has(c.path));
       const applied = await applyBack(d, events, n, inScope, outsideScope.filter((p) => !allowed.has(p)));
       if (!applied.ok) {
-        child.setStep(n, 'failed', undefined, { why: [applied.why, ...verdict.evidence.why], ...(verdict.evidence.check ? { check: verdict.evidence.check } : {}) });
+        const evidence = { why: [applied.why, ...verdict.evidence.why], ...(verdict.evidence.check ? { check: verdict.evidence.check } : {}) };
+        child.setStep(n, 'failed', undefined, evidence);
+        await review({ state: 'failed', evidence });
         return 'error';
       }
     }
     child.setStep(n, verdict.state, undefined, verdict.evidence);
+    await review(verdict);
     return verdict.state === 'failed' ? 'error' : 'done';
   } catch (e) {
     if (stop.signal.aborted) {

@@ -4,7 +4,8 @@
  * user-action table (userActions.ts): the table's dispatch has already refused them while a turn
  * runs or when no role here can do them, so what is checked here is the plan itself.
  */
-import type { AgentState, RoleId, RoleRegistry, TurnOutcome } from '../../protocol';
+import type { AgentState, PlanStep, ReviewResult, RoleId, RoleRegistry, TurnOutcome } from '../../protocol';
+import type { StepVerdict } from '../plans/stepVerdict';
 import type { EventStream } from '../events';
 import type { HostPorts } from '../ports/ports';
 import type { RoleDef } from '../roles/roles';
@@ -107,6 +108,15 @@ export class TaskPlans {
     const limit = Math.max(1, Math.floor(d.settings().parallelSteps ?? 2));
     // Steps that could run side by side (from where the run starts): a plan without any runs as it always did.
     const together = limit > 1 ? parallelPairs(plan.steps.filter((s) => !begun.execution.carried.has(s.step_number))) : [];
+    // The Reviewer's look at a step that ended (when the step-review setting asks for one), one at a time or side by side alike.
+    const judgeStep = async (step: PlanStep, ended: StepVerdict, diff: string, signal: AbortSignal): Promise<ReviewResult | undefined> => {
+      const mode = d.settings().reviewSteps ?? 'off';
+      if (mode === 'off' || !d.reviewer.role || signal.aborted) return undefined;
+      if (mode === 'on_failure' && ended.state === 'done') return undefined;
+      const result = await d.reviewer.reviewStep(plan, step, ended, diff, signal);
+      d.planning.book.setStepReview(d.planning.execution?.record.cardId ?? planCardId, step.step_number, result);
+      return result;
+    };
     if (together.length) {
       const why = await whyOneAtATime(d.host);
       if (!why) {
@@ -115,6 +125,7 @@ export class TaskPlans {
         return d.exclusive(async (signal) => runPlanGraph({
           planning: d.planning, events: d.events, host: d.host, settings: d.settings, policy: d.policy, setState: d.setState,
           branchTurn: d.branchTurn, checkpoints: d.checkpoints, limit,
+          reviewStep: (step, ended, diff, sig) => judgeStep(step, ended, diff, sig),
         }, signal));
       }
       d.planning.book.setOneAtATime(begun.execution.record.cardId, why);
@@ -144,9 +155,7 @@ export class TaskPlans {
           const exec = d.planning.execution;
           const diff = exec ? await stepDiff(d.host.fs, root, exec.before, exec.changed) : '';
           d.setState('thinking', `The ${d.reviewer.role.label} is looking at step ${step.step_number}`);
-          const result = await d.reviewer.reviewStep(plan, step, ended, diff, signal);
-          d.planning.book.setStepReview(planCardId, step.step_number, result);
-          return result;
+          return judgeStep(step, ended, diff, signal);
         },
         runCheck: (command, stepNumber) => runStepCheck(command, stepNumber, {
           ui: d.events,
