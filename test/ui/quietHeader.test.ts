@@ -1,7 +1,8 @@
 /**
  * The header while a plan runs is one line (role, state, "n/N · action"), its details
  * (steps, model, context, usage) on demand in a drop-down over the chat, the "Switched to the Actor"
- * note gone after a few seconds, and Revert task on the same row when the run's end states its reason.
+ * note faded out after a few seconds, and Revert task on the same row when the run's end states its reason;
+ * a plain Actor turn's header is one line the same way (the model on the row, its details on demand).
  * Screenshots: test-results/quiet-header-*.png (at 300 and 420 px).
  */
 import assert from 'node:assert/strict';
@@ -70,9 +71,15 @@ describe('A quiet header while a plan runs (UI)', function () {
     await approve.waitFor({ state: 'visible', timeout: 20_000 });
     await ui.chat.locator('[data-plan-progress]').waitFor({ state: 'visible' });
 
-    // The role's note says why once, then goes: a few seconds, not the whole run.
+    // The role's note says why once, then fades out and goes: a few seconds, not the whole run.
     const note = ui.chat.locator('header').getByRole('status').filter({ hasText: 'Switched to the Actor' });
-    await waitUntil(async () => (await note.count()) === 0, 'the "Switched to the Actor" note to fade', 8_000);
+    const opacities: number[] = [];
+    await waitUntil(async () => {
+      const seen = await note.evaluateAll((els) => els.map((e) => Number(getComputedStyle(e).opacity)));
+      opacities.push(...seen);
+      return seen.length === 0;
+    }, 'the "Switched to the Actor" note to fade', 8_000);
+    assert.ok(opacities.some((o) => o > 0.05 && o < 0.95), `the note fades out rather than vanishing (opacities seen: ${opacities.map((o) => o.toFixed(2)).join(' ')})`);
 
     const at300 = await oneLine(300);
     await ui.wb.screenshot('quiet-header-01-running-300');
@@ -105,5 +112,44 @@ describe('A quiet header while a plan runs (UI)', function () {
     await ui.wb.screenshot('quiet-header-04-reason-300');
     assert.deepEqual(after, before, 'Revert task keeps its row and offset when the reason line appears');
     console.log(`      ${at300}; ${at420}`);
+  });
+
+  it('while a plain Actor turn runs the header is one line at 300 and 420 px, the model on it and its details on demand; idle, the details are back under the row', async () => {
+    await ui.wb.runCommand('Tandem: New Task');
+    // The new task starts in the Planner: pick the Actor once the chat shows it (not the old task's role).
+    await ui.roleButton().and(ui.chat.locator('[data-role="planner"]')).waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.pickRole('actor');
+    await setSidebarWidth(ui.wb.page, 300);
+    ui.server.replace([calls(tc('run_command', { command: 'echo quiet-turn' })), text('Ran it.')]);
+    await ui.send('Say quiet-turn');
+    const approve = ui.toolCard('quiet-turn').last().getByRole('button', { name: 'Approve' });
+    await approve.waitFor({ state: 'visible', timeout: 20_000 });
+    // (The role's note, "switched by you", fades as in a plan run.)
+    await waitUntil(async () => (await ui.chat.locator('header [role="status"]').count()) === 0, 'the role\'s note to go', 8_000);
+    const at300 = await oneLine(300);
+    const turn = ui.chat.locator('header details[aria-label="Turn details"]');
+    assert.equal(await turn.locator('summary').innerText(), 'scripted-model', 'the model on the row');
+    await ui.wb.screenshot('quiet-header-05-plain-turn-300');
+    await setSidebarWidth(ui.wb.page, 420);
+    const at420 = await oneLine(420);
+    await ui.wb.screenshot('quiet-header-06-plain-turn-420');
+
+    // Details on demand, over the chat: the model picker, the context and the usage.
+    const height = (await box(ui.chat.locator('header'))).height;
+    await turn.locator('summary').click();
+    await turn.getByRole('combobox', { name: 'Model for the Actor' }).waitFor({ state: 'visible' });
+    await turn.getByLabel('Usage').waitFor({ state: 'visible' });
+    assert.equal((await box(ui.chat.locator('header'))).height, height, 'opening the details does not push the chat down');
+    await ui.wb.screenshot('quiet-header-07-plain-turn-details-420');
+    await turn.locator('summary').click();
+
+    await approve.click();
+    await ui.textCard('Ran it.').waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.idle();
+    // Idle, the model and usage are under the row again, where a model is picked before the next message.
+    await ui.chat.locator('header > .model-row').getByRole('combobox', { name: 'Model for the Actor' }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await turn.count(), 0);
+    await ui.wb.screenshot('quiet-header-08-plain-turn-idle-420');
+    console.log(`      plain turn: ${at300}; ${at420}`);
   });
 });

@@ -96,22 +96,24 @@ function ContextMeterView({ m }: { m: ContextMeter }) {
 const STEP_MARK: Record<string, string> = { pending: '○', running: '▶', done: '✓', failed: '✗', stopped: '■', unverified: '?' };
 
 /**
- * "3/5 · Update the tests" on the header's one line while a plan runs (no bar under it: the count says
- * as much, and the line stays one text line high); opened, it drops over the
+ * The run's details on the header's one line: "3/5 · Update the tests" while a plan runs (no bar
+ * under it: the count says as much), the model while a plain turn runs. Opened, it drops over the
  * chat (nothing below moves) with every step's state and the run's details (model, context, usage).
  */
-function StepProgress({ p, children }: { p: PlanProgress; children: ComponentChildren }) {
+function RunDetails({ p, head, children }: { p?: PlanProgress | null; head: string; children: ComponentChildren }) {
   return (
-    <details class="progress" aria-label="Plan progress" data-plan-progress={`${p.position}/${p.total}`}>
+    <details class="progress" aria-label={p ? 'Plan progress' : 'Turn details'} data-plan-progress={p ? `${p.position}/${p.total}` : undefined}>
       <summary>
-        <span class="progress-count">{p.position}/{p.total}</span> · <span class="progress-action">{p.action}</span>
+        {p ? <><span class="progress-count">{p.position}/{p.total}</span> · <span class="progress-action">{p.action}</span></> : head}
       </summary>
       <div class="progress-more">
-        <ol class="progress-steps">
-          {p.steps.map((s) => (
-            <li key={s.n} data-step-state={s.state} class={`step-${s.state}`}><span aria-hidden="true">{STEP_MARK[s.state]}</span> {s.action} <span class="muted">({s.state})</span></li>
-          ))}
-        </ol>
+        {p && (
+          <ol class="progress-steps">
+            {p.steps.map((s) => (
+              <li key={s.n} data-step-state={s.state} class={`step-${s.state}`}><span aria-hidden="true">{STEP_MARK[s.state]}</span> {s.action} <span class="muted">({s.state})</span></li>
+            ))}
+          </ol>
+        )}
         {children}
       </div>
     </details>
@@ -120,7 +122,7 @@ function StepProgress({ p, children }: { p: PlanProgress; children: ComponentChi
 
 const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped', error: 'ended with an error', limit: 'stopped at the tool-call limit' };
 
-// Long enough to read once; a run's header is one line again after it.
+// Long enough to read once (it fades out over its last second, styles.css .notice; keyed by its tick so a new note fades anew); a run's header is one line again after it.
 const NOTICE_MS = 4_000;
 
 export function Header({ role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, outcomeReason, revertible, busy, progress, lastCall, revertibleFiles, models, meter, revertRefusal }: Props) {
@@ -134,7 +136,8 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
     const t = setTimeout(() => setShownTick(-1), NOTICE_MS);
     return () => clearTimeout(t);
   }, [noticeTick]);
-  // The model, context and usage lines: under the role's row when no plan runs, in the progress's drop-down while one does.
+  // The model, context and usage lines: under the role's row when idle, in a drop-down of the row while a turn or a plan runs.
+  const running = progress || busy;
   const details = <>
     {(models || meter) && (
       <div class="header-row model-row">
@@ -163,7 +166,7 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
           <span aria-hidden="true">{role.glyph}</span> {role.label}
         </button>
         <AgentStateChip state={agentState} detail={agentDetail} />
-        {progress && <StepProgress p={progress}>{details}</StepProgress>}
+        {running && <RunDetails p={progress} head={models?.byRole[role.id] ?? meter?.model ?? 'Details'}>{details}</RunDetails>}
         {/* At the row's right end (margin-left: auto); hidden while a run goes (it could not revert then): the run's line keeps its room. */}
         {revertible > 0 && !confirmRevert && !busy && (
           <button
@@ -209,8 +212,8 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
           </div>
         </div>
       )}
-      {!progress && details}
-      {notice && shownTick === noticeTick && <div class="notice" role="status">Switched to the {role.label}: {notice}</div>}
+      {!running && details}
+      {notice && shownTick === noticeTick && <div key={noticeTick} class="notice" role="status">Switched to the {role.label}: {notice}</div>}
     </header>
   );
 }
