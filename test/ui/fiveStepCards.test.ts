@@ -120,7 +120,11 @@ describe('The five-step task stays short (UI)', function () {
     assert.equal(rows.filter((r) => /^tool_call: ⚙ Edited notes\//.test(r.what)).length, 5, 'each step\'s edit');
     assert.equal(rows.filter((r) => /^tool_call: .*grep -q reviewed .*check passed/.test(r.what)).length, 5, 'each step\'s check, with its result');
     assert.equal(rows.filter((r) => /^tool_call: ⚙ Ran wc -l .*success/.test(r.what)).length, 5, 'each step\'s command, with its result');
-    await ui.chat.locator('[data-card-kind="summary"]').last().scrollIntoViewIfNeeded();
+    const summary = ui.chat.locator('[data-card-kind="summary"]').last();
+    // The summary lists each check once, with its result, under the steps; the commands run are the steps' own five.
+    assert.deepEqual(await summary.locator('[data-check-step]').evaluateAll((els) => els.map((e) => e.getAttribute('data-check'))), ['passed', 'passed', 'passed', 'passed', 'passed']);
+    assert.deepEqual(await summary.locator('ul[aria-label="Commands run"] code').allInnerTexts(), NOTES.map((n, i) => `wc -l ${file(i)}`));
+    await summary.scrollIntoViewIfNeeded();
     await ui.wb.screenshot('five-step-01-summary-420');
     await setSidebarWidth(ui.wb.page, 300);
     await ui.wb.screenshot('five-step-02-summary-300');

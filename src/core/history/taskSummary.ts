@@ -26,12 +26,15 @@ export function buildTaskSummary(cards: readonly Card[], touched: Touched, outco
   const run = cards.slice(start);
   const commands: SummaryCard['commands'] = [];
   let changedInRun = false;
+  let checked = false;
   for (const c of run) {
     if (c.kind !== 'tool_call') continue;
-    if (c.approval?.kind === 'command' && (c.exit || c.status === 'done' || c.status === 'error')) commands.push({ command: c.approval.command ?? c.summary, ...(c.exit ? { exit: c.exit } : {}) });
+    // A step's check is listed once, with passed / failed, under the steps (`checks`): not again, bare, here.
+    if (c.check_step !== undefined) checked = true;
+    else if (c.approval?.kind === 'command' && (c.exit || c.status === 'done' || c.status === 'error')) commands.push({ command: c.approval.command ?? c.summary, ...(c.exit ? { exit: c.exit } : {}) });
     if (c.status === 'done' && c.approval && c.approval.kind !== 'command') changedInRun = true;
   }
-  if (!changedInRun && commands.length === 0) return undefined;
+  if (!changedInRun && commands.length === 0 && !checked) return undefined;
 
   const stat = new Map<string, { added: number; removed: number }>();
   let cost: number | undefined;

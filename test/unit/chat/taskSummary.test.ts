@@ -23,6 +23,14 @@ describe('task summary card (when a run ends)', () => {
     assert.equal(s.outcome, 'done');
   });
 
+  it('a plan step\'s check is not listed again among the commands run (the steps list it with its result), and a run of checks alone still ends with a summary', () => {
+    const check = (id: string, command: string, step: number): Card => ({ ...cmd(id, command, 0), exit: undefined, check_step: step }) as Card;
+    const cards = [user('u', 'go'), edit('e1', 'a.ts', 1, 1), cmd('r1', 'wc -l a.ts', 0), check('k1', 'grep -q x a.ts', 1)];
+    const s = buildTaskSummary(cards, [{ path: 'a.ts', change: 'modified' }], 'done', 's')!;
+    assert.deepEqual(s.commands.map((c) => c.command), ['wc -l a.ts']);
+    assert.ok(buildTaskSummary([user('u', 'check again'), check('k2', 'npm test', 1)], [], 'done', 's2'), 'a run that only checked still gets its summary');
+  });
+
   it('a run that changed nothing and ran nothing gets no summary', () => {
     const cards = [user('u1', 'edit'), edit('e1', 'a.ts', 1, 1), user('u2', 'what is x?'), { kind: 'text', id: 't', author: 'assistant', text: 'x is 1', ts: 1 } as Card];
     assert.equal(buildTaskSummary(cards, [{ path: 'a.ts', change: 'modified' }], 'done', 's'), undefined);
