@@ -90,6 +90,7 @@ export function applyHostEvent<C extends CardLike>(view: HostView<C>, event: Hos
       view.stepReasons.clear();
       view.role = event.role;
       view.roleNotice = null;
+      if (event.state) view.agentState = event.state;
       return true;
     }
     case 'card_added':

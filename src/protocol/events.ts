@@ -41,8 +41,11 @@ export const HostEvent = z.discriminatedUnion('type', [
     task: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),
   }),
   z.object({ type: z.literal('turn_ended'), seq, outcome: TurnOutcome }),
-  /** The whole visible state, sent only on (re)load of a task or after a detected gap. */
-  z.object({ type: z.literal('snapshot'), seq, cards: z.array(Card), role: RoleId, task_id: z.string().optional() }),
+  /**
+   * The whole visible state, sent only on (re)load of a task or after a detected gap. `state`: what
+   * the agent is doing when it is not idle (a view shown again while an approval waits must not say Idle).
+   */
+  z.object({ type: z.literal('snapshot'), seq, cards: z.array(Card), role: RoleId, task_id: z.string().optional(), state: AgentState.optional() }),
 ]);
 export type HostEvent = z.infer<typeof HostEvent>;
 export type HostEventType = HostEvent['type'];

@@ -114,7 +114,7 @@ describe('A quiet header while a plan runs (UI)', function () {
     console.log(`      ${at300}; ${at420}`);
   });
 
-  it('while a plain Actor turn runs the header is one line at 300 and 420 px, the model on it and its details on demand; idle, the details are back under the row', async () => {
+  it('while a plain Actor turn runs the header is one line at 300 and 420 px, the model on it and its details on demand, also when the view is shown again; idle, the details are back under the row', async () => {
     await ui.wb.runCommand('Tandem: New Task');
     // The new task starts in the Planner: pick the Actor once the chat shows it (not the old task's role).
     await ui.roleButton().and(ui.chat.locator('[data-role="planner"]')).waitFor({ state: 'visible', timeout: 15_000 });
@@ -142,6 +142,15 @@ describe('A quiet header while a plan runs (UI)', function () {
     assert.equal((await box(ui.chat.locator('header'))).height, height, 'opening the details does not push the chat down');
     await ui.wb.screenshot('quiet-header-07-plain-turn-details-420');
     await turn.locator('summary').click();
+
+    // The view hidden and shown again while the approval waits: the chat is loaded afresh and still says so.
+    await ui.wb.page.keyboard.press('Control+Shift+E');
+    await ui.wb.page.locator('.part.sidebar .composite.title', { hasText: /Explorer/i }).waitFor({ state: 'visible' });
+    await ui.wb.openTandemView();
+    await approve.waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.chat.locator('header [data-agent-state="waiting_on_user"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await oneLine(420);
+    await ui.wb.screenshot('quiet-header-07b-plain-turn-shown-again-420');
 
     await approve.click();
     await ui.textCard('Ran it.').waitFor({ state: 'visible', timeout: 20_000 });

@@ -59,7 +59,8 @@ export class EventStream {
 
   /** The whole visible state, for a (re)loading webview; carries the latest seq so deltas continue from it. */
   snapshot(role: RoleId, taskId?: string): HostEvent {
-    return { type: 'snapshot', seq: this.seq, cards: this.cards(), role, ...(taskId ? { task_id: taskId } : {}) };
+    const state = this.store.view.agentState;
+    return { type: 'snapshot', seq: this.seq, cards: this.cards(), role, ...(taskId ? { task_id: taskId } : {}), ...(state !== 'idle' ? { state } : {}) };
   }
 
   get lastSeq(): number {

@@ -95,6 +95,23 @@ describe('applyHostEvent: one meaning of the event stream for the host, history 
       assert.deepEqual(cards, [{ kind: 'text', id: 'x', author: 'assistant', text: 'hello', ts: 1 }]);
     }
   });
+
+  it('a snapshot taken while an approval waits says so: a chat loaded from it (the view shown again) is waiting, not idle', () => {
+    const host = new EventStream(() => {});
+    host.emit({ type: 'card_added', card: { kind: 'text', id: 'u1', author: 'user', text: 'run it', ts: 1 } });
+    host.emit({ type: 'agent_state', state: 'waiting_on_user' });
+    host.emit({ type: 'card_added', card: { kind: 'tool_call', id: 't1', call_id: 'c1', tool: 'run_command', summary: 'echo hi', args: {}, status: 'pending', ts: 2 } });
+    const loaded = (snap: HostEvent) => {
+      const webview = new S.ChatStore();
+      for (const item of S.decodeInbound(JSON.parse(JSON.stringify(snap)))) if (item.kind === 'event') webview.apply(item.event);
+      return webview.agentState;
+    };
+    assert.equal(loaded(host.snapshot('actor')), 'waiting_on_user');
+    host.emit({ type: 'turn_ended', outcome: 'done' });
+    const idle = host.snapshot('actor');
+    assert.equal((idle as { state?: string }).state, undefined, 'an idle task\'s snapshot is as before');
+    assert.equal(loaded(idle), 'idle');
+  });
 });
 
 describe('system notes carry their meaning in a field, not in their id', () => {
