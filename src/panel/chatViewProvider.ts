@@ -41,7 +41,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
-    const bridge = new MessageBridge({ post: (batch) => view.webview.postMessage(batch) }, (m) => this.dispatch(m), this.log);
+    const bridge = new MessageBridge({ post: (batch) => view.webview.postMessage(batch) }, (m) => this.dispatch(m), this.log,
+      (why) => void vscode.window.showWarningMessage(`Tandem could not accept what the chat sent (${why}), so nothing was done. Details are in the Tandem output.`));
     this.bridge = bridge;
     const listener = view.webview.onDidReceiveMessage((raw: unknown) => bridge.receive(raw));
     view.onDidDispose(() => {

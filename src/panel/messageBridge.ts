@@ -3,6 +3,8 @@ import type { Logger } from '../core/ports/ports';
 
 /** One animation frame: outbound messages are coalesced so a burst of deltas costs one post. */
 export const FRAME_MS = 16;
+/** At most one "not done" notice to the user per this many ms. */
+export const DROP_NOTICE_MS = 10_000;
 
 export interface BridgeTarget {
   /** Posts one batch (an array: the webview accepts a single message or an array). */
@@ -14,7 +16,9 @@ type Thenable<T> = PromiseLike<T>;
 /**
  * The host side of the webview channel. Inbound: the webview is untrusted, so every message is
  * parsed with `WebviewMessage`; what does not parse is logged (type and first issue only, never the
- * payload, which may hold a key) and dropped. Outbound: queued and flushed once per frame, in order.
+ * payload, which may hold a key) and dropped, and the user is told (see `onDropped`): a click that
+ * did nothing, with the reason only in the log, reads as a broken button. Outbound: queued and
+ * flushed once per frame, in order.
  */
 export class MessageBridge {
   private queue: PanelOutbound[] = [];
@@ -26,7 +30,10 @@ export class MessageBridge {
     private readonly target: BridgeTarget,
     private readonly onMessage: (msg: WebviewMessage) => void | Promise<void>,
     private readonly log: Logger,
+    /** Told, at most once per `DROP_NOTICE_MS`, why a message was not taken (never its payload). */
+    private readonly onDropped?: (why: string) => void,
   ) {}
+  private lastNotice = -Infinity;
 
   /** Raw data from `webview.onDidReceiveMessage`. Returns whether it was accepted. */
   receive(raw: unknown): boolean {
@@ -36,7 +43,14 @@ export class MessageBridge {
       const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type : typeof raw;
       const issue = parsed.error.issues[0];
       // Bounded: for an unknown type the message lists every valid one, and a log line stays short.
-      this.log.warn(`webview: dropped invalid message (type ${JSON.stringify(type).slice(0, 60)}; ${issue ? `${issue.path.join('.').slice(0, 60) || '(root)'}: ${issue.message.slice(0, 200)}` : 'unparsable'})`);
+      const why = `type ${JSON.stringify(type).slice(0, 60)}; ${issue ? `${issue.path.join('.').slice(0, 60) || '(root)'}: ${issue.message.slice(0, 200)}` : 'unparsable'}`;
+      this.log.warn(`webview: dropped invalid message (${why})`);
+      // Rate-limited: the webview is untrusted and must not be able to flood the user with notices.
+      const now = Date.now();
+      if (this.onDropped && now - this.lastNotice >= DROP_NOTICE_MS) {
+        this.lastNotice = now;
+        this.onDropped(why);
+      }
       return false;
     }
     Promise.resolve()

@@ -43,6 +43,20 @@ describe('panel message bridge', () => {
     assert.match(lines[0], /save_settings/);
   });
 
+  it('tells the user a message was not taken, why, without its payload, and at most once per 10 s', async () => {
+    const told: string[] = [];
+    const bridge = new MessageBridge({ post: () => {} }, () => {}, recordingLogger().logger, (why) => told.push(why));
+    const secret = 'sk-live-0123456789abcdefSECRET';
+    bridge.receive({ type: 'save_settings', base_url: 42, api_key: secret, models: { planner: 'm', actor: 'm' } });
+    for (let i = 0; i < 50; i++) bridge.receive({ type: 'exec_shell', cmd: 'rm -rf /' });
+    bridge.receive({ type: 'send', text: 'fine' });
+    await tick(5);
+    assert.strictEqual(told.length, 1, 'one notice for a burst of bad messages');
+    assert.match(told[0], /save_settings/);
+    assert.match(told[0], /base_url/);
+    assert.ok(!told[0].includes(secret), told[0]);
+  });
+
   it('logs a handler that throws and keeps accepting messages', async () => {
     const { lines, logger } = recordingLogger();
     let calls = 0;
