@@ -173,6 +173,8 @@ describe('plan steps side by side in a git workspace, in the real workbench (UI)
     await header.getByRole('button', { name: 'Revert task' }).click();
     const confirm = header.getByRole('group', { name: 'Revert the whole task' });
     assert.match(await confirm.innerText(), /Revert the change the agent made/);
+    // It names the file step 1's apply changed (before: no list, an apply has no single path).
+    assert.deepEqual(await confirm.locator('.revert-files li').allInnerTexts(), ['a.txt']);
     await confirm.getByRole('button', { name: 'Revert all' }).click();
     await waitUntil(() => ui.read('a.txt') === 'alpha\n', 'step 1\'s change reverted by Revert task', 15_000);
     assert.equal(ui.read('b.txt'), 'beta\ngamma\n');

@@ -46,7 +46,10 @@ function onEscapeAnywhere(e: KeyboardEvent): void {
 function revertibleFiles(cards: readonly ChatCard[]): string[] {
   const files = new Set<string>();
   for (const c of cards) {
-    if (c.kind === 'tool_call' && c.revertible === true && c.reverted !== true && typeof c.approval?.path === 'string') files.add(c.approval.path);
+    if (c.kind !== 'tool_call' || c.revertible !== true || c.reverted === true) continue;
+    // A plan step applied back from its worktree changed several files at once: its arguments name them.
+    const named: unknown = typeof c.approval?.path === 'string' ? [c.approval.path] : (c.args as { files?: unknown } | undefined)?.files;
+    if (Array.isArray(named)) for (const f of named) if (typeof f === 'string') files.add(f);
   }
   return [...files];
 }
