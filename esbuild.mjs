@@ -89,6 +89,18 @@ const targets = [
     target: 'node20',
   },
   {
+    // The openai SDK (core/llm/openaiSdk.ts): its own file beside the bundles, loaded on the first
+    // request or connection test, so activation does not load it (~146 KB of extension.js).
+    ...common,
+    sourcemap: false,
+    minify: true,
+    entryPoints: { 'openai-sdk': 'src/core/llm/openaiSdkEntry.ts' },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
     outdir: dist,

@@ -51,3 +51,4 @@ const sorted = [...result.loadMs].sort((a, b) => a - b);
 console.log(`Activation inside the real extension host (code-server 1.139, Node 24)${SMOKE ? ' — smoke run, figure not compared' : ''}`);
 console.log(line('activate(): load + body', firstLoad + result.activateBodyMs, 'ms', SMOKE ? undefined : BUDGETS.activateMs));
 console.log(`    (load of dist/extension.js: first ${firstLoad.toFixed(1)} ms, median of ${sorted.length} ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms; body of activate(): ${result.activateBodyMs.toFixed(1)} ms)`);
+console.log(`    files beside dist/extension.js that activation loaded (each should load on first use): ${result.lazyLoaded?.length ? result.lazyLoaded.join(', ') : 'none'}`);

@@ -23,6 +23,12 @@ export async function buildCli(): Promise<string> {
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',
   });
+  // The openai SDK beside it, as esbuild.mjs ships it: the CLI loads it on the first request, and its
+  // fault classification must work with the classes from that file (core/llm/openaiSdk.ts).
+  await esbuild.build({
+    entryPoints: { 'openai-sdk': path.join(root, 'src', 'core', 'llm', 'openaiSdkEntry.ts') },
+    outdir: path.join(root, 'dist'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', legalComments: 'none', logLevel: 'warning',
+  });
   return outfile;
 }
 

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
@@ -13,7 +13,7 @@ import { StreamAssembler } from './streamAssembler';
 import type { ProviderFields } from './providerFields';
 import { sameOriginFetch } from './sameOriginFetch';
 import { abortableSleep, planRetry, readableWait, serverDelayMs, MAX_RETRY_WAIT_MS } from './retryPolicy';
-import { APIError } from 'openai';
+import { openaiSdk } from './openaiSdk';
 
 export interface LlmClientOptions {
   baseURL: string;
@@ -123,12 +123,20 @@ function firstTokenTimeoutMs(o: LlmClientOptions): number {
  * `LlmError`, so a tool call whose arguments may be cut off can never reach the dispatcher.
  */
 export class LlmClient {
-  private readonly client: OpenAI;
+  private sdkClient: OpenAI | undefined;
   private readonly logger: Logger;
 
   constructor(readonly options: LlmClientOptions) {
     this.logger = options.logger ?? nullLogger;
-    this.client = new OpenAI({
+  }
+
+  /**
+   * Made on the first request, not with the client: a task makes its client when it opens (at
+   * activation too), and loading the SDK (openaiSdk.ts) then would put its cost back on activate().
+   */
+  private get client(): OpenAI {
+    const options = this.options;
+    return (this.sdkClient ??= new (openaiSdk().OpenAI)({
       baseURL: options.baseURL,
       // Local endpoints need no key; the SDK insists on one.
       apiKey: options.apiKey || 'no-key',
@@ -140,7 +148,7 @@ export class LlmClient {
       fetch: sameOriginFetch(options.fetch ?? fetch),
       // The SDK logs malformed chunks to the console by default; that would pollute the CLI's output.
       logLevel: 'off',
-    });
+    }));
   }
 
   /** `retriesMade` words the error ("after 3 attempts"): what was actually tried, not the setting. */
@@ -178,7 +186,7 @@ export class LlmClient {
       : error.opts.status ? `The endpoint failed with HTTP ${error.opts.status}`
       : error.kind === 'connection' ? `Could not reach ${this.options.baseURL}`
       : error.message.replace(/\.$/, '');
-    const asked = serverDelayMs(raw instanceof APIError ? (raw.headers as Headers | undefined) : undefined);
+    const asked = serverDelayMs(raw instanceof openaiSdk().APIError ? (raw.headers as Headers | undefined) : undefined);
     const capped = asked !== undefined && asked > MAX_RETRY_WAIT_MS ? ` (it asked for ${readableWait(asked)}; waiting at most ${readableWait(MAX_RETRY_WAIT_MS)})` : '';
     return `${why}; retrying in ${readableWait(waitMs)}${capped}, retry ${retry} of ${this.options.maxRetries}. Stop cancels the wait.`;
   }

@@ -1,15 +1,4 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  InternalServerError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-} from 'openai';
+import { openaiSdk } from './openaiSdk';
 import { maskSecret, MIN_SLICE } from '../secrets/secretMask';
 import { findRedirectRefused } from './sameOriginFetch';
 
@@ -121,6 +110,8 @@ export function toLlmError(err: unknown, ctx: FailureContext): LlmError {
   if (refused) return new LlmError('redirect', refused.message, { retryable: false, detail: `${refused.from} → ${refused.to}` });
   const partial = { partialText: ctx.partialText, partialToolCalls: ctx.partialToolCalls };
   const tries = ctx.maxRetries > 0 ? ` after ${ctx.maxRetries + 1} attempts` : '';
+  // The SDK's classes from the one loaded instance (openaiSdk.ts): the client threw with those.
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, AuthenticationError, BadRequestError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError } = openaiSdk();
   const raw = serverMessage(err, ctx.apiKey);
   const fix = err instanceof APIError ? knownFix(raw) : undefined;
   const withHint = (message: string) => (fix?.hint ? `${message.replace(/\.?$/, '.')} ${fix.hint}` : message);

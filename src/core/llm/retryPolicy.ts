@@ -3,7 +3,7 @@
  * openai SDK's: its back-off sleep ignores the abort signal, so Stop during a 429's wait did
  * nothing until the wait was over, and it retried a hanging server on every timeout.
  */
-import { APIError } from 'openai';
+import { openaiSdk } from './openaiSdk';
 import { LlmError } from './llmError';
 
 /** Longest we wait for one retry, whatever `retry-after` asks (a user watching a silent chat). */
@@ -26,7 +26,7 @@ export function planRetry(error: LlmError, raw: unknown, retriesMade: number, ma
   // Marked as certain to fail again (an unsupported request, a redirect we refuse, the deadline).
   if (error.opts.retryable === false) return undefined;
   if (error.opts.partialText || error.opts.partialToolCalls) return undefined;
-  const headers = raw instanceof APIError ? (raw.headers as Headers | undefined) : undefined;
+  const headers = raw instanceof openaiSdk().APIError ? (raw.headers as Headers | undefined) : undefined;
   const should = headers?.get?.('x-should-retry');
   if (should === 'false') return undefined;
   const isTimeout = error.kind === 'timeout' || error.kind === 'idle_timeout';

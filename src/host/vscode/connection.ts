@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { openaiSdk } from '../../core/llm/openaiSdk';
 import { toLlmError } from '../../core/llm/llmError';
 
 export type ConnectionResult = { ok: true; models: string[] } | { ok: false; error: string; status?: number };
@@ -12,7 +12,7 @@ export async function listModels(baseURL: string, apiKey: string, timeoutMs = 10
   const url = baseURL.trim().replace(/\/+$/, '');
   if (!/^https?:\/\//i.test(url)) return { ok: false, error: `"${baseURL}" is not an http(s) URL.` };
   // Local servers (Ollama, LM Studio, llama.cpp) need no key, but the SDK insists on one.
-  const client = new OpenAI({ baseURL: url, apiKey: apiKey || 'no-key', timeout: timeoutMs, maxRetries: 0 });
+  const client = new (openaiSdk().OpenAI)({ baseURL: url, apiKey: apiKey || 'no-key', timeout: timeoutMs, maxRetries: 0 });
   try {
     const ids: string[] = [];
     for await (const m of client.models.list()) {
