@@ -61,6 +61,11 @@ export interface ForRootOptions {
    * even where the sandbox hides the rest (a private /tmp).
    */
   readOnlyFolders?: readonly string[];
+  /**
+   * Folders outside the root whose secret files (`.env`, keys…) its commands must not read: the
+   * workspace the worktree was made from, visible through the read-only rest of the system.
+   */
+  hideSecretsIn?: readonly string[];
 }
 
 export interface CommandIsolation {

@@ -167,7 +167,7 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       // The worktree is made while the step's first request goes out: its files and commands wait for it.
       const started = await startStepWorktree(d.host.fs.roots[0] ?? '.', `step${n}`);
       making = started.ready;
-      host = afterReady(d.host.forRoot!(started.root, { readOnlyFolders: started.dependencies }), started.ready);
+      host = afterReady(d.host.forRoot!(started.root, { readOnlyFolders: started.dependencies, hideSecretsIn: d.host.fs.roots }), started.ready);
     }
     host = labelled(host, n);
     const stepRoot = host.fs.roots[0] ?? '.';

@@ -36,6 +36,6 @@ export function createNodeHost(o: NodeHostOptions): HostPorts {
     context: { gitChanges },
     logger,
     // The same person answers, under the same sandbox: only the folder differs.
-    forRoot: (root, more) => createNodeHost({ ...o, roots: [root], approver, asker, logger, sandbox: { ...o.sandbox, ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}) } }),
+    forRoot: (root, more) => createNodeHost({ ...o, roots: [root], approver, asker, logger, sandbox: { ...o.sandbox, ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}), ...(more?.hideSecretsIn ? { hideSecretsIn: more.hideSecretsIn } : {}) } }),
   };
 }

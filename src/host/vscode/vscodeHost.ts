@@ -72,7 +72,7 @@ export function createVscodeHost(
     // Node (sandboxed as in the workspace); approvals and questions still come to the chat.
     forRoot: (root, more) => ({
       fs: new NodeWorkspaceFs([root]),
-      commands: new NodeCommandRunner({ sandbox: () => ({ ...sandbox(), ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}) }) }),
+      commands: new NodeCommandRunner({ sandbox: () => ({ ...sandbox(), ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}), ...(more?.hideSecretsIn ? { hideSecretsIn: more.hideSecretsIn } : {}) }) }),
       approver,
       asker,
       ripgrepPath: ports.ripgrepPath,

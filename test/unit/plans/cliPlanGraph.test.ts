@@ -309,6 +309,46 @@ describe('tandem run --plan: a step in a worktree sees the workspace\'s ignored 
   });
 });
 
+describe('tandem run --plan: a step in a worktree cannot read the workspace\'s secret files (built CLI, scripted server)', function () {
+  this.timeout(60_000);
+  // Under /var/tmp: a workspace under /tmp is out of sight of every sandboxed command anyway (private /tmp).
+  const kit = cliTestKit({
+    prefix: 'tandem-graphsecrets-',
+    outside: true,
+    realpath: true,
+    tmpRoot: '/var/tmp',
+    setup: (ws) => {
+      gitIn(ws, 'init', '-q');
+      fs.writeFileSync(path.join(ws, '.gitignore'), '.env\n');
+      fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
+      gitIn(ws, 'add', '-A');
+      gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+      fs.writeFileSync(path.join(ws, '.env'), 'WS-ENV-SECRET\n');
+      fs.mkdirSync(path.join(ws, 'sub'), { recursive: true });
+      fs.writeFileSync(path.join(ws, 'sub', '.env'), 'WS-SUB-SECRET\n');
+    },
+  });
+
+  it("a step's commands cannot read the workspace's secret files through the rest of the system (the worktree is elsewhere)", async () => {
+    const peek = `set +e; cat "${kit.ws}/.env" "${kit.ws}/sub/.env" 2>&1; cat "${kit.ws}/README.md"; echo "[end]"`;
+    const plan = graphPlan([{ files: ['a.txt'], depends_on: [] }, { files: ['b.txt'], depends_on: [] }]);
+    (plan.steps[0] as any).commands = [peek];
+    const file = path.join(kit.out, 'plan.json');
+    fs.writeFileSync(file, JSON.stringify(plan));
+    kit.server = await ScriptedServer.start([], { lanes: { keyOf: planStepOf, steps: {
+      1: [call('run_command', { command: peek }), call('write_file', { path: 'a.txt', content: 'a\n' }), text('Wrote a.')],
+      2: [call('write_file', { path: 'b.txt', content: 'b\n' }), text('Wrote b.')],
+    } }, answerDelayMs: 100 });
+    const r = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--plan', file, '--approve', 'plan', '--json', '--no-history', '--parallel', '2'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' }, timeoutMs: 50_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = kit.server!.chatRequests().flatMap((q) => (q.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => String(m.content)));
+    const result = seen.find((c) => c.includes('[end]'));
+    assert.ok(result, `the command ran: ${seen.join(' | ')}`);
+    assert.match(result, /project\n\[end\]/, 'ordinary workspace files stay readable');
+    assert.doesNotMatch(result, /SECRET/, result);
+  });
+});
+
 describe('tandem run --plan outside git: steps run one at a time and it says why (built CLI, scripted server)', function () {
   this.timeout(60_000);
   const kit = cliTestKit({ prefix: 'tandem-graphnogit-', realpath: true });

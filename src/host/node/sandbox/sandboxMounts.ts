@@ -107,6 +107,30 @@ function outsideSecrets(roots: readonly string[], isSecret: (name: string) => bo
   return { files, dirs };
 }
 
+/** Secret-named files anywhere under `root` (not in `.git`; node_modules as below), at their real paths. */
+function secretsUnder(root: string, isSecret: (name: string) => boolean, isAllowed: (name: string) => boolean, out: Set<string>): void {
+  const dirs = [root];
+  while (dirs.length) {
+    const dir = dirs.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name === 'node_modules') secretsInNodeModules(abs, isSecret, isAllowed, out);
+        else if (e.name !== '.git') dirs.push(abs);
+      } else if (isSecret(e.name) && !isAllowed(e.name)) {
+        const real = realOrUndefined(abs);
+        if (real && !safeIsDir(real)) out.add(real);
+      }
+    }
+  }
+}
+
 /** Secret-named files inside a node_modules folder (a package's `.env`), up to a bound. */
 function secretsInNodeModules(dir: string, isSecret: (name: string) => boolean, isAllowed: (name: string) => boolean, out: Set<string>): void {
   const stack = [dir];
@@ -128,8 +152,12 @@ function secretsInNodeModules(dir: string, isSecret: (name: string) => boolean, 
   }
 }
 
-/** `extraReadOnly`: folders outside the roots to bind read-only at their own paths (existing ones; their secret files hidden as in node_modules). */
-export function findSandboxMounts(roots: readonly string[], secretPatterns: readonly string[] = DEFAULT_SECRET_FILES, allowedSecrets: readonly string[] = [], extraReadOnly: readonly string[] = []): SandboxMounts {
+/**
+ * `extraReadOnly`: folders outside the roots to bind read-only at their own paths (existing ones; their secret files hidden as in node_modules).
+ * `secretsAlsoIn`: folders outside the roots whose secret files are hidden too (and those of the folders above them): the
+ * workspace a step's worktree was made from, which the rest of the system (read-only, not hidden) would otherwise show.
+ */
+export function findSandboxMounts(roots: readonly string[], secretPatterns: readonly string[] = DEFAULT_SECRET_FILES, allowedSecrets: readonly string[] = [], extraReadOnly: readonly string[] = [], secretsAlsoIn: readonly string[] = []): SandboxMounts {
   const isSecret = basenameMatcher(secretPatterns);
   const isAllowed = basenameMatcher(allowedSecrets);
   const readOnly = new Set<string>();
@@ -178,7 +206,9 @@ export function findSandboxMounts(roots: readonly string[], secretPatterns: read
       }
     }
   }
-  const outside = outsideSecrets(roots, isSecret, isAllowed, process.env.HOME);
+  const elsewhere = secretsAlsoIn.map(realOrUndefined).filter((d): d is string => d !== undefined && safeIsDir(d));
+  for (const dir of elsewhere) secretsUnder(dir, isSecret, isAllowed, hidden);
+  const outside = outsideSecrets([...roots, ...elsewhere], isSecret, isAllowed, process.env.HOME);
   for (const f of outside.files) hidden.add(f);
   return { readOnly: [...readOnly], hidden: [...hidden], hiddenDirs: [...outside.dirs], protectedNames };
 }

@@ -23,6 +23,8 @@ export interface SandboxSettings {
   allowSecretFiles?: readonly string[];
   /** Folders outside the workspace bound read-only at their own paths (a step worktree's linked dependencies; see ForRootOptions). */
   readOnlyFolders?: readonly string[];
+  /** Folders outside the workspace whose secret files are hidden too (a step worktree's source workspace; see ForRootOptions). */
+  hideSecretsIn?: readonly string[];
 }
 
 export function sandboxStatusFor(s: SandboxSettings): SandboxStatus {
@@ -45,7 +47,7 @@ export function prepareSandboxedCommand(
 ): PreparedCommand | { refused: string } {
   const probe = probeBwrap(s.env ?? process.env);
   if (!probe.ok) return { refused: `Not run: the sandbox is unavailable (${probe.why}).` };
-  const mounts = findSandboxMounts(iso.roots, s.secretFiles ?? DEFAULT_SECRET_FILES, s.allowSecretFiles ?? [], s.readOnlyFolders ?? []);
+  const mounts = findSandboxMounts(iso.roots, s.secretFiles ?? DEFAULT_SECRET_FILES, s.allowSecretFiles ?? [], s.readOnlyFolders ?? [], s.hideSecretsIn ?? []);
   // Secret files are covered by an empty file (bind mounts are nodev, so /dev/null would not read).
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-sandbox-'));
   const empty = path.join(scratch, 'empty');
