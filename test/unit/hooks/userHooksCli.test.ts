@@ -262,7 +262,8 @@ describe('user hooks in plan steps that run side by side (built CLI, git worktre
     ].join('\n'));
     const hooks = hooksFile(kit.out, {
       PostToolUse: one('Write', `python3 ${format}`),
-      SubagentStop: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }],
+      // One write per line: the two steps end side by side, and `cat; echo` from both could interleave.
+      SubagentStop: [{ hooks: [{ type: 'command', command: `line=$(cat); printf '%s\\n' "$line" >> ${log}` }] }],
     });
     const plan = {
       format_version: '1.0', goal: 'notes', estimated_total_time: '2m', risks: [], prerequisites: [],
