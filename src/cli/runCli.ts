@@ -3,7 +3,7 @@
  * approver/asker the flags and the terminal call for, prints events, and maps the outcome to an
  * exit code (0 done, 1 error, 2 usage, 3 waiting on a question, a plan amendment or the tool-call limit, 130 Ctrl-C).
  */
-import { removeLeftoverWorktrees } from '../core/plans/graph/stepWorktree';
+import { describeLeftover, removeLeftoverWorktrees } from '../core/plans/graph/stepWorktree';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TurnOutcome } from '../protocol';
@@ -144,9 +144,10 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   }
   const userHooks = hookCommands.length ? new UserHooks({ commands: hookCommands, process: new NodeHookProcess(io.env), cwd: ws, logger }) : undefined;
 
-  // Step worktrees a crashed or killed run left behind (a live run's are kept) go on the next start, whatever it runs.
-  const leftovers = await removeLeftoverWorktrees(ws);
-  if (leftovers.length) logger.info(`removed ${leftovers.length} step worktree(s) left by a run that ended abruptly`);
+  // Step worktrees a crashed or killed run left behind (a live run's are kept) go on the next start, whatever it runs;
+  // the changes a step had made there, never applied, are kept as a patch next to the history, and the user is told where.
+  const keepIn = path.join(historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir)), 'interrupted-steps');
+  for (const l of await removeLeftoverWorktrees(ws, keepIn)) shownErr(`tandem: ${describeLeftover(l)}\n`);
 
   const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);

@@ -34,7 +34,7 @@ import { changesDiff, stepDiff } from '../plans/stepDiff';
 import { fileInScope } from '../plans/stepScope';
 import { dependentsOf } from '../plans/graph/stepGraph';
 import { mayRunBeside, stepsToStart } from '../plans/graph/stepScheduler';
-import { applyStepChanges, startStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, type StepFileChange, type StepWorktree } from '../plans/graph/stepWorktree';
+import { applyStepChanges, describeLeftover, startStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, type StepFileChange, type StepWorktree } from '../plans/graph/stepWorktree';
 import type { CountedUsage, SettledToolCall } from '../turn/turnHooks';
 import { formatUsd } from '../cost/priceTable';
 import { capHeadTail } from '../text/truncate';
@@ -96,8 +96,7 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
   };
   const stateOf = (n: number) => d.planning.book.get(record().cardId)?.stepStates[String(n)];
   try {
-    const removed = await removeLeftoverWorktrees(root);
-    if (removed.length) d.host.logger.info(`removed ${removed.length} step worktree(s) left by a run that ended abruptly`);
+    for (const l of await removeLeftoverWorktrees(root)) d.host.logger.warn(describeLeftover(l));
     for (;;) {
       // A replan verdict, like a failed step, starts nothing new; the running steps end as chosen.
       if (!signal.aborted && !halt.replan) {

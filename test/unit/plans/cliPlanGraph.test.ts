@@ -159,6 +159,49 @@ describe('tandem run --plan: independent steps run side by side, each in its own
     assert.doesNotMatch(gitIn(kit.ws, 'worktree', 'list'), /crashed/);
   });
 
+  it("a crashed run's unfinished step keeps its changes as a patch when tandem next starts, and says where", async () => {
+    // A step's worktree made from a workspace with an uncommitted change; the step edits a file and
+    // makes one, then its process is killed before the step ends.
+    fs.writeFileSync(path.join(kit.ws, 'dirty.txt'), 'uncommitted before the step\n');
+    const mod = JSON.stringify(require.resolve('../../../src/core/plans/graph/stepWorktree'));
+    const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'step2').then((wt) => { require('fs').writeFileSync(wt.root + '/half.txt', 'half done\\n'); require('fs').appendFileSync(wt.root + '/dirty.txt', 'and the step\\n'); console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const leftover = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const history = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-graph-history-'));
+    try {
+      const r = await kit.run([text('hello')], ['run', '--history-dir', history, 'hi']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fs.existsSync(leftover), false, 'the leftover worktree folder is gone');
+      const named = /step 2 of a run that ended abruptly had changes in its worktree that were not applied; they are kept in (\S+\.patch)/.exec(r.stderr);
+      assert.ok(named, r.stderr);
+      const patch = fs.readFileSync(named[1]!, 'utf8');
+      assert.ok(named[1]!.startsWith(history), `${named[1]} is in the history folder`);
+      assert.match(patch, /\+half done/);
+      assert.match(patch, /\+and the step/);
+      assert.doesNotMatch(patch, /\+uncommitted before the step/, 'only the step\'s own change, not what the workspace had already');
+      // The user gets it back with git apply.
+      fs.rmSync(path.join(kit.ws, 'dirty.txt'));
+      fs.writeFileSync(path.join(kit.ws, 'dirty.txt'), 'uncommitted before the step\n');
+      gitIn(kit.ws, 'apply', named[1]!);
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'half.txt'), 'utf8'), 'half done\n');
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'dirty.txt'), 'utf8'), 'uncommitted before the step\nand the step\n');
+    } finally {
+      fs.rmSync(history, { recursive: true, force: true });
+    }
+  });
+
+  it("a crashed run's step that changed nothing: the next start says nothing was lost", async () => {
+    const mod = JSON.stringify(require.resolve('../../../src/core/plans/graph/stepWorktree'));
+    const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'step3').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const r = await kit.run([text('hello')], ['run', '--no-history', 'hi']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /step 3 of a run that ended abruptly had changed nothing in its worktree: nothing was lost/);
+  });
+
   it('--parallel 1 gives the same result, one step at a time', async () => {
     const r = await runPlan(diamondPlan(), diamondLanes(), ['--parallel', '1']);
     assert.equal(r.code, 0, r.stderr);

@@ -102,7 +102,7 @@ describe('step worktrees (real git)', function () {
     assert.match(gitIn(ws, 'worktree', 'list'), /crashed/);
 
     const removed = await removeLeftoverWorktrees(ws);
-    assert.deepEqual(removed, [leftover]);
+    assert.deepEqual(removed, [{ dir: leftover, patch: null }], 'it had changed nothing: no patch');
     assert.equal(fs.existsSync(leftover), false);
     assert.doesNotMatch(gitIn(ws, 'worktree', 'list'), /crashed/);
     assert.ok(fs.existsSync(mine.dir), 'a live process\'s worktree is kept');

@@ -12,7 +12,9 @@
  *
  * Worktrees live under the OS temp folder, one folder per workspace, each with an owner file naming
  * the process that made it, so a run that crashed leaves nothing for good: the next start removes the
- * worktrees whose owner is gone (removeLeftoverWorktrees), never those of a live process.
+ * worktrees whose owner is gone (removeLeftoverWorktrees), never those of a live process. What a
+ * step had changed there, never applied, is first kept as a patch the user can apply (the owner
+ * file records the tree the step started from, so the patch holds the step's changes only).
  * Git runs with hooks off: a repository's hooks must not run because a step started.
  */
 import { execFile } from 'node:child_process';
@@ -21,6 +23,7 @@ import * as fs from 'node:fs/promises';
 import { statfsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { cliHistoryDir } from '../../history/storageDir';
 
 /** One file a step changed, workspace-relative (forward slashes); null = absent (created / deleted). */
 export interface StepFileChange {
@@ -170,6 +173,8 @@ async function makeWorktree(workspace: string, top: string, prefix: string, dir:
     // Nothing copied: the starting tree is HEAD's as checked out (one git call less per step).
     const baseTree = copied.length ? (await git(dir, ['write-tree'])).trim() : 'HEAD^{tree}';
     const linked = await linkDependencies(top, dir, dependencies);
+    // What a crash would need to keep the step's own changes (keepLeftoverChanges): recorded once the step can change anything.
+    await fs.writeFile(`${dir}.owner`, `${process.pid}\n${JSON.stringify({ base: baseTree, linked } satisfies OwnerRecord)}\n`);
     return { dir, root: prefix ? path.join(dir, prefix) : dir, workspace, top, prefix, baseTree, linked, admin };
   } catch (e) {
     await removeWorktreeDir(top, dir);
@@ -308,6 +313,22 @@ async function writeOwnerFile(dir: string): Promise<void> {
   }
 }
 
+/** The owner file's second line, written once the worktree is made. */
+interface OwnerRecord {
+  base: string;
+  linked: string[];
+}
+
+function readOwner(text: string): { pid: number; record?: OwnerRecord } {
+  const [pid = '', record = ''] = text.split('\n');
+  try {
+    const r = JSON.parse(record) as OwnerRecord;
+    return { pid: Number(pid.trim()), ...(typeof r?.base === 'string' && Array.isArray(r.linked) ? { record: r } : {}) };
+  } catch {
+    return { pid: Number(pid.trim()) };
+  }
+}
+
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
@@ -318,11 +339,41 @@ function alive(pid: number): boolean {
   }
 }
 
+/** A worktree a gone process left: removed, its unapplied changes kept as `patch` (null: it had none), or kept in place when they could not be (`notKept`). */
+export interface LeftoverWorktree {
+  dir: string;
+  patch: string | null;
+  notKept?: string;
+}
+
+/** Where leftover steps' changes are kept when the host names no folder: the user's Tandem data folder for this workspace, never the workspace. */
+export function interruptedStepsDir(workspace: string): string {
+  return path.join(cliHistoryDir(workspace), 'interrupted-steps');
+}
+
+/**
+ * The step's changes in a leftover worktree against the tree it started from, as a binary git patch
+ * (paths from the repository's top) in `keepIn`; null when there are none, or when the worktree was
+ * still being made (no start recorded: the step had changed nothing yet).
+ */
+async function keepLeftoverChanges(dir: string, record: OwnerRecord | undefined, keepIn: string): Promise<string | null> {
+  if (!record || !(await fs.stat(path.join(dir, '.git')).then(() => true, () => false))) return null;
+  const pathspec = ['.', ...record.linked.map((l) => `:(exclude,literal)${l}`)];
+  await git(dir, ['add', '-A', '--', ...pathspec]);
+  const diff = await git(dir, ['diff', '--cached', '--binary', '--no-renames', record.base, '--', ...pathspec], { binary: true });
+  if (!diff) return null;
+  await fs.mkdir(keepIn, { recursive: true });
+  const patch = path.join(keepIn, `${path.basename(dir)}.patch`);
+  await fs.writeFile(patch, diff, 'latin1');
+  return patch;
+}
+
 /**
  * The step worktrees of this workspace's repository left by a process that is gone (a crash, a
- * kill): removed with their registrations. Returns the folders removed. Never throws.
+ * kill): what each step had changed is kept as a patch in `keepIn`, then the worktree is removed
+ * with its registration; a worktree whose changes could not be kept stays where it is. Never throws.
  */
-export async function removeLeftoverWorktrees(workspace: string): Promise<string[]> {
+export async function removeLeftoverWorktrees(workspace: string, keepIn = interruptedStepsDir(workspace)): Promise<LeftoverWorktree[]> {
   let top: string;
   try {
     top = (await git(workspace, ['rev-parse', '--show-toplevel'])).trim();
@@ -331,18 +382,36 @@ export async function removeLeftoverWorktrees(workspace: string): Promise<string
   }
   const base = worktreesBase(top);
   const names = await fs.readdir(base).catch(() => [] as string[]);
-  const removed: string[] = [];
+  const seen = new Set<string>();
+  const removed: LeftoverWorktree[] = [];
   for (const name of names) {
     // A list of paths being staged belongs to a worktree being made (its owner file decides).
     if (name.endsWith('.paths')) continue;
     const dir = path.join(base, name.replace(/\.owner$/, ''));
-    if (removed.includes(dir)) continue;
-    const owner = Number((await fs.readFile(`${dir}.owner`, 'utf8').catch(() => '')).trim());
-    if (alive(owner)) continue;
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    const owner = readOwner(await fs.readFile(`${dir}.owner`, 'utf8').catch(() => ''));
+    if (alive(owner.pid)) continue;
+    let patch: string | null;
+    try {
+      patch = await keepLeftoverChanges(dir, owner.record, keepIn);
+    } catch (e) {
+      removed.push({ dir, patch: null, notKept: e instanceof Error ? e.message : String(e) });
+      continue;
+    }
     await removeWorktreeDir(top, dir);
-    removed.push(dir);
+    removed.push({ dir, patch });
   }
   // Also an empty folder an earlier version left behind.
   await fs.rmdir(base).catch(() => undefined);
   return removed;
+}
+
+/** What the user is told about a leftover worktree (the CLI's stderr, the editor's log). */
+export function describeLeftover(l: LeftoverWorktree): string {
+  const step = path.basename(l.dir).replace(/-[0-9a-f]{8}$/, '').replace(/^step(\d+)$/, 'step $1');
+  const what = `${step} of a run that ended abruptly`;
+  if (l.notKept) return `${what} left its worktree at ${l.dir}, kept there: its changes could not be saved as a patch (${l.notKept})`;
+  if (l.patch) return `${what} had changes in its worktree that were not applied; they are kept in ${l.patch} (from the repository's top folder: git apply ${l.patch}); its worktree was removed`;
+  return `${what} had changed nothing in its worktree: nothing was lost; its worktree was removed`;
 }
