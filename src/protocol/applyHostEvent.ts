@@ -91,6 +91,10 @@ export function applyHostEvent<C extends CardLike>(view: HostView<C>, event: Hos
       view.role = event.role;
       view.roleNotice = null;
       if (event.state) view.agentState = event.state;
+      if (event.usage) {
+        view.turnUsage = event.usage.turn;
+        view.taskUsage = event.usage.task;
+      }
       return true;
     }
     case 'card_added':

@@ -11,6 +11,8 @@ import { Amendment } from './amendment';
 const seq = z.number().int().min(0);
 /** The plan step an event belongs to, when steps run side by side (cards carry it too). */
 const step = z.number().int().min(1).optional();
+/** Tokens (and cost, when the endpoint prices them) summed over a turn or a task. */
+const TokenTotals = z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() });
 
 export const HostEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('card_added'), seq, card: Card }),
@@ -35,17 +37,17 @@ export const HostEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plan_version'), seq, plan_id: z.string(), version: z.number().int(), valid: z.boolean(), replan_of: z.number().int().optional(), changes: PlanVersionDiff.optional() }),
   /** A step asked for something outside its scope (`outcome` asked), and how that was decided. */
   z.object({ type: z.literal('amendment'), seq, call_id: z.string(), amendment: Amendment, step }),
-  z.object({
-    type: z.literal('usage_total'), seq,
-    turn: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),
-    task: z.object({ tokens_in: z.number(), tokens_out: z.number(), cost_usd: z.number().optional() }),
-  }),
+  z.object({ type: z.literal('usage_total'), seq, turn: TokenTotals, task: TokenTotals }),
   z.object({ type: z.literal('turn_ended'), seq, outcome: TurnOutcome }),
   /**
    * The whole visible state, sent only on (re)load of a task or after a detected gap. `state`: what
-   * the agent is doing when it is not idle (a view shown again while an approval waits must not say Idle).
+   * the agent is doing when it is not idle (a view shown again while an approval waits must not say Idle);
+   * `usage`: the last `usage_total`'s figures, once a model was called (else the header's usage line is gone).
    */
-  z.object({ type: z.literal('snapshot'), seq, cards: z.array(Card), role: RoleId, task_id: z.string().optional(), state: AgentState.optional() }),
+  z.object({
+    type: z.literal('snapshot'), seq, cards: z.array(Card), role: RoleId, task_id: z.string().optional(), state: AgentState.optional(),
+    usage: z.object({ turn: TokenTotals, task: TokenTotals }).optional(),
+  }),
 ]);
 export type HostEvent = z.infer<typeof HostEvent>;
 export type HostEventType = HostEvent['type'];

@@ -114,7 +114,7 @@ describe('A quiet header while a plan runs (UI)', function () {
     console.log(`      ${at300}; ${at420}`);
   });
 
-  it('while a plain Actor turn runs the header is one line at 300 and 420 px, the model on it and its details on demand, also when the view is shown again; idle, the details are back under the row', async () => {
+  it('while a plain Actor turn runs the header is one line at 300 and 420 px, the model on it and its details (usage too) on demand, also when the view is shown again; idle, the details are back under the row', async () => {
     await ui.wb.runCommand('Tandem: New Task');
     // The new task starts in the Planner: pick the Actor once the chat shows it (not the old task's role).
     await ui.roleButton().and(ui.chat.locator('[data-role="planner"]')).waitFor({ state: 'visible', timeout: 15_000 });
@@ -150,7 +150,12 @@ describe('A quiet header while a plan runs (UI)', function () {
     await approve.waitFor({ state: 'visible', timeout: 20_000 });
     await ui.chat.locator('header [data-agent-state="waiting_on_user"]').waitFor({ state: 'visible', timeout: 10_000 });
     await oneLine(420);
+    // …and its details still have the turn's and the task's usage (the snapshot carries the totals).
+    await turn.locator('summary').click();
+    await turn.getByLabel('Usage').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await turn.getByLabel('Usage').innerText(), /Turn:[\s\S]*Task:/);
     await ui.wb.screenshot('quiet-header-07b-plain-turn-shown-again-420');
+    await turn.locator('summary').click();
 
     await approve.click();
     await ui.textCard('Ran it.').waitFor({ state: 'visible', timeout: 20_000 });

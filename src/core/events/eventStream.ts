@@ -59,8 +59,11 @@ export class EventStream {
 
   /** The whole visible state, for a (re)loading webview; carries the latest seq so deltas continue from it. */
   snapshot(role: RoleId, taskId?: string): HostEvent {
-    const state = this.store.view.agentState;
-    return { type: 'snapshot', seq: this.seq, cards: this.cards(), role, ...(taskId ? { task_id: taskId } : {}), ...(state !== 'idle' ? { state } : {}) };
+    const { agentState: state, turnUsage: turn, taskUsage: task } = this.store.view;
+    return {
+      type: 'snapshot', seq: this.seq, cards: this.cards(), role,
+      ...(taskId ? { task_id: taskId } : {}), ...(state !== 'idle' ? { state } : {}), ...(turn && task ? { usage: { turn, task } } : {}),
+    };
   }
 
   get lastSeq(): number {

@@ -112,6 +112,20 @@ describe('applyHostEvent: one meaning of the event stream for the host, history 
     assert.equal((idle as { state?: string }).state, undefined, 'an idle task\'s snapshot is as before');
     assert.equal(loaded(idle), 'idle');
   });
+
+  it('a snapshot carries the usage totals: a chat loaded from it (the view shown again) still shows the turn and task figures', () => {
+    const host = new EventStream(() => {});
+    host.emit({ type: 'card_added', card: { kind: 'text', id: 'u1', author: 'user', text: 'hi', ts: 1 } });
+    const loaded = (snap: HostEvent) => {
+      const webview = new S.ChatStore();
+      for (const item of S.decodeInbound(JSON.parse(JSON.stringify(snap)))) if (item.kind === 'event') webview.apply(item.event);
+      return { turn: webview.turnUsage, task: webview.taskUsage };
+    };
+    assert.deepEqual(loaded(host.snapshot('actor')), { turn: null, task: null }, 'no model call yet: no figures');
+    host.emit({ type: 'usage_total', turn: { tokens_in: 120, tokens_out: 30 }, task: { tokens_in: 900, tokens_out: 210, cost_usd: 0.01 } });
+    host.emit({ type: 'turn_ended', outcome: 'done' });
+    assert.deepEqual(loaded(host.snapshot('actor')), { turn: { tokens_in: 120, tokens_out: 30 }, task: { tokens_in: 900, tokens_out: 210, cost_usd: 0.01 } });
+  });
 });
 
 describe('system notes carry their meaning in a field, not in their id', () => {
