@@ -46,7 +46,7 @@ export interface HostView<C extends CardLike> {
   agentState: AgentState;
   /** What the current state is waiting on, when the host said (null otherwise). */
   agentDetail: string | null;
-  /** Why the role last changed ("Execute plan", "switched by you"); null after a snapshot. */
+  /** Why the role last changed ("Execute plan", "switched from the command palette"); null after a snapshot or the user's own switch. */
   roleNotice: string | null;
   turnUsage: TokenTotals | null;
   taskUsage: TokenTotals | null;

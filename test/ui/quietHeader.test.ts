@@ -119,13 +119,13 @@ describe('A quiet header while a plan runs (UI)', function () {
     // The new task starts in the Planner: pick the Actor once the chat shows it (not the old task's role).
     await ui.roleButton().and(ui.chat.locator('[data-role="planner"]')).waitFor({ state: 'visible', timeout: 15_000 });
     await ui.pickRole('actor');
+    // The user just picked it: no "Switched to the Actor" note (it arrives with the role, so it would show by now).
+    assert.equal(await ui.chat.locator('header').getByRole('status').count(), 0, 'no note for the user\'s own switch');
     await setSidebarWidth(ui.wb.page, 300);
     ui.server.replace([calls(tc('run_command', { command: 'echo quiet-turn' })), text('Ran it.')]);
     await ui.send('Say quiet-turn');
     const approve = ui.toolCard('quiet-turn').last().getByRole('button', { name: 'Approve' });
     await approve.waitFor({ state: 'visible', timeout: 20_000 });
-    // (The role's note, "switched by you", fades as in a plan run.)
-    await waitUntil(async () => (await ui.chat.locator('header [role="status"]').count()) === 0, 'the role\'s note to go', 8_000);
     const at300 = await oneLine(300);
     const turn = ui.chat.locator('header details[aria-label="Turn details"]');
     assert.equal(await turn.locator('summary').innerText(), 'scripted-model', 'the model on the row');

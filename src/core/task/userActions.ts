@@ -84,8 +84,9 @@ export const USER_ACTIONS = {
   // Retry re-runs the failed turn on the conversation as it stands: the user's message is neither shown nor sent twice.
   retry: { by: 'task', idle: true, run: (t) => t.retry() },
   edit_message: { by: 'task', idle: true, run: (t, m) => t.editMessage(m.card_id, m.text, m.files) },
-  // Switching during a run stops the run first (and says so) rather than being refused.
-  set_role: { by: 'task', idle: false, run: (t, m) => t.setRole(m.role, 'switched by you') },
+  // Switching during a run stops the run first (and says so) rather than being refused. No reason: the user
+  // just clicked it, so the chat puts up no "Switched to…" note (switches made elsewhere say why).
+  set_role: { by: 'task', idle: false, run: (t, m) => t.setRole(m.role) },
   stop: { by: 'task', idle: false, run: (t) => t.stop() },
   continue: { by: 'task', idle: false, run: (t, m) => t.continueAfterLimit(m.allow) },
   revert_call: { by: 'task', idle: false, run: (t, m) => t.files.revertCall(m.call_id) },

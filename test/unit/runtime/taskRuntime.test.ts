@@ -17,6 +17,9 @@ import { dispatchWebviewMessage, type Card, type HostEvent, type WebviewHandlers
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { harness } from '../../support/agentHarness';
 import type { CountedUsage, SettledToolCall } from '../../../src/core/turn/turnHooks';
+import { loadWebviewModule } from '../webview/loadWebviewModule';
+
+type StoreMod = typeof import('../webview/webviewState.entry');
 
 const plan = {
   format_version: '1.0', goal: 'Greet Tandem', estimated_total_time: '1 min', risks: [], prerequisites: [],
@@ -114,6 +117,21 @@ describe('task runtime: start, resume and routing for a host', function () {
     assert.equal(saved.meta.title, 'Greet Tandem');
     assert.equal(saved.meta.role, 'actor');
     assert.deepEqual(saved.cards.map((c) => c.id), h.runtime.agent.cards().map((c) => c.id), 'history holds exactly what the chat showed');
+  });
+
+  it('the user\'s own role switch (the role control) puts no "Switched to…" note in the chat; a switch made elsewhere (the palette) does', async () => {
+    const S = await loadWebviewModule<StoreMod>('test/unit/webview/webviewState.entry.ts');
+    const h = host([]);
+    const webview = new S.ChatStore();
+    const shown = () => {
+      for (const e of h.view.splice(0)) for (const item of S.decodeInbound(JSON.parse(JSON.stringify(e)))) if (item.kind === 'event') webview.apply(item.event);
+      return { role: webview.role, notice: webview.roleNotice };
+    };
+    await h.chat({ type: 'ready' });
+    await h.chat({ type: 'set_role', role: 'actor' });
+    assert.deepEqual(shown(), { role: 'actor', notice: null }, 'the user just did it: no note');
+    h.runtime.setRole('planner', 'switched from the command palette');
+    assert.deepEqual(shown(), { role: 'planner', notice: 'switched from the command palette' });
   });
 
   it('new_task starts clean in the Planner; the replaced task is saved and its late events never reach the new view', async () => {
