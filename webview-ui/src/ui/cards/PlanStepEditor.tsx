@@ -5,7 +5,7 @@
  * under the fields, which keep what was typed. Fields the form does not show (depends_on, reason,
  * tools) are kept by the host as they were.
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { PlanCard, PlanStep } from '../../../../src/protocol';
 import { loadState, postToHost, saveState, type StepDraft } from '../../bridge/vscodeApi';
 import { focusOnMount } from '../focusOnMount';
@@ -37,6 +37,11 @@ export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: 
     : kept!));
   // Kept from the moment the form opens, each keystroke after.
   if (kept !== draft) keep(draft);
+  // The newest draft, ahead of the render: inputs and Ctrl+Enter that come faster than renders must
+  // build on each other, not on the draft of the last render (that lost a check typed just before
+  // Ctrl+Enter: the form showed it, the saved version and the kept draft did not).
+  const latest = useRef(draft);
+  const update = (next: StepDraft): void => { latest.current = next; setDraft(next); };
   const busy = useView((s) => s.chat.busy);
   const refusal = useView((s) => s.chat.refusal('edit_plan', card.id));
   const close = (): void => { keep(undefined); onClose(); };
@@ -47,8 +52,9 @@ export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: 
       aria-label={`Edit step ${step.step_number}`}
       onSubmit={(e) => {
         e.preventDefault();
-        const [action, files, commands, check] = draft.fields;
-        setDraft({ ...draft, saved: true });
+        const now = latest.current;
+        const [action, files, commands, check] = now.fields;
+        update({ ...now, saved: true });
         postToHost({ type: 'edit_plan', card_id: card.id, steps: [{ step_number: step.step_number, action, files: lines(files), commands: lines(commands), check: check.trim() || null }] });
       }}
       onKeyDown={(e) => {
@@ -68,7 +74,7 @@ export function PlanStepEditor({ card, step, onClose }: { card: PlanCard; step: 
         return (
           <label key={i} class="muted">
             {i ? label : `Step ${step.step_number}`}
-            <Field ref={i || !opened ? undefined : focusOnMount} rows={2} maxLength={MAX_LENGTH[i]} value={draft.fields[i]} onInput={(e) => setDraft({ ...draft, fields: draft.fields.map((f, j) => (j === i ? (e.currentTarget as HTMLInputElement).value : f)) })} />
+            <Field ref={i || !opened ? undefined : focusOnMount} rows={2} maxLength={MAX_LENGTH[i]} value={draft.fields[i]} onInput={(e) => { const v = (e.currentTarget as HTMLInputElement).value; update({ ...latest.current, fields: latest.current.fields.map((f, j) => (j === i ? v : f)) }); }} />
           </label>
         );
       })}
