@@ -9,6 +9,13 @@
  * gzipped, of a 55 KB budget); the small ones that are kept up either pass raw HTML through or
  * build the DOM themselves, and the chat needs safe HTML strings it can cache and stream.
  *
+ * Linear by construction: a chat frame re-renders the streaming tail, so no path may cost more than
+ * linear time in what the model writes. No regular expression here has two quantifiers that can
+ * split the same run (they backtrack quadratically); bare URLs are trimmed in one pass and capped;
+ * link tails are read by hand; bracket pairs and backtick runs are found once per paragraph;
+ * emphasis keeps CommonMark's openers-bottom so a closer never scans the same openers twice;
+ * nesting stops at MAX_DEPTH, tables at MAX_TABLE_CELLS, and a text past MAX_TEXT is shown escaped.
+ *
  * Safety by construction: every character of the input reaches the output through `escapeHtml`
  * (or as a valid entity reference, which only ever shows a character), and the only tags are the
  * ones written below. Link targets go through `safeHref`; the caller decides what a link, an
@@ -22,10 +29,10 @@ export function escapeHtml(s: string): string {
 export interface MarkdownParts {
   /** `inner` is rendered HTML; `href` as written (unchecked), `title` unescaped. */
   link(href: string, title: string | undefined, inner: string): string;
-  /** `alt` and `href` as written. */
-  image(href: string, alt: string): string;
-  /** The code's text as written (unescaped). */
-  codespan(text: string): string;
+  /** `alt` and `href` as written; `inLink`: inside a link's text (no anchor of its own there). */
+  image(href: string, alt: string, inLink: boolean): string;
+  /** The code's text as written (unescaped); `inLink`: inside a link's text. */
+  codespan(text: string, inLink: boolean): string;
   /** A code block's text (unescaped) and the first word of its info string. */
   code(text: string, lang: string): string;
 }
@@ -33,27 +40,80 @@ export interface MarkdownParts {
 const BLANK = /^[ \t]*$/;
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$/;
-const HR = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const QUOTE = /^ {0,3}> ?/;
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?:([ \t]+)(.*))?$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
-const TABLE_DELIM = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+/** A table's delimiter cell once trimmed: `---`, `:--`, `--:`, `:-:`. */
+const DELIM_CELL = /^:?-+:?$/;
 const INDENTED = /^(?: {4}|\t)/;
 // Inline patterns, matched in place (sticky) so a long paragraph is never copied once per character.
 const TICKS = /`+/y;
 const AUTOLINK = /<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>/y;
-const BARE_URL = /(?:https?:\/\/|www\.)[^\s<]*/iy;
+/** A bare URL's run, one character past the cap (so an over-long one is told apart) … */
+const BARE_URL = /(?:https?:\/\/|www\.)[^\s<]{0,2049}/iy;
+/** … and the rest of an over-long run, taken as text in one piece so it is never scanned again. */
+const URL_RUN_REST = /[^\s<]*/y;
+/** Longest bare URL made a link (a real one is rarely past 2 KB; a longer run is text). */
+const MAX_URL = 2048;
 const EMAIL_DOMAIN = /@[a-zA-Z0-9_-]+(?:\.[a-zA-Z0-9_-]+)+/y;
 const ENTITY = /&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/y;
-/** Characters that never start anything inline: taken in one piece. */
-const PLAIN = /[^\\`[!<&@\n*_~hw]+/y;
-const RUNS: Record<string, RegExp> = { '*': /\*+/y, _: /_+/y, '~': /~+/y };
-const LINK_TAIL = /\([ \t\n]*(?:<([^<>\n]*)>|((?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*))(?:[ \t\n]+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))?[ \t\n]*\)/y;
+/** Characters that may start something inline; a run of any others is taken in one piece. */
+const SPECIAL = new Uint8Array(128);
+for (const c of '\\`[!<&@\n*_~hw') SPECIAL[c.charCodeAt(0)] = 1;
+
+/** The end of the run of plain characters from `i` (`i` itself when `src[i]` may start something). */
+function plainEnd(src: string, i: number): number {
+  let j = i;
+  for (let code = src.charCodeAt(j); j < src.length && (code >= 128 || SPECIAL[code] === 0); code = src.charCodeAt(++j));
+  return j;
+}
+
+/** Whitespace for emphasis (the text's ends count as whitespace). ASCII first: most text is. */
+function isSpace(c: string | undefined): boolean {
+  if (c === undefined) return true;
+  const code = c.charCodeAt(0);
+  return code < 128 ? code === 32 || (code >= 9 && code <= 13) : /\s/.test(c);
+}
+
+/** Punctuation or a symbol for emphasis. ASCII first. */
+function isPunct(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  if (code < 128) return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+  return /[\p{P}\p{S}]/u.test(c);
+}
+/** Deepest list or block-quote nesting rendered as such; deeper text shows as a paragraph. */
+export const MAX_DEPTH = 100;
+/** Most cells in one table (rows × columns); the rows past it are shown as text. */
+export const MAX_TABLE_CELLS = 20_000;
+/** Longest text rendered as Markdown; a longer one (a pasted log) is shown escaped, as code. */
+export const MAX_TEXT = 200 * 1024;
+/** Trailing characters GitHub's autolinks leave out of a bare URL. */
+const URL_TRAILING = new Set(['?', '!', '.', ',', ':', '*', '_', '~', "'", '"']);
 
 /** `re` (sticky) matched at `i` of `src`, or null. */
 function matchAt(re: RegExp, src: string, i: number): RegExpExecArray | null {
   re.lastIndex = i;
   return re.exec(src);
+}
+
+/** A thematic break (`---`, `* * *`, `___`), read by hand: the pattern as a regex backtracks over every `- ` of a nested list item. */
+function isRule(line: string): boolean {
+  let i = 0;
+  while (i < 3 && line[i] === ' ') i++;
+  const ch = line[i];
+  if (ch !== '-' && ch !== '*' && ch !== '_') return false;
+  // Its last mark first: a nested list item's line (`- - - x`) is refused without reading it all.
+  let last = line.length - 1;
+  while (last > i && (line[last] === ' ' || line[last] === '\t')) last--;
+  if (line[last] !== ch) return false;
+  let n = 0;
+  for (; i < line.length; i++) {
+    const c = line[i];
+    if (c === ch) n++;
+    else if (c !== ' ' && c !== '\t') return false;
+  }
+  return n >= 3;
 }
 
 /** Width of a line's leading whitespace (a tab counts to the next multiple of 4). */
@@ -94,6 +154,117 @@ function cells(line: string): string[] {
   return out;
 }
 
+/** Whether `line` is a table's delimiter row (`| :-- | --: |`), read cell by cell. */
+function isTableDelim(line: string): boolean {
+  if (indentOf(line) > 3 || !line.includes('-')) return false;
+  return cells(line).every((c) => DELIM_CELL.test(c));
+}
+
+/** `s` without its trailing spaces and tabs (by hand: `/[ \t]+$/` retries every start of a long run). */
+function trimEndBlanks(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s[end - 1] === ' ' || s[end - 1] === '\t')) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** An ATX heading's text without its closing `#`s (a `#` run preceded by a blank or the start). */
+function headingText(s: string): string {
+  let end = trimEndBlanks(s).length;
+  let h = end;
+  while (h > 0 && s[h - 1] === '#') h--;
+  if (h < end && (h === 0 || s[h - 1] === ' ' || s[h - 1] === '\t')) end = h;
+  return s.slice(0, end).trim();
+}
+
+/** A bare URL without what GitHub leaves out: trailing punctuation, and `)`s that close nothing. One pass. */
+function trimBareUrl(u: string): string {
+  let opens = 0;
+  let closes = 0;
+  for (let k = 0; k < u.length; k++) {
+    if (u[k] === '(') opens++;
+    else if (u[k] === ')') closes++;
+  }
+  let end = u.length;
+  while (end > 0) {
+    const ch = u[end - 1]!;
+    if (URL_TRAILING.has(ch)) end--;
+    else if (ch === ')' && closes > opens) { closes--; end--; }
+    else break;
+  }
+  return u.slice(0, end);
+}
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** A link target or title as written → its text: backslash escapes and entity references resolved. */
+function linkText(s: string): string {
+  return s.replace(/\\([!-/:-@[-`{-~])|&(#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/g, (all, esc: string | undefined, ent: string | undefined) => {
+    if (esc) return esc;
+    if (ent![0] !== '#') return NAMED_ENTITIES[ent!] ?? all;
+    const code = ent![1] === 'x' || ent![1] === 'X' ? parseInt(ent!.slice(2), 16) : parseInt(ent!.slice(1), 10);
+    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\ufffd';
+  });
+}
+
+/** Spaces, tabs and line feeds from `i` on: the index after them. */
+function skipLinkSpace(src: string, i: number): number {
+  while (src[i] === ' ' || src[i] === '\t' || src[i] === '\n') i++;
+  return i;
+}
+
+/**
+ * A link's tail `(dest "title")` at `p` (the `(`), read by hand so that no run of blanks can be split
+ * two ways: the target and title as written, and the index after the `)`; null when it is none.
+ * Parentheses in a bare target nest up to 32 deep, as CommonMark lets an implementation limit.
+ */
+function linkTail(src: string, p: number): { href: string; title?: string; end: number } | null {
+  let i = skipLinkSpace(src, p + 1);
+  let href: string;
+  if (src[i] === '<') {
+    let j = i + 1;
+    for (; j < src.length; j++) {
+      const c = src[j];
+      if (c === '\\') { j++; continue; }
+      if (c === '>' || c === '<' || c === '\n') break;
+    }
+    if (src[j] !== '>') return null;
+    href = src.slice(i + 1, j);
+    i = j + 1;
+  } else {
+    let depth = 0;
+    let j = i;
+    for (; j < src.length; j++) {
+      const c = src[j]!;
+      if (c === '\\' && j + 1 < src.length && /[!-/:-@[-`{-~]/.test(src[j + 1]!)) { j++; continue; }
+      if (c === '(') { if (++depth > 32) return null; continue; }
+      if (c === ')') { if (depth === 0) break; depth--; continue; }
+      if (c <= ' ' || c === '\u007f') break;
+    }
+    if (depth !== 0) return null;
+    href = src.slice(i, j);
+    i = j;
+  }
+  const afterTarget = i;
+  i = skipLinkSpace(src, i);
+  let title: string | undefined;
+  const q = src[i];
+  if (i > afterTarget && (q === '"' || q === "'" || q === '(')) {
+    const close = q === '(' ? ')' : q;
+    let j = i + 1;
+    for (; j < src.length; j++) {
+      const c = src[j];
+      if (c === '\\') { j++; continue; }
+      if (c === close) break;
+      if (q === '(' && c === '(') return null;
+    }
+    if (j >= src.length) return null;
+    title = src.slice(i + 1, j);
+    i = skipLinkSpace(src, j + 1);
+  }
+  if (src[i] !== ')') return null;
+  return { href, title, end: i + 1 };
+}
+
 /** A run of `*`, `_` or `~` in inline text: how many are left unpaired, and the tags paired on each side. */
 interface Delim { ch: string; n: number; open: boolean; close: boolean; pre: string; post: string }
 
@@ -102,7 +273,7 @@ interface ItemStart { indent: number; marker: string; ordered: boolean; content:
 
 function itemStart(line: string): ItemStart | null {
   const m = ITEM.exec(line);
-  if (!m || HR.test(line)) return null;
+  if (!m || isRule(line)) return null;
   const indent = m[1]!.length;
   const marker = m[2]!;
   const spaces = m[3] ?? '';
@@ -120,19 +291,26 @@ export class MarkdownRenderer {
   constructor(private readonly parts: MarkdownParts) {}
 
   render(src: string): string {
-    return this.blocks(src.replace(/\r\n?/g, '\n').split('\n'), false);
+    // Past this size a text is a pasted log or a runaway answer: shown as it is, at once.
+    if (src.length > MAX_TEXT) return this.parts.code(src, '');
+    return this.blocks(src.replace(/\r\n?/g, '\n').split('\n'), false, 0);
   }
 
   /** Whether `line` starts a block that ends a paragraph before it. */
   private interrupts(line: string, next: string | undefined): boolean {
-    if (FENCE.test(line) || HEADING.test(line) || HR.test(line) || QUOTE.test(line)) return true;
+    // Most lines of a paragraph start with a letter: only these characters can start a block.
+    const first = line.trimStart()[0];
+    if (first === undefined || (!'`~#-*_>+0123456789'.includes(first) && !line.includes('|'))) return false;
+    if (FENCE.test(line) || HEADING.test(line) || isRule(line) || QUOTE.test(line)) return true;
     const item = itemStart(line);
     if (item && item.content.trim() !== '' && (!item.ordered || /^0*1\D/.test(item.marker + ' '))) return true;
-    return next !== undefined && line.includes('|') && TABLE_DELIM.test(next) && cells(line).length === cells(next).length;
+    return next !== undefined && line.includes('|') && isTableDelim(next) && cells(line).length === cells(next).length;
   }
 
-  /** Renders lines as blocks; `tight`: paragraphs without <p> (a tight list's items). */
-  private blocks(lines: string[], tight: boolean): string {
+  /** Renders lines as blocks; `tight`: paragraphs without <p> (a tight list's items); `depth`: lists and quotes around. */
+  private blocks(lines: string[], tight: boolean, depth: number): string {
+    // Deeper than any real answer nests: the rest is text (no stack to overflow, no cost per level).
+    if (depth > MAX_DEPTH) return `<p>${escapeHtml(lines.join('\n'))}</p>\n`;
     let out = '';
     let i = 0;
     while (i < lines.length) {
@@ -163,12 +341,12 @@ export class MarkdownRenderer {
       }
       if ((m = HEADING.exec(line))) {
         const level = m[1]!.length;
-        const text = m[2]!.replace(/(?:^|[ \t]+)#+[ \t]*$/, '').trim();
+        const text = headingText(m[2]!);
         out += `<h${level}>${this.inline(text)}</h${level}>\n`;
         i++;
         continue;
       }
-      if (HR.test(line)) { out += '<hr>\n'; i++; continue; }
+      if (isRule(line)) { out += '<hr>\n'; i++; continue; }
       if (QUOTE.test(line)) {
         const inner: string[] = [];
         let lazyOk = false;
@@ -183,20 +361,22 @@ export class MarkdownRenderer {
           } else break;
           i++;
         }
-        out += `<blockquote>\n${this.blocks(inner, false)}</blockquote>\n`;
+        out += `<blockquote>\n${this.blocks(inner, false, depth + 1)}</blockquote>\n`;
         continue;
       }
       const first = itemStart(line);
-      if (first) { i = this.list(lines, i, first, (html) => { out += html; }); continue; }
-      if (line.includes('|') && i + 1 < lines.length && TABLE_DELIM.test(lines[i + 1]!)) {
+      if (first) { i = this.list(lines, i, first, depth, (html) => { out += html; }); continue; }
+      if (line.includes('|') && i + 1 < lines.length && isTableDelim(lines[i + 1]!)) {
         const head = cells(line);
         const aligns = cells(lines[i + 1]!).map((c) => (c.startsWith(':') ? (c.endsWith(':') ? 'center' : 'left') : c.endsWith(':') ? 'right' : ''));
-        if (head.length === aligns.length) {
+        // A row is padded to the header's width, so the cells are capped: rows × columns.
+        if (head.length === aligns.length && head.length * 2 <= MAX_TABLE_CELLS) {
           const cell = (tag: string, text: string, k: number) => `<${tag}${aligns[k] ? ` align="${aligns[k]}"` : ''}>${this.inline(text)}</${tag}>`;
           out += `<table>\n<thead>\n<tr>${head.map((c, k) => cell('th', c, k)).join('')}</tr>\n</thead>\n`;
           i += 2;
           let body = '';
-          while (i < lines.length && !BLANK.test(lines[i]!) && !this.interrupts(lines[i]!, undefined)) {
+          let rows = 1;
+          while (i < lines.length && !BLANK.test(lines[i]!) && !this.interrupts(lines[i]!, undefined) && ++rows * head.length <= MAX_TABLE_CELLS) {
             const row = cells(lines[i]!);
             body += `<tr>${aligns.map((_, k) => cell('td', row[k] ?? '', k)).join('')}</tr>\n`;
             i++;
@@ -217,7 +397,7 @@ export class MarkdownRenderer {
         para.push(l);
         i++;
       }
-      const text = para.map((l) => l.replace(/^[ \t]+/, '')).join('\n').replace(/[ \t]+$/, '');
+      const text = trimEndBlanks(para.map((l) => l.replace(/^[ \t]+/, '')).join('\n'));
       if (heading) out += `<h${heading}>${this.inline(text)}</h${heading}>\n`;
       else out += tight ? this.inline(text) : `<p>${this.inline(text)}</p>\n`;
     }
@@ -225,7 +405,7 @@ export class MarkdownRenderer {
   }
 
   /** A list starting at `lines[i]`; returns the index after it. */
-  private list(lines: string[], i: number, first: ItemStart, emit: (html: string) => void): number {
+  private list(lines: string[], i: number, first: ItemStart, depth: number, emit: (html: string) => void): number {
     const items: string[][] = [];
     let loose = false;
     let start: ItemStart | null = first;
@@ -260,7 +440,8 @@ export class MarkdownRenderer {
         task = `<input ${t[1] === ' ' ? '' : 'checked="" '}disabled="" type="checkbox"> `;
         body[0] = body[0]!.slice(t[0].length);
       }
-      html += `<li>${task}${this.blocks(body, !loose).replace(/\n$/, '')}</li>\n`;
+      const inner = this.blocks(body, !loose, depth + 1);
+      html += `<li>${task}${inner.endsWith('\n') ? inner.slice(0, -1) : inner}</li>\n`;
     }
     emit(`${html}${first.ordered ? '</ol>' : '</ul>'}\n`);
     return i;
@@ -271,13 +452,14 @@ export class MarkdownRenderer {
     const out: (string | Delim)[] = [];
     let text = '';
     const flush = (): void => { if (text) { out.push(text); text = ''; } };
-    const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
-    const isPunct = (c: string | undefined) => c !== undefined && /[\p{P}\p{S}]/u.test(c);
     const ticks = new TickRuns(src);
+    const brackets = new BracketPairs(src, ticks);
+    // The end of the last bare-URL run refused: a start inside it is not scanned again.
+    let urlScanned = 0;
     let i = 0;
     while (i < src.length) {
-      const plain = matchAt(PLAIN, src, i);
-      if (plain) { text += escapeHtml(plain[0]); i += plain[0].length; continue; }
+      const plain = plainEnd(src, i);
+      if (plain > i) { text += escapeHtml(src.slice(i, plain)); i = plain; continue; }
       const c = src[i]!;
       if (c === '\\' && i + 1 < src.length) {
         const d = src[i + 1]!;
@@ -291,7 +473,7 @@ export class MarkdownRenderer {
           let code = src.slice(i + run.length, end).replace(/\n/g, ' ');
           if (/^ .*[^ ].* $|^ [^ ] $/.test(code)) code = code.slice(1, -1);
           flush();
-          out.push(this.parts.codespan(code));
+          out.push(this.parts.codespan(code, inLink));
           i = end + run.length;
           continue;
         }
@@ -299,11 +481,12 @@ export class MarkdownRenderer {
         i += run.length;
         continue;
       }
-      if ((c === '[' || (c === '!' && src[i + 1] === '[')) && !inLink) {
-        const link = this.linkAt(src, c === '!' ? i + 1 : i, ticks);
+      // A link's text holds no link, but may hold an image (a badge: `[![CI](svg)](url)`).
+      if ((c === '[' && !inLink) || (c === '!' && src[i + 1] === '[')) {
+        const link = this.linkAt(src, c === '!' ? i + 1 : i, brackets);
         if (link) {
           flush();
-          out.push(c === '!' ? this.parts.image(link.href, link.label) : this.parts.link(link.href, link.title, this.inline(link.label, true)));
+          out.push(c === '!' ? this.parts.image(link.href, link.label, inLink) : this.parts.link(link.href, link.title, this.inline(link.label, true)));
           i = link.end;
           continue;
         }
@@ -318,17 +501,24 @@ export class MarkdownRenderer {
           continue;
         }
       }
-      if (!inLink && (c === 'h' || c === 'w') && (i === 0 || /[\s(*_~]/.test(src[i - 1]!))) {
+      if (!inLink && (c === 'h' || c === 'w') && i >= urlScanned && (i === 0 || /[\s(*_~]/.test(src[i - 1]!))) {
         const url = matchAt(BARE_URL, src, i);
         if (url) {
-          let u = url[0].replace(/[?!.,:*_~'"]+$/, '');
-          while (u.endsWith(')') && u.split('(').length < u.split(')').length) u = u.slice(0, -1).replace(/[?!.,:*_~'"]+$/, '');
+          if (url[0].length - url[0].indexOf(url[0][0] === 'w' || url[0][0] === 'W' ? '.' : '//') > MAX_URL) {
+            // Too long to be a link: the whole run is text, taken in one piece.
+            const rest = matchAt(URL_RUN_REST, src, i + url[0].length)![0];
+            text += escapeHtml(url[0] + rest);
+            i += url[0].length + rest.length;
+            continue;
+          }
+          const u = trimBareUrl(url[0]);
           if (/^(?:https?:\/\/|www\.)[^.\s]+\.[^\s]/i.test(u) || /^https?:\/\/[^\s/]+/i.test(u)) {
             flush();
             out.push(this.parts.link(/^www\./i.test(u) ? `http://${u}` : u, undefined, escapeHtml(u)));
             i += u.length;
             continue;
           }
+          urlScanned = i + url[0].length;
         }
       }
       if (c === '@' && !inLink) {
@@ -350,29 +540,37 @@ export class MarkdownRenderer {
         if (ent) { text += ent[0]; i += ent[0].length; continue; }
       }
       if (c === '\n') {
-        // Two spaces (or more) before a line break make a hard break.
-        if (/ {2,}$/.test(text)) text = `${text.replace(/ +$/, '')}<br>`;
-        else text = text.replace(/ +$/, '');
-        text += '\n';
+        // Two spaces (or more) before a line break make a hard break. Counted back from the end:
+        // a regex on the whole text buffer at every line would cost its length each time.
+        let spaces = 0;
+        while (spaces < text.length && text[text.length - 1 - spaces] === ' ') spaces++;
+        if (spaces) text = text.slice(0, text.length - spaces);
+        text += spaces >= 2 ? '<br>\n' : '\n';
+        // Each line's text goes out as it ends, so the buffer looked at here stays one line long.
+        flush();
         i++;
         while (src[i] === ' ') i++;
         continue;
       }
       if (c === '*' || c === '_' || c === '~') {
-        const run = matchAt(RUNS[c]!, src, i)![0];
+        let runEnd = i + 1;
+        while (src[runEnd] === c) runEnd++;
+        const run = src.slice(i, runEnd);
         const before = src[i - 1];
         const after = src[i + run.length];
         const left = !isSpace(after) && (!isPunct(after) || isSpace(before) || isPunct(before));
         const right = !isSpace(before) && (!isPunct(before) || isSpace(after) || isPunct(after));
         const open = c === '_' ? left && (!right || isPunct(before)) : left;
         const close = c === '_' ? right && (!left || isPunct(after)) : right;
+        // A run that can neither open nor close (`snake_case`) is text: it stays in the text, where
+        // an email address's local part is looked for (`support_team@example.com`).
+        if ((!open && !close) || (c === '~' && run.length > 2)) { text += run; i += run.length; continue; }
         flush();
-        if (c === '~' && run.length > 2) text += run;
-        else out.push({ ch: c, n: run.length, open, close, pre: '', post: '' });
+        out.push({ ch: c, n: run.length, open, close, pre: '', post: '' });
         i += run.length;
         continue;
       }
-      text += escapeHtml(c);
+      text += c === '<' || c === '>' || c === '&' || c === '"' || c === "'" ? escapeHtml(c) : c;
       i++;
     }
     flush();
@@ -387,16 +585,21 @@ export class MarkdownRenderer {
    */
   private emphasis(items: (string | Delim)[]): void {
     const openers: Delim[] = [];
+    // CommonMark's openers_bottom: for each kind of closer, the openers below this index were tried
+    // and none matched, so the next closer of that kind stops there instead of scanning them again.
+    const bottom = new Map<string, number>();
     for (const closer of items) {
       if (typeof closer === 'string') continue;
       while (closer.close && closer.n > 0) {
+        const kind = `${closer.ch}${closer.open ? 1 : 0}${closer.ch === '~' ? closer.n : closer.n % 3}`;
+        const floor = bottom.get(kind) ?? 0;
         let j = openers.length - 1;
-        for (; j >= 0; j--) {
+        for (; j >= floor; j--) {
           const o = openers[j]!;
           if (o.ch !== closer.ch) continue;
           if (closer.ch === '~' ? o.n === closer.n : !((o.close || closer.open) && (o.n + closer.n) % 3 === 0 && !(o.n % 3 === 0 && closer.n % 3 === 0))) break;
         }
-        if (j < 0) break;
+        if (j < floor) { bottom.set(kind, openers.length); break; }
         const opener = openers[j]!;
         const n = closer.ch === '~' ? closer.n : closer.n >= 2 && opener.n >= 2 ? 2 : 1;
         const tag = closer.ch === '~' ? 'del' : n === 2 ? 'strong' : 'em';
@@ -406,40 +609,52 @@ export class MarkdownRenderer {
         opener.post = `<${tag}>${opener.post}`;
         closer.pre = `${closer.pre}</${tag}>`;
         openers.length = opener.n > 0 ? j + 1 : j;
+        for (const [k, b] of bottom) if (b > openers.length) bottom.set(k, openers.length);
       }
       if (closer.open && closer.n > 0) openers.push(closer);
     }
   }
 
   /** `[label](href "title")` at `i` (the `[`), or null. */
-  private linkAt(src: string, i: number, ticks: TickRuns): { label: string; href: string; title?: string; end: number } | null {
-    // A link's text is short: past this many characters a `[` is taken as text (no scan to the end per bracket).
-    const limit = Math.min(src.length, i + 2000);
-    if (src.indexOf('](', i) < 0) return null;
-    let depth = 0;
-    let j = i;
-    for (; j < limit; j++) {
-      const c = src[j];
-      if (c === '\\') { j++; continue; }
-      if (c === '`') {
-        const run = matchAt(TICKS, src, j)![0];
-        const end = ticks.closing(j + run.length, run.length);
-        if (end >= 0) j = end + run.length - 1;
-        continue;
+  private linkAt(src: string, i: number, brackets: BracketPairs): { label: string; href: string; title?: string; end: number } | null {
+    const j = brackets.closing(i);
+    // A link's text is short: past 2,000 characters a `[` is taken as text.
+    if (j < 0 || j - i > 2000 || src[j + 1] !== '(') return null;
+    const tail = linkTail(src, j + 1);
+    if (!tail) return null;
+    return { label: src.slice(i + 1, j), href: linkText(tail.href), title: tail.title === undefined ? undefined : linkText(tail.title), end: tail.end };
+  }
+}
+
+/**
+ * Which `]` closes each `[` of a text, found in one pass (escapes and code spans skipped), so that
+ * a text of many `[` costs one scan, not one per bracket.
+ */
+class BracketPairs {
+  private pairs: Map<number, number> | undefined;
+  constructor(private readonly src: string, private readonly ticks: TickRuns) {}
+
+  /** The index of the `]` that closes the `[` at `open`, or -1. */
+  closing(open: number): number {
+    if (!this.pairs) {
+      const pairs = new Map<number, number>();
+      const stack: number[] = [];
+      const s = this.src;
+      for (let j = 0; j < s.length; j++) {
+        const c = s[j];
+        if (c === '\\') { j++; continue; }
+        if (c === '`') {
+          const run = matchAt(TICKS, s, j)![0];
+          const end = this.ticks.closing(j + run.length, run.length);
+          j = (end >= 0 ? end : j) + run.length - 1;
+          continue;
+        }
+        if (c === '[') stack.push(j);
+        else if (c === ']' && stack.length) pairs.set(stack.pop()!, j);
       }
-      if (c === '[') depth++;
-      else if (c === ']' && --depth === 0) break;
+      this.pairs = pairs;
     }
-    if (j >= limit || src[j + 1] !== '(') return null;
-    const m = matchAt(LINK_TAIL, src, j + 1);
-    if (!m) return null;
-    const unescape = (s: string) => s.replace(/\\([!-/:-@[-`{-~])/g, '$1');
-    return {
-      label: src.slice(i + 1, j),
-      href: unescape(m[1] ?? m[2] ?? ''),
-      title: m[3] ? unescape(m[3].slice(1, -1)) : undefined,
-      end: j + 1 + m[0].length,
-    };
+    return this.pairs.get(open) ?? -1;
   }
 }
 

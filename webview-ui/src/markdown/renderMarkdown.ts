@@ -5,16 +5,18 @@
  * renderer itself (markdown.ts). Code blocks get a Copy button that the card handles by delegation.
  */
 import { isAnswerPath } from '../mentions/answerPaths';
-import { escapeHtml, MarkdownRenderer } from './markdown';
+import { escapeHtml, MarkdownRenderer, MAX_TEXT } from './markdown';
 
 export { escapeHtml };
 
 /** The only link targets allowed through; anything else (javascript:, data:, vscode:, relative) is dropped. */
 export function safeHref(href: string | null | undefined): string | null {
   if (!href) return null;
-  // Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"); so do we.
+  // A control character anywhere is refused: the browser drops it from the scheme, so
+  // "h\u0001ttp://x" would pass the check below as written yet resolve as a relative link here.
   // eslint-disable-next-line no-control-regex
-  const compact = href.replace(/[\u0000-\u0020\u007f-\u009f]/g, '').toLowerCase();
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(href)) return null;
+  const compact = href.replace(/ /g, '').toLowerCase();
   if (/^(https?:\/\/|mailto:)/.test(compact) && !/[<>"'`]/.test(href)) return href.trim();
   return null;
 }
@@ -25,15 +27,17 @@ const markdown = new MarkdownRenderer({
     if (!href) return inner;
     return `<a href="${escapeHtml(href)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${inner}</a>`;
   },
-  image(target, alt) {
+  // Inside a link's text (a badge) an image is its label only: the link around it is its anchor.
+  image(target, alt, inLink) {
     const label = escapeHtml(alt || target || 'image');
-    const href = safeHref(target);
+    const href = inLink ? null : safeHref(target);
     return href ? `<a href="${escapeHtml(href)}">[image: ${label}]</a>` : `[image: ${label}]`;
   },
-  // A workspace path in inline code (`src/cart.ts:12`) links to the editor (see mentions/pathLinks.ts).
-  codespan(text) {
+  // A workspace path in inline code (`src/cart.ts:12`) links to the editor (see mentions/pathLinks.ts),
+  // except inside a link's text, where a second anchor would nest in the first.
+  codespan(text, inLink) {
     const code = `<code>${escapeHtml(text)}</code>`;
-    return isAnswerPath(text) ? `<a href="#" class="path-link" data-path="${escapeHtml(text)}" title="Open in the editor">${code}</a>` : code;
+    return !inLink && isAnswerPath(text) ? `<a href="#" class="path-link" data-path="${escapeHtml(text)}" title="Open in the editor">${code}</a>` : code;
   },
   code(text, lang) {
     return (
@@ -103,6 +107,8 @@ const streamHeads = new Map<string, string>();
  * When streaming ends the card switches to a full render of the whole text.
  */
 export function renderStreamingMarkdown(text: string): string {
+  // Past MAX_TEXT the whole text is shown escaped; a head rendered as Markdown would disagree with it.
+  if (text.length > MAX_TEXT) return renderMarkdown(text);
   const cut = stableBlockBoundary(text);
   if (cut === 0) return renderMarkdown(text);
   const head = text.slice(0, cut);
