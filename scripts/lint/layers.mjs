@@ -38,6 +38,7 @@ export const CORE_LAYERS = [
   { name: 'turn', folders: ['turn'] },
   { name: 'task', folders: ['task'] },
   { name: 'runtime', folders: ['runtime'] },
+  { name: 'eval', folders: ['eval'] },
 ];
 
 const coreFolders = (folders) => `^src/core/(${folders.join('|')})/`;

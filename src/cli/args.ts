@@ -125,7 +125,7 @@ export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo>
   const known = COMMAND_NAMES.find((c) => c === command);
   if (wantsHelp(argv)) return { kind: 'help', command: known === 'history' ? 'history' : 'run' };
   if (command === undefined) return { kind: 'error', command: 'run', message: 'missing command' };
-  if (!known) return { kind: 'error', command: 'run', message: `unknown command "${command}" (expected ${COMMAND_NAMES.join(', ')})` };
+  if (!known) return { kind: 'error', command: 'run', message: `unknown command "${command}" (expected ${[...COMMAND_NAMES, 'eval'].join(', ')})` };
   const parsed = parse(known, rest, { roles });
   if ('error' in parsed) return { kind: 'error', command: known, message: parsed.error };
   const { values, positionals } = parsed;

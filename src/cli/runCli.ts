@@ -16,6 +16,7 @@ import { TerminalPrompt } from '../host/node/terminalPrompt';
 import { TtyApprover } from '../host/node/ttyApprover';
 import { TtyAsker } from '../host/node/ttyAsker';
 import { parseArgs } from './args';
+import { runEvalCommand } from './eval/evalCommand';
 import { EXIT } from './commands';
 import { settingsFromEnv } from './settingsFromEnv';
 import { startCliMcp } from './mcpServers';
@@ -70,6 +71,8 @@ function exitFor(outcome: TurnOutcome, interrupted: boolean): number {
 export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES): Promise<number> {
   // TANDEM_READONLY_SHELL=1: roles that change nothing (the Planner) may run commands in a read-only sandbox.
   const registries = io.env.TANDEM_READONLY_SHELL === '1' ? withReadOnlyShell(given) : given;
+  // `tandem eval` has its own flags and help (cli/eval/evalCommand.ts).
+  if (io.argv[0] === 'eval') return runEvalCommand(io, registries);
   const args = parseArgs(io.argv, registries.roles);
   const USAGE = usage(registries.roles);
   if (args.kind === 'help') {

@@ -46,7 +46,7 @@ const exitLines = () =>
 export function usage(roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): string {
   const ctx = { roles };
   const [run, ...runMore] = COMMANDS.run.synopsis(ctx);
-  return `${synopsis([run!, ...COMMANDS.plan.synopsis(ctx), ...runMore, ...COMMANDS.review.synopsis(ctx), ['tandem history [--workspace DIR] [--json]', 'saved tasks (tandem history --help)']])}
+  return `${synopsis([run!, ...COMMANDS.plan.synopsis(ctx), ...runMore, ...COMMANDS.review.synopsis(ctx), ['tandem history [--workspace DIR] [--json]', 'saved tasks (tandem history --help)'], ['tandem eval [options]', 'measure models on tasks (tandem eval --help)']])}
 
 Runs one turn of the Tandem agent on a workspace, headless, against any
 OpenAI-compatible endpoint, and exits when the turn ends.

@@ -79,6 +79,11 @@ export interface ScriptedServerOptions {
   lanes?: ScriptLanes;
   /** Delay before each answer starts, ms (a slow server). */
   answerDelayMs?: number;
+  /**
+   * Answers computed from the request (a model that reads the conversation, e.g. one that makes each
+   * eval task's reference change): asked first; `undefined` falls back to the lanes and the script.
+   */
+  respond?(body: any): ScriptStep | undefined;
   /** What to do when the script runs out: a 500 error (default) or a fixed text answer. */
   onExhausted?: 'error' | { text: string };
   models?: string[];
@@ -194,7 +199,7 @@ export class ScriptedServer {
     if (this.opts.answerDelayMs) await sleep(this.opts.answerDelayMs);
     const key = this.opts.lanes?.keyOf(body);
     const lane = key !== undefined ? this.opts.lanes?.steps[key] : undefined;
-    let step = lane?.length ? lane.shift() : this.nextStep();
+    let step = this.opts.respond?.(body ?? {}) ?? (lane?.length ? lane.shift() : this.nextStep());
     if (!step) {
       const ex = this.opts.onExhausted ?? 'error';
       if (ex === 'error') return this.json(res, 500, { error: { message: 'scripted server: the script has no more steps', type: 'script_exhausted' } });

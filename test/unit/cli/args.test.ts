@@ -42,7 +42,7 @@ describe('tandem arguments (node:util parseArgs over the command table)', () => 
 
   it('names each bad usage', () => {
     assert.equal(error([]), 'missing command');
-    assert.equal(error(['frob']), 'unknown command "frob" (expected run, plan, review, history)');
+    assert.equal(error(['frob']), 'unknown command "frob" (expected run, plan, review, history, eval)');
     assert.equal(error(['run']), 'missing the prompt');
     assert.equal(error(['run', '--frobnicate=1', 'x']), 'unknown option --frobnicate');
     assert.equal(error(['run', '-x', 'y']), 'unknown option -x');

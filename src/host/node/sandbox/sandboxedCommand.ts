@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { CommandIsolation, SandboxStatus } from '../../../core/ports/ports';
 import { bwrapArgs } from './bwrapArgs';
 import { probeBwrap } from './bwrapProbe';
+import { isWithin } from '../../../core/workspace/pathWithin';
 import { createdProtected, DEFAULT_SECRET_FILES, findSandboxMounts } from './sandboxMounts';
 
 export interface SandboxSettings {
@@ -25,6 +26,12 @@ export interface SandboxSettings {
   readOnlyFolders?: readonly string[];
   /** Folders outside the workspace whose secret files are hidden too (a step worktree's source workspace; see ForRootOptions). */
   hideSecretsIn?: readonly string[];
+  /**
+   * Folders outside the workspace its commands must not see at all, covered by an empty folder: an
+   * eval's task folders (the verifier and the reference change) and its results. One that holds a
+   * workspace folder is left alone (covering it would hide the workspace too).
+   */
+  hiddenFolders?: readonly string[];
 }
 
 export function sandboxStatusFor(s: SandboxSettings): SandboxStatus {
@@ -48,6 +55,7 @@ export function prepareSandboxedCommand(
   const probe = probeBwrap(s.env ?? process.env);
   if (!probe.ok) return { refused: `Not run: the sandbox is unavailable (${probe.why}).` };
   const mounts = findSandboxMounts(iso.roots, s.secretFiles ?? DEFAULT_SECRET_FILES, s.allowSecretFiles ?? [], s.readOnlyFolders ?? [], s.hideSecretsIn ?? []);
+  mounts.hiddenDirs.push(...hiddenFoldersFor(s.hiddenFolders ?? [], iso.roots, mounts.hiddenDirs));
   // Secret files are covered by an empty file (bind mounts are nodev, so /dev/null would not read).
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-sandbox-'));
   const empty = path.join(scratch, 'empty');
@@ -89,4 +97,30 @@ export function prepareSandboxedCommand(
     after: () => [],
     cleanup: removeScratch,
   };
+}
+
+/** The sandbox's own empty folders (bwrapArgs.ts): what is under them is not there to hide. */
+const PRIVATE_FOLDERS = ['/tmp', '/run'];
+
+/**
+ * The folders to cover, at their real paths: existing folders that hold no workspace folder, and
+ * are not inside a folder covered already (bwrap could not make the mount point in an empty,
+ * read-only folder, and there is nothing there to hide).
+ */
+function hiddenFoldersFor(folders: readonly string[], roots: readonly string[], covered: readonly string[]): string[] {
+  const out: string[] = [];
+  const under = (p: string, list: readonly string[]) => list.some((c) => isWithin(c, p));
+  for (const f of folders) {
+    let real: string;
+    try {
+      real = fs.realpathSync(f);
+      if (!fs.statSync(real).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    if (roots.some((r) => isWithin(real, r) || isWithin(r, real)) || under(real, PRIVATE_FOLDERS) || under(real, covered)) continue;
+    out.push(real);
+  }
+  // The outermost only: one inside another is covered with it.
+  return out.filter((p, i) => !out.some((q, j) => j !== i && q !== p && isWithin(q, p))).filter((p, i, all) => all.indexOf(p) === i);
 }
