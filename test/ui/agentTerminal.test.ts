@@ -4,6 +4,10 @@
  * does not take the focus from where the user is. Screenshot: test-results/terminal-*.png.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { setSidebarWidth } from './sidebarWidth';
+import { toolResults } from '../support/modelRequests';
 import { chatSuite } from './chatSuite';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import { waitUntil } from '../support/wait';
@@ -29,4 +33,34 @@ describe('The agent terminal (UI)', function () {
     assert.equal(focusInTerminal, false, 'the terminal did not take the focus');
     await ui.wb.screenshot('terminal-01-sandboxed-command');
   });
+});
+
+describe("The agent's commands see the user's terminal environment (UI)", function () {
+  this.timeout(240_000);
+  // The user's own `node` comes from terminal.integrated.env.linux (as a version manager's folder
+  // would); the agent's command and its check must find that one, not the system's.
+  const ui = chatSuite({
+    name: 'termenv',
+    files: { 'tools/bin/node': '#!/bin/sh\necho "node from the user\'s terminal setting"\n' },
+    prepare: (ws) => fs.chmodSync(path.join(ws, 'tools', 'bin', 'node'), 0o755),
+    role: 'actor',
+    settings: { 'terminal.integrated.env.linux': { PATH: '${workspaceFolder}/tools/bin:${env:PATH}' } },
+  });
+
+  for (const width of [420, 300]) {
+    it(`node --version run by the agent is the user's node (${width} px)`, async () => {
+      await setSidebarWidth(ui.wb.page, width);
+      ui.server.replace([calls(tc('run_command', { command: 'node --version' })), text(`Checked at ${width}.`)]);
+      await ui.send(`Which node do you get? (${width})`);
+      const card = ui.toolCard('node --version').last();
+      await card.getByRole('button', { name: 'Approve' }).first().click({ timeout: 20_000 });
+      await ui.textCard(`Checked at ${width}.`).waitFor({ state: 'visible', timeout: 30_000 });
+      const result = toolResults(ui.server.chatRequests().at(-1)).at(-1) ?? '';
+      assert.match(result, /node from the user's terminal setting/, `the command's output went to the model: ${result.slice(0, 300)}`);
+      await card.scrollIntoViewIfNeeded();
+      await card.getByText('Result', { exact: true }).click();
+      await waitUntil(async () => /node from the user's terminal setting/.test(await card.innerText()), 'the output on the card');
+      await ui.wb.screenshot(`terminal-02-user-path-${width}`);
+    });
+  }
 });

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openWorkbench, RESULTS_DIR, type Workbench } from './harness';
 import { chatSuite } from './chatSuite';
+import { setSidebarWidth } from './sidebarWidth';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import { sleep, waitUntil } from '../support/wait';
 import { toolResults, userMessages } from '../support/modelRequests';
@@ -417,5 +418,34 @@ describe('No API key for an endpoint that needs one (UI)', function () {
     await setup.waitFor({ state: 'visible', timeout: 30_000 });
     await setup.locator('input[aria-label="API key"]').waitFor({ state: 'visible' });
     await wb.screenshot('everyday-10-setup-card-no-key');
+  });
+
+  it('sends nothing until a model is connected: Send disabled, the text kept, the card one click away', async () => {
+    const chat = wb!.chat();
+    const input = chat.locator('textarea[aria-label="Message Tandem"]');
+    const sendButton = chat.getByRole('button', { name: 'Send', exact: true });
+    const setup = chat.getByRole('region', { name: 'Set up Tandem' });
+    for (const width of [420, 300]) {
+      await setSidebarWidth(wb!.page, width);
+      await input.click();
+      await input.fill('Add a --verbose flag');
+      assert.equal(await sendButton.isDisabled(), true, `Send is disabled with no model connected (${width} px)`);
+      await input.press('Enter');
+      await sleep(1500);
+      assert.equal(await chat.locator('[data-card-kind="text"], [data-card-kind="error"]').count(), 0, 'no message went out, so no 401 error either');
+      assert.equal(await input.inputValue(), 'Add a --verbose flag', 'the text is kept');
+      // The card sits above the transcript, the composer below: the card never covers what was typed.
+      const cardBox = (await setup.boundingBox())!;
+      const inputBox = (await input.boundingBox())!;
+      assert.ok(cardBox.y + cardBox.height <= inputBox.y, 'the setup card ends above the composer');
+      await wb!.screenshot(`everyday-11-no-model-send-disabled-${width}`);
+    }
+    await setup.getByRole('button', { name: 'Close setup' }).click();
+    await setup.waitFor({ state: 'hidden' });
+    assert.equal(await sendButton.isDisabled(), true, 'closing the card does not connect a model');
+    await chat.getByText('No model is connected yet').waitFor({ state: 'visible' });
+    await wb!.screenshot('everyday-12-no-model-card-closed-300');
+    await chat.getByRole('button', { name: 'Connect a model' }).click();
+    await setup.waitFor({ state: 'visible', timeout: 10_000 });
   });
 });

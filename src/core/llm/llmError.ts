@@ -131,6 +131,8 @@ export function toLlmError(err: unknown, ctx: FailureContext): LlmError {
     return mk('rate_limited', `The endpoint is rate-limiting requests (HTTP 429)${ctx.maxRetries > 0 ? `; still limited after ${ctx.maxRetries} retries` : ''}. Wait a moment and try again.`, { retryable: true, status: 429 });
   }
   if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) {
+    // Without a key there was nothing to refuse: say what is missing, not that a key is wrong.
+    if (!ctx.apiKey) return mk('auth', `No API key is set, and ${ctx.baseURL} needs one (HTTP ${err.status}). Set the key for it.`, { status: err.status });
     return mk('auth', `The endpoint refused the API key (HTTP ${err.status}). Check the key for ${ctx.baseURL}.`, { status: err.status });
   }
   if (err instanceof NotFoundError) {

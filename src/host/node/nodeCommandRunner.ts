@@ -24,6 +24,24 @@ export interface NodeCommandRunnerOptions {
   shell?: string;
   /** The sandbox's settings; where bwrap is found from (`TANDEM_BWRAP`, PATH) is read from `env`. */
   sandbox?: SandboxSettings | (() => SandboxSettings);
+  /**
+   * Variables set (or unset, null) over this process's environment for every command, read per
+   * command: the editor passes the user's terminal environment setting here.
+   */
+  env?: () => EnvOverrides;
+}
+
+/** Variables over a base environment: a value, or null to unset the variable. */
+export type EnvOverrides = Record<string, string | null>;
+
+/** `base` with the overrides applied (null unsets). */
+export function applyEnvOverrides(base: NodeJS.ProcessEnv, overrides: EnvOverrides): NodeJS.ProcessEnv {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
 }
 
 /**
@@ -31,8 +49,8 @@ export interface NodeCommandRunnerOptions {
  * command that printed one (`env`, `echo $OPENAI_API_KEY`) would put the key into the tool result,
  * the next request and the task's history.
  */
-function childEnv(): NodeJS.ProcessEnv {
-  return withoutApiKey({ ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1' });
+function childEnv(overrides: EnvOverrides): NodeJS.ProcessEnv {
+  return withoutApiKey({ ...applyEnvOverrides(process.env, overrides), PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', TERM: 'dumb', NO_COLOR: '1' });
 }
 
 export class NodeCommandRunner implements CommandRunner {
@@ -40,12 +58,14 @@ export class NodeCommandRunner implements CommandRunner {
   private readonly killGraceMs: number;
   private readonly shell: string;
   private readonly sandboxOpt: SandboxSettings | (() => SandboxSettings);
+  private readonly envOverrides: () => EnvOverrides;
 
   constructor(opts: NodeCommandRunnerOptions = {}) {
     this.maxOutputChars = opts.maxOutputChars ?? 30_000;
     this.killGraceMs = opts.killGraceMs ?? 2_000;
     this.shell = opts.shell ?? 'bash';
     this.sandboxOpt = opts.sandbox ?? {};
+    this.envOverrides = opts.env ?? (() => ({}));
   }
 
   private get sandbox(): SandboxSettings {
@@ -80,7 +100,7 @@ export class NodeCommandRunner implements CommandRunner {
         cwd,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: childEnv(),
+        env: childEnv(this.envOverrides()),
       });
       let timedOut = false;
       let cancelled = false;

@@ -9,6 +9,8 @@ import { nullLogger } from '../../core/ports/ports';
 import { HeadTailBuffer } from '../../core/text/truncate';
 import { terminalToText } from './terminalText';
 import { killDescendants } from './processTree';
+import { userTerminalEnv } from './userTerminalEnv';
+import type { EnvOverrides } from '../node/nodeCommandRunner';
 
 export interface TerminalRunnerOptions {
   /** The child-process runner used when shell integration does not come up (the core's NodeCommandRunner). */
@@ -22,6 +24,8 @@ export interface TerminalRunnerOptions {
   shellPath?: string;
   /** How commands are sandboxed; the terminal runs the same bwrap command line as the fallback would. */
   sandbox?: SandboxSettings | (() => SandboxSettings);
+  /** The user's terminal environment setting, resolved (default: read from `terminal.integrated.env.*`). */
+  env?: () => EnvOverrides;
 }
 
 type RunOpts = { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void; isolation?: CommandIsolation };
@@ -109,6 +113,11 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private ensureTerminal(cwd: string, sandboxed: boolean): vscode.Terminal {
     if (this.terminal && this.terminal.exitStatus === undefined) return this.terminal;
     this.launcherDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-launch-'));
+    // VS Code applies the user's terminal.integrated.env.* first and this terminal's env over it, so
+    // the PATH given here would replace the user's: it is the user's PATH (or the host's, without
+    // the setting) with the launcher's folder in front.
+    const userPath = (this.opts.env ?? userTerminalEnv)().PATH;
+    const basePath = userPath === undefined ? process.env.PATH ?? '' : userPath ?? '';
     this.terminal = vscode.window.createTerminal({
       name: sandboxed ? `${NAME} (sandboxed)` : NAME,
       cwd,
@@ -117,7 +126,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       // The agent's terminal should not be restored as a dead shell after a reload.
       isTransient: true,
       // The key variables are not inherited by what the agent runs (null unsets them).
-      env: { ...Object.fromEntries(API_KEY_ENV_VARS.map((n) => [n, null])), PATH: `${this.launcherDir}${path.delimiter}${process.env.PATH ?? ''}` },
+      env: { ...Object.fromEntries(API_KEY_ENV_VARS.map((n) => [n, null])), PATH: basePath ? `${this.launcherDir}${path.delimiter}${basePath}` : this.launcherDir },
     });
     return this.terminal;
   }

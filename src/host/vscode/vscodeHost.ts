@@ -16,6 +16,7 @@ import { findRipgrep } from './ripgrep';
 import type { ApiKeyStore } from './secrets';
 import { readAgentSettings, watchAgentSettings } from './settings';
 import { TerminalCommandRunner } from './terminalCommandRunner';
+import { userTerminalEnv } from './userTerminalEnv';
 import type { TandemTestApi } from './testApi';
 import { VscodeWorkspaceFs } from './vscodeWorkspaceFs';
 import { PRODUCT_REGISTRIES } from '../../core/registries/registries';
@@ -55,7 +56,9 @@ export function createVscodeHost(
     const list = (k: string) => c.get<string[]>(k);
     return { network: c.get<boolean>('network') === true, secretFiles: list('hiddenFiles'), allowSecretFiles: list('shownFiles') };
   };
-  const commands = new TerminalCommandRunner({ fallback: new NodeCommandRunner({ sandbox }), logger, sandbox });
+  // Every runner of the agent's commands sees the user's terminal environment setting.
+  const env = userTerminalEnv;
+  const commands = new TerminalCommandRunner({ fallback: new NodeCommandRunner({ sandbox, env }), logger, sandbox, env });
   const contextSources = new VscodeContextSources();
   const mentionSearch = new MentionSearch(fs);
   const ports: HostPorts = {
@@ -72,7 +75,7 @@ export function createVscodeHost(
     // Node (sandboxed as in the workspace); approvals and questions still come to the chat.
     forRoot: (root, more) => ({
       fs: new NodeWorkspaceFs([root]),
-      commands: new NodeCommandRunner({ sandbox: () => ({ ...sandbox(), ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}), ...(more?.hideSecretsIn ? { hideSecretsIn: more.hideSecretsIn } : {}) }) }),
+      commands: new NodeCommandRunner({ env, sandbox: () => ({ ...sandbox(), ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}), ...(more?.hideSecretsIn ? { hideSecretsIn: more.hideSecretsIn } : {}) }) }),
       approver,
       asker,
       ripgrepPath: ports.ripgrepPath,

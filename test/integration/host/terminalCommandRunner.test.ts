@@ -4,6 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalCommandRunner } from '../../../src/host/vscode/terminalCommandRunner';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
+import { resolveTerminalVariables, userTerminalEnv } from '../../../src/host/vscode/userTerminalEnv';
+import * as os from 'node:os';
 import { isAlive, removeDir, tempDir } from './helpers';
 import { sleep, waitFor } from '../../support/wait';
 
@@ -165,5 +167,56 @@ describe('VS Code host: a sandboxed command in the Tandem terminal', function ()
     const procs = await runner.run('ls /proc | grep -cE "^[0-9]+$"', sandboxed(dir));
     assert.equal(procs.exitCode, 0);
     assert.ok(Number(procs.output.trim().split(/\s+/).pop()) <= 5, procs.output);
+  });
+});
+
+describe("VS Code host: the agent's commands see the user's terminal environment setting", function () {
+  this.timeout(90_000);
+  let dir: string;
+  const key = process.platform === 'win32' ? 'env.windows' : process.platform === 'darwin' ? 'env.osx' : 'env.linux';
+  const terminalConfig = () => vscode.workspace.getConfiguration('terminal.integrated');
+  before(async () => {
+    // Under /var/tmp, not /tmp: a sandboxed command's /tmp is private, so the tool there would vanish.
+    dir = fs.realpathSync(fs.mkdtempSync(path.join('/var/tmp', 'tandem-it-env-')));
+    fs.mkdirSync(path.join(dir, 'bin'));
+    // A `node` of the user's own, found only through the PATH the setting gives (as a version manager's folder is).
+    fs.writeFileSync(path.join(dir, 'bin', 'node'), '#!/bin/sh\necho "node-from-the-user-setting $TANDEM_IT_FROM_SETTING"\n', { mode: 0o755 });
+    await terminalConfig().update(key, { PATH: `${dir}/bin:\${env:PATH}`, TANDEM_IT_FROM_SETTING: 'yes' }, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await terminalConfig().update(key, undefined, vscode.ConfigurationTarget.Global);
+    removeDir(dir);
+  });
+
+  it('in the Tandem terminal, plain and sandboxed: the setting\'s PATH is kept, the launcher still works', async () => {
+    const runner = new TerminalCommandRunner({ fallback: new NodeCommandRunner(), shellIntegrationWaitMs: 15_000 });
+    try {
+      const plain = await runner.run('node --version', opts(dir));
+      assert.equal(runner.usingFallback, false, 'through shell integration');
+      assert.match(plain.output, /node-from-the-user-setting yes/, plain.output);
+      const boxed = await runner.run('node --version', { ...opts(dir), isolation: { roots: [dir], workspace: 'writable' as const, network: false } });
+      assert.equal(boxed.exitCode, 0, boxed.output);
+      assert.match(boxed.output, /node-from-the-user-setting yes/, boxed.output);
+    } finally {
+      runner.dispose();
+      await sleep(100);
+    }
+  });
+
+  it('in the child-process fallback (no shell integration) too', async () => {
+    const runner = new TerminalCommandRunner({ fallback: new NodeCommandRunner({ env: userTerminalEnv }), shellIntegrationWaitMs: 1500, shellPath: '/bin/sh' });
+    try {
+      const r = await runner.run('node --version', opts(dir));
+      assert.equal(runner.usingFallback, true);
+      assert.match(r.output, /node-from-the-user-setting yes/, r.output);
+    } finally {
+      runner.dispose();
+      await sleep(100);
+    }
+  });
+
+  it('resolves ${env:…}, ${workspaceFolder} and ${userHome} as VS Code does; others stay as written', () => {
+    assert.equal(resolveTerminalVariables('/w/bin:${env:P}:${userHome}:${other}', { P: '/a:/b' }, '/w'), `/w/bin:/a:/b:${os.homedir()}:\${other}`);
+    assert.equal(resolveTerminalVariables('${workspaceFolder}/bin', {}, '/ws'), '/ws/bin');
   });
 });

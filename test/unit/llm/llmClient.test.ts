@@ -155,6 +155,19 @@ describe('llm client against the scripted server', () => {
     assert.ok(!(e.detail ?? '').includes('sk-test-secret-123'));
   });
 
+  it('a 401 when no key was set says the key is missing, not that a key was refused', async () => {
+    server = await ScriptedServer.start([{ type: 'fault', fault: 'server_error', status: 401, message: 'You didn\'t provide an API key.' } as ScriptStep]);
+    const c = new LlmClient({ baseURL: server.url, apiKey: '', maxRetries: 0, idleTimeoutMs: 5000 });
+    const e = await failure(c.stream(req));
+    assert.equal(e.kind, 'auth');
+    assert.doesNotMatch(e.message, /refused/);
+    assert.match(e.message, /No API key is set/);
+    // With a key, the key is what was refused.
+    await server.close();
+    const keyed = await client([{ type: 'fault', fault: 'server_error', status: 401, message: 'bad key' } as ScriptStep], { maxRetries: 0 });
+    assert.match((await failure(keyed.stream(req))).message, /refused the API key/);
+  });
+
   it('abandons an endless stream of empty deltas: only content, reasoning or tool-call bytes count as progress', async () => {
     const c = await client([{ type: 'fault', fault: 'drip', text: 'Start', everyMs: 20 }], { maxRetries: 0, idleTimeoutMs: 300 });
     const e = await failure(c.stream(req));

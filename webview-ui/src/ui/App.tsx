@@ -87,6 +87,9 @@ export function App() {
   const [version, setVersion] = useState(0);
   const draft = useSelected(view, (s) => s.draft);
   const [setup, setSetup] = useState<{ url?: string; models?: Record<string, string>; keyNeeded?: boolean } | null>(null);
+  // No model connected yet (not merely the card opened from an error card's Set API key): nothing
+  // can be sent, since a request would go out without a key and fail. Closing the card keeps it so.
+  const [unconnected, setUnconnected] = useState<{ url?: string; models?: Record<string, string> } | null>(null);
   const [connection, setConnection] = useState<ConnectionResult | null>(null);
   const [focusTick, setFocusTick] = useState(0);
   const [recent, setRecent] = useState<RecentTask[]>([]);
@@ -110,8 +113,11 @@ export function App() {
     };
     const onUi = (msg: HostUiMessage): void => {
       switch (msg.type) {
-        case 'setup_needed': setSetup({ url: msg.base_url, models: msg.models, keyNeeded: msg.key_needed }); break;
-        case 'setup_done': setSetup(null); break;
+        case 'setup_needed':
+          setSetup({ url: msg.base_url, models: msg.models, keyNeeded: msg.key_needed });
+          if (!msg.key_needed) setUnconnected({ url: msg.base_url, models: msg.models });
+          break;
+        case 'setup_done': setSetup(null); setUnconnected(null); break;
         case 'connection_result': setConnection((c) => ({ ok: msg.ok, models: msg.models, suggested: msg.suggested, error: msg.error, tick: (c?.tick ?? 0) + 1 })); break;
         case 'focus_input': setFocusTick((t) => t + 1); break;
         case 'prefill': setDraft(msg.text); setFocusTick((t) => t + 1); break;
@@ -210,7 +216,7 @@ export function App() {
     <ViewStoreContext.Provider value={view}>
       <div class="app">
         <Header role={chat.roleInfo} next={chat.nextRole} agentState={chat.agentState} agentDetail={chat.agentDetail} turn={chat.turnUsage} task={chat.taskUsage} notice={chat.roleNotice} noticeTick={chat.roleNoticeTick} lastOutcome={chat.lastOutcome} outcomeReason={outcomeReason} revertible={chat.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(chat.cards)} models={models} meter={meter} revertRefusal={frame.refusal('revert_task')} />
-        {setup && <SetupCard key={`${setup.url ?? ''}|${setup.keyNeeded ? 1 : 0}`} initialUrl={setup.url} initialModels={setup.models} keyNeeded={setup.keyNeeded} result={connection} onClose={() => setSetup(null)} />}
+        {setup && <SetupCard key={`${setup.url ?? ''}|${setup.keyNeeded ? 1 : 0}`} initialUrl={setup.url} initialModels={setup.models} keyNeeded={setup.keyNeeded} result={connection} onClose={() => setSetup(null)} onSaved={() => { setSetup(null); setUnconnected(null); }} />}
         <VirtualCardList
           cards={lanes.rows}
           version={version}
@@ -226,6 +232,8 @@ export function App() {
           draft={draft}
           onDraft={onDraft}
           busy={busy}
+          connectFirst={unconnected ? () => { setSetup((s) => s ?? { ...unconnected }); } : undefined}
+          setupOpen={setup !== null}
           focusTick={focusTick}
           approval={approval}
           waiting={chat.agentState === 'waiting_on_user'}

@@ -23,6 +23,13 @@ interface Props {
   onEditQueued(id: number): void;
   onRemoveQueued(id: number): void;
   onSendQueued(id: number): void;
+  /**
+   * Set while no model is connected: Send is disabled (a request would go out without a key), the
+   * text stays, and this opens the setup card again.
+   */
+  connectFirst?: () => void;
+  /** The setup card is open above: the way to it needs no link. */
+  setupOpen?: boolean;
 }
 
 /**
@@ -30,7 +37,7 @@ interface Props {
  * it is delivered: while an approval waits it goes with Approve/Reject as feedback, and while the
  * agent runs it is queued (shown above the input, editable and removable) until the turn ends.
  */
-export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = false, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued }: Props) {
+export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = false, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued, connectFirst, setupOpen = false }: Props) {
   const ta = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentionPicker(ta, draft, onDraft);
   useEffect(() => {
@@ -54,6 +61,7 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
     const t = draft.trim();
     // Waiting on a decision: Enter keeps the text; the buttons below say where it can go.
     if (!t || approval) return;
+    if (connectFirst && !busy) { connectFirst(); return; }
     if (busy) {
       onQueue(t.slice(0, 100_000));
     } else {
@@ -65,7 +73,9 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
   const placeholder = approval
     ? 'Type feedback, then Approve or Reject with it'
     : busy && waiting ? 'Waiting for your answer above'
-    : busy ? 'Tandem is working… (Enter queues your message, Esc stops)' : 'Describe a task (Enter to send, Shift+Enter for a new line)';
+    : busy ? 'Tandem is working… (Enter queues your message, Esc stops)'
+    : connectFirst ? 'Connect a model above, then describe a task'
+    : 'Describe a task (Enter to send, Shift+Enter for a new line)';
 
   return (
     <form
@@ -100,6 +110,12 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
           )}
         </div>
       )}
+      {connectFirst && !busy && (
+        <div class="connect-first" role="status">
+          <span class="muted">No model is connected yet: what you type waits here until one is.</span>
+          {!setupOpen && <button type="button" class="link" onClick={connectFirst}>Connect a model</button>}
+        </div>
+      )}
       {mentions.popup}
       <textarea
         ref={ta}
@@ -132,7 +148,7 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
         {busy ? (
           !approval && draft.trim() !== '' && <button type="submit" class="secondary">Queue</button>
         ) : (
-          <button type="submit" class="primary" disabled={!draft.trim()}>Send</button>
+          <button type="submit" class="primary" disabled={!draft.trim() || connectFirst !== undefined} title={connectFirst ? 'Connect a model first' : undefined}>Send</button>
         )}
       </div>
     </form>

@@ -24,6 +24,8 @@ interface Props {
   keyNeeded?: boolean;
   result: ConnectionResult | null;
   onClose(): void;
+  /** The settings were saved and the endpoint answered: a model is connected. */
+  onSaved?(): void;
   /** One model field per role of the table. */
   roles?: RoleRegistry<RoleInfo>;
 }
@@ -32,7 +34,7 @@ function presetFor(url: string | undefined): string {
   return PRESETS.find((p) => p.url && p.url === url)?.id ?? (url ? 'custom' : 'openai');
 }
 
-export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result, onClose, roles = PRODUCT_ROLE_INFO }: Props) {
+export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result, onClose, onSaved = onClose, roles = PRODUCT_ROLE_INFO }: Props) {
   const [preset, setPreset] = useState(presetFor(initialUrl));
   const [url, setUrl] = useState(initialUrl ?? PRESETS[0].url);
   const [key, setKey] = useState('');
@@ -46,7 +48,7 @@ export function SetupCard({ initialUrl, initialModels, keyNeeded = false, result
   useEffect(() => {
     if (!result) return;
     if (phase === 'saving') {
-      if (result.ok) onClose();
+      if (result.ok) onSaved();
       else setError(result.error ?? 'Saving failed');
       setPhase('idle');
       return;
