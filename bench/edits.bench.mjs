@@ -375,9 +375,9 @@ console.log(`wrong writes, all of the above: ${wrong + structuralWrong} (budget 
 // then judges the result, as above). Budget: ≤ 30 ms per edit (median CPU) for the guard and the
 // reconstruction together.
 {
-  const { reconstructLazyText } = loadCore('src/core/syntax/lazyReconstruction.js');
+  const { reconstructLazyText } = loadCore('src/core/tools/edit/lazyReconstruction.js');
   const { checkSyntax } = loadCore('src/core/syntax/syntaxGuard.js');
-  const { looksLikeElisionMarker } = loadCore('src/core/tools/editMarkers.js');
+  const { looksLikeElisionMarker } = loadCore('src/core/tools/edit/editMarkers.js');
   const { performance } = await import('node:perf_hooks');
   const tsFn = (i, k = i) => `export function f${i}(a: number, b: string): string {\n  const x = a * ${k};\n  if (x > 10) {\n    return b + x;\n  }\n  return b;\n}\n`;
   const pyFn = (i, k = i) => `def f${i}(a, b):\n    x = a * ${k}\n    if x > 10:\n        return b + str(x)\n    return b\n\n`;

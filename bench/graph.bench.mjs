@@ -17,7 +17,7 @@ import { line } from './foundation/budget.mjs';
 
 const { runCli } = loadCore('src/cli/runCli.js');
 const { ScriptedServer, planStepOf } = loadCore('test/support/scriptedServer.js');
-const { createStepWorktree, removeStepWorktree } = loadCore('src/core/plans/graph/stepWorktree.js');
+const { createStepWorktree, removeStepWorktree } = loadCore('src/core/planRuns/stepWorktree.js');
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ANSWER_MS = count(300, 20);

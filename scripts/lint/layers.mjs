@@ -28,14 +28,16 @@ export const LAYERS = [
  * above (the same one-direction rule as the table above, one floor down). Every core file sits in a
  * folder named here; a new folder must be given a layer before the lint passes. Ports and the LLM
  * client know nothing of tools; tools, context and knowledge nothing of plans; plans nothing of the
- * turn loop; the turn nothing of the task around it; the task nothing of the runtime that hosts it.
+ * turn loop; the turn nothing of the plan runs that drive it step by step; those nothing of the task
+ * around them; the task nothing of the runtime that hosts it.
  */
 export const CORE_LAYERS = [
   { name: 'ports and llm', folders: ['ports', 'llm', 'workspace', 'secrets', 'text', 'events', 'cost', 'schemas', 'storage'] },
-  { name: 'roles', folders: ['roles', 'prompts'] },
-  { name: 'tools, context and knowledge', folders: ['tools', 'policy', 'context', 'knowledge', 'syntax', 'mentions', 'mcp', 'checkpoints', 'questions', 'settings', 'registries', 'userHooks'] },
+  { name: 'roles', folders: ['roles'] },
+  { name: 'tools, context and knowledge', folders: ['tools', 'policy', 'context', 'knowledge', 'syntax', 'mentions', 'mcp', 'checkpoints', 'settings', 'registries', 'userHooks'] },
   { name: 'plans and review', folders: ['plans', 'review', 'history'] },
   { name: 'turn', folders: ['turn'] },
+  { name: 'plan runs', folders: ['planRuns'] },
   { name: 'task', folders: ['task'] },
   { name: 'runtime', folders: ['runtime'] },
   { name: 'eval', folders: ['eval'] },

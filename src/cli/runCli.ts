@@ -3,11 +3,11 @@
  * approver/asker the flags and the terminal call for, prints events, and maps the outcome to an
  * exit code (0 done, 1 error, 2 usage, 3 waiting on a question, a plan amendment or the tool-call limit, 130 Ctrl-C).
  */
-import { describeLeftover, removeLeftoverWorktrees } from '../core/plans/graph/stepWorktree';
+import { describeLeftover, removeLeftoverWorktrees } from '../core/planRuns/stepWorktree';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TurnOutcome } from '../protocol';
-import { HeadlessAsker, formatQuestion } from '../core/questions/headlessAsker';
+import { HeadlessAsker, formatQuestion } from '../host/node/headlessAsker';
 import type { HostEvent } from '../protocol';
 import { createNodeHost } from '../host/node/nodeHost';
 import { sandboxSettingsFromEnv } from './sandboxEnv';

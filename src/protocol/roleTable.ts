@@ -46,7 +46,7 @@ export interface RoleInfo {
 
 /**
  * The product's roles, in order: the first is where a task starts. A new role is one more row here
- * (and its prompt in src/core/prompts).
+ * (and its prompt in src/core/roles).
  */
 export const ROLE_TABLE = [
   {

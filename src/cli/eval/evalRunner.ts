@@ -20,7 +20,7 @@ import { EvalApprover } from '../../core/eval/evalApprover';
 import { EVAL_REPORT_FORMAT, EVAL_RESULT_FORMAT, EvalTaskResult, summarize, type Assignment, type EvalReport, type FailureReason } from '../../core/eval/evalReport';
 import { evalMarkdown, seconds, usd } from '../../core/eval/evalMarkdown';
 import { evalHtml } from '../../core/eval/evalHtml';
-import { HeadlessAsker } from '../../core/questions/headlessAsker';
+import { HeadlessAsker } from '../../host/node/headlessAsker';
 import type { AgentSettings } from '../../core/settings/settings';
 import type { CommandIsolation, HostPorts } from '../../core/ports/ports';
 import { PRODUCT_REGISTRIES, type Registries } from '../../core/registries/registries';

@@ -6,7 +6,7 @@
 import type { Logger, WorkspaceFs } from '../ports/ports';
 import type { Tool } from '../tools/tool';
 import type { ToolProvider } from '../tools/toolRegistry';
-import { loadSkillTool, type SkillLibrary } from '../tools/loadSkill';
+import { loadSkillTool, type SkillLibrary } from './loadSkill';
 import { findSkills, skillsPromptText, type Skill } from './skillCatalog';
 
 export interface TaskSkillsDeps {

@@ -4,11 +4,11 @@
  * be executed from a record whose `plan` is null.
  */
 import { parallelPairs } from './graph/stepScheduler';
-import { sideBySideGroups } from './sideBySideGroups';
+import { sideBySideGroups } from './graph/sideBySideGroups';
 import type { Card, ModelReliability, Plan, PlanUsage, ReviewResult, StepEvidence, StepState, UsageSlice } from '../../protocol';
 import type { PlanProvenance, PlanRecord } from './planRecord';
 import { planVersionDiff } from './planVersionDiff';
-import { ReliabilityTally } from '../review/modelReliability';
+import { ReliabilityTally } from './modelReliability';
 import type { CardSink } from '../events/cardSink';
 
 /** A replan's carry-over: the version it replans and the steps of the new version that keep how they ended (with their evidence). */

@@ -13,7 +13,7 @@ import type { PromptContext, RoleDef } from '../roles/roles';
 import { modelFor, type AgentSettings } from '../settings/settings';
 import type { StructuredOutputs } from '../plans/structuredOutputs';
 import type { StepVerdict } from '../plans/stepVerdict';
-import { promptVersion } from '../prompts/promptVersion';
+import { promptVersion } from '../roles/promptVersion';
 import { answerTokensFor } from '../context/modelWindows';
 import { requestVerdict } from './requestVerdict';
 import { planReviewBrief, stepReviewBrief, verdictChecks } from './reviewBriefs';

@@ -1,8 +1,8 @@
 import { ROLE_TABLE, RoleRegistry, type ProductRoleId, type RoleInfo } from '../../protocol';
-import { plannerPrompt } from '../prompts/planner';
-import { actorPrompt } from '../prompts/actor';
-import { reviewerPrompt } from '../prompts/reviewer';
-import type { PromptContext } from '../prompts/promptContext';
+import { plannerPrompt } from './plannerPrompt';
+import { actorPrompt } from './actorPrompt';
+import { reviewerPrompt } from './reviewerPrompt';
+import type { PromptContext } from './promptContext';
 
 export type { PromptContext };
 

@@ -28,7 +28,7 @@ import type { PolicyInput } from '../policy/approvalPolicy';
 import { requestPlan, type PlanCompleter, type PlanMessage } from '../plans/requestPlan';
 import type { ReplanCarry } from '../plans/planTurn';
 import { Reviewer } from '../review/reviewer';
-import { promptVersion } from '../prompts/promptVersion';
+import { promptVersion } from '../roles/promptVersion';
 import { llmPlanCompleter } from '../plans/llmPlanCompleter';
 import { recordsFromCards } from '../plans/recordsFromCards';
 import { rebuildMessages } from '../history/rebuildMessages';
@@ -42,12 +42,12 @@ import type { ChatMessage } from '../context/chatMessage';
 import { answerTokensFor } from '../context/modelWindows';
 import { ProjectKnowledge } from '../knowledge/projectKnowledge';
 import { TaskPlans, type PlannerMessage } from './taskPlans';
-import type { StepBranch } from './planGraphRun';
+import type { StepBranch } from '../planRuns/planGraphRun';
 import { BUSY, ROLE_NEEDS, taskRow, type ActionTarget, type TaskActionMessage, type TaskActionType, type TaskFiles } from './userActions';
 import type { RevertResult } from '../checkpoints/checkpointStore';
 import type { HookScope, UserHooks } from '../userHooks/userHooks';
 import { maskSecret } from '../secrets/secretMask';
-import { whyOneAtATime } from './whyOneAtATime';
+import { whyOneAtATime } from '../planRuns/whyOneAtATime';
 
 /** A task that keeps no checkpoints (history is off): nothing can be reverted, and nothing changed is known. */
 const NO_CHECKPOINTS: RevertResult = { ok: false, message: 'This task keeps no checkpoints (history is off), so nothing can be reverted.', conflicts: [] };

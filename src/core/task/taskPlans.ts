@@ -16,16 +16,16 @@ import type { Planning } from '../plans/planning';
 import type { ReplanCarry } from '../plans/planTurn';
 import type { PlanRecord } from '../plans/planRecord';
 import type { StepEdit } from '../plans/editPlanSteps';
-import { executePlanSteps } from '../plans/executePlanSteps';
-import { runStepCheck } from '../plans/runStepCheck';
+import { executePlanSteps } from '../planRuns/executePlanSteps';
+import { runStepCheck } from '../planRuns/runStepCheck';
 import { inScopePolicy } from '../plans/amendmentGate';
 import { replanOf } from '../plans/replanBrief';
-import { stepDiff } from '../plans/stepDiff';
+import { stepDiff } from '../planRuns/stepDiff';
 import type { Reviewer } from '../review/reviewer';
 import { formatUsd } from '../cost/priceTable';
-import { runPlanGraph, type GraphRunDeps, type StepBranch } from './planGraphRun';
+import { runPlanGraph, type GraphRunDeps, type StepBranch } from '../planRuns/planGraphRun';
 import { parallelPairs } from '../plans/graph/stepScheduler';
-import { whyOneAtATime } from './whyOneAtATime';
+import { whyOneAtATime } from '../planRuns/whyOneAtATime';
 import type { UsageMeter } from '../cost/usageMeter';
 
 /** How much of a check's output is kept as the step's evidence (head and tail). */

@@ -6,9 +6,9 @@
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import * as z from 'zod';
 import { ToolError, type ToolContext } from './tool';
-import { applyEditBlocks, closestWindow, type EditBlock } from './editMatching';
+import { applyEditBlocks, closestWindow, type EditBlock } from './edit/editMatching';
 import type { ResolvedPath } from '../workspace/workspacePaths';
-import { editOverUserChange } from './editOverUserChange';
+import { editOverUserChange } from './edit/editOverUserChange';
 import {
   approveChange, assertFresh, guardSyntax, assertNotIgnored, textToWrite, defineTool, displayPath, lineEnding, looksBinary,
   MAX_READ_BYTES, problemsNote, resolvePath, userEditNote, writeApproved, type AppliedChange, type DiffSummary, type ProposedChange,

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ToolError } from './tool';
-import { applyEditBlocks, type EditOutcome } from './editMatching';
-import { editOverUserChange } from './editOverUserChange';
-import { applyLazyEditBlocks } from './lazyEditBlocks';
+import { applyEditBlocks, type EditOutcome } from './edit/editMatching';
+import { editOverUserChange } from './edit/editOverUserChange';
+import { applyLazyEditBlocks } from './edit/lazyEditBlocks';
 import {
   assertNotIgnored, defineTool, displayPath, lineEnding, looksBinary, MAX_READ_BYTES,
   problemsNote, proposeAndWrite, resolvePath, userEditNote,

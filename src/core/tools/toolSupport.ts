@@ -13,7 +13,7 @@ import { rejectionText } from '../text/rejectionText';
 import { checkSyntax, type SyntaxVerdict } from '../syntax/syntaxGuard';
 import type { ResolvedPath } from '../workspace/workspacePaths';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from './tool';
-import { describeUserLines, mergeOverUserChange, traceOfChange } from './userChangeMerge';
+import { describeUserLines, mergeOverUserChange, traceOfChange } from './edit/userChangeMerge';
 
 /** Wraps `run` so expected failures (ToolError, fs errors) come back to the model as error results, never as throws. */
 export function defineTool<I>(tool: Tool<I>): Tool<I> {

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import type { Permission } from '../../protocol';
 import { ToolError, type ToolContext } from './tool';
-import { applyEditBlocks } from './editMatching';
-import { looksLikeElisionMarker } from './editMarkers';
-import { reconstructLazyText } from '../syntax/lazyReconstruction';
+import { applyEditBlocks } from './edit/editMatching';
+import { looksLikeElisionMarker } from './edit/editMarkers';
+import { reconstructLazyText } from './edit/lazyReconstruction';
 import { assertFresh, defineTool, displayPath, lineEnding, problemsNote, proposeAndWrite, resolvePath, userEditNote } from './toolSupport';
 
 const input = z.object({

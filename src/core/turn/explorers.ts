@@ -13,7 +13,7 @@ import { EventStream } from '../events';
 import type { LlmClient } from '../llm';
 import type { Approver, HostPorts } from '../ports/ports';
 import type { RoleDef } from '../roles/roles';
-import { explorerPrompt } from '../prompts/explorer';
+import { explorerPrompt } from '../roles/explorerPrompt';
 import { DEFAULT_EXPLORERS, type AgentSettings } from '../settings/settings';
 import { UsageMeter } from '../cost/usageMeter';
 import type { ExplorerPort } from '../tools/explorerPort';

@@ -5,7 +5,7 @@
 import { gitChanges } from './gitChanges';
 import type { Approver, HostPorts, Logger, QuestionAsker } from '../../core/ports/ports';
 import { nullLogger } from '../../core/ports/ports';
-import { HeadlessAsker } from '../../core/questions/headlessAsker';
+import { HeadlessAsker } from './headlessAsker';
 import { NodeWorkspaceFs } from './nodeWorkspaceFs';
 import { NodeCommandRunner } from './nodeCommandRunner';
 import type { SandboxSettings } from './sandbox/sandboxedCommand';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports/ports';
 import * as path from 'node:path';
-import { describeLeftover, removeLeftoverWorktrees } from '../../core/plans/graph/stepWorktree';
+import { describeLeftover, removeLeftoverWorktrees } from '../../core/planRuns/stepWorktree';
 
 /**
  * Step worktrees a crashed or killed editor left behind are removed on the next start (a live

@@ -12,7 +12,7 @@ import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings } from '../../../src/core/settings/settings';
 import { startTask } from '../../../src/core/runtime/runningTask';
 import type { ContextMeasure } from '../../../src/core/runtime/taskContextFitting';
-import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { ScriptedServer, type ScriptedServerOptions } from '../../support/scriptedServer';
 import type { HostEvent } from '../../../src/protocol';
 

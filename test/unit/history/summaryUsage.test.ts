@@ -10,7 +10,7 @@ import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings } from '../../../src/core/settings/settings';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import { startTask, type RunningTask } from '../../../src/core/runtime/runningTask';
-import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { ScriptedServer } from '../../support/scriptedServer';
 import type { HostEvent, UsageCard } from '../../../src/protocol';
 

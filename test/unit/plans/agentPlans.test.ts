@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { harness, type Harness } from '../../support/agentHarness';
 import { FAKE_WORKSPACE_TOOLS } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
-import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { Agent } from '../../../src/core/task/taskAgent';
 import { LOOP_TOOLS } from '../../../src/core/tools';
 import { ToolRegistry, fixedProvider } from '../../../src/core/tools/toolRegistry';

@@ -146,7 +146,7 @@ describe('tandem run --plan: independent steps run side by side, each in its own
 
   it("a crashed run's step worktrees are removed when tandem next starts, whatever it runs", async () => {
     // A process makes a step worktree and is killed before it can remove it.
-    const mod = JSON.stringify(require.resolve('../../../src/core/plans/graph/stepWorktree'));
+    const mod = JSON.stringify(require.resolve('../../../src/core/planRuns/stepWorktree'));
     const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'crashed').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
     const leftover = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
     child.kill('SIGKILL');
@@ -163,7 +163,7 @@ describe('tandem run --plan: independent steps run side by side, each in its own
     // A step's worktree made from a workspace with an uncommitted change; the step edits a file and
     // makes one, then its process is killed before the step ends.
     fs.writeFileSync(path.join(kit.ws, 'dirty.txt'), 'uncommitted before the step\n');
-    const mod = JSON.stringify(require.resolve('../../../src/core/plans/graph/stepWorktree'));
+    const mod = JSON.stringify(require.resolve('../../../src/core/planRuns/stepWorktree'));
     const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'step2').then((wt) => { require('fs').writeFileSync(wt.root + '/half.txt', 'half done\\n'); require('fs').appendFileSync(wt.root + '/dirty.txt', 'and the step\\n'); console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
     const leftover = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
     child.kill('SIGKILL');
@@ -192,7 +192,7 @@ describe('tandem run --plan: independent steps run side by side, each in its own
   });
 
   it("a crashed run's step that changed nothing: the next start says nothing was lost", async () => {
-    const mod = JSON.stringify(require.resolve('../../../src/core/plans/graph/stepWorktree'));
+    const mod = JSON.stringify(require.resolve('../../../src/core/planRuns/stepWorktree'));
     const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'step3').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
     child.kill('SIGKILL');

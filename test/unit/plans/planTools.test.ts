@@ -7,7 +7,7 @@ import { productToolRegistry } from '../../../src/core/tools';
 const STEP_TOOLS = productToolRegistry().stepTools(PRODUCT_ROLES);
 import { proposePlanTool } from '../../../src/core/tools/proposePlan';
 import { failStepTool } from '../../../src/core/tools/failStep';
-import { executePlanSteps } from '../../../src/core/plans/executePlanSteps';
+import { executePlanSteps } from '../../../src/core/planRuns/executePlanSteps';
 import type { ToolContext } from '../../../src/core/tools/tool';
 import type { PlanCard } from '../../../src/protocol';
 import { checkedPlan, goodPlan, planWithUnknownTool, recorder } from './planFixtures';

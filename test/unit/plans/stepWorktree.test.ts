@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyStepChanges, createStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, worktreesBase, worktreeUnavailable, type WorkspaceWriter } from '../../../src/core/plans/graph/stepWorktree';
+import { applyStepChanges, createStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, worktreesBase, worktreeUnavailable, type WorkspaceWriter } from '../../../src/core/planRuns/stepWorktree';
 
 const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
@@ -92,7 +92,7 @@ describe('step worktrees (real git)', function () {
 
   it('removes the worktrees of a process that died (a crash) on the next start, and keeps a live one\'s', async () => {
     // A child process makes a worktree and is killed before it can remove it.
-    const script = `require(${JSON.stringify(require.resolve('../../../src/core/plans/graph/stepWorktree'))}).createStepWorktree(${JSON.stringify(ws)}, 'crashed').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`;
+    const script = `require(${JSON.stringify(require.resolve('../../../src/core/planRuns/stepWorktree'))}).createStepWorktree(${JSON.stringify(ws)}, 'crashed').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     const leftover = await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
     child.kill('SIGKILL');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { askQuestionTool } from '../../../src/core/tools/askQuestion';
-import { HeadlessAsker, formatQuestion } from '../../../src/core/questions/headlessAsker';
+import { HeadlessAsker, formatQuestion } from '../../../src/host/node/headlessAsker';
 import { QuestionUnanswerable, type QuestionAsker } from '../../../src/core/ports/ports';
 import type { ToolContext } from '../../../src/core/tools/tool';
 import type { QuestionCard } from '../../../src/protocol';

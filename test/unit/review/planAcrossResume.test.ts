@@ -11,7 +11,7 @@ import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../../../src/core/runtime/runningTask';
-import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { SUMMARY_MARKER } from '../../../src/core/context/taskFacts';
 import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
 import { Card, HostEvent, type RoleId } from '../../../src/protocol';

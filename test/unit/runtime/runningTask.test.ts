@@ -11,7 +11,7 @@ import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import { HistoryStore } from '../../../src/core/history/historyStore';
 import { resumeTask, startTask, type RunningTask, type TaskPorts } from '../../../src/core/runtime/runningTask';
-import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { messagesTokens, toolsTokens } from '../../../src/core/context/messageTokens';
 import { SUMMARY_MARKER } from '../../../src/core/context/taskFacts';
 import type { QuestionAsker } from '../../../src/core/ports/ports';

@@ -10,7 +10,7 @@ import { TaskRuntime } from '../../../src/core/runtime/taskRuntime';
 import type { RunningTask } from '../../../src/core/runtime/runningTask';
 import { combineHooks } from '../../../src/core/runtime/combineHooks';
 import { HistoryStore } from '../../../src/core/history/historyStore';
-import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { dispatchWebviewMessage, type Card, type HostEvent, type WebviewHandlers, type WebviewMessage, type WebviewReply } from '../../../src/protocol';

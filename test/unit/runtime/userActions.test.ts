@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { BUSY, ROLE_NEEDS, TASK_ACTIONS, USER_ACTIONS, taskRow, type TaskActionMessage, type TaskActionType } from '../../../src/core/task/userActions';
 import { TaskRuntime } from '../../../src/core/runtime/taskRuntime';
-import { HeadlessAsker } from '../../../src/core/questions/headlessAsker';
+import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { defaultSettings } from '../../../src/core/settings/settings';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { RoleRegistry, WebviewMessage, type HostEvent } from '../../../src/protocol';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { applyEditBlocks, type EditOutcome } from '../../../src/core/tools/editMatching';
-import { looksLikeElisionMarker } from '../../../src/core/tools/editMarkers';
+import { applyEditBlocks, type EditOutcome } from '../../../src/core/tools/edit/editMatching';
+import { looksLikeElisionMarker } from '../../../src/core/tools/edit/editMarkers';
 
 const ok = (o: EditOutcome): string => {
   assert.ok(o.ok, o.ok ? '' : o.error);

@@ -5,7 +5,7 @@
  * display test fails naming it.
  */
 import { productToolRegistry } from '../../../src/core/tools';
-import { loadSkillTool } from '../../../src/core/tools/loadSkill';
+import { loadSkillTool } from '../../../src/core/knowledge/loadSkill';
 import { presentCall, type Tool } from '../../../src/core/tools/tool';
 
 export function productTools(): Tool[] {

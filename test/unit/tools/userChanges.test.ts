@@ -12,8 +12,8 @@ import { applyPatchTool } from '../../../src/core/tools/applyPatch';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import { ReadTracker } from '../../../src/core/tools/readTracker';
-import { mergeOverUserChange } from '../../../src/core/tools/userChangeMerge';
-import { applyEditBlocks } from '../../../src/core/tools/editMatching';
+import { mergeOverUserChange } from '../../../src/core/tools/edit/userChangeMerge';
+import { applyEditBlocks } from '../../../src/core/tools/edit/editMatching';
 import { makeHarness, type Harness } from './toolHarness';
 
 const PY = [

@@ -1,5 +1,5 @@
 import type { HostPorts } from '../ports/ports';
-import { worktreeUnavailable } from '../plans/graph/stepWorktree';
+import { worktreeUnavailable } from './stepWorktree';
 
 /**
  * Why plan steps that could run side by side must run one at a time here (no git, no commit, or a

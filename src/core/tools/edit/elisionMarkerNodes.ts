@@ -8,7 +8,7 @@
  * to the function, one after a block's last statement to the block around it); there the list is
  * the block whose statements start at the marker's column.
  */
-import { isAncestorOrSelf, namedKids, type SyntaxNode } from './parsedTree';
+import { isAncestorOrSelf, namedKids, type SyntaxNode } from '../../syntax/parsedTree';
 import { listOwner } from './listMembers';
 import { statementColumn } from './pythonCommentHomes';
 

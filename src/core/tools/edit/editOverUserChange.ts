@@ -5,10 +5,10 @@
  * otherwise the edit is refused as stale, as it always was. write_file over a changed file stays
  * refused (a whole-file rewrite always meets the user's change).
  */
-import { ToolError } from './tool';
+import { ToolError } from '../tool';
 import { applyEditBlocks, type EditBlock, type EditTrace } from './editMatching';
 import { describeUserLines, mergeOverUserChange, userHunks } from './userChangeMerge';
-import { summarizeDiff } from './toolSupport';
+import { summarizeDiff } from '../toolSupport';
 
 const READ_AGAIN = 'Their change is kept. Read the file again and make your change against its current text. Nothing was changed.';
 

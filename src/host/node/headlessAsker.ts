@@ -4,7 +4,7 @@
  * turn ends `waiting` and the CLI exits 3 after printing it.
  */
 import type { Question } from '../../protocol';
-import { QuestionUnanswerable, type Logger, type QuestionAsker } from '../ports/ports';
+import { QuestionUnanswerable, type Logger, type QuestionAsker } from '../../core/ports/ports';
 
 export type HeadlessAnswerPolicy = 'default' | 'none';
 

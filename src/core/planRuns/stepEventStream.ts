@@ -1,5 +1,5 @@
 import type { Card, HostEvent, HostEventInput } from '../../protocol';
-import { EventStream } from './eventStream';
+import { EventStream } from '../events/eventStream';
 
 /**
  * The task's event stream as one plan step sees it when steps run side by side: every card it adds

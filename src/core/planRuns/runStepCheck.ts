@@ -9,11 +9,11 @@ import { resolveApproval, type PolicyInput } from '../policy/approvalPolicy';
 import { rejectionText } from '../text/rejectionText';
 import { capHeadTail } from '../text/truncate';
 import type { CardSink } from '../events/cardSink';
-import type { CheckRun } from './stepVerdict';
+import type { CheckRun } from '../plans/stepVerdict';
 import { displayFor } from '../tools/tool';
 import { runCommandTool } from '../tools/runCommand';
 import { changedBetween, snapshotWorkspace } from '../workspace/workspaceSnapshot';
-import { workspaceRelative } from './stepScope';
+import { workspaceRelative } from '../plans/stepScope';
 
 export interface StepCheckEnv {
   /** The workspace roots (the sandbox keeps the check's writes inside them). */

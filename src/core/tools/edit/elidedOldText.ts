@@ -5,10 +5,10 @@
  * written line recurs further down (an assert, a closing brace) that gives several regions. Read by
  * structure, a marker stands for whole nodes among the nodes written around it: a region is the one
  * the old text means when the file with that region written as the old text (markers and all) is a
- * lazy text that syntax/lazyReconstruction.ts makes into the file again, exactly. One such region is
+ * lazy text that lazyReconstruction.ts makes into the file again, exactly. One such region is
  * taken; more than one is refused, naming the marker; none leaves the line rules' answer.
  */
-import { reconstructLazyText } from '../syntax/lazyReconstruction';
+import { reconstructLazyText } from './lazyReconstruction';
 import { elidedLineReadings } from './editMatching';
 
 export type ElidedReading = { ok: true; start: number; end: number } | { ok: false; reason: string };

@@ -2,15 +2,15 @@
  * edit_file blocks whose new_text keeps code with elision markers ("// ... existing code ..."),
  * read by the file's syntax: the block is put in place (its old_text must occur exactly once) and
  * the file so written, markers and all, is a lazy text of the whole file that
- * syntax/lazyReconstruction.ts makes whole — a marker then keeps the file's nodes it stands among,
+ * lazyReconstruction.ts makes whole — a marker then keeps the file's nodes it stands among,
  * whether or not old_text covered them. Where the file's language has no grammar, or old_text is
  * not found as it is, the line rules of editMatching.ts apply as before. An old_text with markers
  * that the line rules place in several regions is read by the syntax too (elidedOldText.ts).
  */
-import { reconstructLazyText } from '../syntax/lazyReconstruction';
+import { reconstructLazyText } from './lazyReconstruction';
 import { applyEditBlocks, type EditBlock, type EditOutcome, type EditTrace } from './editMatching';
 import { looksLikeElisionMarker } from './editMarkers';
-import { commonLineEnds } from '../text/commonLineEnds';
+import { commonLineEnds } from '../../text/commonLineEnds';
 import { readElidedOldText } from './elidedOldText';
 
 /** Which result lines are original lines and which original lines changed, from the common start and end of the two texts. */

@@ -4,7 +4,7 @@
  * key, an assignment's target, a call's callee and first string argument (a test's
  * `it('does x', …)`), an import's source — else how alike its tokens are.
  */
-import { namedKids, type SyntaxNode } from './parsedTree';
+import { namedKids, type SyntaxNode } from '../../syntax/parsedTree';
 
 export function textKey(n: SyntaxNode): string {
   return `${n.type}\u0000${n.text.replace(/\s+/g, ' ').trim()}`;

@@ -23,7 +23,7 @@ import * as fs from 'node:fs/promises';
 import { statfsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cliHistoryDir } from '../../history/storageDir';
+import { cliHistoryDir } from '../history/storageDir';
 
 /** One file a step changed, workspace-relative (forward slashes); null = absent (created / deleted). */
 export interface StepFileChange {

@@ -9,12 +9,12 @@
  */
 import * as path from 'node:path';
 import type { TurnOutcome } from '../../protocol';
-import { stepInstruction } from './actorBrief';
-import type { Planning } from './planning';
-import { stepVerdict, type CheckRun, type StepVerdict } from './stepVerdict';
+import { stepInstruction } from '../plans/actorBrief';
+import type { Planning } from '../plans/planning';
+import { stepVerdict, type CheckRun, type StepVerdict } from '../plans/stepVerdict';
 import type { PlanStep, ReviewResult } from '../../protocol';
-import { fileInScope } from './stepScope';
-import { runOrder } from './graph/stepGraph';
+import { fileInScope } from '../plans/stepScope';
+import { runOrder } from '../plans/graph/stepGraph';
 
 /** Runs one Actor turn from a user-side message (shown or not), to completion. */
 export type RunTurn = (message: string) => Promise<TurnOutcome>;

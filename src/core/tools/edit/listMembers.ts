@@ -1,7 +1,7 @@
 /**
  * The members of a list node (a file, a body, a class's members) as the lazy-edit reading sees them.
  */
-import { namedKids, type SyntaxNode } from './parsedTree';
+import { namedKids, type SyntaxNode } from '../../syntax/parsedTree';
 import { pythonListKids } from './pythonCommentHomes';
 
 /**

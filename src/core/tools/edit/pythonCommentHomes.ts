@@ -6,7 +6,7 @@
  * are elided). By its column the comment belongs to the body whose statements start there, and it
  * is read as one of that body's members.
  */
-import { namedKids, type SyntaxNode } from './parsedTree';
+import { namedKids, type SyntaxNode } from '../../syntax/parsedTree';
 
 const isList = (n: SyntaxNode) => n.type === 'block' || n.type === 'module';
 

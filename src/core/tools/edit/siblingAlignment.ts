@@ -8,7 +8,7 @@
  * written, and a wrong one would move what a marker beside them keeps.
  */
 import { contained, likeness, nameKey, nearNames, textKey } from './nodeKeys';
-import type { SyntaxNode } from './parsedTree';
+import type { SyntaxNode } from '../../syntax/parsedTree';
 
 export type PairedBy = 'text' | 'name' | 'likeness' | 'kind' | 'renamed';
 export interface Pair { lazy: number; orig: number; by: PairedBy }

@@ -12,11 +12,11 @@
  * result that parses with an error the original did not have.
  */
 import { findElisionMarkers, holdsMarker, type MarkerNode } from './elisionMarkerNodes';
-import { namedKids, parseWith, type ParsedTree, type SyntaxNode } from './parsedTree';
+import { namedKids, parseWith, type ParsedTree, type SyntaxNode } from '../../syntax/parsedTree';
 import { listKids } from './listMembers';
 import { likeness, nameKey, textKey } from './nodeKeys';
 import { ALIKE, alignSiblings, extendByText, type Pair } from './siblingAlignment';
-import { grammarFor, guardTreeOf } from './syntaxGuard';
+import { grammarFor, guardTreeOf } from '../../syntax/syntaxGuard';
 
 export type Reconstruction = { ok: true; text: string; kept: number } | { ok: false; reason: string };
 

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import * as z from 'zod';
-import type { Skill } from '../knowledge/skillCatalog';
-import { MAX_SKILL_FILE_BYTES, SKILL_FILE } from '../knowledge/skillCatalog';
-import { parseSkillFile } from '../knowledge/skillFile';
+import type { Skill } from './skillCatalog';
+import { MAX_SKILL_FILE_BYTES, SKILL_FILE } from './skillCatalog';
+import { parseSkillFile } from './skillFile';
 import type { WorkspaceFs } from '../ports/ports';
-import { ToolError, type Tool } from './tool';
-import { defineTool } from './toolSupport';
+import { ToolError, type Tool } from '../tools/tool';
+import { defineTool } from '../tools/toolSupport';
 
 /** The skills this task can load (found once per task). */
 export interface SkillLibrary {
