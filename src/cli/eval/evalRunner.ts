@@ -17,7 +17,7 @@ import type { EvalTask } from '../../core/eval/evalTask';
 import { metricsFromCards } from '../../core/eval/evalMetrics';
 import { runEvalAgent, type EvalFlow, type EvalAgentRun } from '../../core/eval/runEvalAgent';
 import { EvalApprover } from '../../core/eval/evalApprover';
-import { EVAL_REPORT_FORMAT, EVAL_RESULT_FORMAT, EvalTaskResult, summarize, type Assignment, type EvalReport, type FailureReason } from '../../core/eval/evalReport';
+import { EVAL_REPORT_FORMAT, EVAL_RESULT_FORMAT, EvalTaskResult, FAILURE_TEXT, failureHeadline, summarize, type Assignment, type EvalReport, type FailureReason } from '../../core/eval/evalReport';
 import { evalMarkdown, seconds, usd } from '../../core/eval/evalMarkdown';
 import { evalHtml } from '../../core/eval/evalHtml';
 import { HeadlessAsker } from '../../host/node/headlessAsker';
@@ -106,7 +106,8 @@ export async function runEval(o: EvalRunOptions): Promise<EvalRunSummary> {
       fs.writeFileSync(r.file, `${JSON.stringify(result, null, 2)}\n`);
       results.set(r.file, result);
       writeReport();
-      const how = result.passed ? 'pass' : `fail (${result.reason}${result.detail ? `: ${result.detail.split('\n').filter(Boolean).pop()?.slice(0, 100)}` : ''})`;
+      const why = failureHeadline(result.detail).slice(0, 120);
+      const how = result.passed ? 'pass' : `fail (${FAILURE_TEXT[result.reason ?? 'error']}${why ? `: ${why}` : ''})`;
       progress.finished(`${what}: ${how}, ${usd(result.costUsd)}, ${seconds(result.wallMs)}`, result.passed);
     }
   };

@@ -2,7 +2,7 @@
  * `tandem eval compare A.json B.json`: what changed from A to B, task by task and assignment by
  * assignment — a pass that became a failure (and why), the other way round, and the totals.
  */
-import { FAILURE_TEXT, type EvalReport } from './evalReport';
+import { FAILURE_TEXT, failureHeadline, type EvalReport } from './evalReport';
 import { percent, resultText, usd } from './evalMarkdown';
 
 export interface EvalComparison {
@@ -39,7 +39,7 @@ export function compareReports(a: EvalReport, b: EvalReport): EvalComparison {
         mark = '+';
         improvements++;
       }
-      const why = rb && !rb.passed && rb.detail ? ` — ${FAILURE_TEXT[rb.reason ?? 'error']}: ${rb.detail.split('\n').filter(Boolean).pop()?.slice(0, 160) ?? ''}` : '';
+      const why = rb && !rb.passed && rb.detail ? ` — ${FAILURE_TEXT[rb.reason ?? 'error']}: ${failureHeadline(rb.detail).slice(0, 160)}` : '';
       lines.push(`  ${mark} ${t}: ${resultText(ra)} → ${resultText(rb)}${why}`);
     }
   }

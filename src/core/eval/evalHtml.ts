@@ -4,7 +4,7 @@
  * grid of pass / fail with why, cost and time; then the per-role figures. Every text from the run
  * (task names, model names, verifier output) is escaped.
  */
-import { FAILURE_TEXT, type EvalReport } from './evalReport';
+import { compactLabel, FAILURE_TEXT, failureHeadline, type EvalReport } from './evalReport';
 import { percent, seconds, usd } from './evalMarkdown';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -14,14 +14,14 @@ const PALETTE = ['#3b82f6', '#a855f7', '#f59e0b', '#14b8a6', '#ef4444', '#64748b
 /** Horizontal bars, one per assignment: `value` in [0, max], labelled with `text`. */
 function bars(title: string, rows: { label: string; value: number; text: string }[], max: number): string {
   const rowH = 30;
-  const labelW = 260;
+  const labelW = 300;
   const barW = 360;
   const h = rows.length * rowH + 34;
   const body = rows
     .map((r, i) => {
       const y = 28 + i * rowH;
       const w = max > 0 ? Math.max(2, (r.value / max) * barW) : 2;
-      return `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end" class="l">${esc(r.label.length > 40 ? `${r.label.slice(0, 39)}…` : r.label)}</text>` +
+      return `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end" class="l">${esc(r.label.length > 44 ? `${r.label.slice(0, 43)}…` : r.label)}</text>` +
         `<rect x="${labelW}" y="${y}" width="${w.toFixed(1)}" height="20" rx="3" fill="${PALETTE[i % PALETTE.length]}"/>` +
         `<text x="${labelW + w + 6}" y="${y + 15}" class="v">${esc(r.text)}</text>`;
     })
@@ -31,12 +31,12 @@ function bars(title: string, rows: { label: string; value: number; text: string 
 
 export function evalHtml(report: EvalReport): string {
   const labels = report.assignments.map((a) => a.assignment);
-  const passChart = bars('Pass rate', report.assignments.map((a) => ({ label: a.assignment, value: a.passRate, text: `${percent(a.passRate)} (${a.passed}/${a.tasks})` })), 1);
+  const passChart = bars('Pass rate', report.assignments.map((a) => ({ label: compactLabel(a.models), value: a.passRate, text: `${percent(a.passRate)} (${a.passed}/${a.tasks})` })), 1);
   const priced = report.assignments.filter((a) => a.costUsd !== undefined);
   const maxCost = Math.max(0, ...priced.map((a) => a.costUsd!));
   const costChart = priced.length
-    ? bars('Cost', report.assignments.map((a) => ({ label: a.assignment, value: a.costUsd ?? 0, text: a.costUsd === undefined ? 'price unknown' : usd(a.costUsd) })), maxCost)
-    : bars('Tokens (no prices known)', report.assignments.map((a) => ({ label: a.assignment, value: a.tokensIn + a.tokensOut, text: `${a.tokensIn + a.tokensOut} tokens` })), Math.max(...report.assignments.map((a) => a.tokensIn + a.tokensOut), 0));
+    ? bars('Cost', report.assignments.map((a) => ({ label: compactLabel(a.models), value: a.costUsd ?? 0, text: a.costUsd === undefined ? 'price unknown' : usd(a.costUsd) })), maxCost)
+    : bars('Tokens (no prices known)', report.assignments.map((a) => ({ label: compactLabel(a.models), value: a.tokensIn + a.tokensOut, text: `${a.tokensIn + a.tokensOut} tokens` })), Math.max(...report.assignments.map((a) => a.tokensIn + a.tokensOut), 0));
   const grid = report.tasks
     .map((t) => {
       const cells = labels
@@ -45,7 +45,8 @@ export function evalHtml(report: EvalReport): string {
           if (!r) return '<td class="none">—</td>';
           const why = r.passed ? 'pass' : FAILURE_TEXT[r.reason ?? 'error'];
           const tip = r.detail ? ` title="${esc(r.detail.slice(0, 600))}"` : '';
-          return `<td class="${r.passed ? 'pass' : 'fail'}"${tip}><b>${esc(why)}</b><br><small>${esc(usd(r.costUsd))} · ${esc(seconds(r.wallMs))} · ${r.modelRequests} req</small></td>`;
+          const line = r.passed ? '' : failureHeadline(r.detail);
+          return `<td class="${r.passed ? 'pass' : 'fail'}"${tip}><b>${esc(why)}</b>${line ? `<br><small class="why">${esc(line.slice(0, 120))}</small>` : ''}<br><small>${esc(usd(r.costUsd))} · ${esc(seconds(r.wallMs))} · ${r.modelRequests} req</small></td>`;
         })
         .join('');
       return `<tr><th scope="row">${esc(t.id)}${t.language ? ` <small>${esc(t.language)}</small>` : ''}</th>${cells}</tr>`;
@@ -73,7 +74,7 @@ td.pass{background:#dcfce7}td.fail{background:#fee2e2}td.none{color:#999}small{c
 <div class="meta">${esc(report.createdAt)} · flow <code>${esc(report.flow)}</code> · ${esc(report.endpoint)} · ${report.tasks.length} tasks · ${report.assignments.length} model assignment${report.assignments.length === 1 ? '' : 's'}</div>
 <div class="charts">${passChart}${costChart}</div>
 <h2>Tasks</h2>
-<table><thead><tr><th>task</th>${labels.map((l) => `<th>${esc(l)}</th>`).join('')}</tr></thead><tbody>
+<table><thead><tr><th>task</th>${report.assignments.map((a) => `<th title="${esc(a.assignment)}">${esc(compactLabel(a.models))}</th>`).join('')}</tr></thead><tbody>
 ${grid}
 </tbody></table>
 <h2>Per role</h2>

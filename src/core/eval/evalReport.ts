@@ -110,6 +110,22 @@ export function assignmentLabel(models: Record<string, string>): string {
   return Object.entries(models).map(([r, m]) => `${r}=${m}`).join(',');
 }
 
+/** A short name for charts: the first role's model, then `role=model` for each role with another one. */
+export function compactLabel(models: Record<string, string>): string {
+  const entries = Object.entries(models);
+  const first = entries[0]?.[1] ?? '';
+  return [first, ...entries.slice(1).filter(([, m]) => m !== first).map(([r, m]) => `${r}=${m}`)].join(' · ');
+}
+
+/** The line that says why a result failed: the reason's own words, or the verifier's first line that reads as a failure. */
+export function failureHeadline(detail: string | undefined): string {
+  if (!detail) return '';
+  const lines = detail.split('\n').map((l) => l.trim()).filter(Boolean);
+  const first = lines[0] ?? '';
+  if (!/^verifier /.test(first)) return first.replace(/;? ?(then )?the check failed.*$/, '');
+  return lines.slice(1).find((l) => /not ok|Error|FAIL|assert|Traceback|expected/i.test(l)) ?? first;
+}
+
 /** A report read from disk, or what is wrong with it. */
 export function parseEvalReport(text: string): { report: EvalReport } | { error: string } {
   let raw: unknown;

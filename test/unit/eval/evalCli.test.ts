@@ -74,4 +74,39 @@ describe('tandem eval (built CLI, scripted server)', function () {
     }
     assert.match(fs.readFileSync(path.join(tmp, 'out', 'report.md'), 'utf8'), /fail: no change/);
   });
+
+  it('results are kept per task: a second run with the same --out runs only what is missing', async () => {
+    const refs = TWO_TASKS.map((t) => referenceOf(path.join(suite, t.id)));
+    const first = await evalRun(referenceModel(refs), ['--flow', 'act', '--tasks', 'js/sum-*']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(report().results.length, 1);
+    await server!.close();
+    const second = await evalRun(referenceModel(refs), ['--flow', 'act']);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, /1 of 2 already done/);
+    const asked = server!.chatRequests().map((b) => JSON.stringify(b.messages));
+    assert.ok(asked.length > 0 && asked.every((m) => m.includes('shout') && !m.includes('subtracts')), 'only the missing task ran');
+    assert.deepEqual(report().results.map((x) => [x.task, x.passed]).sort(), [['js/greet-shout', true], ['js/sum-fix', true]]);
+  });
+
+  it('eval compare says task by task what changed, and exits 1 on a regression', async () => {
+    const refs = TWO_TASKS.map((t) => referenceOf(path.join(suite, t.id)));
+    const a = await evalRun(referenceModel(refs), ['--flow', 'act', '--out', path.join(tmp, 'a'), '--models', 'actor=m-act']);
+    assert.equal(a.code, 0, a.stderr);
+    await server!.close();
+    const b = await evalRun(nonsenseModel(), ['--flow', 'act', '--out', path.join(tmp, 'b'), '--models', 'actor=m-act']);
+    assert.equal(b.code, 0, b.stderr);
+    const c = await runCliProcess(cli, ['eval', 'compare', path.join(tmp, 'a', 'report.json'), path.join(tmp, 'b', 'report.json')]);
+    assert.equal(c.code, 1, c.stderr);
+    assert.match(c.stdout, /actor=m-act,planner=m-act,reviewer=m-act|planner=m-act,actor=m-act,reviewer=m-act: 2\/2 \(100 %\) → 0\/2 \(0 %\)/);
+    assert.match(c.stdout, /- js\/sum-fix: pass → fail: no change/);
+    assert.match(c.stdout, /- js\/greet-shout: pass → fail: no change/);
+    assert.match(c.stdout, /0 improved, 2 regressed/);
+    const back = await runCliProcess(cli, ['eval', 'compare', path.join(tmp, 'b', 'report.json'), path.join(tmp, 'a', 'report.json')]);
+    assert.equal(back.code, 0);
+    assert.match(back.stdout, /\+ js\/sum-fix: fail: no change → pass/);
+    const bad = await runCliProcess(cli, ['eval', 'compare', path.join(tmp, 'a', 'report.json'), path.join(suite, 'js', 'sum-fix', 'task.json')]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /is not an eval report/);
+  });
 });
