@@ -47,8 +47,10 @@ function taskOf(body: any, tasks: readonly ReferenceTask[]): ReferenceTask | und
   return tasks.find((t) => said.includes(t.prompt.trim()));
 }
 
-export function referenceModel(tasks: readonly ReferenceTask[]): (body: any) => ScriptStep {
+/** `tasks` may be a function: read at each request (task folders an eval writes as it starts, --from-git). */
+export function referenceModel(given: readonly ReferenceTask[] | (() => readonly ReferenceTask[])): (body: any) => ScriptStep {
   return (body) => {
+    const tasks = typeof given === 'function' ? given() : given;
     const tools: string[] = (body.tools ?? []).map((t: any) => t.function?.name);
     const messages: any[] = body.messages ?? [];
     const last = messages[messages.length - 1];
