@@ -39,7 +39,8 @@ function shapeOf(s, P) {
   const d = s._zod.def;
   const alt = (x, c) => (typeof x === 'string' ? `${x}|${c}`
     : Array.isArray(x) ? [x[0], x[1] ? `${x[1]}|${c}` : c]
-    : { '': x[''] ? `${x['']}|${c}` : c, ...x });
+    // The object's own alternatives last: spread first, `x['']` would overwrite them (an optional nullable object).
+    : { ...x, '': x[''] ? `${x['']}|${c}` : c });
   switch (d.type) {
     case 'optional': case 'default': return alt(shapeOf(d.innerType, P), '?');
     case 'nullable': return alt(shapeOf(d.innerType, P), '0');

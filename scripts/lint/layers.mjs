@@ -34,7 +34,7 @@ export const LAYERS = [
 export const CORE_LAYERS = [
   { name: 'ports and llm', folders: ['ports', 'llm', 'workspace', 'secrets', 'text', 'events', 'cost', 'schemas', 'storage'] },
   { name: 'roles', folders: ['roles'] },
-  { name: 'tools, context and knowledge', folders: ['tools', 'policy', 'context', 'knowledge', 'syntax', 'mentions', 'mcp', 'checkpoints', 'settings', 'registries', 'userHooks'] },
+  { name: 'tools, context and knowledge', folders: ['tools', 'policy', 'context', 'knowledge', 'syntax', 'mentions', 'mcp', 'checkpoints', 'settings', 'registries', 'userHooks', 'facts'] },
   { name: 'plans and review', folders: ['plans', 'review', 'history'] },
   { name: 'turn', folders: ['turn'] },
   { name: 'plan runs', folders: ['planRuns'] },

@@ -42,6 +42,8 @@ export interface RunArgs {
   onFailure?: StepFailureChoice;
   /** --hooks files, as given (absent when none): the only hooks a CLI run runs. */
   hooks?: string[];
+  /** --no-facts: no fact is sent or learned in this run. */
+  noFacts?: boolean;
 }
 
 export interface HistoryArgs {
@@ -55,15 +57,26 @@ export interface HistoryArgs {
   json: boolean;
 }
 
+export interface FactsArgs {
+  kind: 'facts';
+  /** The sub-command and what follows it, unchecked: factsCommand.ts says what each needs. */
+  words: string[];
+  workspace?: string;
+  historyDir?: string;
+  cite: string[];
+  json: boolean;
+}
+
 export type ParsedArgs =
   | RunArgs
   | HistoryArgs
+  | FactsArgs
   | { kind: 'help'; command: CommandName }
   | { kind: 'error'; command: CommandName; message: string };
 
 type Values = Partial<Record<OptionName, string | boolean | string[]>>;
 
-const COMMAND_NAMES: readonly CommandName[] = ['run', 'plan', 'review', 'history'];
+const COMMAND_NAMES: readonly CommandName[] = ['run', 'plan', 'review', 'history', 'facts'];
 
 /** parseArgs' own errors, said the way the rest of the CLI says them. */
 function usageError(e: unknown): string {
@@ -123,7 +136,7 @@ function wantsHelp(argv: readonly string[]): boolean {
 export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): ParsedArgs {
   const [command, ...rest] = argv;
   const known = COMMAND_NAMES.find((c) => c === command);
-  if (wantsHelp(argv)) return { kind: 'help', command: known === 'history' ? 'history' : 'run' };
+  if (wantsHelp(argv)) return { kind: 'help', command: known === 'history' || known === 'facts' ? known : 'run' };
   if (command === undefined) return { kind: 'error', command: 'run', message: 'missing command' };
   if (!known) return { kind: 'error', command: 'run', message: `unknown command "${command}" (expected ${[...COMMAND_NAMES, 'eval'].join(', ')})` };
   const parsed = parse(known, rest, { roles });
@@ -137,6 +150,16 @@ export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo>
       historyDir: str(values['history-dir']),
       out: str(values.out),
       call: str(values.call),
+      json: values.json === true,
+    };
+  }
+  if (known === 'facts') {
+    return {
+      kind: 'facts',
+      words: positionals,
+      workspace: str(values.workspace),
+      historyDir: str(values['history-dir']),
+      cite: list(values.cite),
       json: values.json === true,
     };
   }
@@ -210,5 +233,6 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
     ...(parallel !== undefined ? { parallel: Number(parallel) } : {}),
     ...(onFailure !== undefined ? { onFailure } : {}),
     ...(list(values.hooks).length ? { hooks: list(values.hooks) } : {}),
+    ...(values['no-facts'] === true ? { noFacts: true } : {}),
   };
 }

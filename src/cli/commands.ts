@@ -6,7 +6,7 @@
 import { roleAccess, type RoleInfo, type RoleRegistry } from '../protocol';
 import { STEP_FAILURE_CHOICES } from '../core/settings/settings';
 
-export type CommandName = 'run' | 'plan' | 'review' | 'history';
+export type CommandName = 'run' | 'plan' | 'review' | 'history' | 'facts';
 
 export const APPROVE_MODES = ['never', 'edits', 'plan', 'all'] as const;
 export type ApproveMode = (typeof APPROVE_MODES)[number];
@@ -55,7 +55,7 @@ export type ReviewWhen = (typeof REVIEW_WHEN)[number];
 
 /** In usage order. */
 export const OPTIONS = {
-  workspace: { type: 'string', value: 'DIR', help: ['workspace folder (default: the current directory)'], commands: ['run', 'plan', 'review', 'history'] },
+  workspace: { type: 'string', value: 'DIR', help: ['workspace folder (default: the current directory)'], commands: ['run', 'plan', 'review', 'history', 'facts'] },
   role: {
     type: 'string',
     multiple: true,
@@ -102,8 +102,8 @@ export const OPTIONS = {
   json: {
     type: 'boolean',
     help: ['print one event per line (the objects the editor panel gets)'],
-    helpIn: { history: ['one JSON object per task (list), or the task\'s cards (show)'] },
-    commands: ['run', 'plan', 'review', 'history'],
+    helpIn: { history: ['one JSON object per task (list), or the task\'s cards (show)'], facts: ['list: one JSON object per fact, with its checked state'] },
+    commands: ['run', 'plan', 'review', 'history', 'facts'],
   },
   plan: {
     type: 'string',
@@ -191,10 +191,19 @@ export const OPTIONS = {
     commands: RUNS,
   },
   resume: { type: 'string', value: 'ID', help: ['continue a saved task (a unique prefix of its id is enough)'], commands: RUNS },
-  'history-dir': { type: 'string', value: 'DIR', help: ['where tasks are saved (default below)'], commands: ['run', 'plan', 'review', 'history'] },
-  'no-history': { type: 'boolean', help: ['save nothing of this run'], commands: ASKS },
+  'history-dir': { type: 'string', value: 'DIR', help: ['where tasks are saved (default below)'], helpIn: { facts: ['the history folder the facts file is in (default below)'] }, commands: ['run', 'plan', 'review', 'history', 'facts'] },
+  'no-history': { type: 'boolean', help: ['save nothing of this run (facts are still sent, none learned)'], commands: ASKS },
+  'no-facts': { type: 'boolean', help: ['send no facts about the workspace and learn none'], commands: RUNS },
+  cite: {
+    type: 'string',
+    multiple: true,
+    value: 'PATH:START-END',
+    help: ['add: the lines the fact rests on (repeatable); refused', 'where a read would be (.env, ignored, outside)'],
+    commands: ['facts'],
+    check: (v) => (/^.+:\d+(-\d+)?$/.test(v) ? undefined : `--cite names lines as PATH:START-END (got "${v}")`),
+  },
   call: { type: 'string', value: 'CALL_ID', help: ['revert: undo only this tool call'], commands: ['history'] },
-  help: { type: 'boolean', short: 'h', help: ['show this help'], commands: ['run', 'plan', 'review', 'history'] },
+  help: { type: 'boolean', short: 'h', help: ['show this help'], commands: ['run', 'plan', 'review', 'history', 'facts'] },
 } satisfies Record<string, OptionDef>;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -223,6 +232,14 @@ export const COMMANDS: Record<CommandName, CommandDef> = {
       ['tandem history export ID [--out FILE.md]', 'the task as Markdown'],
       ['tandem history delete ID', 'delete a task and its checkpoints'],
       ['tandem history revert ID [--call CALL_ID]', 'undo one tool call, or the whole task'],
+    ],
+  },
+  facts: {
+    synopsis: () => [
+      ['tandem facts [list] [--workspace DIR] [--json]', "the workspace's facts, each checked now (stale: not sent)"],
+      ['tandem facts add "<sentence>" [--cite PATH:START-END]…', 'add a fact of your own'],
+      ['tandem facts rm ID', 'forget one fact (a unique prefix of its id is enough)'],
+      ['tandem facts clear', "forget every fact of the workspace"],
     ],
   },
 };

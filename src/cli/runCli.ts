@@ -24,7 +24,9 @@ import { McpHub } from '../core/mcp/mcpHub';
 import { withMcp } from '../core/mcp/withMcp';
 import { TextPrinter } from './textPrinter';
 import { visibleControls } from '../protocol/visibleControls';
-import { historyUsage, usage } from './usage';
+import { factsUsage, historyUsage, usage } from './usage';
+import { runFactsCommand } from './factsCommand';
+import { cliFactBook } from './cliFacts';
 import { PRODUCT_REGISTRIES, type Registries } from '../core/registries/registries';
 import { withReadOnlyShell } from '../core/registries/readOnlyShell';
 import { historyDirFor, runHistoryCommand } from './history';
@@ -76,15 +78,16 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   const args = parseArgs(io.argv, registries.roles);
   const USAGE = usage(registries.roles);
   if (args.kind === 'help') {
-    io.stdout(args.command === 'history' ? historyUsage(registries.roles) : USAGE);
+    io.stdout(args.command === 'history' ? historyUsage(registries.roles) : args.command === 'facts' ? factsUsage(registries.roles) : USAGE);
     return EXIT.done;
   }
   if (args.kind === 'error') {
     // Through visibleControls: the message may quote an argument, and arguments come from anywhere.
-    io.stderr(visibleControls(`tandem: ${args.message}\n\n${args.command === 'history' ? historyUsage(registries.roles) : USAGE}`));
+    io.stderr(visibleControls(`tandem: ${args.message}\n\n${args.command === 'history' ? historyUsage(registries.roles) : args.command === 'facts' ? factsUsage(registries.roles) : USAGE}`));
     return EXIT.usage;
   }
   if (args.kind === 'history') return runHistoryCommand(args, io);
+  if (args.kind === 'facts') return runFactsCommand(args, io);
   const ws = path.resolve(io.cwd, args.workspace ?? '.');
   if (!fs.existsSync(ws) || !fs.statSync(ws).isDirectory()) {
     io.stderr(`tandem: --workspace ${args.workspace ?? '.'} is not a folder\n\n${USAGE}`);
@@ -163,6 +166,8 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
       workspace: ws,
       registries: withServers,
       ...(userHooks ? { userHooks: () => userHooks } : {}),
+      // The workspace's facts, beside its history (--no-facts: none sent, none learned; --no-history: sent, none learned).
+      ...(args.noFacts ? {} : { facts: cliFactBook({ workspace: ws, historyDir: historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir)), fs: host.fs, env: io.env, secret: settings.apiKey, learning: !args.noHistory }) }),
       ...(args.noHistory ? {} : { history: new HistoryStore(historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir))) }),
     };
     const start = { sink: emit, role: args.role, keepRole: args.roleGiven };

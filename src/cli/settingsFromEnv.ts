@@ -42,6 +42,7 @@ export const ENVIRONMENT: readonly { names: string; help: string; task?: boolean
   { names: 'TANDEM_INSTRUCTIONS_MAX_TOKENS', help: `token budget for project instructions (default ${DEFAULT_INSTRUCTION_MAX_TOKENS})` },
   { names: 'TANDEM_SKILLS_DIR', help: 'your own skills folder (default ~/.tandem/skills); TANDEM_SKILLS=off turns skills off' },
   { names: 'TANDEM_EXPLORERS_MAX', help: `read-only explorers the Planner may run at once (default ${DEFAULT_EXPLORERS.max}); TANDEM_EXPLORERS=off turns them off`, task: true },
+  { names: 'TANDEM_FACTS=off', help: 'send and learn no facts (also --no-facts); TANDEM_FACTS_MAX_AGE_DAYS (default 60), TANDEM_FACTS_MAX_TOKENS (default 300)', task: true },
   { names: 'TANDEM_READONLY_SHELL=1', help: 'read-only roles (the Planner) may run commands in a read-only sandbox' },
 ];
 

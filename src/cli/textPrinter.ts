@@ -125,6 +125,15 @@ export class TextPrinter {
         // Which repository files steer the agent, on stderr: stdout stays the answer.
         this.err(`» ${instructionsHeadline(card)}: ${card.files.map((f) => f.path).join(', ')}${card.cut ? `\n  ${card.cut}` : ''}\n`);
         break;
+      case 'facts':
+        // Which facts went to the model, and which were left out as stale, on stderr (like the instructions).
+        this.err(`» Facts sent to the ${card.role}: ${card.sent.length ? card.sent.map((f) => `${f.id} "${f.text}" [${f.cited}]`).join('; ') : 'none'}${card.left_out ? ` (${card.left_out} more did not fit)` : ''}\n${card.stale.map((f) => `  stale, not sent: ${f.id} "${f.text}" — ${f.why}\n`).join('')}`);
+        break;
+      case 'learned':
+        this.err(card.refused
+          ? `» Not learned: "${card.fact.text}" — ${card.refused}\n`
+          : `» Learned: ${card.fact.text} — from ${card.fact.cited}${card.fact.id ? ` (forget it: tandem facts rm ${card.fact.id})` : ''}\n`);
+        break;
       case 'error':
         if (!this.atLineStart) this.write('\n');
         this.err(`error: ${card.message}\n${card.detail && card.detail !== card.message ? `  ${card.detail}\n` : ''}`);

@@ -46,7 +46,7 @@ const exitLines = () =>
 export function usage(roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): string {
   const ctx = { roles };
   const [run, ...runMore] = COMMANDS.run.synopsis(ctx);
-  return `${synopsis([run!, ...COMMANDS.plan.synopsis(ctx), ...runMore, ...COMMANDS.review.synopsis(ctx), ['tandem history [--workspace DIR] [--json]', 'saved tasks (tandem history --help)'], ['tandem eval [options]', 'measure models on tasks (tandem eval --help)']])}
+  return `${synopsis([run!, ...COMMANDS.plan.synopsis(ctx), ...runMore, ...COMMANDS.review.synopsis(ctx), ['tandem history [--workspace DIR] [--json]', 'saved tasks (tandem history --help)'], ['tandem facts [list|add|rm|clear]', 'facts about the workspace (tandem facts --help)'], ['tandem eval [options]', 'measure models on tasks (tandem eval --help)']])}
 
 Runs one turn of the Tandem agent on a workspace, headless, against any
 OpenAI-compatible endpoint, and exits when the turn ends.
@@ -79,5 +79,24 @@ ${environmentLines((e) => !!e.task)}
 `;
 }
 
+/** `tandem facts --help`. */
+export function factsUsage(roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): string {
+  const ctx = { roles };
+  return `${synopsis(COMMANDS.facts.synopsis(ctx))}
+
+Facts are short things learned about a workspace (by the Reviewer's verdicts, or
+added by you), sent to the planning and executing roles of later tasks. Each cites
+the lines (or the command output) it rests on and is checked before use: cited
+lines that changed, a file that is gone, or an age past TANDEM_FACTS_MAX_AGE_DAYS
+make it stale, and a stale fact is not sent. They are kept per workspace beside
+its history ($TANDEM_DATA_DIR, else $XDG_DATA_HOME/tandem). \`tandem run --no-facts\`
+runs without them.
+
+Options:
+${optionLines(['facts'], ctx)}
+`;
+}
+
 export const USAGE = usage();
 export const HISTORY_USAGE = historyUsage();
+export const FACTS_USAGE = factsUsage();

@@ -310,8 +310,41 @@ export const InstructionsCard = z.object({
   ts: z.number(),
 });
 
+/** One fact as a card names it: its id (for Forget), its sentence and its citation in one line. */
+const FactLine = z.object({ id: z.string().max(40), text: z.string().max(1000), cited: z.string().max(2000) });
+
+/**
+ * The facts a request carried (one collapsed line, "Using 3 facts", that opens to each with its
+ * citation), and those left out as stale with why. A new card only when what is sent changes.
+ */
+export const FactsCard = z.object({
+  kind: z.literal('facts'),
+  id: z.string(),
+  role: RoleId,
+  sent: z.array(FactLine).max(200),
+  stale: z.array(FactLine.extend({ why: z.string().max(1000) })).max(200),
+  /** Checked facts that did not fit `tandem.facts.maxTokens`. */
+  left_out: z.number().int().min(0).optional(),
+  ts: z.number(),
+});
+
+/**
+ * What a review taught ("Learned: … — from src/app.py:12-20", with Forget), or why it was not kept
+ * (`refused`: a citation of a file a read would refuse, lines that do not exist, facts turned off).
+ */
+export const LearnedCard = z.object({
+  kind: z.literal('learned'),
+  id: z.string(),
+  fact: FactLine.extend({ id: z.string().max(40).optional() }),
+  refused: z.string().max(1000).optional(),
+  /** The user forgot it since. */
+  forgotten: z.boolean().optional(),
+  step: z.number().int().min(1).optional(),
+  ts: z.number(),
+});
+
 export const Card = z.discriminatedUnion('kind', [
-  TextCard, PlanCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard, SummaryCard, InstructionsCard,
+  TextCard, PlanCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard, SummaryCard, InstructionsCard, FactsCard, LearnedCard,
 ]);
 export type Card = z.infer<typeof Card>;
 export type TextCard = z.infer<typeof TextCard>;
@@ -323,3 +356,5 @@ export type UsageCard = z.infer<typeof UsageCard>;
 export type AgentStateCard = z.infer<typeof AgentStateCard>;
 export type SummaryCard = z.infer<typeof SummaryCard>;
 export type InstructionsCard = z.infer<typeof InstructionsCard>;
+export type FactsCard = z.infer<typeof FactsCard>;
+export type LearnedCard = z.infer<typeof LearnedCard>;

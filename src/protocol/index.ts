@@ -17,3 +17,5 @@ export * from './protocolMap';
 export * from './roleRegistry';
 export * from './instructionsHeadline';
 export * from './mentions';
+export * from './facts';
+export * from './factLabel';

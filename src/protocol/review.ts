@@ -17,10 +17,24 @@ export type ReviewConcern = z.infer<typeof ReviewConcern>;
 export const ReviewVerdictKind = z.enum(['ok', 'revise', 'replan']);
 export type ReviewVerdictKind = z.infer<typeof ReviewVerdictKind>;
 
+/**
+ * A durable fact about the project the review showed (kept across tasks), with the evidence it
+ * rests on: a workspace file and its lines, or the step's check command whose output showed it.
+ */
+export const ReviewLearn = z.object({
+  text: z.string().min(1).max(300),
+  file: z.string().max(500).nullable().optional(),
+  start_line: z.number().int().min(1).nullable().optional(),
+  end_line: z.number().int().min(1).nullable().optional(),
+  command: z.string().max(500).nullable().optional(),
+});
+export type ReviewLearn = z.infer<typeof ReviewLearn>;
+
 export const ReviewVerdict = z.object({
   verdict: ReviewVerdictKind,
   reasons: z.array(z.string().min(1).max(2000)).min(1).max(20),
   concerns: z.array(ReviewConcern).max(30),
+  learn: ReviewLearn.nullable().optional(),
 });
 export type ReviewVerdict = z.infer<typeof ReviewVerdict>;
 

@@ -126,7 +126,7 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
       default:
         break;
     }
-    if (c.kind !== 'tool_call' && c.kind !== 'plan' && c.kind !== 'question' && c.kind !== 'usage' && c.kind !== 'agent_state' && c.kind !== 'instructions') lastTool = undefined;
+    if (c.kind !== 'tool_call' && c.kind !== 'plan' && c.kind !== 'question' && c.kind !== 'usage' && c.kind !== 'agent_state' && c.kind !== 'instructions' && c.kind !== 'facts' && c.kind !== 'learned') lastTool = undefined;
   }
   flushAssistant();
   return out;

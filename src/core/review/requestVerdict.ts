@@ -43,7 +43,7 @@ export interface VerdictAnswer {
 }
 
 const AS_JSON = 'Answer with the verdict as JSON matching the schema.';
-const AS_TEXT = 'Answer with only one ```json block holding {"verdict": "ok"|"revise"|"replan", "reasons": [strings], "concerns": [{"step": number|null, "file": string|null, "line": number|null, "text": string}]}.';
+const AS_TEXT = 'Answer with only one ```json block holding {"verdict": "ok"|"revise"|"replan", "reasons": [strings], "concerns": [{"step": number|null, "file": string|null, "line": number|null, "text": string}], "learn": null|{"text": string, "file": string|null, "start_line": number|null, "end_line": number|null, "command": string|null}}.';
 
 export async function requestVerdict(r: VerdictRequest): Promise<VerdictAnswer> {
   const attempts: StructuredAttempt[] = [];

@@ -48,9 +48,20 @@ export function stepReviewBrief(f: StepFactsForReview): string {
 }
 
 /** The verdict must fit what was asked: a plan review never says replan, a step review never revise; concerns name real steps. */
-export function verdictChecks(kind: 'plan' | 'step', stepCount: number): (v: ReviewVerdict) => string[] {
+export function verdictChecks(kind: 'plan' | 'step', stepCount: number, commands: readonly string[] = []): (v: ReviewVerdict) => string[] {
   return (v) => {
     const errors: string[] = [];
+    // A learned fact must cite its evidence: a file and its lines, or a command whose output was shown here.
+    const l = v.learn;
+    if (l) {
+      if (l.file && l.command) errors.push('learn: cite a file with its lines, or the check command, not both');
+      else if (l.file) {
+        if (l.start_line == null) errors.push('learn: give start_line (and end_line) of the lines in learn.file that show the fact');
+        else if (l.end_line != null && l.end_line < l.start_line) errors.push('learn: end_line is before start_line');
+      } else if (l.command) {
+        if (!commands.includes(l.command.trim())) errors.push(commands.length ? `learn: command must be the check whose output you were shown (${commands.map((c) => `\`${c}\``).join(', ')})` : 'learn: no command output was shown in this review; cite a file and its lines');
+      } else errors.push('learn: a fact needs a citation: file with start_line and end_line, or the check command');
+    }
     if (kind === 'plan' && v.verdict === 'replan') errors.push('verdict: a plan that has not run cannot need a replan; answer ok or revise');
     if (kind === 'step' && v.verdict === 'revise') errors.push('verdict: after a step ran the answer is ok or replan');
     for (const c of v.concerns) {

@@ -6,7 +6,8 @@
  * decides what happens next.
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { Plan, PlanStep, ReviewResult, RoleRegistry } from '../../protocol';
+import type { Plan, PlanStep, ReviewLearn, ReviewResult, RoleRegistry } from '../../protocol';
+import type { LearnedFrom } from '../facts/learnFromVerdict';
 import type { LlmClient, RetryNotice } from '../llm/llmClient';
 import type { Logger } from '../ports/ports';
 import type { PromptContext, RoleDef } from '../roles/roles';
@@ -29,6 +30,8 @@ export interface ReviewerDeps {
   onUsage(u: { model: string; role: string; tokensIn: number; tokensOut: number; latencyMs: number; estimated?: boolean }): void;
   onRetry?(notice: RetryNotice): void;
   now?(): number;
+  /** A valid verdict's `learn`, with where it came from: kept as a fact (or refused) by the task. */
+  learn?(learn: ReviewLearn, from: LearnedFrom): Promise<void>;
 }
 
 export class Reviewer {
@@ -40,15 +43,17 @@ export class Reviewer {
   }
 
   reviewPlan(plan: Plan, version: number, signal: AbortSignal): Promise<ReviewResult> {
-    return this.ask(planReviewBrief(plan, version), verdictChecks('plan', plan.steps.length), signal);
+    return this.ask(planReviewBrief(plan, version), verdictChecks('plan', plan.steps.length), signal, undefined, new Map());
   }
 
   reviewStep(plan: Plan, step: PlanStep, ended: StepVerdict, diff: string, signal: AbortSignal): Promise<ReviewResult> {
     const brief = stepReviewBrief({ goal: plan.goal, step, total: plan.steps.length, state: ended.state, evidence: ended.evidence, diff });
-    return this.ask(brief, verdictChecks('step', plan.steps.length), signal, step.step_number);
+    const check = ended.evidence?.check;
+    const shown = new Map(check ? [[check.command.trim(), check.output]] : []);
+    return this.ask(brief, verdictChecks('step', plan.steps.length, [...shown.keys()]), signal, step.step_number, shown);
   }
 
-  private async ask(brief: string, check: ReturnType<typeof verdictChecks>, signal: AbortSignal, step?: number): Promise<ReviewResult> {
+  private async ask(brief: string, check: ReturnType<typeof verdictChecks>, signal: AbortSignal, step: number | undefined, commandOutputs: ReadonlyMap<string, string>): Promise<ReviewResult> {
     const role = this.role;
     if (!role) throw new Error('no role here reviews plans');
     const settings = this.deps.settings();
@@ -76,6 +81,15 @@ export class Reviewer {
       brief,
       check,
     });
+    const learn = answer.verdict?.learn;
+    if (learn && this.deps.learn) {
+      // What is learned never costs the verdict: a failure to keep the fact is logged, the verdict stands.
+      try {
+        await this.deps.learn(learn, { model: answer.provenance.model, role: role.id, ...(step !== undefined ? { step } : {}), commandOutputs });
+      } catch (err) {
+        this.deps.logger.warn(`review: the fact the verdict learned could not be kept: ${(err as Error).message}`);
+      }
+    }
     return {
       verdict: answer.verdict,
       ...(answer.error ? { error: answer.error } : {}),

@@ -34,6 +34,7 @@ import { TaskCheckpoints } from './taskCheckpoints';
 import { TaskContextFitting, type ContextMeasure } from './taskContextFitting';
 import type { TaskOutput } from './taskOutput';
 import type { UserHooksSource } from '../userHooks/userHooks';
+import type { FactBook } from '../facts/factBook';
 
 /** What a host gives the runtime. */
 export interface TaskPorts {
@@ -51,6 +52,8 @@ export interface TaskPorts {
   summarizer?: Summarizer;
   /** The user's own hook commands in force (read at each prompt and turn); none: no hook runs. */
   userHooks?: UserHooksSource;
+  /** The workspace's facts (none, or `--no-facts`: none sent, none learned). */
+  facts?: FactBook;
 }
 
 export interface TaskStart {
@@ -218,6 +221,7 @@ function wire(
     tools: (ports.registries ?? PRODUCT_REGISTRIES).tools(),
     taskId: t.id,
     ...(ports.userHooks ? { userHooks: ports.userHooks } : {}),
+    ...(ports.facts ? { facts: ports.facts } : {}),
     ...(checkpoints ? { files: checkpoints } : {}),
     ...(t.resume ? { resume: t.resume } : {}),
   });

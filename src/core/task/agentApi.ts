@@ -12,6 +12,7 @@ import type { RoleDef } from '../roles/roles';
 import type { PlanProvenance } from '../plans/planRecord';
 import type { ChatMessage } from '../context/chatMessage';
 import type { UserHooksSource } from '../userHooks/userHooks';
+import type { FactBook } from '../facts/factBook';
 
 
 export interface AgentOptions {
@@ -34,6 +35,8 @@ export interface AgentOptions {
   taskId?: string;
   /** The user's own hook commands in force (none: no hook runs). Read at each use: the host may change them. */
   userHooks?: UserHooksSource;
+  /** The workspace's facts: sent to the planning and executing roles, learned from the Reviewer's verdicts (none: neither). */
+  facts?: FactBook;
 }
 
 export interface ResumeState {

@@ -41,6 +41,9 @@ import { Conversation, type ConversationMessage } from '../context/conversation'
 import type { ChatMessage } from '../context/chatMessage';
 import { answerTokensFor } from '../context/modelWindows';
 import { ProjectKnowledge } from '../knowledge/projectKnowledge';
+import { TaskFactSection } from '../facts/taskFactSection';
+import { learnFromVerdict } from '../facts/learnFromVerdict';
+import { contentText } from '../context/chatMessage';
 import { TaskPlans, type PlannerMessage } from './taskPlans';
 import type { StepBranch } from '../planRuns/planGraphRun';
 import { BUSY, ROLE_NEEDS, taskRow, type ActionTarget, type TaskActionMessage, type TaskActionType, type TaskFiles } from './userActions';
@@ -141,7 +144,9 @@ export class Agent implements AgentApi {
       this.talk.restore(opts.resume.messages);
     }
     this.llm = this.makeClient();
-    this.knowledge = new ProjectKnowledge({ fs: opts.host.fs, settings: () => this.settings.knowledge, ui: this.events, logger: opts.host.logger });
+    // Facts first rank those citing files the task's first message names.
+    const facts = opts.facts && new TaskFactSection(opts.facts, this.events, () => contentText(this.talk.messages.find((m) => m.role === 'user')?.content));
+    this.knowledge = new ProjectKnowledge({ fs: opts.host.fs, settings: () => this.settings.knowledge, ui: this.events, logger: opts.host.logger, ...(facts ? { facts } : {}) });
     // load_skill is offered once the task's skills are found (none: nothing is added to the prompt).
     this.tools.add(this.knowledge.skills);
     this.explorers = new Explorers({
@@ -183,6 +188,7 @@ export class Agent implements AgentApi {
       promptContext: () => this.catalog(),
       onUsage: (u) => emitUsage(this.events, this.usage, { ...u, outcome: 'review' }, this.hooks.onUsage),
       onRetry: (notice) => this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
+      ...(opts.facts ? { learn: learnFromVerdict(opts.facts, this.events, opts.taskId) } : {}),
     });
     this.plans = new TaskPlans({
       events: this.events,

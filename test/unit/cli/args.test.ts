@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { parseArgs, type RunArgs } from '../../../src/cli/args';
 import { OPTIONS, type OptionDef } from '../../../src/cli/commands';
-import { HISTORY_USAGE, USAGE } from '../../../src/cli/usage';
+import { FACTS_USAGE, HISTORY_USAGE, USAGE } from '../../../src/cli/usage';
 import { settingsFromEnv } from '../../../src/cli/settingsFromEnv';
 import { modelFor } from '../../../src/core/settings/settings';
 import { PRODUCT_ROLE_INFO, RoleRegistry, ROLE_TABLE } from '../../../src/protocol';
@@ -42,7 +42,7 @@ describe('tandem arguments (node:util parseArgs over the command table)', () => 
 
   it('names each bad usage', () => {
     assert.equal(error([]), 'missing command');
-    assert.equal(error(['frob']), 'unknown command "frob" (expected run, plan, review, history, eval)');
+    assert.equal(error(['frob']), 'unknown command "frob" (expected run, plan, review, history, facts, eval)');
     assert.equal(error(['run']), 'missing the prompt');
     assert.equal(error(['run', '--frobnicate=1', 'x']), 'unknown option --frobnicate');
     assert.equal(error(['run', '-x', 'y']), 'unknown option -x');
@@ -84,8 +84,9 @@ describe('tandem arguments (node:util parseArgs over the command table)', () => 
 
   it('the usage documents every option its command takes, and every role', () => {
     for (const [name, o] of Object.entries(OPTIONS) as [string, OptionDef][]) {
-      if (o.commands.some((c) => c !== 'history')) assert.ok(USAGE.includes(`--${name}`), name);
+      if (o.commands.some((c) => c !== 'history' && c !== 'facts')) assert.ok(USAGE.includes(`--${name}`), name);
       if (o.commands.includes('history')) assert.ok(HISTORY_USAGE.includes(`--${name}`), name);
+      if (o.commands.includes('facts')) assert.ok(FACTS_USAGE.includes(`--${name}`), name);
     }
     assert.ok(USAGE.includes(`--role ${ROLE_IDS.join('|')}`));
   });

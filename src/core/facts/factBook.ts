@@ -1,0 +1,221 @@
+/**
+ * One workspace's facts: what is stored, what still holds, and every way a fact comes or goes —
+ * learned from a Reviewer's verdict, added or edited by the user, forgotten, cleared. A fact is
+ * only ever kept with a citation that a read of the workspace would allow and that exists now (the
+ * lines are hashed as they are), its text masked for the API key and flattened to one line. The
+ * store may hold other workspaces' facts (a shared `--history-dir`): this book sees only its own.
+ */
+import { randomBytes } from 'node:crypto';
+import { FACT_TEXT_MAX, citationLabel, type Fact, type FactCitation, type FactSource, type FactView, type ReviewLearn } from '../../protocol';
+import type { WorkspaceFs } from '../ports/ports';
+import { maskSecret } from '../secrets/secretMask';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
+import { citablePath } from './citablePath';
+import { citedLines, evidenceHash, lineCount } from './citedLines';
+import { checkFact } from './factCheck';
+import type { FactStore } from './factStore';
+import type { FactSettings } from './factSettings';
+
+/** A citation as given: a workspace path and 1-based inclusive lines. */
+export interface CiteInput {
+  path: string;
+  start: number;
+  end: number;
+}
+
+/** A citation longer than this proves nothing in particular. */
+export const MAX_CITED_LINES = 400;
+
+export type FactResult = { ok: true; fact: Fact; cited: string; updated?: boolean } | { ok: false; why: string; cited: string };
+
+export interface FactBookOptions {
+  store: FactStore;
+  fs: WorkspaceFs;
+  /** This workspace's key (its history folder's name): stored with each fact. */
+  workspace: string;
+  settings(): FactSettings;
+  /** The API key, masked out of every fact's text. */
+  secret?(): string | undefined;
+  now?(): number;
+  /** false: facts are read and sent but none learned (a run that saves nothing). */
+  learning?: boolean;
+}
+
+const sameText = (a: string, b: string) => a.toLowerCase().replace(/\s+/g, ' ').trim() === b.toLowerCase().replace(/\s+/g, ' ').trim();
+
+export class FactBook {
+  constructor(private readonly o: FactBookOptions) {}
+
+  private now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+
+  get settings(): FactSettings {
+    return this.o.settings();
+  }
+
+  /** Text as a fact may hold it: the API key masked, one line. */
+  mask(text: string): string {
+    return maskSecret(text, this.o.secret?.()).replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  }
+
+  /** A read problem of the store (a corrupt file kept aside), once. */
+  takeProblem(): string | undefined {
+    return this.o.store.takeProblem();
+  }
+
+  /** This workspace's facts, newest first, without checking them. */
+  facts(): Fact[] {
+    return this.o.store.read().filter((f) => f.workspace === this.o.workspace).sort((a, b) => b.created - a.created);
+  }
+
+  /** This workspace's facts, each checked against the code now. */
+  async list(): Promise<FactView[]> {
+    const matcher = new IgnoreMatcher(this.o.fs);
+    const now = this.now();
+    const out: FactView[] = [];
+    for (const fact of this.facts()) {
+      const stale = await checkFact(fact, this.o.fs, now, this.settings.maxAgeDays, matcher);
+      out.push({ fact, cited: citationLabel(fact.citation), ...(stale ? { stale } : {}) });
+    }
+    return out;
+  }
+
+  /** What may be sent now (fresh) and what may not (stale, with why). Nothing at all while facts are off. */
+  async usable(): Promise<{ fresh: Fact[]; stale: FactView[] }> {
+    if (!this.settings.enabled) return { fresh: [], stale: [] };
+    const all = await this.list();
+    return { fresh: all.filter((v) => !v.stale).map((v) => v.fact), stale: all.filter((v) => v.stale) };
+  }
+
+  /** The user's own fact (the palette, the Facts view, `tandem facts add`); with or without a citation. */
+  async add(text: string, cites: readonly CiteInput[] | undefined, source: FactSource = { by: 'user' }): Promise<FactResult> {
+    const citation = cites?.length ? await this.citeLines(cites) : undefined;
+    if (citation && 'why' in citation) return { ok: false, why: citation.why, cited: cites!.map((c) => `${c.path}:${c.start}-${c.end}`).join(', ') };
+    return this.keep(text, citation, source);
+  }
+
+  /**
+   * A Reviewer's `learn`: kept only when it cites a file a read would allow with lines that exist, or
+   * the command whose output the Reviewer was shown (`commandOutputs`: the step's check).
+   */
+  async learn(learn: ReviewLearn, source: FactSource, commandOutputs: ReadonlyMap<string, string>): Promise<FactResult> {
+    let cited = learn.command ? `\`${learn.command}\`` : learn.file ? `${learn.file}:${learn.start_line ?? '?'}-${learn.end_line ?? learn.start_line ?? '?'}` : '(no citation)';
+    if (!this.settings.enabled) return { ok: false, why: 'facts are turned off (tandem.facts.enabled)', cited };
+    if (this.o.learning === false) return { ok: false, why: 'this run saves nothing (--no-history), so no fact is kept', cited };
+    let citation: FactCitation;
+    if (learn.file) {
+      const start = learn.start_line ?? 1;
+      const c = await this.citeLines([{ path: learn.file, start, end: learn.end_line ?? start }]);
+      if ('why' in c) return { ok: false, why: c.why, cited };
+      citation = c;
+      cited = citationLabel(c);
+    } else if (learn.command) {
+      const output = commandOutputs.get(learn.command.trim());
+      if (output === undefined) return { ok: false, why: `\`${learn.command}\` is not a command whose output the review was shown`, cited };
+      citation = { kind: 'command', command: learn.command.trim(), output_hash: evidenceHash(output) };
+    } else {
+      return { ok: false, why: 'a learned fact needs a citation (a file and its lines, or the check command)', cited };
+    }
+    return this.keep(learn.text, citation, source);
+  }
+
+  private async citeLines(cites: readonly CiteInput[]): Promise<FactCitation | { why: string }> {
+    const matcher = new IgnoreMatcher(this.o.fs);
+    const files = [];
+    for (const c of cites.slice(0, 5)) {
+      if (!Number.isInteger(c.start) || !Number.isInteger(c.end) || c.start < 1 || c.end < c.start) return { why: `${c.path}: lines ${c.start}-${c.end} are not a range` };
+      if (c.end - c.start + 1 > MAX_CITED_LINES) return { why: `${c.path}: cite at most ${MAX_CITED_LINES} lines, the ones that show the fact` };
+      const p = await citablePath(this.o.fs, c.path, matcher);
+      if (!p.ok) return { why: `Refused: ${p.why}` };
+      const text = await this.o.fs.readText(p.real);
+      const lines = citedLines(text, c.start, c.end);
+      if (lines === undefined) return { why: `${p.rel} has ${lineCount(text)} lines; lines ${c.start}-${c.end} do not exist` };
+      files.push({ path: p.rel, start: c.start, end: c.end, hash: evidenceHash(lines) });
+    }
+    return { kind: 'lines', files };
+  }
+
+  private keep(given: string, citation: FactCitation | undefined, source: FactSource): FactResult {
+    const cited = citationLabel(citation);
+    const text = maskSecret(given, this.o.secret?.()).replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+    if (!text) return { ok: false, why: 'the fact is empty', cited };
+    if (text.length > FACT_TEXT_MAX) return { ok: false, why: `a fact is one short sentence (at most ${FACT_TEXT_MAX} characters; this one has ${text.length})`, cited };
+    const now = this.now();
+    return this.o.store.update((all) => {
+      // The same sentence learned again refreshes the fact (its evidence, its age) instead of adding a copy.
+      const same = all.find((f) => f.workspace === this.o.workspace && sameText(f.text, text));
+      if (same) {
+        if (citation) same.citation = citation;
+        same.checked = now;
+        same.source = source;
+        return { ok: true, fact: same, cited, updated: true };
+      }
+      const fact: Fact = { id: `f${randomBytes(4).toString('hex')}`, text, ...(citation ? { citation } : {}), source, workspace: this.o.workspace, created: now, checked: now };
+      all.push(fact);
+      return { ok: true, fact, cited };
+    });
+  }
+
+  /** Forget one fact, by id or a unique prefix of it. */
+  remove(id: string): { removed: Fact } | { why: string } {
+    return this.o.store.update((all) => {
+      const found = this.find(all, id);
+      if ('why' in found) return found;
+      all.splice(all.indexOf(found.fact), 1);
+      return { removed: found.fact };
+    });
+  }
+
+  /** Forget every fact of this workspace; how many went. */
+  clear(): number {
+    return this.o.store.update((all) => {
+      const mine = all.filter((f) => f.workspace === this.o.workspace);
+      for (const f of mine) all.splice(all.indexOf(f), 1);
+      return mine.length;
+    });
+  }
+
+  /** The user's new wording of a fact (its citation stays). */
+  edit(id: string, text: string): FactResult {
+    const masked = maskSecret(text, this.o.secret?.()).replace(/\s+/g, ' ').trim();
+    return this.o.store.update((all): FactResult => {
+      const found = this.find(all, id);
+      if ('why' in found) return { ok: false, why: found.why, cited: '' };
+      const cited = citationLabel(found.fact.citation);
+      if (!masked) return { ok: false, why: 'the fact is empty', cited };
+      if (masked.length > FACT_TEXT_MAX) return { ok: false, why: `a fact is at most ${FACT_TEXT_MAX} characters`, cited };
+      found.fact.text = masked;
+      return { ok: true, fact: found.fact, cited };
+    });
+  }
+
+  /**
+   * "Re-check" on a stale fact: the user says it still holds. Its citation is taken again from the
+   * lines as they are now (refused as any citation would be), and its age starts over.
+   */
+  async recheck(id: string): Promise<FactResult> {
+    const found = this.find(this.o.store.read(), id);
+    if ('why' in found) return { ok: false, why: found.why, cited: '' };
+    const c = found.fact.citation;
+    const citation = c?.kind === 'lines' ? await this.citeLines(c.files) : c;
+    if (citation && 'why' in citation) return { ok: false, why: citation.why, cited: citationLabel(c) };
+    const now = this.now();
+    return this.o.store.update((all): FactResult => {
+      const again = this.find(all, found.fact.id);
+      if ('why' in again) return { ok: false, why: again.why, cited: '' };
+      if (citation) again.fact.citation = citation;
+      again.fact.checked = now;
+      return { ok: true, fact: again.fact, cited: citationLabel(citation), updated: true };
+    });
+  }
+
+  private find(all: Fact[], id: string): { fact: Fact } | { why: string } {
+    const mine = all.filter((f) => f.workspace === this.o.workspace);
+    const exact = mine.find((f) => f.id === id);
+    if (exact) return { fact: exact };
+    const matches = id.length >= 2 ? mine.filter((f) => f.id.startsWith(id)) : [];
+    if (matches.length === 1) return { fact: matches[0]! };
+    return { why: matches.length ? `"${id}" matches ${matches.length} facts; give more of the id` : `no fact "${id}" in this workspace` };
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The check before use: a fact is sent only while its evidence still holds. Cited lines whose hash
+ * differs, a file that is gone (or no longer readable: ignored, a secret, outside), or a fact not
+ * re-checked within `maxAgeDays` make it stale. A command's output is not run again to check it (that
+ * would need an approval): such a fact expires by age alone.
+ */
+import type { Fact, FactStaleness } from '../../protocol';
+import type { WorkspaceFs } from '../ports/ports';
+import { IgnoreMatcher } from '../policy/ignorePolicy';
+import { citablePath } from './citablePath';
+import { citedLines, evidenceHash } from './citedLines';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export async function checkFact(fact: Fact, fs: WorkspaceFs, now: number, maxAgeDays: number, matcher = new IgnoreMatcher(fs)): Promise<FactStaleness | undefined> {
+  if (fact.citation?.kind === 'lines') {
+    for (const f of fact.citation.files) {
+      const where = `${f.path}:${f.start}-${f.end}`;
+      const cite = await citablePath(fs, f.path, matcher);
+      if (!cite.ok) {
+        const gone = / does not exist$/.test(cite.why);
+        return { reason: gone ? 'gone' : 'refused', detail: gone ? `${f.path} is gone` : cite.why };
+      }
+      let text: string;
+      try {
+        text = await fs.readText(cite.real);
+      } catch (e) {
+        return { reason: 'gone', detail: `${f.path} cannot be read (${(e as Error).message})` };
+      }
+      const lines = citedLines(text, f.start, f.end);
+      if (lines === undefined) return { reason: 'changed', detail: `${where}: those lines no longer exist` };
+      if (evidenceHash(lines) !== f.hash) return { reason: 'changed', detail: `${where} changed since it was learned` };
+    }
+  }
+  const age = now - fact.checked;
+  if (maxAgeDays > 0 && age > maxAgeDays * DAY_MS) {
+    return { reason: 'old', detail: `not re-checked for ${Math.floor(age / DAY_MS)} days (tandem.facts.maxAgeDays is ${maxAgeDays})` };
+  }
+  return undefined;
+}
