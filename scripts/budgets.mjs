@@ -45,10 +45,18 @@ try {
 try {
   const { promptTokensPerRole } = await import('../bench/support/promptTokens.mjs');
   for (const r of promptTokensPerRole()) {
-    figure(`${r.label}: system prompt + tool schemas per request (${r.system} + ${r.schemas})`, r.total, 'tokens', BUDGETS.promptTokens, 0);
+    figure(`${r.label}: system prompt + tool schemas per request, no facts (${r.system} + ${r.schemas})`, r.total, 'tokens', BUDGETS.promptTokens, 0);
   }
 } catch (e) {
   broken('prompt tokens per role', e.message);
+}
+
+// Facts come on top of that budget, capped by tandem.facts.maxTokens: with 30 facts the extra stays under the cap.
+try {
+  const { factSectionTokens } = await import('../bench/support/factTokens.mjs');
+  for (const s of factSectionTokens([30])) figure(`facts section with ${s.facts} facts (${s.sent} sent), extra per Planner/Actor request`, s.tokens, 'tokens', s.cap, 0);
+} catch (e) {
+  broken('facts section tokens', e.message);
 }
 
 if (!figuresOnly) {
