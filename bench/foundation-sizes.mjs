@@ -1,6 +1,6 @@
 // Sizes against the budgets, on a production build staged apart from dist/: the webview's JS+CSS
 // gzipped, dist/extension.js (minified; the lazily loaded files beside it apart) and the VSIX.
-// Prints, asserts nothing (the budgets stage of `npm test`, scripts/budgets.mjs, fails when over).
+// Prints, asserts nothing (the budgets stage of `npm test`, bench/budgets.mjs, fails when over).
 // Usage: node bench/foundation-sizes.mjs [--smoke]   (the same in smoke mode: it is deterministic)
 import { BUDGETS, line } from './foundation/budget.mjs';
 import { productionSizes } from './support/sizes.mjs';

@@ -1,7 +1,8 @@
 // The lint stage of `npm test`: one check per layer rule (scripts/lint/layers.mjs, enforced with
-// dependency-cruiser over src/ and webview-ui/), one for import cycles, one for unresolvable
-// imports, one for comments that point at documents outside the repository, and one for writes to
-// the model's conversation outside its owner (scripts/lint/conversationWriters.mjs). Ends with the
+// dependency-cruiser over src/ and webview-ui/), one for import cycles, one for loops between the
+// folders of one core layer (scripts/lint/folderLoops.mjs), one for unresolvable imports, one for
+// comments that point at documents outside the repository, and one for writes to the model's
+// conversation outside its owner (scripts/lint/conversationWriters.mjs). Ends with the
 // stage line `N passed, N failed`; each failed check lists its offending imports or comments.
 // Usage: node scripts/lint.mjs [--root DIR]   (DIR: another tree to lint, e.g. a test's fixture)
 import { parseArgs } from 'node:util';
@@ -9,6 +10,7 @@ import { resolve } from 'node:path';
 import { cruise } from 'dependency-cruiser';
 import { layerRules, filesOutsideCoreLayers } from './lint/layers.mjs';
 import { outsideReferences } from './lint/commentRefs.mjs';
+import { folderLoops } from './lint/folderLoops.mjs';
 import { CONVERSATION_OWNER, conversationWriters } from './lint/conversationWriters.mjs';
 import { ROOT } from './test-host-paths.mjs';
 
@@ -36,6 +38,7 @@ const checks = rules.map((rule) => {
 });
 const coreFiles = cruised.modules.map((m) => m.source).filter((f) => f.startsWith('src/core/'));
 checks.push({ name: 'every src/core file is in a core layer', problems: filesOutsideCoreLayers(coreFiles).map((f) => `${f} (in no layer of scripts/lint/layers.mjs CORE_LAYERS)`) });
+checks.push({ name: 'no loop between the folders of one src/core layer', problems: folderLoops(cruised.modules) });
 const comments = outsideReferences(root, ['src', 'webview-ui/src', 'webview-ui/build', 'test', 'bench', 'scripts', 'esbuild.mjs']);
 checks.push({ name: `comments say why in place (${comments.files} files)`, problems: comments.problems });
 const writers = conversationWriters(root);

@@ -3,7 +3,7 @@
 // so vsce does not need to walk node_modules (--no-dependencies), which also keeps it offline.
 // The production build goes into a staging folder (the manifest, README, LICENSE, icon and the
 // production dist/), never into the repository's dist/, which stays the development build the tests
-// load. The budgets stage (scripts/budgets.mjs) measures the same staged build.
+// load. The budgets stage (bench/budgets.mjs) measures the same staged build.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

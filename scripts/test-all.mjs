@@ -63,7 +63,7 @@ const stages = [
   // webview, dist/extension.js, VSIX, prompt tokens per role) against their budgets, then every
   // bench once in smoke mode (foundation-activate in code-server, llamaServer on the built server).
   // Its production build is staged in a temp folder: dist/ stays the development build.
-  ['budgets', () => run(node, ['scripts/budgets.mjs'])],
+  ['budgets', () => run(node, ['bench/budgets.mjs'])],
 ];
 
 const failed = [];

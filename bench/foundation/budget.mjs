@@ -1,5 +1,5 @@
 // The budgets, in one place for the benches and the budgets stage of `npm test`
-// (scripts/budgets.mjs), and one line per figure, the way every foundation bench prints it.
+// (bench/budgets.mjs), and one line per figure, the way every foundation bench prints it.
 export const BUDGETS = {
   /** Production webview JS+CSS, gzipped at level 9, KB (1,024 bytes). */
   webviewGzKB: 55,

@@ -1,7 +1,7 @@
 // What one request costs in prompt for each role, counted exactly as the loop sends it: the role's
 // system prompt and the `tools` array (JSON) it offers that role, with gpt-tokenizer (o200k_base).
 // A role that executes plans is also offered fail_step: the largest set each role can get is counted.
-// Used by bench/promptTokens.bench.mjs (per-tool table) and the budgets stage (scripts/budgets.mjs).
+// Used by bench/promptTokens.bench.mjs (per-tool table) and the budgets stage (bench/budgets.mjs).
 // Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
 import { createRequire } from 'node:module';
 import { loadCore } from '../compiledCore.mjs';

@@ -1,6 +1,6 @@
 // The deterministic sizes of a production build, staged apart from dist/ (scripts/package.mjs):
 // the webview's JS+CSS gzipped, dist/extension.js and the files loaded lazily beside it, the VSIX.
-// Used by bench/foundation-sizes.mjs and the budgets stage (scripts/budgets.mjs).
+// Used by bench/foundation-sizes.mjs and the budgets stage (bench/budgets.mjs).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -13,8 +13,20 @@ import { allowListEntries, analyzeCommand } from './commandSafety';
 import { executionSensitiveReason } from './executionSensitivePaths';
 import { IGNORE_FILE_NAMES } from './ignorePolicy';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports/ports';
-import type { ApprovalSettings } from '../settings/settings';
 import { isWithin } from '../workspace/workspacePaths';
+
+/** Which approval classes are granted without asking. Never covers paths outside the workspace. */
+export interface ApprovalSettings {
+  /** 'ask': ask the Approver for anything not auto-approved; 'never': deny it (headless default). */
+  mode: 'ask' | 'never';
+  autoApprove: { edit: boolean; create: boolean; delete: boolean; command: boolean };
+  /**
+   * Plan-scope approval (`tandem.autoApprove.planScope`, `--approve plan`): Execute plan counts as
+   * approving each step's in-scope edits, new files and commands; the policy's hard rules still hold
+   * and out-of-scope actions are amendments a person decides (plans/amendmentGate.ts).
+   */
+  planScope?: boolean;
+}
 
 /**
  * `hard`: a rule blanket approval never covers (outside the workspace, files that run code or decide

@@ -1,5 +1,6 @@
 import { ROLE_TABLE, type RoleId } from '../../protocol';
 import { defaultKnowledgeSettings, type KnowledgeSettings } from '../knowledge/instructionSources';
+import type { ApprovalSettings } from '../policy/approvalPolicy';
 
 /** What the other running steps do when one fails (see AgentSettings.onStepFailure). */
 export const STEP_FAILURE_CHOICES = ['finish', 'stop'] as const;
@@ -62,19 +63,6 @@ export const DEFAULT_EXPLORERS: ExplorerSettings = { enabled: true, max: 3 };
 
 export const REVIEW_STEPS = ['off', 'on_failure', 'every_step'] as const;
 export type ReviewStepsSetting = (typeof REVIEW_STEPS)[number];
-
-/** Which approval classes are granted without asking. Never covers paths outside the workspace. */
-export interface ApprovalSettings {
-  /** 'ask': ask the Approver for anything not auto-approved; 'never': deny it (headless default). */
-  mode: 'ask' | 'never';
-  autoApprove: { edit: boolean; create: boolean; delete: boolean; command: boolean };
-  /**
-   * Plan-scope approval (`tandem.autoApprove.planScope`, `--approve plan`): Execute plan counts as
-   * approving each step's in-scope edits, new files and commands; the policy's hard rules still hold
-   * and out-of-scope actions are amendments a person decides (plans/amendmentGate.ts).
-   */
-  planScope?: boolean;
-}
 
 export interface LimitSettings {
   maxToolCallsPerTurn: number;

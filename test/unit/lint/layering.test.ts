@@ -1,7 +1,8 @@
 /**
  * The lint stage (scripts/lint.mjs) run as `npm test` runs it, on small trees made here: each layer
- * leak, an import cycle and a comment pointing outside the repository must fail the stage and be
- * named; a tree that keeps the layers passes. The repository itself is linted by the stage.
+ * leak, an import cycle, a loop between the folders of one core layer and a comment pointing
+ * outside the repository must fail the stage and be named; a tree that keeps the layers passes.
+ * The repository itself is linted by the stage.
  */
 import * as assert from 'node:assert/strict';
 import { lintTrees } from './lintTree';
@@ -87,6 +88,24 @@ describe('lint stage: layers, cycles and outside references', () => {
     assert.match(r.out, /✗ src\/core: tools, context and knowledge imports no layer above it [^\n]*\n\s+src\/core\/tools\/readFile\.ts → src\/core\/plans\/step\.ts/, 'a type-only import upward counts too');
     assert.doesNotMatch(r.out, /taskRuntime\.ts → src\/core\/task\/agent\.ts/, 'the runtime may import the task below it');
     assert.match(r.out, /^\d+ passed, 2 failed$/m);
+  });
+
+  it('fails on a loop between folders of one core layer, names each import of it, and passes once it is cut', () => {
+    // tools/ and knowledge/ share a layer, so no layer rule sees tools → knowledge → tools.
+    const loop = {
+      ...clean,
+      'src/core/tools/loadSkill.ts': "import { SKILLS } from '../knowledge/skills';\nexport const LOAD = SKILLS;\n",
+      'src/core/knowledge/skills.ts': "import type { Tool } from '../tools/tool';\nexport const SKILLS = 1; export type T = Tool;\n",
+      'src/core/tools/tool.ts': 'export type Tool = { name: string };\n',
+    };
+    const r = lint(make(loop));
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /✗ no loop between the folders of one src\/core layer\n\s+knowledge → tools → knowledge: src\/core\/knowledge\/skills\.ts → src\/core\/tools\/tool\.ts; src\/core\/tools\/loadSkill\.ts → src\/core\/knowledge\/skills\.ts/);
+    assert.doesNotMatch(r.out, /✗ no import cycles/, 'no file imports itself round: only the folders loop');
+    assert.match(r.out, /^\d+ passed, 1 failed$/m);
+    const { 'src/core/tools/loadSkill.ts': _moved, ...rest } = loop;
+    const cut = lint(make({ ...rest, 'src/core/knowledge/loadSkill.ts': "import { SKILLS } from './skills';\nexport const LOAD = SKILLS;\n" }));
+    assert.equal(cut.status, 0, cut.out);
   });
 
   it('fails on a core file in no layer: a loose file or a folder the layer map does not name', () => {

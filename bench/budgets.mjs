@@ -6,12 +6,12 @@
 // development build the other stages load. Needs the compiled core in out/ (compiled if missing),
 // code-server (foundation-activate) and the built llama-server (llamaServer.bench): npm test runs
 // this stage after their setup stages.
-// Usage: node scripts/budgets.mjs [--figures-only]
+// Usage: node bench/budgets.mjs [--figures-only]
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from './test-host-paths.mjs';
-import { BUDGETS } from '../bench/foundation/budget.mjs';
-import { BENCH_DIR, benches } from '../bench/list.mjs';
+import { ROOT } from '../scripts/test-host-paths.mjs';
+import { BUDGETS } from './foundation/budget.mjs';
+import { BENCH_DIR, benches } from './list.mjs';
 
 const figuresOnly = process.argv.includes('--figures-only');
 let passed = 0;
@@ -33,7 +33,7 @@ function broken(name, error) {
 // Imported here, not at the top: each may need the compiled core or a build, and one that cannot
 // load must fail its own checks, not the whole stage.
 try {
-  const { productionSizes } = await import('../bench/support/sizes.mjs');
+  const { productionSizes } = await import('./support/sizes.mjs');
   const s = productionSizes();
   figure('production webview JS+CSS gzipped', (s.webviewJsGz + s.webviewCssGz) / 1024, 'KB', BUDGETS.webviewGzKB);
   figure('production dist/extension.js (lazily loaded files apart)', s.extension / 1024, 'KB', BUDGETS.extensionKB, 0);
@@ -43,7 +43,7 @@ try {
 }
 
 try {
-  const { promptTokensPerRole } = await import('../bench/support/promptTokens.mjs');
+  const { promptTokensPerRole } = await import('./support/promptTokens.mjs');
   for (const r of promptTokensPerRole()) {
     figure(`${r.label}: system prompt + tool schemas per request, no facts (${r.system} + ${r.schemas})`, r.total, 'tokens', BUDGETS.promptTokens, 0);
   }
@@ -53,7 +53,7 @@ try {
 
 // Facts come on top of that budget, capped by tandem.facts.maxTokens: with 30 facts the extra stays under the cap.
 try {
-  const { factSectionTokens } = await import('../bench/support/factTokens.mjs');
+  const { factSectionTokens } = await import('./support/factTokens.mjs');
   for (const s of factSectionTokens([30])) figure(`facts section with ${s.facts} facts (${s.sent} sent), extra per Planner/Actor request`, s.tokens, 'tokens', s.cap, 0);
 } catch (e) {
   broken('facts section tokens', e.message);
