@@ -141,8 +141,8 @@ describe('The everyday chat in the real workbench (UI)', function () {
     await badChip.waitFor({ state: 'visible' });
     assert.match(await badChip.innerText(), /failed \(exit 3\)/);
     assert.equal(await bad.locator('.chip.status-done').count(), 0, 'no green "done" on a failed command');
-    // The card leads with what happened, in words; the raw tool name comes after.
-    assert.match(await bad.locator('.tool-summary').innerText(), /^Ran\s+echo broken; exit 3\s+— exit 3$/);
+    // The card leads with what happened, in words; how it ended is said once, by the chip.
+    assert.match(await bad.locator('.tool-summary').innerText(), /^Ran\s+echo broken; exit 3$/);
     assert.match(await ok.locator('.tool-summary').innerText(), /^Ran\s+echo all good$/);
     const colours = await Promise.all([okChip, badChip].map((c) => c.evaluate((el) => getComputedStyle(el).color)));
     assert.notEqual(colours[0], colours[1], 'success and failure are coloured differently');

@@ -10,6 +10,9 @@ import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import type { ScriptStep } from '../support/scriptedServer';
 import { waitUntil } from '../support/wait';
 
+// Runs in the page (the Node tsconfig has no DOM lib).
+declare function getComputedStyle(el: unknown): { backgroundColor: string };
+
 const PLAN = (check?: string) => ({
   format_version: '1.0',
   goal: 'Add two notes',
@@ -24,7 +27,14 @@ const PLAN = (check?: string) => ({
 
 describe('Run outcomes named truly (UI)', function () {
   this.timeout(300_000);
-  const ui = chatSuite({ name: 'outcomes', files: { 'README.md': '# notes\n' } });
+  const ui = chatSuite({
+    name: 'outcomes',
+    files: {
+      'README.md': '# notes\n',
+      // A test runner's failure: progress, the assertion, then a summary that only repeats the count.
+      'check.sh': 'echo "TAP version 13"; echo "# Subtest: adds"; echo "not ok 1 - adds"; echo "AssertionError [ERR_ASSERTION]: 190 !== 180"; echo "1..1"; echo "# pass 0"; echo "# fail 1"; exit 1\n',
+    },
+  });
 
   async function runPlan(plan: Record<string, unknown>, ask: string, steps: ScriptStep[]): Promise<void> {
     await ui.pickRole('planner');
@@ -105,5 +115,56 @@ describe('Run outcomes named truly (UI)', function () {
     await summary.locator('[data-summary-compact]').waitFor({ state: 'visible', timeout: 20_000 });
     assert.equal(await summary.getByRole('button', { name: 'New task' }).count(), 0, 'one line, no card of buttons');
     await ui.wb.screenshot('outcomes-05-compact-summary-300');
+  });
+
+  it('a check that fails with an assertion: the reason quotes that line once, the failed step is red wherever it shows', async () => {
+    await ui.wb.runCommand('Tandem: New Task');
+    await setSidebarWidth(ui.wb.page, 420);
+    await runPlan(PLAN('sh check.sh'), 'Add two notes, tested', [calls(tc('write_file', { path: 'one.txt', content: '1\n' })), text('Step 1 done.')]);
+    await approveUntilSummary();
+    const summary = ui.chat.locator('[data-card-kind="summary"]').last();
+    const reason = summary.getByRole('status', { name: 'Why the run stopped' });
+    await reason.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await reason.innerText(), /Step 1's check failed: `sh check\.sh` exited 1: AssertionError \[ERR_ASSERTION\]: 190 !== 180/);
+    assert.match(await ui.chat.locator('[data-turn-outcome="reason"]').innerText(), /190 !== 180/, 'the header\'s failure line says why too');
+    const plan = ui.chat.locator('[data-card-kind="plan"]').last();
+    await ui.reveal(plan);
+    const step = plan.locator('[data-step-state="failed"]').first();
+    const stepText = await step.innerText();
+    assert.equal(stepText.split('exited 1').length - 1, 1, `the plan card says "exited 1" once for the step: ${stepText}`);
+    // The lane's chip is the plan's red, not the default badge.
+    const laneChip = ui.chat.locator('[data-lane-step="1"] .chip');
+    if (await laneChip.count()) {
+      const [laneBg, errBg] = await Promise.all([
+        laneChip.first().evaluate((el) => getComputedStyle(el).backgroundColor),
+        plan.locator('[data-plan-status="executed"]').evaluate((el) => getComputedStyle(el).backgroundColor),
+      ]);
+      assert.equal(laneBg, errBg, 'the failed step\'s chip has the plan\'s failure colour');
+    }
+    await ui.wb.screenshot('outcomes-06-assertion-plan-420');
+    await ui.reveal(summary);
+    await ui.wb.screenshot('outcomes-06-assertion-420');
+    await setSidebarWidth(ui.wb.page, 300);
+    await ui.reveal(summary);
+    await ui.wb.screenshot('outcomes-07-assertion-300');
+  });
+
+  it('a one-command Actor turn whose test failed does not say "Run finished"', async () => {
+    await ui.wb.runCommand('Tandem: New Task');
+    await ui.roleButton().and(ui.chat.locator('[data-role="planner"]')).waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.pickRole('actor');
+    await setSidebarWidth(ui.wb.page, 300);
+    ui.server.replace([calls(tc('run_command', { command: 'sh check.sh' })), text('The test fails: 190 is not 180.')]);
+    await ui.send('Run the test');
+    await approveUntilSummary();
+    const summary = ui.chat.locator('[data-card-kind="summary"]').last();
+    const line = summary.locator('[data-summary-compact]');
+    await line.waitFor({ state: 'visible', timeout: 20_000 });
+    const shown = await line.innerText();
+    assert.doesNotMatch(shown, /Run finished/);
+    assert.match(shown, /Run ended · sh check\.sh failed \(exit 1\)/);
+    await ui.wb.screenshot('outcomes-08-one-command-failed-300');
+    await setSidebarWidth(ui.wb.page, 420);
+    await ui.wb.screenshot('outcomes-09-one-command-failed-420');
   });
 });

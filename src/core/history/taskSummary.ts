@@ -1,10 +1,15 @@
 import type { Card, StepEvidence, SummaryCard } from '../../protocol';
+import { firstFailureLine } from '../text/failureLine';
 
-/** "Step 2's check failed: `npm test` exited 1", or the step's first reason when its check did not fail it. */
+/**
+ * "Step 2's check failed: `npm test` exited 1: AssertionError: 190 !== 180" (the first line of its
+ * output that says why, quoted once here), or the step's first reason when its check did not fail it.
+ */
 function failedStepReason(step: number, evidence: StepEvidence | undefined): string {
   const check = evidence?.check;
   if (check && check.exit_code !== 0) {
-    return `Step ${step}'s check failed: \`${check.command}\` ${check.exit_code === null ? 'did not finish' : `exited ${check.exit_code}`}`;
+    const why = firstFailureLine(check.output);
+    return `Step ${step}'s check failed: \`${check.command}\` ${check.exit_code === null ? 'did not finish' : `exited ${check.exit_code}`}${why ? `: ${why}` : ''}`;
   }
   return `Step ${step} failed${evidence?.why[0] ? `: ${evidence.why[0]}` : ''}`;
 }

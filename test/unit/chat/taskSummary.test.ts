@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Card } from '../../../src/protocol';
+import { firstFailureLine } from '../../../src/core/text/failureLine';
 import { buildTaskSummary } from '../../../src/core/history/taskSummary';
 
 const user = (id: string, text: string): Card => ({ kind: 'text', id, author: 'user', text, ts: 1 });
@@ -45,5 +46,23 @@ describe('task summary card (when a run ends)', () => {
     const s = buildTaskSummary(cards, [{ path: 'c.ts', change: 'created' }], 'error', 's')!;
     assert.deepEqual(s.steps, { done: 1, failed: 1, unverified: 0, stopped: 0, total: 3 });
     assert.deepEqual(s.files, [{ path: 'c.ts', change: 'created', added: 1, removed: 0 }]);
+  });
+  it('a failed check\'s reason quotes its first assertion or error line once, not the runner\'s summary', () => {
+    const tap = [
+      'TAP version 13', '# Subtest: adds', 'not ok 1 - adds', '  ---', '  error: |-', '    Expected values to be strictly equal:', '',
+      '    190 !== 180', '  code: ERR_ASSERTION', '  ...', 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 190 !== 180',
+      '1..1', '# tests 1', '# pass 0', '# fail 1', 'npm ERR! Test failed.',
+    ].join('\n');
+    const plan: Card = {
+      kind: 'plan', id: 'p', version: 1, errors: [], ts: 1, step_states: { 1: 'failed' },
+      step_evidence: { 1: { why: ['check `npm test` exited 1'], check: { command: 'npm test', exit_code: 1, output: tap } } },
+      plan: { format_version: '1.0', goal: 'g', estimated_total_time: '', risks: [], prerequisites: [], steps: [{ step_number: 1, action: 's1', reason: '', tools_needed: [], estimated_time: '', files: [], check: 'npm test' }] },
+    } as unknown as Card;
+    const s = buildTaskSummary([user('u', 'go'), plan, cmd('k', 'npm test', 1)], [], 'done', 's')!;
+    assert.equal(s.reason, "Step 1's check failed: `npm test` exited 1: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 190 !== 180");
+    assert.equal(firstFailureLine('\x1b[31m✖ adds (2ms)\x1b[0m\n# fail 1'), '✖ adds (2ms)');
+    assert.equal(firstFailureLine('src/a.ts(3,1): error TS2322: Type \'string\' is not assignable'), "src/a.ts(3,1): error TS2322: Type 'string' is not assignable");
+    assert.equal(firstFailureLine('Tests: 1 failed, 3 passed\nnpm ERR! code 1'), undefined, 'summary lines alone say nothing new');
+    assert.equal(firstFailureLine(''), undefined);
   });
 });

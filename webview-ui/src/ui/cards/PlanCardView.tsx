@@ -89,7 +89,10 @@ export function PlanCardView({ card }: { card: PlanCard }) {
                     )}
                     {evidence?.check && (
                       <details class="step-check" data-step-check>
-                        <summary>check <code>{evidence.check.command}</code> {evidence.check.exit_code === null ? 'did not finish' : `exited ${evidence.check.exit_code}`}</summary>
+                        {/* The reason above already names the check and how it ended: the disclosure only opens its output. */}
+                        <summary>{why.some((w) => w.includes(evidence.check!.command))
+                          ? 'Check output'
+                          : <>check <code>{evidence.check.command}</code> {evidence.check.exit_code === null ? 'did not finish' : `exited ${evidence.check.exit_code}`}</>}</summary>
                         <pre class="raw">{evidence.check.output || '(no output)'}</pre>
                       </details>
                     )}

@@ -24,11 +24,13 @@ export function SummaryCardView({ card }: { card: SummaryCard }) {
 /** A small run (no plan, one file or one command): one line, its diff a click away. */
 function CompactSummary({ card }: { card: SummaryCard }) {
   const f = card.files.at(-1);
+  // A command that failed is the run's news: the turn may have ended normally, but it did not "finish" the job.
+  const failed = card.commands.some((c) => c.exit && c.exit.outcome !== 'success');
   return (
-    <div class="summary" data-summary-compact>
-      ∑ Run {OUTCOME[card.outcome]}
+    <div class="summary" data-summary-compact data-summary-failed={failed ? '' : undefined}>
+      ∑ Run {failed && card.outcome === 'done' ? 'ended' : OUTCOME[card.outcome]}
       {f && <> · <code>{visibleLine(f.path)}</code> {CHANGE[f.change]} <button type="button" class="link" onClick={() => postToHost({ type: 'open_file_diff', path: f.path })}>Diff</button></>}
-      {card.commands.map((c) => <> · <code>{visibleLine(c.command)}</code></>)}
+      {card.commands.map((c) => <> · <code>{visibleLine(c.command)}</code>{c.exit && c.exit.outcome !== 'success' && <> <span class={`chip exit-${c.exit.outcome}`} data-exit={c.exit.outcome}>{exitLabel(c.exit)}</span></>}</>)}
     </div>
   );
 }

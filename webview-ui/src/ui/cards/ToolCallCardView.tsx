@@ -205,6 +205,14 @@ function HookLines({ note, error }: { note: HookNote; error?: string }) {
   );
 }
 
+/** The headline; "— exit 1" is left to the chip beside it when the chip says how the command ended. */
+function headlineBesideChip(card: ToolCallCard, chipSaysExit: boolean): Headline {
+  const h = toolHeadline(card);
+  if (!chipSaysExit || h.suffix === undefined) return h;
+  const { suffix: _said, ...rest } = h;
+  return rest;
+}
+
 export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   // A call's card starts as `pending` before anything is asked; the question is asked (and the host
   // waits for the answer) only once the card carries what is asked (`approval`). Approve/Reject
@@ -227,7 +235,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           {/* An approval says which plan step asks (steps may run side by side). */}
           {pending && card.step && <span class="chip step-tag" data-step-tag={card.step}>Step {card.step}</span>}
           <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
-          <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={toolHeadline(card)} /></span>{' '}
+          <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={headlineBesideChip(card, exit !== undefined)} /></span>{' '}
           {/* The tool's name, or what its display shows instead (an MCP tool's long `server__tool`: the server; the headline says the tool). */}
           <span class="tool-name" title={`${visibleLine(display.title)} (tool ${card.tool})`}>{display.tag ?? card.tool}</span>
         </span>
