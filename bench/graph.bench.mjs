@@ -17,7 +17,7 @@ import { line } from './foundation/budget.mjs';
 
 const { runCli } = loadCore('src/cli/runCli.js');
 const { ScriptedServer, planStepOf } = loadCore('test/support/scriptedServer.js');
-const { createStepWorktree, removeStepWorktree } = loadCore('src/core/planRuns/stepWorktree.js');
+const { GitStepWorkspaces } = loadCore('src/host/node/gitStepWorkspaces.js');
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ANSWER_MS = count(300, 20);
@@ -92,8 +92,10 @@ console.log(`\nOne step worktree of this repository, created from the workspace 
 const times = [];
 for (let i = 0; i < WORKTREES; i++) {
   const t0 = performance.now();
-  const wt = await createStepWorktree(ROOT, 'bench');
-  await removeStepWorktree(wt);
+  const steps = new GitStepWorkspaces();
+  const wt = await steps.create(ROOT, 'bench');
+  await wt.ready;
+  await steps.remove(wt);
   times.push(performance.now() - t0);
 }
 console.log(line('create + remove a worktree', median(times), 'ms', SMOKE ? undefined : 300, 0));

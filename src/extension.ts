@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
     vscode.commands.registerCommand('tandem.mcpServers', () => host.mcp.showServers()),
     vscode.commands.registerCommand('tandem.hooks', () => host.hooks.show()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
-    removeLeftoverWorktreesSoon(logger, history.store.dir),
+    removeLeftoverWorktreesSoon(logger, host.ports.stepWorkspaces, history.store.dir),
   );
 
   registerCommands(context, {

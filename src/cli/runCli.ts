@@ -3,7 +3,8 @@
  * approver/asker the flags and the terminal call for, prints events, and maps the outcome to an
  * exit code (0 done, 1 error, 2 usage, 3 waiting on a question, a plan amendment or the tool-call limit, 130 Ctrl-C).
  */
-import { describeLeftover, removeLeftoverWorktrees } from '../core/planRuns/stepWorktree';
+import { describeLeftover } from '../core/planRuns/describeLeftover';
+import { GitStepWorkspaces } from '../host/node/gitStepWorkspaces';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TurnOutcome } from '../protocol';
@@ -114,6 +115,8 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     logger,
     sandbox: sandboxSettingsFromEnv(io.env),
     asker,
+    // TANDEM_WORKTREES_DIR: where steps run side by side get their worktrees (default: a private temp folder).
+    stepWorkspaces: new GitStepWorkspaces({ ...(io.env.TANDEM_WORKTREES_DIR ? { dir: io.env.TANDEM_WORKTREES_DIR } : {}) }),
     ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal, shownErr) } : {}),
   });
 
@@ -153,7 +156,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   // Step worktrees a crashed or killed run left behind (a live run's are kept) go on the next start, whatever it runs;
   // the changes a step had made there, never applied, are kept as a patch next to the history, and the user is told where.
   const keepIn = path.join(historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir)), 'interrupted-steps');
-  for (const l of await removeLeftoverWorktrees(ws, keepIn)) shownErr(`tandem: ${describeLeftover(l)}\n`);
+  for (const l of (await host.stepWorkspaces?.sweep(ws, keepIn)) ?? []) shownErr(`tandem: ${describeLeftover(l)}\n`);
 
   const printer = new TextPrinter(shownOut, shownErr);
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);

@@ -17,7 +17,7 @@ import { setSidebarWidth } from './sidebarWidth';
 import { planStepOf } from '../support/scriptedServer';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import { waitUntil } from '../support/wait';
-import { worktreesBase } from '../../src/core/planRuns/stepWorktree';
+import { worktreesBase } from '../../src/host/node/gitStepWorkspaces';
 
 const PLAN = {
   format_version: '1.0',

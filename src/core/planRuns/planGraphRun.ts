@@ -13,10 +13,9 @@
  * A failed step stops new steps from starting; the running ones finish their step, or are stopped
  * when the user chose so (`tandem.parallelStepsOnFailure` / `--on-failure stop`). An amendment
  * nobody may decide (headless) fails only its step; the run then ends waiting (CLI exit 3) once the
- * others stop. Stop stops them all. The worktrees are removed at the end, and leftovers of a crashed
- * run before the first new one is made.
+ * others stop. Stop stops them all. The step workspaces are removed as each step ends (the hosts
+ * sweep a crashed run's leftovers when they start, keeping their patches where each host says).
  */
-import { createTwoFilesPatch } from 'diff';
 import type { AgentState, ApprovalInfo, PlanStep, ReviewResult, TurnOutcome } from '../../protocol';
 import type { EventStream } from '../events';
 import { StepEventStream } from './stepEventStream';
@@ -30,11 +29,12 @@ import { FAIL_REASON, outside } from './executePlanSteps';
 import { runStepCheck } from './runStepCheck';
 import { inScopePolicy } from '../plans/amendmentGate';
 import { stepVerdict, type StepVerdict } from '../plans/stepVerdict';
-import { changesDiff, stepDiff } from './stepDiff';
+import { patchDiff, stepDiff } from './stepDiff';
 import { fileInScope } from '../plans/stepScope';
 import { dependentsOf } from '../plans/graph/stepGraph';
 import { mayRunBeside, stepsToStart } from '../plans/graph/stepScheduler';
-import { applyStepChanges, describeLeftover, startStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, type StepFileChange, type StepWorktree } from './stepWorktree';
+import { applyStepPatch, describeRefusals, onlyConflicts } from './applyStepPatch';
+import type { StepPatch, StepWorkspace } from '../ports/stepWorkspaces';
 import type { CountedUsage, SettledToolCall } from '../turn/turnHooks';
 import { formatUsd } from '../cost/priceTable';
 import { capHeadTail } from '../text/truncate';
@@ -77,7 +77,6 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
   const first = exec.record;
   // "Add to the plan" from a step publishes a new version mid-run: the schedule reads the version in force.
   const record = () => d.planning.execution?.record ?? first;
-  const root = d.host.fs.roots[0] ?? '.';
   // Continuing: the steps that ended well kept their states on the card (beginExecution), so the schedule reads them as ended.
   const states = () => ({ ...(d.planning.book.get(record().cardId)?.stepStates ?? {}) });
   const lanes = new LaneStates(d.setState);
@@ -96,7 +95,6 @@ export async function runPlanGraph(d: GraphRunDeps, signal: AbortSignal): Promis
   };
   const stateOf = (n: number) => d.planning.book.get(record().cardId)?.stepStates[String(n)];
   try {
-    for (const l of await removeLeftoverWorktrees(root)) d.host.logger.warn(describeLeftover(l));
     for (;;) {
       // A replan verdict, like a failed step, starts nothing new; the running steps end as chosen.
       if (!signal.aborted && !halt.replan) {
@@ -158,15 +156,14 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
   halt.controller.signal.addEventListener('abort', onAbort, { once: true });
   // Stopped by the user's Stop, or because another step failed.
   const stoppedWhy = () => (signal.aborted || !halt.why ? FAIL_REASON.stopped : `stopped: ${halt.why}`);
-  let wt: StepWorktree | undefined;
-  let making: Promise<StepWorktree> | undefined;
+  let made: StepWorkspace | undefined;
+  let ready = false;
   try {
     let host: HostPorts = d.host;
     if (!alone) {
-      // The worktree is made while the step's first request goes out: its files and commands wait for it.
-      const started = await startStepWorktree(d.host.fs.roots[0] ?? '.', `step${n}`);
-      making = started.ready;
-      host = afterReady(d.host.forRoot!(started.root, { readOnlyFolders: started.dependencies, hideSecretsIn: d.host.fs.roots }), started.ready);
+      // The step's workspace is made while its first request goes out: its files and commands wait for it.
+      made = await d.host.stepWorkspaces!.create(d.host.fs.roots[0] ?? '.', `step${n}`);
+      host = afterReady(d.host.forRoot!(made.root, { readOnlyFolders: made.readOnlyFolders, hideSecretsIn: d.host.fs.roots }), made.ready);
     }
     host = labelled(host, n);
     const stepRoot = host.fs.roots[0] ?? '.';
@@ -183,11 +180,17 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
         stop.abort();
       },
     }, stop.signal);
-    if (making) wt = await making;
+    if (made) {
+      await made.ready;
+      ready = true;
+    }
+    // What the step changed in its own workspace, read once it has ended (a refusal is the step's failure).
+    let patch: StepPatch | undefined;
+    const readPatch = async () => (patch ??= await d.host.stepWorkspaces!.readPatch(made!));
     // The Reviewer judges what the step changed, as for a step run alone (its own diff, never the others').
-    const review = async (ended: StepVerdict): Promise<void> => {
+    const review = async (ended: StepVerdict, diffNow?: string): Promise<void> => {
       if (!d.reviewStep || signal.aborted) return;
-      const diff = wt ? changesDiff(await stepChanges(wt)) : await stepDiff(host.fs, stepRoot, exec.before, exec.changed);
+      const diff = diffNow ?? (made ? await patchDiff((await readPatch().catch(() => undefined))?.entries ?? [], workspaceText(d)) : await stepDiff(host.fs, stepRoot, exec.before, exec.changed));
       lanes.set(n, 'thinking');
       const current = child.execution?.record.plan.steps.find((s) => s.step_number === n) ?? step;
       const result = await d.reviewStep(current, ended, diff, stop.signal).catch((e: unknown) => {
@@ -219,73 +222,87 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       else child.setStep(n, 'stopped', stoppedWhy());
       return exec.overBudget ? 'error' : 'stopped';
     }
-    // In a worktree, git sees every file the step changed (by its tools, its commands and its check).
-    const changes = wt ? await stepChanges(wt) : [];
-    const changed = wt ? changes.map((c) => c.path) : [];
+    // In its own workspace, the patch holds every path the step changed (by its tools, its commands and its check).
+    if (made) {
+      try {
+        await readPatch();
+      } catch (e) {
+        const why = `its changes were not applied: ${e instanceof Error ? e.message : String(e)}`;
+        child.setStep(n, 'failed', undefined, { why: [why] });
+        await review({ state: 'failed', evidence: { why: [why] } }, '');
+        return 'error';
+      }
+    }
+    const changed = patch ? patch.entries.map((c) => c.path) : [];
     // Its files as the version in force has them ("Add to the plan" may have widened them meanwhile).
     const files = child.execution?.record.plan.steps.find((s) => s.step_number === n)?.files ?? step.files;
-    const outsideScope = wt ? changed.filter((p) => !fileInScope(files, p)).sort() : outside(files, [...exec.changed], stepRoot);
-    const newErrors = wt ? [] : await exec.problems.newErrorLines(stepRoot);
+    const outsideScope = patch ? changed.filter((p) => !fileInScope(files, p)).sort() : outside(files, [...exec.changed], stepRoot);
+    const newErrors = patch ? [] : await exec.problems.newErrorLines(stepRoot);
     const verdict = stepVerdict({ actions: [...exec.actions], outsideScope, newErrors, ...(check ? { check } : {}) });
-    if (wt && verdict.state !== 'failed') {
+    let diff: string | undefined;
+    if (patch && verdict.state !== 'failed') {
       // Only what the step's files cover goes back, and what a person allowed once beyond them: an
       // out-of-scope write nobody allowed never reaches the workspace.
       const allowed = exec.allowedOnce ?? new Set<string>();
-      const inScope = changes.filter((c) => fileInScope(files, c.path) || allowed.has(c.path));
-      const applied = await applyBack(d, events, n, inScope, outsideScope.filter((p) => !allowed.has(p)));
+      const inScope = (p: string) => fileInScope(files, p) || allowed.has(p);
+      const going: StepPatch = { entries: patch.entries.filter((e) => inScope(e.path)) };
+      // Read before the apply: after it, the workspace holds the step's text, not what it started from.
+      diff = d.reviewStep ? await patchDiff(patch.entries, workspaceText(d)) : undefined;
+      const applied = await applyBack(d, events, n, going, inScope, outsideScope.filter((p) => !allowed.has(p)));
       if (!applied.ok) {
         const evidence = { why: [applied.why, ...verdict.evidence.why], ...(verdict.evidence.check ? { check: verdict.evidence.check } : {}) };
         child.setStep(n, 'failed', undefined, evidence);
-        await review({ state: 'failed', evidence });
+        await review({ state: 'failed', evidence }, diff);
         return 'error';
       }
     }
     child.setStep(n, verdict.state, undefined, verdict.evidence);
-    await review(verdict);
+    await review(verdict, diff);
     return verdict.state === 'failed' ? 'error' : 'done';
   } catch (e) {
     if (stop.signal.aborted) {
       child.setStep(n, 'stopped', stoppedWhy());
       return 'stopped';
     }
-    child.setStep(n, 'failed', `${making && !wt ? 'its git worktree could not be made: ' : ''}${e instanceof Error ? e.message : String(e)}`);
+    child.setStep(n, 'failed', `${made && !ready ? 'its git worktree could not be made: ' : ''}${e instanceof Error ? e.message : String(e)}`);
     return 'error';
   } finally {
     signal.removeEventListener('abort', onAbort);
     halt.controller.signal.removeEventListener('abort', onAbort);
-    const done = wt ?? (await making?.catch(() => undefined));
-    if (done) removals.push(removeStepWorktree(done).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`)));
+    if (made) removals.push(d.host.stepWorkspaces!.remove(made).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`)));
   }
 }
 
-/** The step's changes onto the workspace as one checkpointed change with a card of its own; refused whole on a conflict. */
-async function applyBack(d: GraphRunDeps, events: EventStream, n: number, changes: readonly StepFileChange[], leftOut: readonly string[]): Promise<{ ok: true } | { ok: false; why: string }> {
-  if (changes.length === 0) return { ok: true };
+/** A workspace file's text as it is now (null: absent or unreadable), by its workspace-relative path. */
+function workspaceText(d: GraphRunDeps): (rel: string) => Promise<string | null> {
+  const root = d.host.fs.roots[0] ?? '.';
+  return (rel) => d.host.fs.readText(`${root}/${rel}`).catch(() => null);
+}
+
+/** The step's patch onto the workspace as one checkpointed change with a card of its own; refused whole on a conflict or a broken rule. */
+async function applyBack(d: GraphRunDeps, events: EventStream, n: number, patch: StepPatch, inScope: (rel: string) => boolean, leftOut: readonly string[]): Promise<{ ok: true } | { ok: false; why: string }> {
+  if (patch.entries.length === 0) return { ok: true };
   const root = d.host.fs.roots[0] ?? '.';
   const cardId = events.newId('tool');
   const callId = `apply-${cardId}`;
-  const files = changes.map((c) => c.path);
+  const files = patch.entries.map((c) => c.path);
   events.addCard({
     kind: 'tool_call', id: cardId, call_id: callId, tool: 'apply_step',
     summary: `apply step ${n}'s changes to the workspace: ${files.join(', ')}`,
     args: { step: n, files }, status: 'running', ts: Date.now(),
   });
-  const result = await applyStepChanges(root, changes, {
-    read: (abs) => d.host.fs.readText(abs).catch(() => null),
-    write: async (abs, text) => {
-      await d.checkpoints.beforeChange(abs, callId);
-      await d.host.fs.writeText(abs, text);
-    },
-    delete: async (abs) => {
-      await d.checkpoints.beforeChange(abs, callId);
-      await d.host.fs.delete(abs);
-    },
+  const result = await applyStepPatch(patch, {
+    workspace: root, fs: d.host.fs, inScope,
+    beforeChange: (abs) => d.checkpoints.beforeChange(abs, callId),
   });
   if (!result.ok) {
-    const diffs = changes.filter((c) => result.conflicts.includes(c.path))
-      .map((c) => createTwoFilesPatch(c.before === null ? '/dev/null' : `a/${c.path}`, c.after === null ? '/dev/null' : `b/${c.path}`, c.before ?? '', c.after ?? '', '', '', { context: 3 }));
-    const why = `its changes were not applied: the workspace changed ${result.conflicts.join(', ')} since step ${n} started, so none of its changes were written (never half-applied)`;
-    events.patchCard(cardId, { status: 'error', error: capHeadTail(`Not applied: ${why}. The step's changes to ${result.conflicts.length === 1 ? 'that file' : 'those files'}:\n${diffs.join('\n')}`, 8000) });
+    const conflicts = onlyConflicts(result.refusals);
+    const why = conflicts
+      ? `its changes were not applied: the workspace changed ${result.refusals.map((r) => r.path).join(', ')} since step ${n} started, so none of its changes were written (never half-applied)`
+      : `its changes were not applied, none of them (never half-applied): ${describeRefusals(result.refusals)}`;
+    const named = new Set(result.refusals.map((r) => r.path));
+    const diffs = conflicts ? `\nThe step's changes to ${named.size === 1 ? 'that file' : 'those files'}:\n${await patchDiff(patch.entries.filter((e) => named.has(e.path)), workspaceText(d))}` : '';
+    events.patchCard(cardId, { status: 'error', error: capHeadTail(`Not applied: ${why}.${diffs}`, 8000) });
     d.checkpoints.settled({ callId, cardId, tool: 'apply_step', status: 'error' });
     return { ok: false, why };
   }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { WorkspaceFs } from '../ports/ports';
+import type { StepPatchEntry } from '../ports/stepWorkspaces';
 
 /** How much of a step's diff the Reviewer is shown (head of each file's patch, then a note). */
 const DIFF_CHARS = 12_000;
@@ -23,9 +24,22 @@ export async function stepDiff(fs: WorkspaceFs, root: string, before: ReadonlyMa
   return capped(parts);
 }
 
-/** The same for a step that worked in a worktree: its changed files' texts before and after (null: absent). */
-export function changesDiff(changes: readonly { path: string; before: string | null; after: string | null }[]): string {
-  return capped(changes.map((c) => createTwoFilesPatch(c.before === null ? '/dev/null' : `a/${c.path}`, c.after === null ? '/dev/null' : `b/${c.path}`, c.before ?? '', c.after ?? '', '', '', { context: 3 })));
+/**
+ * The same for a step that worked in a workspace of its own, from its patch: each path's text in the
+ * workspace (what the step started from, read before the patch is applied) against the step's.
+ * A binary file or a link is named, not shown.
+ */
+export async function patchDiff(entries: readonly StepPatchEntry[], workspaceText: (rel: string) => Promise<string | null>): Promise<string> {
+  const parts: string[] = [];
+  for (const e of entries) {
+    if (e.kind === 'symlink') { parts.push(`# ${e.path}: a link to ${e.target}`); continue; }
+    const after = e.kind === 'file' ? Buffer.from(e.bytes) : null;
+    if (e.kind === 'file' && after?.includes(0)) { parts.push(`# ${e.path}: binary (${after.length} bytes, mode ${e.mode.toString(8)})`); continue; }
+    const before = e.before === null ? null : await workspaceText(e.path);
+    const text = after?.toString('utf8') ?? null;
+    parts.push(createTwoFilesPatch(before === null ? '/dev/null' : `a/${e.path}`, text === null ? '/dev/null' : `b/${e.path}`, before ?? '', text ?? '', '', '', { context: 3 }));
+  }
+  return capped(parts);
 }
 
 function capped(parts: readonly string[]): string {

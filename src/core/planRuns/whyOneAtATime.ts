@@ -1,5 +1,4 @@
 import type { HostPorts } from '../ports/ports';
-import { worktreeUnavailable } from './stepWorktree';
 
 /**
  * Why plan steps that could run side by side must run one at a time here (no git, no commit, or a
@@ -7,6 +6,6 @@ import { worktreeUnavailable } from './stepWorktree';
  * Asked when a plan is shown (its card says it before Execute) and again at Execute.
  */
 export async function whyOneAtATime(host: HostPorts): Promise<string | undefined> {
-  if (!host.forRoot) return 'this host cannot give steps folders of their own';
-  return worktreeUnavailable(host.fs.roots[0] ?? '.');
+  if (!host.forRoot || !host.stepWorkspaces) return 'this host cannot give steps folders of their own';
+  return host.stepWorkspaces.unavailable(host.fs.roots[0] ?? '.');
 }

@@ -10,8 +10,7 @@
 import * as path from 'node:path';
 import type { ApprovalInfo } from '../../protocol';
 import { allowListEntries, analyzeCommand } from './commandSafety';
-import { executionSensitiveReason } from './executionSensitivePaths';
-import { IGNORE_FILE_NAMES } from './ignorePolicy';
+import { protectedFileReason } from './writeRules';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports/ports';
 import { isWithin } from '../workspace/workspacePaths';
 
@@ -84,22 +83,10 @@ function sensitiveFileReason(info: ApprovalInfo, roots: readonly string[]): { wh
   if (real && root) rels.push(path.relative(root, real));
   for (const rel of rels) {
     const name = rel.split(path.sep).join('/');
-    const runs = executionSensitiveReason(rel);
-    if (runs) return { why: runs, name, what: 'can make code run by itself' };
-    const reads = ignoreFileReason(rel);
-    if (reads) return { why: reads, name, what: 'decides what the agent may read' };
+    const reason = protectedFileReason(rel);
+    if (reason) return { ...reason, name };
   }
   return undefined;
-}
-
-/**
- * The ignore files decide what the agent may read (`.env` in `.gitignore`); an auto-approved edit
- * that re-includes a secret would let the agent grant itself access. So, like files that run code,
- * only a person approving that change can allow it.
- */
-function ignoreFileReason(rel: string): string | undefined {
-  const name = rel.split(/[\\/]/).pop()?.toLowerCase().replace(/[. ]+$/, '');
-  return name && (IGNORE_FILE_NAMES as readonly string[]).includes(name) ? 'an edit could re-include ignored secrets' : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { ApprovalInfo, Question } from '../../protocol';
 import type { CodeIntelligence } from './codeIntelligence';
 import type { ContextSources } from './contextSources';
+import type { StepWorkspaces } from './stepWorkspaces';
 
 export interface FileStat {
   type: 'file' | 'directory' | 'symlink' | 'other';
@@ -178,4 +179,6 @@ export interface HostPorts {
    * cannot run in worktrees here, so they run one at a time in the workspace.
    */
   forRoot?(root: string, opts?: ForRootOptions): HostPorts;
+  /** Private copies of the workspace for plan steps that run side by side. Absent: steps run one at a time. */
+  stepWorkspaces?: StepWorkspaces;
 }

@@ -6,6 +6,7 @@ import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { ApprovalInfo } from '../../protocol';
 import { gitControlledPaths } from '../policy/gitControlledPaths';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
+import { isUnderGit } from '../policy/writeRules';
 import { describeNewProblems, newProblems } from './newProblems';
 import { isWithin } from '../workspace/pathWithin';
 import type { Diagnostic } from '../ports/ports';
@@ -48,8 +49,6 @@ function describeFsError(e: NodeJS.ErrnoException): string {
 }
 
 export type Access = 'read' | 'write';
-
-const isUnderGit = (rel: string) => rel.split('/').some((seg) => seg.toLowerCase().replace(/[. ]+$/, '') === '.git');
 
 /** The other names a file goes by (symlinks), for an approval, so the policy judges every one of them. */
 export function aliasesOf(r: ResolvedPath): { aliases?: string[] } {

@@ -11,6 +11,8 @@ import { NodeCommandRunner } from './nodeCommandRunner';
 import type { SandboxSettings } from './sandbox/sandboxedCommand';
 import { findRipgrep } from './findRipgrep';
 import { DenyingApprover } from './denyingApprover';
+import { GitStepWorkspaces } from './gitStepWorkspaces';
+import type { StepWorkspaces } from '../../core/ports/stepWorkspaces';
 
 export interface NodeHostOptions {
   /** Workspace folders (the first is the default root). */
@@ -21,12 +23,15 @@ export interface NodeHostOptions {
   maxCommandOutputChars?: number;
   /** How commands are sandboxed (bubblewrap where it works). */
   sandbox?: SandboxSettings;
+  /** Where plan steps run side by side get their workspaces (default: git worktrees in a private temp folder). */
+  stepWorkspaces?: StepWorkspaces;
 }
 
 export function createNodeHost(o: NodeHostOptions): HostPorts {
   const logger = o.logger ?? nullLogger;
   const approver = o.approver ?? new DenyingApprover();
   const asker = o.asker ?? new HeadlessAsker('none', logger);
+  const stepWorkspaces = o.stepWorkspaces ?? new GitStepWorkspaces();
   return {
     fs: new NodeWorkspaceFs(o.roots),
     commands: new NodeCommandRunner({ maxOutputChars: o.maxCommandOutputChars, sandbox: o.sandbox }),
@@ -35,7 +40,8 @@ export function createNodeHost(o: NodeHostOptions): HostPorts {
     ripgrepPath: findRipgrep(),
     context: { gitChanges },
     logger,
+    stepWorkspaces,
     // The same person answers, under the same sandbox: only the folder differs.
-    forRoot: (root, more) => createNodeHost({ ...o, roots: [root], approver, asker, logger, sandbox: { ...o.sandbox, ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}), ...(more?.hideSecretsIn ? { hideSecretsIn: more.hideSecretsIn } : {}) } }),
+    forRoot: (root, more) => createNodeHost({ ...o, roots: [root], approver, asker, logger, stepWorkspaces, sandbox: { ...o.sandbox, ...(more?.readOnlyFolders ? { readOnlyFolders: more.readOnlyFolders } : {}), ...(more?.hideSecretsIn ? { hideSecretsIn: more.hideSecretsIn } : {}) } }),
   };
 }

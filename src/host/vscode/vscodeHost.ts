@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { HostPorts } from '../../core/ports/ports';
 import { NodeCommandRunner } from '../node/nodeCommandRunner';
 import { NodeWorkspaceFs } from '../node/nodeWorkspaceFs';
+import { GitStepWorkspaces } from '../node/gitStepWorkspaces';
 import { AgentSession } from './agentSession';
 import type { HistoryStore } from '../../core/history/historyStore';
 import { DiffApprover, registerDiffTitleCommands } from './diffApprover';
@@ -71,6 +72,8 @@ export function createVscodeHost(
     context: contextSources,
     ripgrepPath: findRipgrep(vscode.env.appRoot),
     logger,
+    // Git worktrees, where TANDEM_WORKTREES_DIR says (tests), else a private temp folder.
+    stepWorkspaces: new GitStepWorkspaces({ ...(process.env.TANDEM_WORKTREES_DIR ? { dir: process.env.TANDEM_WORKTREES_DIR } : {}) }),
     // A plan step's worktree is no workspace folder of the editor: its files and commands go through
     // Node (sandboxed as in the workspace); approvals and questions still come to the chat.
     forRoot: (root, more) => ({

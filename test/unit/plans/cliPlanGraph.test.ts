@@ -146,8 +146,8 @@ describe('tandem run --plan: independent steps run side by side, each in its own
 
   it("a crashed run's step worktrees are removed when tandem next starts, whatever it runs", async () => {
     // A process makes a step worktree and is killed before it can remove it.
-    const mod = JSON.stringify(require.resolve('../../../src/core/planRuns/stepWorktree'));
-    const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'crashed').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const mod = JSON.stringify(require.resolve('../../../src/host/node/gitStepWorkspaces'));
+    const child = spawn(process.execPath, ['-e', `new (require(${mod}).GitStepWorkspaces)().create(${JSON.stringify(kit.ws)}, 'crashed').then(async (wt) => { await wt.ready; console.log(wt.root); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
     const leftover = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
@@ -163,8 +163,8 @@ describe('tandem run --plan: independent steps run side by side, each in its own
     // A step's worktree made from a workspace with an uncommitted change; the step edits a file and
     // makes one, then its process is killed before the step ends.
     fs.writeFileSync(path.join(kit.ws, 'dirty.txt'), 'uncommitted before the step\n');
-    const mod = JSON.stringify(require.resolve('../../../src/core/planRuns/stepWorktree'));
-    const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'step2').then((wt) => { require('fs').writeFileSync(wt.root + '/half.txt', 'half done\\n'); require('fs').appendFileSync(wt.root + '/dirty.txt', 'and the step\\n'); console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const mod = JSON.stringify(require.resolve('../../../src/host/node/gitStepWorkspaces'));
+    const child = spawn(process.execPath, ['-e', `new (require(${mod}).GitStepWorkspaces)().create(${JSON.stringify(kit.ws)}, 'step2').then(async (wt) => { await wt.ready; require('fs').writeFileSync(wt.root + '/half.txt', 'half done\\n'); require('fs').appendFileSync(wt.root + '/dirty.txt', 'and the step\\n'); console.log(wt.root); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
     const leftover = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
@@ -173,27 +173,23 @@ describe('tandem run --plan: independent steps run side by side, each in its own
       const r = await kit.run([text('hello')], ['run', '--history-dir', history, 'hi']);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(fs.existsSync(leftover), false, 'the leftover worktree folder is gone');
-      const named = /step 2 of a run that ended abruptly had changes in its worktree that were not applied; they are kept in (\S+\.patch)/.exec(r.stderr);
+      const named = /step 2 of a run that ended abruptly had changes in its worktree that were not applied; they are kept in (\S+\.patch\.json) \(apply them in the workspace with: tandem apply \1\)/.exec(r.stderr);
       assert.ok(named, r.stderr);
-      const patch = fs.readFileSync(named[1]!, 'utf8');
       assert.ok(named[1]!.startsWith(history), `${named[1]} is in the history folder`);
-      assert.match(patch, /\+half done/);
-      assert.match(patch, /\+and the step/);
-      assert.doesNotMatch(patch, /\+uncommitted before the step/, 'only the step\'s own change, not what the workspace had already');
-      // The user gets it back with git apply.
-      fs.rmSync(path.join(kit.ws, 'dirty.txt'));
-      fs.writeFileSync(path.join(kit.ws, 'dirty.txt'), 'uncommitted before the step\n');
-      gitIn(kit.ws, 'apply', named[1]!);
-      assert.equal(fs.readFileSync(path.join(kit.ws, 'half.txt'), 'utf8'), 'half done\n');
-      assert.equal(fs.readFileSync(path.join(kit.ws, 'dirty.txt'), 'utf8'), 'uncommitted before the step\nand the step\n');
+      const kept = JSON.parse(fs.readFileSync(named[1]!, 'utf8'));
+      const texts = kept.entries.map((e: any) => [e.path, e.kind, Buffer.from(e.base64 ?? '', 'base64').toString('utf8')]);
+      // Only the step's own change, not what the workspace had already (dirty.txt's first line is its start).
+      assert.deepEqual(texts, [['dirty.txt', 'file', 'uncommitted before the step\nand the step\n'], ['half.txt', 'file', 'half done\n']]);
+      assert.equal(kept.entries[1].before, null, 'half.txt is new');
+      assert.equal(kept.entries[0].before.kind, 'file', 'dirty.txt started from the uncommitted file');
     } finally {
       fs.rmSync(history, { recursive: true, force: true });
     }
   });
 
   it("a crashed run's step that changed nothing: the next start says nothing was lost", async () => {
-    const mod = JSON.stringify(require.resolve('../../../src/core/planRuns/stepWorktree'));
-    const child = spawn(process.execPath, ['-e', `require(${mod}).createStepWorktree(${JSON.stringify(kit.ws)}, 'step3').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const mod = JSON.stringify(require.resolve('../../../src/host/node/gitStepWorkspaces'));
+    const child = spawn(process.execPath, ['-e', `new (require(${mod}).GitStepWorkspaces)().create(${JSON.stringify(kit.ws)}, 'step3').then(async (wt) => { await wt.ready; console.log(wt.root); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));

@@ -1,15 +1,30 @@
 /**
- * Step worktrees on a real git repository: made from the workspace as it is (uncommitted and
- * untracked files included, ignored ones not), changes read back per file, applied all or nothing
- * (a file the workspace changed meanwhile refuses the whole apply), and leftovers of a crashed
- * process removed on the next start while a live owner's are kept.
+ * Step workspaces as git worktrees (the StepWorkspaces port's host implementation) on a real git
+ * repository: made from the workspace as it is (uncommitted and untracked files included, ignored
+ * ones not), changes read back as a step patch, applied all or nothing by applyStepPatch (a file the
+ * workspace changed meanwhile refuses the whole apply), and leftovers of a crashed process swept on
+ * the next start while a live owner's are kept.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyStepChanges, createStepWorktree, removeLeftoverWorktrees, removeStepWorktree, stepChanges, worktreesBase, worktreeUnavailable, type WorkspaceWriter } from '../../../src/core/planRuns/stepWorktree';
+import { GitStepWorkspaces, worktreesBase } from '../../../src/host/node/gitStepWorkspaces';
+import { applyStepPatch } from '../../../src/core/planRuns/applyStepPatch';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
+import type { StepPatch } from '../../../src/core/ports/stepWorkspaces';
+
+const steps = new GitStepWorkspaces();
+const createStepWorktree = async (ws: string, label: string) => {
+  const s = await steps.create(ws, label);
+  await s.ready;
+  return s;
+};
+const keepIn = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-wt-kept-'));
+/** A patch's entries as texts (null: deleted), for comparing. */
+const asTexts = (p: StepPatch) => p.entries.map((e) => ({ path: e.path, after: e.kind === 'file' ? Buffer.from(e.bytes).toString('utf8') : e.kind === 'symlink' ? `-> ${e.target}` : null, before: e.before === null ? null : e.before.kind }));
+const apply = (ws: string, patch: StepPatch) => applyStepPatch(patch, { workspace: ws, fs: new NodeWorkspaceFs([ws]) });
 
 const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
@@ -24,18 +39,12 @@ function repo(): string {
   return ws;
 }
 
-const nodeWriter: WorkspaceWriter = {
-  read: async (abs) => fs.promises.readFile(abs, 'utf8').catch(() => null),
-  write: async (abs, text) => { await fs.promises.mkdir(path.dirname(abs), { recursive: true }); await fs.promises.writeFile(abs, text); },
-  delete: async (abs) => fs.promises.rm(abs, { force: true }),
-};
-
 describe('step worktrees (real git)', function () {
   this.timeout(30_000);
   let ws: string;
   beforeEach(() => { ws = repo(); });
   afterEach(async () => {
-    await removeLeftoverWorktrees(ws);
+    await steps.sweep(ws, keepIn());
     fs.rmSync(ws, { recursive: true, force: true });
   });
 
@@ -51,13 +60,13 @@ describe('step worktrees (real git)', function () {
       assert.equal(fs.existsSync(path.join(wt.root, 'b.txt')), false);
       assert.equal(fs.readFileSync(path.join(wt.root, 'new.txt'), 'utf8'), 'untracked\n');
       assert.equal(fs.existsSync(path.join(wt.root, 'ignored', 'x.txt')), false);
-      assert.deepEqual(await stepChanges(wt), [], 'nothing changed yet');
+      assert.deepEqual((await steps.readPatch(wt)).entries, [], 'nothing changed yet');
     } finally {
-      await removeStepWorktree(wt);
+      await steps.remove(wt);
     }
-    assert.equal(fs.existsSync(wt.dir), false);
+    assert.equal(fs.existsSync(wt.root), false);
     assert.doesNotMatch(gitIn(ws, 'worktree', 'list'), /step1/);
-    assert.equal(fs.existsSync(path.resolve(ws, gitIn(ws, 'rev-parse', '--git-common-dir').trim(), 'worktrees', path.basename(wt.dir))), false, "git's record of it is gone");
+    assert.equal(fs.existsSync(path.resolve(ws, gitIn(ws, 'rev-parse', '--git-common-dir').trim(), 'worktrees', path.basename(wt.root))), false, "git's record of it is gone");
   });
 
   it('applies a step\'s changes back whole, and refuses the whole apply when the workspace changed a file it touches', async () => {
@@ -65,34 +74,34 @@ describe('step worktrees (real git)', function () {
     fs.writeFileSync(path.join(wt.root, 'a.txt'), 'a from the step\n');
     fs.writeFileSync(path.join(wt.root, 'c.txt'), 'c from the step\n');
     fs.rmSync(path.join(wt.root, 'b.txt'));
-    const changes = await stepChanges(wt);
-    assert.deepEqual(changes, [
-      { path: 'a.txt', before: 'a1\n', after: 'a from the step\n' },
-      { path: 'b.txt', before: 'b1\n', after: null },
+    const changes = await steps.readPatch(wt);
+    assert.deepEqual(asTexts(changes), [
+      { path: 'a.txt', before: 'file', after: 'a from the step\n' },
+      { path: 'b.txt', before: 'file', after: null },
       { path: 'c.txt', before: null, after: 'c from the step\n' },
     ]);
     // Meanwhile the workspace changed b.txt (another step, or the user).
     fs.writeFileSync(path.join(ws, 'b.txt'), 'b changed in the workspace\n');
-    const refused = await applyStepChanges(ws, changes, nodeWriter);
-    assert.deepEqual(refused, { ok: false, conflicts: ['b.txt'] });
+    const refused = await apply(ws, changes);
+    assert.deepEqual(refused, { ok: false, refusals: [{ path: 'b.txt', rule: 'the workspace changed it since the step started' }] });
     // Never half-applied: a.txt and c.txt are untouched too.
     assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a1\n');
     assert.equal(fs.existsSync(path.join(ws, 'c.txt')), false);
     assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'b changed in the workspace\n');
     // Put back as the step found it, the same changes apply whole.
     fs.writeFileSync(path.join(ws, 'b.txt'), 'b1\n');
-    assert.deepEqual(await applyStepChanges(ws, changes, nodeWriter), { ok: true, applied: ['a.txt', 'b.txt', 'c.txt'] });
+    assert.deepEqual(await apply(ws, changes), { ok: true, applied: ['a.txt', 'b.txt', 'c.txt'] });
     assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a from the step\n');
     assert.equal(fs.existsSync(path.join(ws, 'b.txt')), false);
     assert.equal(fs.readFileSync(path.join(ws, 'c.txt'), 'utf8'), 'c from the step\n');
     // Applied, not committed: committing stays the user's.
     assert.equal(gitIn(ws, 'rev-list', '--count', 'HEAD').trim(), '1');
-    await removeStepWorktree(wt);
+    await steps.remove(wt);
   });
 
   it('removes the worktrees of a process that died (a crash) on the next start, and keeps a live one\'s', async () => {
     // A child process makes a worktree and is killed before it can remove it.
-    const script = `require(${JSON.stringify(require.resolve('../../../src/core/planRuns/stepWorktree'))}).createStepWorktree(${JSON.stringify(ws)}, 'crashed').then((wt) => { console.log(wt.dir); setInterval(() => {}, 1000); });`;
+    const script = `const W = require(${JSON.stringify(require.resolve('../../../src/host/node/gitStepWorkspaces'))}).GitStepWorkspaces; new W().create(${JSON.stringify(ws)}, 'crashed').then(async (wt) => { await wt.ready; console.log(wt.root); setInterval(() => {}, 1000); });`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     const leftover = await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
     child.kill('SIGKILL');
@@ -101,29 +110,29 @@ describe('step worktrees (real git)', function () {
     assert.ok(fs.existsSync(leftover));
     assert.match(gitIn(ws, 'worktree', 'list'), /crashed/);
 
-    const removed = await removeLeftoverWorktrees(ws);
+    const removed = await steps.sweep(ws, keepIn());
     assert.deepEqual(removed, [{ dir: leftover, patch: null }], 'it had changed nothing: no patch');
     assert.equal(fs.existsSync(leftover), false);
     assert.doesNotMatch(gitIn(ws, 'worktree', 'list'), /crashed/);
-    assert.ok(fs.existsSync(mine.dir), 'a live process\'s worktree is kept');
-    await removeStepWorktree(mine);
+    assert.ok(fs.existsSync(mine.root), 'a live process\'s worktree is kept');
+    await steps.remove(mine);
     assert.equal(fs.existsSync(worktreesBase(ws)), false, 'the workspace\'s folder of worktrees goes once it is empty');
     assert.equal(gitIn(ws, 'worktree', 'list').trim().split('\n').length, 1, 'git forgot both');
   });
 
   it('an empty folder of worktrees an earlier run left is removed on the next start', async () => {
     fs.mkdirSync(worktreesBase(ws), { recursive: true });
-    await removeLeftoverWorktrees(ws);
+    await steps.sweep(ws, keepIn());
     assert.equal(fs.existsSync(worktreesBase(ws)), false);
   });
 
   it('says why outside git (or before the first commit) steps get no worktree', async () => {
     const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-nogit-'));
     try {
-      assert.match((await worktreeUnavailable(plain)) ?? '', /not in a git repository/);
+      assert.match((await steps.unavailable(plain)) ?? '', /not in a git repository/);
       gitIn(plain, 'init', '-q');
-      assert.match((await worktreeUnavailable(plain)) ?? '', /no commit yet/);
-      assert.equal(await worktreeUnavailable(ws), undefined);
+      assert.match((await steps.unavailable(plain)) ?? '', /no commit yet/);
+      assert.equal(await steps.unavailable(ws), undefined);
     } finally {
       fs.rmSync(plain, { recursive: true, force: true });
     }
