@@ -1,6 +1,6 @@
 // Comments must say why in place, not send the reader to a document outside the repository (the
-// design document's numbered sections, the tracker's issue numbers): those are not in a clone, and
-// their numbering moves.
+// design document's numbered sections, the tracker's issue numbers, the numbered lessons of notes
+// kept elsewhere): those are not in a clone, and their numbering moves.
 // Comments are found with the TypeScript parser, so strings and test data that merely contain
 // such words are not flagged.
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,8 @@ export const OUTSIDE_REFERENCES = [
   { what: 'the design document', re: /\bDESIGN\.md\b|\bDESIGN\s*§|§\s*\d/ },
   { what: 'an issue number', re: /\bissues?\s*#?\d+/i },
   { what: 'the shared notes', re: /\bshared\/notes\b/ },
+  // A notes file's numbered lessons (the word, then its number): the reader has no such list.
+  { what: 'a numbered lesson of notes', re: /\bpeers\.md\b|\blessons?\s*#?\d+/i },
 ];
 
 const CODE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;

@@ -5,11 +5,10 @@
  * args.ts parses both (and says which role each allows); `runPlanCommand`/`runPlanFile` do the work
  * once the agent exists.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Agent } from '../core/task/taskAgent';
 import type { TurnOutcome } from '../protocol';
-import { writePlanFile } from './planFile';
+import { readPlanFile, writePlanFile } from './planFile';
 import type { PlanRecord } from '../core/plans/planRecord';
 import { verdictExit } from './reviewCommand';
 import type { Amendment } from '../protocol';
@@ -52,14 +51,9 @@ export async function runPlanCommand(agent: Agent, prompt: string, out: string, 
  * again, whatever their number; the others run (carryDoneSteps.ts).
  */
 export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promise<{ outcome: TurnOutcome; exitCode?: number }> {
-  const abs = path.resolve(io.cwd, file);
-  let raw: string;
-  try {
-    raw = fs.readFileSync(abs, 'utf8');
-  } catch (e) {
-    io.stderr(`tandem: cannot read the plan file ${abs}: ${(e as Error).message}\n`);
-    return { outcome: 'error', exitCode: 2 };
-  }
+  const read = readPlanFile(file, io);
+  if (!read) return { outcome: 'error', exitCode: 2 };
+  const { abs, raw } = read;
   const previous = lastRunVersion(agent.planning.book.all());
   const record = await agent.planning.importPlan(raw, abs);
   if (!record.plan) {

@@ -28,3 +28,14 @@ export function writePlanFile(file: string, record: PlanRecord): void {
   fs.writeFileSync(tmp, planFileContents(record));
   fs.renameSync(tmp, abs);
 }
+
+/** The plan file's text, read from `file` under `cwd`; undefined once it has said on stderr why it cannot be read. */
+export function readPlanFile(file: string, io: { cwd: string; stderr: (s: string) => void }): { abs: string; raw: string } | undefined {
+  const abs = path.resolve(io.cwd, file);
+  try {
+    return { abs, raw: fs.readFileSync(abs, 'utf8') };
+  } catch (e) {
+    io.stderr(`tandem: cannot read the plan file ${abs}: ${(e as Error).message}\n`);
+    return undefined;
+  }
+}

@@ -3,11 +3,10 @@
  * any plan (an invalid one is not reviewed), then judged. Exit 0 when the verdict is ok; 1 when it is
  * not (revise) or no valid verdict came — the verdict, its reasons and concerns are printed either way.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Agent } from '../core/task/taskAgent';
 import type { TurnOutcome } from '../protocol';
 import type { PlanRecord } from '../core/plans/planRecord';
+import { readPlanFile } from './planFile';
 
 export interface ReviewIo {
   cwd: string;
@@ -15,14 +14,9 @@ export interface ReviewIo {
 }
 
 export async function runReviewFile(agent: Agent, file: string, io: ReviewIo): Promise<{ outcome: TurnOutcome; exitCode?: number }> {
-  const abs = path.resolve(io.cwd, file);
-  let raw: string;
-  try {
-    raw = fs.readFileSync(abs, 'utf8');
-  } catch (e) {
-    io.stderr(`tandem: cannot read the plan file ${abs}: ${(e as Error).message}\n`);
-    return { outcome: 'error', exitCode: 2 };
-  }
+  const read = readPlanFile(file, io);
+  if (!read) return { outcome: 'error', exitCode: 2 };
+  const { abs, raw } = read;
   const record = await agent.planning.importPlan(raw, abs);
   if (!record.plan) {
     io.stderr(`tandem: the plan in ${abs} is not valid, so it was not reviewed:\n${record.errors.map((e) => `  - ${e}`).join('\n')}\n`);

@@ -6,8 +6,9 @@ import type { WorkspaceFs } from '../ports/ports';
 import { appendDurable, writeFileAtomic } from '../storage/atomicWrite';
 
 /**
- * Pre-images of the files the agent changes, so any tool call or the whole task can be undone
- * (peers.md lesson 9: snapshot only touched files, with a cap — no shadow git of the workspace).
+ * Pre-images of the files the agent changes, so any tool call or the whole task can be undone.
+ * Only touched files are kept, with a cap: a shadow git of the whole workspace would copy a large
+ * repository on every task and slow every change.
  *
  * On disk, in the task's `checkpoints/` folder: `entries.jsonl` (append-only records) and
  * `blobs/<sha256>` (file contents, stored once however many entries share them). The agent's

@@ -1,6 +1,6 @@
 /**
  * USD per million tokens (input, output) for common models, so the chat can show what a task
- * costs (peers.md lesson 4: runaway cost). List prices as published by the vendors; cached-input
+ * costs and a budget can stop a runaway one before the bill does. List prices as published by the vendors; cached-input
  * discounts are ignored, so figures err on the high side. `settings.prices` overrides any entry.
  * Local models (Ollama, llama.cpp, LM Studio) have no entry: their cost is unknown, not zero,
  * because the same names are also served by paid hosts (OpenRouter, Together…).

@@ -1,6 +1,6 @@
 /**
- * Decides whether a shell command is covered by the user's allow-list (peers lesson 6: allowing
- * `git show` must not allow `git show > ~/.ssh/x` or `git show; rm -rf /`).
+ * Decides whether a shell command is covered by the user's allow-list. A word prefix alone is not
+ * enough: allowing `git show` must not allow `git show > ~/.ssh/x` or `git show; rm -rf /`.
  *
  * The command is parsed with `shell-quote`; every simple command of a chain (`&&`, `||`, `;`, `|`,
  * `&`, newlines) must start with the words of an allow-list entry. Constructs whose effect a word

@@ -1,6 +1,6 @@
 /**
- * One ignore policy for reads, lists, finds and searches (peers lesson 7: a `.env` listed in
- * `.gitignore` must not leak through any of them).
+ * One ignore policy for reads, lists, finds and searches, so a `.env` listed in `.gitignore`
+ * cannot leak through whichever of them forgot to check (one rule set, asked by all four).
  *
  * Rules come from `.gitignore` and `.tandemignore` in the workspace root and in every folder below
  * it (each file's patterns are relative to its own folder, as git does). `.tandemignore` is read

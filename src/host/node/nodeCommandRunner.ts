@@ -5,7 +5,8 @@
  * - `bash -e -o pipefail -c CMD`: fail-fast, so `false && …; echo ok` style surprises and a failing
  *   stage in a pipe show up as a non-zero exit code.
  * - The shell runs detached in its own process group so Stop and the timeout can kill the whole
- *   tree (peers lesson 3): SIGTERM to the group, then SIGKILL after a grace period.
+ *   tree, not just the shell (killing only the shell leaves its children running, and holding the
+ *   output pipe open): SIGTERM to the group, then SIGKILL after a grace period.
  * - When the shell exits, whatever it left running in its group (`server &`) is stopped too: a
  *   command's processes end with the command, so nothing the agent started outlives its tool call.
  * - stdin is closed, so a command that waits for input gets EOF instead of hanging.

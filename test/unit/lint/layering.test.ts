@@ -75,6 +75,18 @@ describe('lint stage: layers, cycles and outside references', () => {
     assert.doesNotMatch(r.out, /agent\.test\.ts:5/);
   });
 
+  it('fails on a comment citing a numbered lesson of notes kept elsewhere, and names it', () => {
+    const r = lint(make({
+      ...clean,
+      'src/core/task/agent.ts': "import { CARD } from '../../protocol/cards';\n/** Kill the whole tree (peers lesson 3). */\nexport const AGENT = CARD;\n",
+      'src/host/node/nodeHost.ts': "import { AGENT } from '../../core/task/agent';\n// Snapshot only touched files (peers.md lesson 9).\nexport const HOST = AGENT;\nexport const said = 'peers lesson 3';\n",
+    }));
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /src\/core\/task\/agent\.ts:2: a comment points at a numbered lesson of notes outside the repository/);
+    assert.match(r.out, /src\/host\/node\/nodeHost\.ts:2: a comment points at a numbered lesson of notes outside the repository/);
+    assert.doesNotMatch(r.out, /nodeHost\.ts:4/, 'a string is not a comment');
+  });
+
   it('fails on an import upward between the layers inside src/core, and names it', () => {
     const r = lint(make({
       ...clean,

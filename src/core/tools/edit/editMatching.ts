@@ -1,6 +1,7 @@
 /**
- * The matching rules of edit_file, apart from any I/O so they can be tested and measured alone
- * (peers lesson 2: diff edits that fail and then silently overwrite).
+ * The matching rules of edit_file, apart from any I/O so they can be tested and measured alone.
+ * An edit that does not match fails loudly and writes nothing: falling back to overwriting the
+ * file silently loses whatever the model's old text did not quote.
  *
  * - Each block's old text must occur exactly once (in the text as changed by the blocks before it).
  * - Only when the exact text is nowhere, lines are compared ignoring indentation and line-end

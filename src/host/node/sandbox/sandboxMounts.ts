@@ -9,7 +9,8 @@
  *   it; and the user's credential folders and files (`~/.ssh`, `~/.aws`, `~/.config/gcloud`,
  *   keyrings, `~/.netrc`…), covered by an empty folder or file.
  * A protected path that does not exist yet cannot be bound (that would create it), so the walk after
- * the command finds protected paths the command created, and they are removed (sandboxSweep.ts).
+ * the command finds protected paths the command created (`createdProtected` below), and
+ * sandboxedCommand.ts removes them.
  * `node_modules` is not entered: nothing there runs by itself, and it can hold most of the files.
  */
 import * as fs from 'node:fs';
@@ -109,8 +110,37 @@ function outsideSecrets(roots: readonly string[], isSecret: (name: string) => bo
 
 /** Secret-named files anywhere under `root` (not in `.git`; node_modules as below), at their real paths. */
 function secretsUnder(root: string, isSecret: (name: string) => boolean, isAllowed: (name: string) => boolean, out: Set<string>): void {
+  walkFolders(root, (abs, e) => {
+    if (e.isDirectory()) {
+      if (e.name === 'node_modules') secretsInNodeModules(abs, isSecret, isAllowed, out);
+      return e.name !== 'node_modules' && e.name !== '.git';
+    }
+    if (isSecret(e.name) && !isAllowed(e.name)) {
+      const real = realOrUndefined(abs);
+      if (real && !safeIsDir(real)) out.add(real);
+    }
+    return false;
+  });
+}
+
+/** Secret-named files inside a node_modules folder (a package's `.env`), up to a bound. */
+function secretsInNodeModules(dir: string, isSecret: (name: string) => boolean, isAllowed: (name: string) => boolean, out: Set<string>): void {
+  let seen = 0;
+  walkFolders(dir, (abs, e) => {
+    seen++;
+    if (e.isFile() && isSecret(e.name) && !isAllowed(e.name)) out.add(abs);
+    return e.isDirectory();
+  }, () => seen < MAX_NODE_MODULES_ENTRIES);
+}
+
+/**
+ * The folders under `root`, depth first: `visit` sees every entry of each readable folder and says
+ * whether to go into it; an unreadable folder is passed over (a command cannot read it either).
+ * `more` is asked before each folder: false ends the walk.
+ */
+function walkFolders(root: string, visit: (abs: string, e: fs.Dirent) => boolean, more: () => boolean = () => true): void {
   const dirs = [root];
-  while (dirs.length) {
+  while (dirs.length && more()) {
     const dir = dirs.pop()!;
     let entries: fs.Dirent[];
     try {
@@ -120,34 +150,7 @@ function secretsUnder(root: string, isSecret: (name: string) => boolean, isAllow
     }
     for (const e of entries) {
       const abs = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name === 'node_modules') secretsInNodeModules(abs, isSecret, isAllowed, out);
-        else if (e.name !== '.git') dirs.push(abs);
-      } else if (isSecret(e.name) && !isAllowed(e.name)) {
-        const real = realOrUndefined(abs);
-        if (real && !safeIsDir(real)) out.add(real);
-      }
-    }
-  }
-}
-
-/** Secret-named files inside a node_modules folder (a package's `.env`), up to a bound. */
-function secretsInNodeModules(dir: string, isSecret: (name: string) => boolean, isAllowed: (name: string) => boolean, out: Set<string>): void {
-  const stack = [dir];
-  let seen = 0;
-  while (stack.length && seen < MAX_NODE_MODULES_ENTRIES) {
-    const d = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      seen++;
-      const abs = path.join(d, e.name);
-      if (e.isDirectory()) stack.push(abs);
-      else if (e.isFile() && isSecret(e.name) && !isAllowed(e.name)) out.add(abs);
+      if (visit(abs, e)) dirs.push(abs);
     }
   }
 }
@@ -179,32 +182,21 @@ export function findSandboxMounts(roots: readonly string[], secretPatterns: read
       protectedNames.add(g);
       readOnly.add(real);
     }
-    const dirs = [root];
-    while (dirs.length) {
-      const dir = dirs.pop()!;
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
+    walkFolders(root, (abs, e) => {
+      const rel = path.relative(root, abs).split(path.sep).join('/');
+      const real = e.isSymbolicLink() ? realOrUndefined(abs) : abs;
+      const isDir = e.isDirectory() || (e.isSymbolicLink() && real !== undefined && safeIsDir(real));
+      const why = protectedReason(rel, isDir);
+      if (why) {
+        protectedNames.add(abs);
+        // A link pointing outside every workspace folder points at the read-only rest of the system.
+        if (real && inWorkspace(real)) readOnly.add(real);
+        return false;
       }
-      for (const e of entries) {
-        const abs = path.join(dir, e.name);
-        const rel = path.relative(root, abs).split(path.sep).join('/');
-        const real = e.isSymbolicLink() ? realOrUndefined(abs) : abs;
-        const isDir = e.isDirectory() || (e.isSymbolicLink() && real !== undefined && safeIsDir(real));
-        const why = protectedReason(rel, isDir);
-        if (why) {
-          protectedNames.add(abs);
-          // A link pointing outside every workspace folder points at the read-only rest of the system.
-          if (real && inWorkspace(real)) readOnly.add(real);
-          continue;
-        }
-        if (!isDir && isSecret(e.name) && !isAllowed(e.name) && real && inWorkspace(real) && !safeIsDir(real)) hidden.add(real);
-        if (e.isDirectory() && e.name !== 'node_modules') dirs.push(abs);
-        else if (e.isDirectory()) secretsInNodeModules(abs, isSecret, isAllowed, hidden);
-      }
-    }
+      if (!isDir && isSecret(e.name) && !isAllowed(e.name) && real && inWorkspace(real) && !safeIsDir(real)) hidden.add(real);
+      if (e.isDirectory() && e.name === 'node_modules') secretsInNodeModules(abs, isSecret, isAllowed, hidden);
+      return e.isDirectory() && e.name !== 'node_modules';
+    });
   }
   const elsewhere = secretsAlsoIn.map(realOrUndefined).filter((d): d is string => d !== undefined && safeIsDir(d));
   for (const dir of elsewhere) secretsUnder(dir, isSecret, isAllowed, hidden);
