@@ -24,7 +24,7 @@ type Input = z.infer<typeof input>;
  * syntax may (lazyEditBlocks.ts).
  */
 async function applyBlocks(file: string, original: string, blocks: Input['edits']): Promise<EditOutcome> {
-  const byLines = applyEditBlocks(original, blocks, lineEnding(original));
+  const byLines = applyEditBlocks(original, blocks, lineEnding(original), file);
   if (byLines.ok) return byLines;
   const bySyntax = await applyLazyEditBlocks(file, original, blocks, lineEnding(original));
   return bySyntax?.ok || (bySyntax && bySyntax.clearer) ? bySyntax : byLines;

@@ -74,13 +74,23 @@ describe('edit_file', () => {
     assert.match(r.content, /did not match exactly; it was applied at lines 5-7 by ignoring indentation and line-end whitespace/);
     // The replacement keeps the file's indentation, line for line.
     assert.equal(h.read('math.js'), SRC.replace('  return a - b;', '  return b - a;'));
-    // Lines of different depth flattened to one level: nothing says where new lines belong, so it is refused.
+    // The body one level too shallow with the top-level lines untouched (all at column 0): in a
+    // language whose blocks braces close, a line after an opening brace is one level in, the
+    // closing brace after it back out.
     const flat = await h.call(editFileTool, {
       path: 'math.js',
       edits: [{ old_text: 'function add(a, b) {\nreturn a + b;\n}', new_text: 'function add(a, b) {\nreturn b + a;\n}' }],
     });
-    assert.equal(flat.isError, true);
-    assert.match(flat.content, /indentation of old_text does not correspond to the file's/);
+    assert.equal(flat.isError, undefined, flat.content);
+    assert.match(h.read('math.js'), /^function add\(a, b\) \{\n  return b \+ a;\n\}$/m);
+    // In Python the same flattening says nothing of where a line belongs (a body or after it both parse): refused.
+    h.write('flat.py', 'def add(a, b):\n  return a + b\n\n\ndef sub(a, b):\n  return a - b\n');
+    const flatPy = await h.call(editFileTool, {
+      path: 'flat.py',
+      edits: [{ old_text: 'def add(a, b):\nreturn a + b', new_text: 'def add(a, b):\nreturn b + a' }],
+    });
+    assert.equal(flatPy.isError, true);
+    assert.match(flatPy.content, /indentation of old_text does not correspond to the file's/);
     // A block shifted as a whole (and of a different length) is shifted back:
     const r2 = await h.call(editFileTool, {
       path: 'math.js',

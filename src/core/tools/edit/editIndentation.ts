@@ -22,6 +22,8 @@ function width(indent: string): number {
 }
 
 interface Rule {
+  /** How the reading is named to the model when it is one of two. */
+  name: string;
   at(w: number): number;
 }
 
@@ -30,14 +32,50 @@ export interface IndentPair {
   file: string;
 }
 
+/** A line already placed in the replacement (the nearest non-blank ones before a line): its model indent (none for a line a marker kept), its file indent, its text. */
+export interface PlacedLine {
+  model: string | undefined;
+  file: string;
+  text: string;
+}
+
+/**
+ * One way to read the model's indentation: the file indent for a model indent, given the line's
+ * text and the lines placed before it; undefined where this reading cannot tell.
+ */
+export interface IndentReading {
+  name: string;
+  map(modelIndent: string, firstLine: boolean, text: string, before: readonly PlacedLine[]): string | undefined;
+}
+
+/**
+ * Every reading of the model's indentation that explains the matched lines. More than one when two
+ * rules explain them and disagree on an indent old_text lacks (every line two columns shallower, or
+ * the indent unit halved, both fit old lines at 0 and 2): the caller compares what each gives.
+ */
 export type IndentMapping =
-  | { ok: true; identity: boolean; map(modelIndent: string, firstLine: boolean): string | undefined }
+  | { ok: true; identity: boolean; readings: IndentReading[] }
   | { ok: false; reason: string };
 
 function fitOffset(pairs: [number, number][]): Rule | undefined {
   if (pairs.length === 0) return undefined;
   const d = pairs[0]![1] - pairs[0]![0];
-  return pairs.every(([m, f]) => f - m === d) ? { at: (w) => w + d } : undefined;
+  return pairs.every(([m, f]) => f - m === d) ? { name: `every line ${Math.abs(d)} columns ${d > 0 ? 'shallower' : 'deeper'} than the file's`, at: (w) => w + d } : undefined;
+}
+
+/**
+ * Every indented line off by the same amount while the lines at column 0 are the file's own (a
+ * model that took one level off each indented line, and none off the top-level lines). With no
+ * line of old_text at column 0 it is a constant offset everywhere but at column 0, where the two
+ * readings differ.
+ */
+function fitIndentedShift(pairs: [number, number][]): Rule | undefined {
+  const indented = pairs.filter(([m]) => m > 0);
+  if (indented.length === 0) return undefined;
+  if (!pairs.every(([m, f]) => m > 0 || f === 0)) return undefined;
+  const d = indented[0]![1] - indented[0]![0];
+  if (d === 0 || !indented.every(([m, f]) => f - m === d)) return undefined;
+  return { name: `every indented line ${Math.abs(d)} columns ${d > 0 ? 'shallower' : 'deeper'} than the file's, column 0 as it is`, at: (w) => (w === 0 ? 0 : w + d) };
 }
 
 /** A change of indent unit. Two points always fit a line, so a fit from two levels is trusted only for an integer scale ≥ 2 (2 → 4 spaces); otherwise three are needed. */
@@ -50,7 +88,7 @@ function fitScale(pairs: [number, number][]): Rule | undefined {
   if (!(a > 0) || a === 1) return undefined;
   if (distinct.length < 3 && !(Number.isInteger(a) && a >= 2)) return undefined;
   const b = f1 - a * m1;
-  return pairs.every(([m, f]) => Math.abs(a * m + b - f) < 1e-9) ? { at: (w) => a * w + b } : undefined;
+  return pairs.every(([m, f]) => Math.abs(a * m + b - f) < 1e-9) ? { name: `the indent unit ${a > 1 ? 'multiplied' : 'divided'} by ${a > 1 ? a : 1 / a}`, at: (w) => a * w + b } : undefined;
 }
 
 interface Explanation {
@@ -78,11 +116,74 @@ function explain(pairs: readonly IndentPair[]): Explanation | { reason: string }
     }
   }
   const ws = pairs.map((p) => [width(p.model), width(p.file)] as [number, number]);
-  return { table, known, rules: [fitOffset(ws), fitScale(ws)].filter((r): r is Rule => r !== undefined) };
+  return { table, known, rules: [fitOffset(ws), fitIndentedShift(ws), fitScale(ws)].filter((r): r is Rule => r !== undefined) };
 }
 
-export function buildIndentMapping(pairs: readonly IndentPair[], fileUsesTabs: boolean): IndentMapping {
-  if (pairs.every((p) => p.model === p.file)) return { ok: true, identity: true, map: (m) => m };
+const OPENS = /(\{|\(|\[|:|=>)\s*$/;
+const CLOSES = /^[}\])]/;
+const COMMENT = /^(\/\/|\/\*|\*|#)/;
+
+/**
+ * Every line one level shallower with the top-level lines untouched, in a file whose unit is that
+ * level (two spaces, or a tab): the file's first level and column 0 both came out at column 0.
+ * Lines of old_text are matched line by line, so their place is known; a new line at column 0 is
+ * placed by its neighbours — beside an old line of the same text it takes that line's indent;
+ * right after a line that opens a block at column 0 it is one level in; a closer right after a
+ * first-level line goes back to column 0; otherwise it stays at the level of the nearest line
+ * the model also wrote at column 0. Only for languages whose blocks are delimited (a Python line
+ * at column 0 could end a body or continue it, and both parse).
+ */
+function collapsedLevel(pairs: readonly IndentPair[], oldLines: readonly { text: string; file: string }[], render: (w: number) => string): IndentReading | undefined {
+  const atZero = new Set(pairs.filter((p) => p.model === '').map((p) => p.file));
+  const indented = pairs.filter((p) => p.model !== '');
+  if (atZero.size !== 2 || !atZero.has('')) return undefined;
+  const level = [...atZero].find((f) => f !== '')!;
+  const d = width(level);
+  if (!indented.every((p) => width(p.file) - width(p.model) === d)) return undefined;
+  const byText = new Map<string, Set<string>>();
+  for (const l of oldLines) {
+    const k = l.text.trim();
+    if (!byText.has(k)) byText.set(k, new Set());
+    byText.get(k)!.add(l.file);
+  }
+  return {
+    name: 'every line one level shallower than the file\'s, column 0 as it is',
+    map(modelIndent, _first, text, before) {
+      if (modelIndent !== '') return render(width(modelIndent) + d);
+      const prev = before.at(-1);
+      // The first line, or one after nothing placed: the old line of the same text, when there is one (punctuation alone, "});", says nothing).
+      const same = /[A-Za-z0-9_]/.test(text) ? byText.get(text.trim()) : undefined;
+      if (!prev) return same && same.size === 1 ? [...same][0]! : undefined;
+      const opens = OPENS.test(prev.text) && !COMMENT.test(prev.text);
+      if (prev.model === '') {
+        if (opens) return prev.file === '' ? level : undefined;
+        if (CLOSES.test(text.trim())) return prev.file === level ? '' : undefined;
+        return prev.file;
+      }
+      // After a deeper line: a closer goes one level out from it (or to its level, when it opened a block).
+      if (CLOSES.test(text.trim())) {
+        const w = width(prev.file) - (opens ? 0 : d);
+        return w === 0 ? '' : w === d ? level : undefined;
+      }
+      const top = [...before].reverse().find((b) => b.model === '');
+      return top?.file;
+    },
+  };
+}
+
+/**
+ * The readings of the model's indentation. `oldLines`: the matched lines of old_text with the
+ * file's indent of each (for the collapsed-level reading); `delimitedBlocks`: the language's blocks
+ * are closed by a character, not by indentation.
+ */
+export function buildIndentMapping(
+  pairs: readonly IndentPair[],
+  fileUsesTabs: boolean,
+  oldLines: readonly { text: string; file: string }[] = [],
+  delimitedBlocks = false,
+): IndentMapping {
+  if (pairs.every((p) => p.model === p.file)) return { ok: true, identity: true, readings: [{ name: 'as written', map: (m) => m }] };
+  const render = (w: number) => (fileUsesTabs ? '\t'.repeat(Math.floor(w / TAB)) + ' '.repeat(w % TAB) : ' '.repeat(w));
 
   let e = explain(pairs);
   let first: IndentPair | undefined;
@@ -99,21 +200,23 @@ export function buildIndentMapping(pairs: readonly IndentPair[], fileUsesTabs: b
       first = pairs[0];
     }
   }
-  if (!('table' in e)) return { ok: false, reason: e.reason };
+  if (!('table' in e)) {
+    const collapsed = delimitedBlocks ? collapsedLevel(pairs, oldLines, render) : undefined;
+    if (!collapsed) return { ok: false, reason: e.reason };
+    return { ok: true, identity: false, readings: [collapsed] };
+  }
   const { table, rules } = e;
   // The first line bounds new levels too, unless its model indent means something else in the table.
   const known = first && !table.has(first.model) ? [...e.known, [width(first.model), width(first.file)] as [number, number]] : e.known;
 
-  const render = (w: number) => (fileUsesTabs ? '\t'.repeat(Math.floor(w / TAB)) + ' '.repeat(w % TAB) : ' '.repeat(w));
-  return {
-    ok: true,
-    identity: false,
+  const readingOf = (use: readonly Rule[], name: string): IndentReading => ({
+    name,
     map(modelIndent, firstLine) {
       if (first && firstLine && modelIndent === first.model) return first.file;
       const direct = table.get(modelIndent);
       if (direct !== undefined) return direct;
       const w = width(modelIndent);
-      const answers = new Set(rules.map((r) => r.at(w)));
+      const answers = new Set(use.map((r) => r.at(w)));
       if (answers.size !== 1) return undefined;
       const target = [...answers][0]!;
       if (!Number.isInteger(target) || target < 0) return undefined;
@@ -124,7 +227,51 @@ export function buildIndentMapping(pairs: readonly IndentPair[], fileUsesTabs: b
       }
       return render(target);
     },
-  };
+  });
+  // Two rules that explain the same lines are two readings; the caller keeps one only where they agree or the file decides.
+  if (rules.length > 1) return { ok: true, identity: false, readings: rules.map((r) => readingOf([r], r.name)) };
+  return { ok: true, identity: false, readings: [readingOf(rules, rules[0]?.name ?? 'the matched lines')] };
+}
+
+/**
+ * The file's indent unit: the most common step by which a line is indented deeper than the line
+ * before it (4 for most Python, 2 for much TypeScript, a tab's width for Go).
+ */
+export function indentUnit(lines: readonly string[]): number {
+  const counts = new Map<number, number>();
+  let prev = -1;
+  for (const l of lines) {
+    if (l.trim() === '') continue;
+    const w = width(indentOf(l));
+    if (prev >= 0 && w > prev) counts.set(w - prev, (counts.get(w - prev) ?? 0) + 1);
+    prev = w;
+  }
+  let best = 4;
+  let n = 0;
+  for (const [k, c] of counts) if (c > n || (c === n && k < best)) [best, n] = [k, c];
+  return best;
+}
+
+/**
+ * How far a replacement's indentation strays from the file's habits: lines deeper than the line
+ * before them by more than one unit, and lines off the unit's grid. Two readings of the model's
+ * indentation are told apart by this where they give different text.
+ */
+export function indentStrays(lines: readonly string[], unit: number): number {
+  let n = 0;
+  let prev = -1;
+  for (const l of lines) {
+    if (l.trim() === '') continue;
+    const w = width(indentOf(l));
+    if (w % unit !== 0) n++;
+    if (prev >= 0 && w - prev > unit) n++;
+    prev = w;
+  }
+  return n;
+}
+
+export function indentWidth(indent: string): number {
+  return width(indent);
 }
 
 function show(indent: string): string {

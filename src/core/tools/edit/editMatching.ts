@@ -14,7 +14,7 @@
  * - If any block fails, the result is an error naming the block and saying what to send instead;
  *   the caller writes nothing (all or nothing).
  */
-import { buildIndentMapping, indentOf, usesTabs } from './editIndentation';
+import { buildIndentMapping, indentOf, indentStrays, indentUnit, usesTabs, type IndentReading, type PlacedLine } from './editIndentation';
 import { looksLikeElisionMarker } from './editMarkers';
 
 export interface EditBlock {
@@ -168,6 +168,18 @@ export function elidedLineReadings(fileLines: string[], oldLines: string[], isMa
   return findLineMatches(fileLines.map((l) => l.trim()), pieces, limit).map((m) => ({ start: m.start, end: m.end }));
 }
 
+/** The length of the longest common subsequence of two lists of lines. */
+function commonSubsequence(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) row[j] = a[i - 1] === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, row[j - 1]!);
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
 function quote(line: string): string {
   const t = line.trim();
   return `"${t.length > 80 ? `${t.slice(0, 80)}…` : t}"`;
@@ -193,15 +205,62 @@ function buildReplacement(
   exact: boolean,
   wholeText: string,
   crlf: boolean,
+  delimitedBlocks = false,
 ): Replacement {
-  const literalOld = new Set(m.pieces.flatMap((p) => p.lines.map((l) => l.trim())));
-  const isMarker = (l: string) => looksLikeElisionMarker(l) && !literalOld.has(l.trim());
-
   const pairs = m.pieces.flatMap((p) =>
     p.lines.flatMap((l, j) => (l.trim() === '' ? [] : [{ model: indentOf(l), file: indentOf(fileBare[p.at + j]!) }])),
   );
-  const mapping = exact ? { ok: true as const, identity: true, map: (x: string, _first: boolean) => x } : buildIndentMapping(pairs, usesTabs(fileBare.slice(m.start, m.end), wholeText));
+  const oldPlaced = m.pieces.flatMap((p) => p.lines.map((l, j) => ({ text: l, file: indentOf(fileBare[p.at + j]!) })));
+  const mapping = exact
+    ? { ok: true as const, identity: true, readings: [{ name: 'as written', map: (x: string) => x }] }
+    : buildIndentMapping(pairs, usesTabs(fileBare.slice(m.start, m.end), wholeText), oldPlaced, delimitedBlocks);
   if (!mapping.ok) return { ok: false, error: `${mapping.reason}. Copy old_text from the file as it is (read it again) and retry.` };
+  const built = mapping.readings.map((r) => ({ reading: r, out: replacementWith(m, fileLines, fileBare, newLines, mapping.identity, r, crlf) }));
+  const fits = built.filter((b) => b.out.ok) as { reading: IndentReading; out: Extract<Replacement, { ok: true }> }[];
+  if (fits.length === 0) return built[0]!.out;
+  const texts = new Set(fits.map((b) => b.out.lines.join('\n')));
+  if (texts.size === 1) return fits[0]!.out;
+  // Two readings of the model's indentation give different text: the file's own habits decide
+  // (its indent unit: a reading that steps deeper than one unit at once, or off the unit's grid,
+  // strays), or nothing is written and both readings are named.
+  const unit = indentUnit(fileBare);
+  const scored = fits.map((b) => ({ ...b, strays: indentStrays(b.out.lines.map(stripCr), unit) })).sort((a, b) => a.strays - b.strays);
+  if (scored[0]!.strays < scored[1]!.strays) return scored[0]!.out;
+  const a = scored[0]!.out.lines;
+  const b = scored[1]!.out.lines;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const at = (ls: string[]) => `${show(indentOf(ls[i] ?? ''))}`;
+  return {
+    ok: false,
+    error:
+      `old_text matched only ignoring indentation, and its indentation can be read two ways that give different new lines: ` +
+      `${scored[0]!.reading.name} (then ${quote(a[i] ?? '')} is indented ${at(a)}) or ${scored[1]!.reading.name} (then it is indented ${at(b)}). ` +
+      'Copy old_text from the file with its exact indentation and retry.',
+  };
+}
+
+function show(indent: string): string {
+  if (indent === '') return 'not at all';
+  const tabs = (indent.match(/\t/g) ?? []).length;
+  const spaces = indent.length - tabs;
+  return [tabs ? `${tabs} tab${tabs > 1 ? 's' : ''}` : '', spaces ? `${spaces} space${spaces > 1 ? 's' : ''}` : ''].filter(Boolean).join(' + ');
+}
+
+/** The replacement under one reading of the model's indentation. */
+function replacementWith(
+  m: LineMatch,
+  fileLines: string[],
+  fileBare: string[],
+  newLines: string[],
+  identity: boolean,
+  reading: IndentReading,
+  crlf: boolean,
+): Replacement {
+  const literalOld = new Set(m.pieces.flatMap((p) => p.lines.map((l) => l.trim())));
+  const isMarker = (l: string) => looksLikeElisionMarker(l) && !literalOld.has(l.trim());
+  const mapping = { identity, map: reading.map };
+  const placed: PlacedLine[] = [];
 
   const eolMark = crlf ? '\r' : '';
   let seenFirst = false;
@@ -209,15 +268,16 @@ function buildReplacement(
     if (l.trim() === '') return mapping.identity ? l + eolMark : eolMark;
     if (mapping.identity) return l + eolMark;
     const ind = indentOf(l);
-    const to = mapping.map(ind, !seenFirst);
+    const to = mapping.map(ind, !seenFirst, l, placed.slice(-40));
     seenFirst = true;
     if (to === undefined) return { bad: l };
+    placed.push({ model: ind, file: to, text: l.trim() });
     return to + l.slice(ind.length) + eolMark;
   };
 
   const sameIndent = (model: string, file: string) => {
     const ind = indentOf(model);
-    return (mapping.identity ? ind : mapping.map(ind, false)) === indentOf(file);
+    return (mapping.identity ? ind : mapping.map(ind, false, model, [])) === indentOf(file);
   };
   const segs = splitAtMarkers(newLines, isMarker);
   const runs: [number, number][] = [];
@@ -251,7 +311,12 @@ function buildReplacement(
           for (const e of ends) {
             // Agreement, line by line, of the model's lines around the marker with the file's lines
             // around the run (a changed line in between does not end the comparison).
-            let score = 0;
+            // First, how well the lines written around the marker continue the file on each side:
+            // lines of new_text that are neither kept by the marker nor the file's next lines in
+            // order count against a reading (a reading that ends the run too late keeps old lines
+            // that new_text then writes again, changed: the old block kept beside the new one).
+            const strays = before.length - commonSubsequence(before.map((l) => l.trim()), regionTrim.slice(pos, s)) + (after.length - commonSubsequence(after.map((l) => l.trim()), regionTrim.slice(e)));
+            let score = -1000 * strays;
             // The line right beside the marker at the file's indentation (after mapping) is stronger evidence than its text alone.
             if (before.length && sameIndent(before[before.length - 1]!, fileBare[m.start + s - 1]!)) score += 0.5;
             if (after.length && e < n && sameIndent(after[0]!, fileBare[m.start + e]!)) score += 0.5;
@@ -292,6 +357,7 @@ function buildReplacement(
     const run = runs[g];
     if (run) {
       out.push(...fileLines.slice(run[0], run[1]));
+      for (const l of fileBare.slice(run[0], run[1])) if (l.trim() !== '') placed.push({ model: undefined, file: indentOf(l), text: l.trim() });
       kept += run[1] - run[0];
     }
   }
@@ -363,7 +429,12 @@ function wholeLinesOf(text: string, at: number, length: number): { start: number
   return { start, end };
 }
 
-export function applyEditBlocks(original: string, blocks: readonly EditBlock[], eol: '\n' | '\r\n' = '\n'): EditOutcome {
+/** Languages whose blocks a character closes (not the indentation): a line's level there can be told from its neighbours. */
+const DELIMITED = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|go|java|c|h|cc|cpp|hpp|cs|rs|php|swift|kt|kts|scala|css|scss|less|json|jsonc|dart)$/i;
+
+/** `file`: the file's name, when known (its language tells how far indentation can be repaired). */
+export function applyEditBlocks(original: string, blocks: readonly EditBlock[], eol: '\n' | '\r\n' = '\n', file?: string): EditOutcome {
+  const delimited = file !== undefined && DELIMITED.test(file);
   if (blocks.length === 0) return { ok: false, error: 'No edit blocks were given.', block: 0 };
   let text = original;
   const notes: string[] = [];
@@ -469,7 +540,7 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
             const best = Math.max(...elided.map((x) => indentAgreement(x, bare)));
             const likely = elided.filter((x) => indentAgreement(x, bare) === best);
             const results = likely.map((x) => {
-              const b = buildReplacement(x, lines, bare, newLines, false, text, eol === '\r\n');
+              const b = buildReplacement(x, lines, bare, newLines, false, text, eol === '\r\n', delimited);
               return b.ok ? [...lines.slice(0, x.start), ...b.lines, ...lines.slice(x.end)].join('\n') : undefined;
             });
             if (results[0] !== undefined && results.every((r) => r === results[0])) elided = [likely[0]!];
@@ -500,7 +571,7 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
       }
     }
 
-    const built = buildReplacement(match, lines, bare, newLines, exactMatch, text, eol === '\r\n');
+    const built = buildReplacement(match, lines, bare, newLines, exactMatch, text, eol === '\r\n', delimited);
     if (!built.ok) return fail(built.error);
     text = [...lines.slice(0, match.start), ...built.lines, ...lines.slice(match.end)].join('\n');
     traceReplace(match.start, match.end, built.lines.length, n);

@@ -23,10 +23,26 @@ const indentOf = (l: string) => /^[ \t]*/.exec(l)![0];
  * when the file's language has no grammar, the old text has no marker, its indentation is not the
  * file's, or no region reads whole.
  */
+/**
+ * The old text with each marker line written as the file's language writes a comment, at the
+ * indentation of the code after it: models write `// …` in Python and `# …` in TypeScript, at
+ * four spaces whatever the file, and the syntax places a comment by what it is and (in Python) by
+ * its column.
+ */
+function nativeMarkers(file: string, oldLines: string[], isMarker: (l: string) => boolean): string[] {
+  const comment = /\.pyi?$/.test(file) ? '#' : '//';
+  return oldLines.map((l, i) => {
+    if (!isMarker(l)) return l;
+    const next = oldLines.slice(i + 1).find((x) => x.trim() !== '' && !isMarker(x)) ?? [...oldLines.slice(0, i)].reverse().find((x) => x.trim() !== '' && !isMarker(x)) ?? l;
+    return `${indentOf(next)}${comment} ... existing code ...`;
+  });
+}
+
 export async function readElidedOldText(file: string, original: string, oldText: string, isMarker: (l: string) => boolean): Promise<ElidedReading | undefined> {
   const lines = original.split('\n');
-  const oldLines = oldText.split('\n');
-  const marker = oldLines.find(isMarker);
+  const oldLines = nativeMarkers(file, oldText.split('\n'), isMarker);
+  // Named as the model wrote it.
+  const marker = oldText.split('\n').find(isMarker);
   if (!marker) return undefined;
   const regions = elidedLineReadings(lines, oldLines, isMarker, MAX_REGIONS + 1);
   if (regions.length === 0 || regions.length > MAX_REGIONS) return undefined;

@@ -54,7 +54,7 @@ export async function applyLazyEditBlocks(file: string, original: string, blocks
     const name = total > 1 ? `Block ${k + 1} of ${total}` : 'The edit';
     if (elidedOld(text, b)) {
       // The line rules first; where they find several regions, the syntax tells which one old_text means.
-      const step = applyEditBlocks(text, [b], eol);
+      const step = applyEditBlocks(text, [b], eol, file);
       if (step.ok) {
         text = step.text;
         notes.push(...step.notes.map((n) => n.replace(/^The edit/, name)));
@@ -92,7 +92,7 @@ export async function applyLazyEditBlocks(file: string, original: string, blocks
       }
       if (k === 0 && total === 1) return undefined;
     }
-    const step = applyEditBlocks(text, [b], eol);
+    const step = applyEditBlocks(text, [b], eol, file);
     if (!step.ok) return { ...step, block: k + 1, error: step.error.replace(/^The edit/, name).replace(/\nNothing was changed\.$/, nothing) };
     text = step.text;
     notes.push(...step.notes.map((n) => n.replace(/^The edit/, name)));

@@ -216,11 +216,12 @@ function readGaps(r: Reading, l: SyntaxNode, items: Item[], origNodes: SyntaxNod
     while (from <= to && r.orig[from]!.trim() === '') from++;
     while (to >= from && r.orig[to]!.trim() === '') to--;
     if (to >= from) {
-      // The file's blank line between the kept code and its neighbours stays where the text has none beside the marker.
+      // The file's blank lines between the kept code and its neighbours stay, all of them (two
+      // between Python's top-level definitions), where the text has none beside the marker.
       const first = groups[0]![0]!.row;
       const lastRow = groups[0]![groups[0]!.length - 1]!.row;
-      if (from - 1 > prevEnd && r.orig[from - 1]!.trim() === '' && (r.lazy[first - 1] ?? '').trim() !== '') from--;
-      if (to + 1 < Math.min(nextStart, r.orig.length) && r.orig[to + 1]!.trim() === '' && (r.lazy[lastRow + 1] ?? '').trim() !== '') to++;
+      if ((r.lazy[first - 1] ?? '').trim() !== '') while (from - 1 > prevEnd && r.orig[from - 1]!.trim() === '') from--;
+      if ((r.lazy[lastRow + 1] ?? '').trim() !== '') while (to + 1 < Math.min(nextStart, r.orig.length) && r.orig[to + 1]!.trim() === '') to++;
     }
     // In a class body, members the text adds beside a marker go after the members it keeps (where a
     // model puts a new method between "existing code" markers is no statement of order; Continue's apply does the same).

@@ -1,0 +1,132 @@
+/**
+ * Repairs that could be read two ways, each shape cut down from a wrong write seen on other
+ * people's commits (test/fixtures/foreign-commits), through the real edit_file and write_file on
+ * real files. Held: where two repairs fit and give different text, the file's own evidence decides
+ * or the edit is refused naming both readings; a lazy rebuild keeps the file's blank lines between
+ * top-level definitions and never writes a block twice that the file and the text have once.
+ */
+import * as assert from 'node:assert/strict';
+import { editFileTool } from '../../../src/core/tools/editFile';
+import { writeFileTool } from '../../../src/core/tools/writeFile';
+import { makeHarness } from './toolHarness';
+import { foreignCorpora } from '../../support/damagedEdits';
+
+async function call(file: string, original: string, args: Record<string, unknown>): Promise<{ isError: boolean; content: string; after: string }> {
+  const h = makeHarness();
+  try {
+    const abs = h.write(file, original);
+    h.reads.record(abs, original);
+    const tool = 'content' in args ? writeFileTool : editFileTool;
+    const r = await h.call(tool, { path: file, ...args });
+    return { isError: !!r.isError, content: r.content, after: h.read(file) };
+  } finally {
+    h.cleanup();
+  }
+}
+
+const IMPORTS = `import sys
+
+ALLOWED = {
+    "os",
+    "sys",
+}
+
+if sys.platform == "win32":
+    ALLOWED.update(["ctypes", "msvcrt"])
+
+
+def test_light_imports():
+    assert "os" in ALLOWED
+`;
+
+describe('edit repairs that could be read two ways', function () {
+  this.timeout(30_000);
+
+  it('Python sent two columns too shallow (4 → 2, column 0 untouched): a new nested line lands one unit deeper, not at double the indent', async () => {
+    // Old lines at 0 and 2 fit both "every indented line 2 columns shallower" and "the unit halved";
+    // the new lines at 6 and 10 are 8 and 12 by the first, 12 and 20 by the second. The file steps by 4.
+    const r = await call('imports.py', IMPORTS, {
+      edits: [{
+        old_text: 'if sys.platform == "win32":\n  ALLOWED.update(["ctypes", "msvcrt"])',
+        new_text: 'if sys.platform == "win32":\n  ALLOWED.update(\n      [\n          "ctypes",\n          "msvcrt",\n      ]\n  )',
+      }],
+    });
+    assert.equal(r.isError, false, r.content);
+    assert.equal(r.after, IMPORTS.replace(
+      '    ALLOWED.update(["ctypes", "msvcrt"])',
+      '    ALLOWED.update(\n        [\n            "ctypes",\n            "msvcrt",\n        ]\n    )',
+    ));
+  });
+
+  it('Python body lines two columns too shallow, then a new function: the function stays at column 0, not nested in the one above', async () => {
+    // Old lines all at 2 (the file's 4): "2 columns off" would put the new def at 2, inside test_help.
+    const src = 'from cli import cli\n\n\ndef test_help(runner):\n    result = runner.invoke(cli, ["--help"])\n    assert not result.exception\n    assert "Usage" in result.output\n';
+    const r = await call('test_cli.py', src, {
+      edits: [{
+        old_text: '  result = runner.invoke(cli, ["--help"])\n  assert not result.exception\n  assert "Usage" in result.output',
+        new_text: '  result = runner.invoke(cli, ["--help"])\n  assert not result.exception\n  assert "Usage" in result.output\n\n\ndef test_version(runner):\n  result = runner.invoke(cli, ["--version"])\n  assert "1.0" in result.output',
+      }],
+    });
+    assert.equal(r.isError, false, r.content);
+    assert.equal(r.after, `${src}\n\ndef test_version(runner):\n    result = runner.invoke(cli, ["--version"])\n    assert "1.0" in result.output\n`);
+  });
+
+  it('where the file\'s indentation cannot tell the two readings apart, the edit is refused naming both, and nothing is written', async () => {
+    // The new lines only go deeper by more than a unit under either reading (10 after 2, then 6).
+    const r = await call('imports.py', IMPORTS, {
+      edits: [{
+        old_text: 'if sys.platform == "win32":\n  ALLOWED.update(["ctypes", "msvcrt"])',
+        new_text: 'if sys.platform == "win32":\n  ALLOWED.update(["ctypes", "msvcrt"])\n          # a comment two levels in\n      # and one',
+      }],
+    });
+    assert.equal(r.isError, true, `written:\n${r.after}`);
+    assert.equal(r.after, IMPORTS);
+    assert.match(r.content, /read two ways[\s\S]*columns shallower[\s\S]*indent unit/);
+  });
+
+  const MODULE = `import os
+
+
+def first(a):
+    """First."""
+    return a + 1
+
+
+def second(b):
+    """Second."""
+    x = b * 2
+    return x
+
+
+def third(c):
+    return c - 1
+`;
+
+  it('a lazy Python rewrite with no blank lines beside its markers keeps the two blank lines between top-level functions', async () => {
+    for (const content of [
+      '# ... existing code ...\ndef second(b):\n    """Second."""\n    x = b * 3\n    return x\n# ... existing code ...\n',
+      'import os\n# ... existing code ...\ndef second(b):\n    """Second."""\n    x = b * 3\n    return x\n# ... existing code ...\n',
+    ]) {
+      const r = await call('mod.py', MODULE, { content });
+      assert.equal(r.isError, false, r.content);
+      assert.equal(r.after, MODULE.replace('b * 2', 'b * 3'), content);
+    }
+  });
+
+  it('TypeScript test of repeated blocks: a marker kept up to a "});" that recurs ends where the written lines continue the file, so the old block is not kept beside its new version', async () => {
+    // ky's browser test (a real commit): new_text is a marker, "\t});" and the changed
+    // server.post(…) block; "\t});" closes server.get and server.post alike. On main the marker
+    // ran to the second one: the old server.post block was kept and the new one written after it.
+    const c = foreignCorpora().get('ky')!.find((x) => x.path === 'test/browser.ts')!;
+    const start = c.pre.indexOf("browserTest('onUploadProgress is silently ignored");
+    const end = c.pre.indexOf("\tserver.get('/', (_request, response) => {", c.pre.indexOf("defaultBrowsersTest('FormData with searchParams'", start));
+    const old_text = c.pre.slice(start, end).trimEnd();
+    const newStart = c.post.indexOf("browserTest('onUploadProgress is silently ignored");
+    const full = c.post.slice(newStart, c.post.indexOf("\tserver.get('/', (_request, response) => {", c.post.indexOf("defaultBrowsersTest('FormData with searchParams'", newStart))).trimEnd();
+    // The model elides the test's first lines and keeps "\t});" (server.get's) to show where the change goes.
+    const new_text = `// ... existing code ...\n${full.slice(full.indexOf('\t});'))}`;
+    const r = await call('browser.ts', c.pre, { edits: [{ old_text, new_text }] });
+    assert.equal(r.isError, false, r.content);
+    assert.equal(r.after, c.post);
+  });
+});
