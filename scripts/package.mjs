@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from './test-host-paths.mjs';
 
 /** What the packaged extension carries besides dist/ (.vscodeignore then picks the files). */
-const MANIFEST_FILES = ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'media'];
+const MANIFEST_FILES = ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'media', 'eval-suite'];
 
 /** Runs a step; `quiet` keeps its output unless it fails (the budgets stage prints figures only). */
 function run(cmd, args, { cwd = ROOT, quiet = false } = {}) {

@@ -10,6 +10,7 @@ import { VscodeTaskHistory } from './host/vscode/taskHistory';
 import { trackRunning } from './host/vscode/runningContext';
 import { AttentionNotifier } from './host/vscode/attentionNotifier';
 import { removeLeftoverWorktreesSoon } from './host/vscode/leftoverWorktrees';
+import { evaluateModels } from './host/vscode/evaluateModels';
 
 /**
  * What `activate` returns in extension test mode only (integration tests and the activation
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
     vscode.commands.registerCommand('tandem.revertTask', () => history.revertTask()),
     vscode.commands.registerCommand('tandem.mcpServers', () => host.mcp.showServers()),
     vscode.commands.registerCommand('tandem.hooks', () => host.hooks.show()),
+    vscode.commands.registerCommand('tandem.evaluateModels', () => evaluateModels(context, { keys, logger })),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
     removeLeftoverWorktreesSoon(logger, host.ports.stepWorkspaces, history.store.dir),
   );

@@ -15,10 +15,10 @@ import { percent, usd } from '../../core/eval/evalMarkdown';
 import type { EvalTask } from '../../core/eval/evalTask';
 import { settingsFromEnv } from '../settingsFromEnv';
 import { sandboxSettingsFromEnv } from '../sandboxEnv';
-import { loadSuite } from './evalTasks';
-import { buildGitTasks } from './fromGit';
-import { gitSourceOf } from './taskCopy';
-import { runEval } from './evalRunner';
+import { loadSuite } from '../../host/node/eval/evalTasks';
+import { buildGitTasks } from '../../host/node/eval/fromGit';
+import { gitSourceOf } from '../../host/node/eval/taskCopy';
+import { runEval } from '../../host/node/eval/evalRunner';
 
 export interface EvalIo {
   argv: readonly string[];

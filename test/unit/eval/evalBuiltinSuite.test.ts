@@ -12,7 +12,7 @@ import { buildCli, runCliProcess } from '../../support/cliRunner';
 import { ScriptedServer } from '../../support/scriptedServer';
 import { nonsenseModel, referenceModel, referenceOf } from '../../support/evalModels';
 import { EvalReport } from '../../../src/core/eval/evalReport';
-import { findTaskFolders, loadTask } from '../../../src/cli/eval/evalTasks';
+import { findTaskFolders, loadTask } from '../../../src/host/node/eval/evalTasks';
 
 const SUITE = path.resolve('eval-suite');
 

@@ -4,7 +4,7 @@
  * shorter — times the runs left), and the run that just ended. One line per finished run, so a log or a
  * terminal that does not redraw still shows it whole.
  */
-import { seconds } from '../../core/eval/evalMarkdown';
+import { seconds } from '../../../core/eval/evalMarkdown';
 
 export class EvalProgress {
   private done = 0;

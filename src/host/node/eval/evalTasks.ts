@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseEvalTask, type EvalTask } from '../../core/eval/evalTask';
+import { parseEvalTask, type EvalTask } from '../../../core/eval/evalTask';
 
 /** `*` any characters but `/`, `**` any characters, `?` one character; the whole id must match. */
 export function globToRegExp(glob: string): RegExp {

@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EVAL_TASK_FORMAT, type EvalTask, type EvalTaskSpec } from '../../core/eval/evalTask';
+import { EVAL_TASK_FORMAT, type EvalTask, type EvalTaskSpec } from '../../../core/eval/evalTask';
 import { git, gitOrThrow } from './git';
 
 /** Test files by the usual conventions: a tests folder, `*.test.*` / `*.spec.*`, `test_*.py`, `*_test.*`. */

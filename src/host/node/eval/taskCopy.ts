@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { EvalTask } from '../../core/eval/evalTask';
+import type { EvalTask } from '../../../core/eval/evalTask';
 import { git, gitOrThrow } from './git';
 
 /** Where copies go: `$TANDEM_EVAL_WORK_DIR`, else the temp folder. */
