@@ -3,7 +3,7 @@
  * killed run resumes where it stopped) and gathered into a versioned JSON document that other
  * tools may read. A change that removes or renames a field is a new `format`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const EVAL_REPORT_FORMAT = 'tandem-eval-report/1';
 export const EVAL_RESULT_FORMAT = 'tandem-eval-result/1';

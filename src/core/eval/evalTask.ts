@@ -6,7 +6,7 @@
  * the task folder, outside the copy it works in (see cli/eval/taskCopy.ts and the sandbox's hidden
  * folders).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const EVAL_TASK_FORMAT = 'tandem-eval-task/1';
 
