@@ -8,6 +8,15 @@ import { ROLE_TABLE, RoleId } from './roles';
  */
 const id = z.string().min(1).max(200);
 
+/** A plan step as the card's form edits it; the limits are the plan's own (50 files, 20 commands). */
+const stepEditFields = z.object({
+  action: z.string().max(2000),
+  files: z.array(z.string().max(500)).max(50),
+  commands: z.array(z.string().max(500)).max(20),
+  check: z.string().max(500).nullable(),
+  depends_on: z.array(z.number().int().min(1).max(50)).max(50).nullable().optional(),
+});
+
 export function webviewMessageSchema(roleIds: readonly string[]) {
   return z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready'), last_seq: z.number().int().optional() }),
@@ -28,20 +37,17 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
       step_comments: z.array(z.object({ step: z.number().int().min(1).max(50), text: z.string().min(1).max(4000) })).max(50).optional(),
     }).refine((m) => m.feedback.trim().length > 0 || (m.step_comments?.length ?? 0) > 0, { message: 'say what should change' }),
     /**
-     * "Implement with changes": the user's own edit of steps before Execute (text, files, commands,
-     * check), without the Planner. The host makes it a new plan version, validated as any plan.
-     * `check` null removes the step's check.
+     * "Implement with changes": the user's own edit of the plan before Execute (a step's text, files,
+     * commands, check and the steps it needs; steps removed and added), without the Planner. Step
+     * numbers are the card's. The host makes it a new plan version, validated as any plan. `check`
+     * null removes the step's check; `depends_on` null is the default (the step before it).
      */
     z.object({
       type: z.literal('edit_plan'), card_id: id,
-      steps: z.array(z.object({
-        step_number: z.number().int().min(1).max(50),
-        action: z.string().max(2000),
-        files: z.array(z.string().max(500)).max(50),
-        commands: z.array(z.string().max(500)).max(20),
-        check: z.string().max(500).nullable(),
-      })).min(1).max(50),
-    }),
+      steps: z.array(stepEditFields.extend({ step_number: z.number().int().min(1).max(50) })).max(50),
+      remove: z.array(z.number().int().min(1).max(50)).max(50).optional(),
+      insert: z.array(stepEditFields.extend({ after: z.number().int().min(0).max(50) })).max(10).optional(),
+    }).refine((m) => m.steps.length + (m.remove?.length ?? 0) + (m.insert?.length ?? 0) > 0, { message: 'say what changes' }),
     /** The plan card's Review: the Reviewer judges that version. */
     z.object({ type: z.literal('review_plan'), card_id: id }),
     /** After a failed step or a `replan` verdict: the Planner proposes the next version, keeping the done steps. */

@@ -189,5 +189,49 @@ describe('Implement with changes: a plan step edited on its card (UI)', function
     assert.match(await v2.locator('.step-action').first().innerText(), /Create first\.txt with one line/);
     await v2.locator('[data-plan-changes]').scrollIntoViewIfNeeded();
     await ui.wb.screenshot('planedit-07-v2-300');
+
+    // Add a step: it needs a step the plan does not have → refused under its form; fixed → v3 with three steps.
+    await v2.locator('[data-add-step]').click();
+    const added = v2.getByRole('form', { name: 'New step' });
+    const newText = added.getByRole('textbox', { name: 'New step' });
+    await newText.waitFor({ state: 'visible' });
+    assert.ok(await isFocused(newText), 'focus lands in the new step\'s text');
+    await newText.fill('Create third.txt');
+    await added.getByRole('textbox', { name: 'May change' }).fill('third.txt');
+    const needs = added.getByRole('textbox', { name: /Needs steps first/ });
+    await needs.fill('2, 9');
+    await added.getByRole('button', { name: 'Add as v3' }).click();
+    await added.getByRole('alert').waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await added.getByRole('alert').innerText(), /step 9, which the plan does not have/);
+    assert.equal(await ui.chat.locator('[data-card-kind="error"]:not(.card-folded)').count(), 0, 'the refusal is said under the form, not again as a chat row');
+    await needs.fill('2');
+    await added.getByRole('button', { name: 'Add as v3' }).click();
+    const v3 = planCard(goal, 3);
+    await v3.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.deepEqual(await v3.locator('.step-action').allInnerTexts().then((t) => t.map((x) => x.replace(/^\d+\.\s*/, '').trim())), ['Create first.txt with one line', 'Create second.txt', 'Create third.txt']);
+
+    // Step 2 made to need step 3, which needs step 2: a cycle, refused in place naming both steps.
+    await v3.getByRole('button', { name: 'Edit step 2' }).click();
+    const edit2 = v3.getByRole('form', { name: 'Edit step 2' });
+    const needs2 = edit2.getByRole('textbox', { name: /Needs steps first/ });
+    assert.equal(await needs2.inputValue(), '1', 'the steps it needs, as the plan says');
+    await needs2.fill('3');
+    await needs2.press('Control+Enter');
+    await edit2.getByRole('alert').waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await edit2.getByRole('alert').innerText(), /steps 2, 3: depends_on forms a cycle/);
+    await edit2.scrollIntoViewIfNeeded();
+    await ui.wb.screenshot('planedit-08-cycle-300');
+
+    // Remove step 3 instead: v4 has two steps again, and the form's limits were on show.
+    assert.match(await edit2.innerText(), /up to 50[\s\S]*up to 20/);
+    await edit2.getByRole('button', { name: 'Cancel' }).click();
+    await v3.getByRole('button', { name: 'Edit step 3' }).click();
+    await v3.getByRole('form', { name: 'Edit step 3' }).getByRole('button', { name: 'Remove step 3' }).click();
+    const v4 = planCard(goal, 4);
+    await v4.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await v4.locator('li.step').count(), 2);
+    assert.equal(ui.server.chatRequests().length, requests, 'no model was asked for any of it');
+    await v4.scrollIntoViewIfNeeded();
+    await ui.wb.screenshot('planedit-09-removed-300');
   });
 });

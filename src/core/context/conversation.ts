@@ -1,4 +1,4 @@
-import type { ChatMessage } from './chatMessage';
+import { toolCallsOf, type ChatMessage, type ToolCallLike } from './chatMessage';
 
 /** A message of the conversation as its readers get it: nothing in it can be changed from outside. */
 export type ConversationMessage = Readonly<ChatMessage>;
@@ -88,6 +88,23 @@ export class Conversation {
     this.view = undefined;
     this.list.length = 0;
     this.list.push(...messages);
+  }
+
+  /**
+   * The arguments of every earlier call to `tool` become `{ superseded: note }`: a plan the user
+   * edited afterwards is carried out from its brief alone, not from the Planner's first version
+   * still sitting in the conversation. The call and its result stay, so the exchange stays valid.
+   */
+  supersedeCalls(tool: string, note: string): void {
+    const args = JSON.stringify({ superseded: note });
+    const isIt = (c: ToolCallLike) => c.function.name === tool && c.function.arguments !== args;
+    for (let i = 0; i < this.list.length; i++) {
+      const m = this.list[i]!;
+      const calls = toolCallsOf(m);
+      if (!calls.some(isIt)) continue;
+      this.view = undefined;
+      this.list[i] = { ...m, tool_calls: calls.map((c) => (isIt(c) ? { ...c, function: { ...c.function, arguments: args } } : c)) } as ChatMessage;
+    }
   }
 
   /** Every tool-call id the assistant has used so far (a repeated id gets a suffix before anything sees it). */

@@ -15,7 +15,7 @@ import { StructuredOutputs, type StructuredOutputsSetting } from './structuredOu
 import { actorBrief, executionAnnouncement } from './actorBrief';
 import { extractJson } from './extractJson';
 import { widenStepScope } from './widenStepScope';
-import { editPlanSteps, type StepEdit } from './editPlanSteps';
+import { editPlanSteps, type PlanShapeEdit, type StepEdit } from './editPlanSteps';
 import { validatePlan } from './validatePlan';
 import type { ScopeAddition } from './stepScope';
 import { StepProblems } from './stepProblems';
@@ -337,12 +337,12 @@ export class Planning {
    * inside the workspace), then published as the next version with its changes. Returns the new
    * record, or the problems (nothing is published then).
    */
-  async editByUser(cardId: string, edits: readonly StepEdit[]): Promise<{ record: PlanRecord } | { errors: string[] }> {
+  async editByUser(cardId: string, edits: readonly StepEdit[], shape: PlanShapeEdit = {}): Promise<{ record: PlanRecord } | { errors: string[] }> {
     const old = this.book.get(cardId);
     if (!old?.plan) return { errors: [old ? `plan v${old.version} could not be validated, so it cannot be edited` : 'no such plan in this task'] };
     if (old.superseded) return { errors: [`plan v${old.version} is superseded: edit the latest version`] };
     if (this.exec || Object.values(old.stepStates).some((st) => st !== 'pending')) return { errors: [`plan v${old.version} has run: edit it before Execute, or Revise it`] };
-    const edited = editPlanSteps(old.plan, edits);
+    const edited = editPlanSteps(old.plan, edits, shape);
     if ('error' in edited) return { errors: [edited.error] };
     const v = await validatePlan(edited.plan, { stepTools: this.opts.stepTools(), ...(this.opts.isInside ? { isInside: this.opts.isInside } : {}) });
     if (!v.ok) return { errors: v.errors };

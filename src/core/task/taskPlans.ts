@@ -15,7 +15,7 @@ import type { Conversation } from '../context/conversation';
 import type { Planning } from '../plans/planning';
 import type { ReplanCarry } from '../plans/planTurn';
 import type { PlanRecord } from '../plans/planRecord';
-import type { StepEdit } from '../plans/editPlanSteps';
+import type { PlanShapeEdit, StepEdit } from '../plans/editPlanSteps';
 import { executePlanSteps } from '../planRuns/executePlanSteps';
 import { runStepCheck } from '../planRuns/runStepCheck';
 import { inScopePolicy } from '../plans/amendmentGate';
@@ -27,6 +27,7 @@ import { runPlanGraph, type GraphRunDeps, type StepBranch } from '../planRuns/pl
 import { parallelPairs } from '../plans/graph/stepScheduler';
 import { whyOneAtATime } from '../planRuns/whyOneAtATime';
 import type { UsageMeter } from '../cost/usageMeter';
+import { proposePlanTool } from '../tools/proposePlan';
 
 /** How much of a check's output is kept as the step's evidence (head and tail). */
 const CHECK_OUTPUT_CHARS = 4000;
@@ -101,6 +102,11 @@ export class TaskPlans {
     }
     d.setRole(executor.id, 'Execute plan');
     d.planRunStarted();
+    // A version the user edited on the card is carried out from its brief only: the Planner's
+    // earlier propose_plan arguments would brief the Actor with steps the user changed.
+    if (begun.execution.record.provenance.path === 'user_edit') {
+      d.conversation.supersedeCalls(proposePlanTool.name, `replaced by plan v${begun.execution.record.version}, which the user edited; carry out the version in the brief below`);
+    }
     // The executing role's first message says which plan it executes (the hand-off is visible in the chat).
     d.events.addCard({ kind: 'text', id: d.events.newId('text'), author: 'assistant', text: begun.announcement, role: executor.id, ts: Date.now() });
     const plan = begun.execution.record.plan;
@@ -204,8 +210,8 @@ export class TaskPlans {
    * any plan; no model is asked. A refused edit is said on an error card that the plan card shows
    * next to its Save button (nothing is published then).
    */
-  async edit(planCardId: string, steps: readonly StepEdit[]): Promise<TurnOutcome> {
-    const r = await this.d.planning.editByUser(planCardId, steps);
+  async edit(planCardId: string, steps: readonly StepEdit[], shape: PlanShapeEdit = {}): Promise<TurnOutcome> {
+    const r = await this.d.planning.editByUser(planCardId, steps, shape);
     if ('record' in r) return 'done';
     this.d.events.addCard({
       kind: 'error', id: this.d.events.newId('error'),

@@ -80,7 +80,7 @@ export const USER_ACTIONS = {
   replan: { by: 'task', idle: true, needs: 'planner', run: (t, m) => t.plans.replan(m.card_id) },
   revise_plan: { by: 'task', idle: true, needs: 'planner', run: (t, m) => t.plans.revise(m.card_id, m.feedback, m.step_comments ?? []) },
   // Implement with changes: the user's own edit of the steps, a new version without the Planner.
-  edit_plan: { by: 'task', idle: true, run: (t, m) => t.plans.edit(m.card_id, m.steps) },
+  edit_plan: { by: 'task', idle: true, run: (t, m) => t.plans.edit(m.card_id, m.steps, { remove: m.remove, insert: m.insert }) },
   // Retry re-runs the failed turn on the conversation as it stands: the user's message is neither shown nor sent twice.
   retry: { by: 'task', idle: true, run: (t) => t.retry() },
   edit_message: { by: 'task', idle: true, run: (t, m) => t.editMessage(m.card_id, m.text, m.files) },

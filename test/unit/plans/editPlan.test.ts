@@ -99,4 +99,61 @@ describe('plans: the user\'s own edit before Execute (Implement with changes)', 
     assert.equal('commands' in g.plan.steps[0]!, false);
     assert.equal('check' in g.plan.steps[0]!, false);
   });
+
+  it('steps removed and added: the rest renumbered, the graph kept in order (a removed step\'s place goes to what it needed)', () => {
+    const plan = goodPlan();
+    const step = plan.steps[0]!;
+    plan.steps = [step, { ...step, step_number: 2, action: 'B', depends_on: [] }, { ...step, step_number: 3, action: 'C', depends_on: [1, 2] }, { ...step, step_number: 4, action: 'D' }];
+    const removed = editPlanSteps(plan, [], { remove: [2] });
+    assert.ok('plan' in removed);
+    assert.deepEqual(removed.plan.steps.map((s) => [s.step_number, s.action, s.depends_on]), [[1, step.action, undefined], [2, 'C', [1]], [3, 'D', undefined]]);
+    const added = editPlanSteps(plan, [], { insert: [{ after: 1, action: 'N', files: ['n.txt'], commands: [], check: 'test -f n.txt' }] });
+    assert.ok('plan' in added);
+    assert.deepEqual(added.plan.steps.map((s) => [s.step_number, s.action, s.depends_on]), [[1, step.action, undefined], [2, 'N', undefined], [3, 'B', []], [4, 'C', [1, 3]], [5, 'D', undefined]]);
+    assert.equal(added.plan.steps[1]!.check, 'test -f n.txt');
+    // D needed C (the step before it); with C removed it needs what C needed, not B by position.
+    const chain = editPlanSteps(plan, [], { remove: [3] });
+    assert.ok('plan' in chain);
+    assert.deepEqual(chain.plan.steps.map((s) => s.depends_on), [undefined, [], [1, 2]]);
+    assert.deepEqual(editPlanSteps(plan, [], { remove: [1, 2, 3, 4] }), { error: 'a plan needs at least one step: Revise it instead' });
+    assert.deepEqual(editPlanSteps(plan, [], { remove: [7] }), { error: 'step 7: there is no such step to remove' });
+  });
+
+  it('depends_on edited on the card: a cycle is refused naming its steps; null goes back to the step before', async () => {
+    const plan = goodPlan();
+    plan.steps = [plan.steps[0]!, { ...plan.steps[0]!, step_number: 2, action: 'Document --verbose', files: ['README.md'], depends_on: [1] }];
+    h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, steps: [propose(plan)] });
+    await h.agent.send('add a --verbose flag');
+    const v1 = h.cardsOf('plan')[0]!;
+    const first = plan.steps[0]!;
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 1, action: first.action, files: first.files, commands: [], check: null, depends_on: [2] }] }), 'error');
+    const err = h.cardsOf('error').at(-1)!;
+    assert.match(err.message, /steps 1, 2: depends_on forms a cycle/);
+    assert.deepEqual(err.refused, { action: 'edit_plan', target: v1.id });
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 2, action: 'Document --verbose', files: ['README.md'], commands: [], check: null, depends_on: [] }], insert: [{ after: 2, action: 'Release notes', files: ['CHANGES.md'], commands: [], check: null }] }), 'done', h.cardsOf('error').at(-1)?.message);
+    const v2 = h.cardsOf('plan')[1]!;
+    assert.deepEqual(v2.plan!.steps.map((s) => [s.action, s.depends_on]), [[first.action, undefined], ['Document --verbose', []], ['Release notes', undefined]]);
+    const last = await h.agent.act({ type: 'edit_plan', card_id: v2.id, steps: [{ step_number: 2, action: 'Document --verbose', files: ['README.md'], commands: [], check: null, depends_on: null }], remove: [3] });
+    assert.equal(last, 'done', h.cardsOf('error').at(-1)?.message);
+    assert.deepEqual(h.cardsOf('plan')[2]!.plan!.steps.map((s) => s.depends_on), [undefined, undefined]);
+  });
+
+  it('the Actor is briefed with the saved version only: the Planner\'s v1 arguments are not in its requests', async () => {
+    h = await harness({
+      role: 'planner', tools: FAKE_WORKSPACE_TOOLS,
+      steps: [propose(goodPlan()), { type: 'text', text: 'step 1 done' }, { type: 'text', text: 'step 2 done' }],
+    });
+    await h.agent.send('add a --verbose flag');
+    const v1 = h.cardsOf('plan')[0]!;
+    assert.equal(await h.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 2, action: 'Run the linter only', files: [], commands: ['npm run lint'], check: null }] }), 'done');
+    const v2 = h.cardsOf('plan')[1]!;
+    const before = h.server.chatRequests().length;
+    await h.agent.act({ type: 'execute_plan', card_id: v2.id });
+    const actorRequests = h.server.chatRequests().slice(before);
+    assert.ok(actorRequests.length >= 1, 'the Actor was asked');
+    const sent = JSON.stringify(actorRequests[0]!.messages);
+    assert.match(sent, /Run the linter only/, 'the saved version is in the brief');
+    assert.doesNotMatch(sent, /Run npm test/, 'v1\'s step 2 is not');
+    assert.match(sent, /replaced by plan v2, which the user edited/);
+  });
 });

@@ -15,7 +15,8 @@ export interface PersistedState {
   plan_edit?: StepDraft;
 }
 
-export interface StepDraft { card: string; step: number; fields: string[]; saved?: boolean }
+/** `step` 0 with `after`: a new step, to be added after that one. */
+export interface StepDraft { card: string; step: number; fields: string[]; saved?: boolean; after?: number }
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;

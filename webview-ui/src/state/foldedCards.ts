@@ -13,6 +13,9 @@ export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'su
 export function isFolded(card: ChatCard): boolean {
   const c = card as unknown as Record<string, unknown>;
   if (c.kind === 'usage') return typeof c.outcome === 'string' && ROUTINE_OUTCOMES.has(c.outcome);
+  // A refused plan edit is said under the form the user saved (RefusalNote); a row in the chat
+  // repeated it, and stayed there after the next save made the new version.
+  if (c.kind === 'error') return (c.refused as { action?: unknown } | undefined)?.action === 'edit_plan';
   if (c.kind === 'tool_call') {
     const d = c.display as { fold?: unknown } | undefined;
     return !!d && typeof d === 'object' && d.fold === 'own_card' && c.status === 'done';

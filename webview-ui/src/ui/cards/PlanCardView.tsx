@@ -136,6 +136,8 @@ export function PlanCardView({ card }: { card: PlanCard }) {
               );
             })}
           </ol>
+          {status.kind === 'ready' && editing === 0 && <PlanStepEditor card={card} onClose={() => setEditing(undefined)} />}
+          {status.kind === 'ready' && editing === undefined && plan.steps.length < 50 && <button type="button" class="link step-comment-add" data-add-step onClick={() => setEditing(0)}>Add a step</button>}
           {plan.risks.length > 0 && (
             <div class="plan-section"><strong>Risks</strong><ul>{plan.risks.map((r, i) => <li key={i}>{r}</li>)}</ul></div>
           )}
