@@ -34,6 +34,15 @@ const PLAN = {
 /** What is left in the workspace's step-worktree folder (an empty folder is removed too). */
 const worktreesLeft = (ws: string): string[] => (fs.existsSync(worktreesBase(ws)) ? fs.readdirSync(worktreesBase(ws)) : []);
 
+/**
+ * Waits until the step worktrees are gone: git's record of them and their folders. A worktree's
+ * record goes first and its files after, so on a loaded machine the folder can still be there the
+ * moment `git worktree list` shows the workspace alone.
+ */
+async function worktreesGone(ws: string): Promise<void> {
+  await waitUntil(() => git(ws, 'worktree', 'list').trim().split('\n').length === 1 && worktreesLeft(ws).length === 0, 'the step worktrees and their folders to be removed', 60_000);
+}
+
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
 
 describe('plan steps side by side in a git workspace, in the real workbench (UI)', function () {
@@ -142,8 +151,7 @@ describe('plan steps side by side in a git workspace, in the real workbench (UI)
     assert.equal(ui.read('b.txt'), 'BETA\ngamma\n');
     assert.equal(git(ui.ws, 'rev-list', '--count', 'HEAD').trim(), '1');
     assert.deepEqual(git(ui.ws, 'status', '--porcelain').split('\n').filter(Boolean).sort(), [' M a.txt', ' M b.txt']);
-    await waitUntil(() => git(ui.ws, 'worktree', 'list').trim().split('\n').length === 1, 'the step worktrees to be removed', 15_000);
-    assert.deepEqual(worktreesLeft(ui.ws), [], 'nothing left in the worktrees folder');
+    await worktreesGone(ui.ws);
     await ui.reveal(plan);
     await waitUntil(async () => (await plan.locator('[data-step-state="done"]').count()) === 2, 'both steps done on the plan card', 10_000);
 
@@ -205,8 +213,7 @@ describe('plan steps side by side in a git workspace, in the real workbench (UI)
     await waitUntil(async () => (await asking(1).count()) + (await asking(2).count()) === 0, 'no approval left waiting', 15_000);
     assert.equal(ui.read('a.txt'), 'alpha\n');
     assert.equal(ui.read('b.txt'), 'beta\ngamma\n');
-    await waitUntil(() => git(ui.ws, 'worktree', 'list').trim().split('\n').length === 1, 'the step worktrees to be removed', 15_000);
-    assert.deepEqual(worktreesLeft(ui.ws), []);
+    await worktreesGone(ui.ws);
     await ui.reveal(plan);
     await waitUntil(async () => (await plan.locator('[data-step-state="stopped"]').count()) === 2, 'both steps stopped on the plan card', 10_000);
     await ui.wb.screenshot('parallel-07-stopped-300');
@@ -251,7 +258,7 @@ describe('plan steps side by side in a git workspace, in the real workbench (UI)
     await ui.reveal(plan);
     await waitUntil(async () => (await plan.locator('li.step').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-step-state')))).join() === 'done,unverified', 'step 1 done, step 2 unverified', 10_000);
     assert.match(await plan.innerText(), /changed note\.txt, which the step's files do not name/);
-    await waitUntil(() => git(ui.ws, 'worktree', 'list').trim().split('\n').length === 1, 'the step worktrees to be removed', 15_000);
+    await worktreesGone(ui.ws);
     await ui.wb.screenshot('parallel-09-amendment-applied-300');
   });
 });
