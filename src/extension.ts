@@ -11,6 +11,7 @@ import { trackRunning } from './host/vscode/runningContext';
 import { AttentionNotifier } from './host/vscode/attentionNotifier';
 import { removeLeftoverWorktreesSoon } from './host/vscode/leftoverWorktrees';
 import { evaluateModels } from './host/vscode/evaluateModels';
+import { registerFactsView } from './host/vscode/factsView';
 
 /**
  * What `activate` returns in extension test mode only (integration tests and the activation
@@ -48,6 +49,12 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
     removeLeftoverWorktreesSoon(logger, host.ports.stepWorkspaces, history.store.dir),
   );
+
+  // The Facts view beside the chat; a fact learned in the chat shows there at once.
+  if (host.facts) {
+    const facts = registerFactsView(context, { book: host.facts, logger, onForgotten: (id) => session.markFactForgotten(id) });
+    context.subscriptions.push(session.onOutbound((m) => { if (m.type === 'card_added' && m.card.kind === 'learned') facts.refresh(); }));
+  }
 
   registerCommands(context, {
     agent: () => session.current,

@@ -44,6 +44,7 @@ export interface ProtocolMap {
   /** The allow-list as it stands after the change. */
   allow_command: [Request<'allow_command'>, Ui<'allow_list'> | void];
   remove_allowed_command: [Request<'remove_allowed_command'>, Ui<'allow_list'> | void];
+  forget_fact: [Request<'forget_fact'>, void];
   /** The models in force after the change. */
   set_model: [Request<'set_model'>, Ui<'models'> | void];
 }

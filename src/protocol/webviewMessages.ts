@@ -93,6 +93,8 @@ export function webviewMessageSchema(roleIds: readonly string[]) {
      */
     z.object({ type: z.literal('allow_command'), call_id: id }),
     z.object({ type: z.literal('remove_allowed_command'), entry: z.string().min(1).max(2000) }),
+    /** A learned card's Forget: the fact is removed from the workspace's facts (the card stays, marked forgotten). */
+    z.object({ type: z.literal('forget_fact'), fact_id: z.string().min(1).max(40), card_id: id.optional() }),
     /** The header's model picker: the model for one role (`tandem.model.<role>`). */
     z.object({ type: z.literal('set_model'), role: RoleId.refine((r) => roleIds.includes(r), { message: 'not a role of this host' }), model: z.string().min(1).max(200) }),
   ]);

@@ -50,6 +50,11 @@ export class FactBook {
     return (this.o.now ?? Date.now)();
   }
 
+  /** The workspace folder the citations are relative to. */
+  get root(): string | undefined {
+    return this.o.fs.roots[0];
+  }
+
   get settings(): FactSettings {
     return this.o.settings();
   }

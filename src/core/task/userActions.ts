@@ -108,6 +108,8 @@ export const USER_ACTIONS = {
   allow_command: HOST,
   remove_allowed_command: HOST,
   set_model: HOST,
+  // The workspace's facts belong to the editor's host (its Facts view), not to one task.
+  forget_fact: HOST,
 } as const satisfies Rows;
 
 type RowsByKind<B> = { [K in keyof typeof USER_ACTIONS]: (typeof USER_ACTIONS)[K] extends { by: B } ? K : never }[keyof typeof USER_ACTIONS];

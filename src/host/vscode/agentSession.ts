@@ -5,6 +5,7 @@ import type { AgentSettings } from '../../core/settings/settings';
 import type { Registries } from '../../core/registries/registries';
 import type { HistoryStore } from '../../core/history/historyStore';
 import type { UserHooksSource } from '../../core/userHooks/userHooks';
+import type { FactBook } from '../../core/facts/factBook';
 import type { RunningTask } from '../../core/runtime/runningTask';
 import { TaskRuntime } from '../../core/runtime/taskRuntime';
 import { Listeners } from '../../core/events/listeners';
@@ -34,6 +35,10 @@ export interface AgentSessionDeps {
   mentionSearch?: { search(query: string): Promise<string[]> };
   /** The user's hooks in force as a turn starts (userHooksSource.ts). */
   userHooks?: UserHooksSource;
+  /** The workspace's facts (none without a workspace folder or history). */
+  facts?: FactBook;
+  /** The facts changed here (a Learned card's Forget): the Facts view shows it. */
+  onFactsChanged?(): void;
 }
 
 /**
@@ -58,7 +63,7 @@ export class AgentSession implements ChatSession {
   constructor(readonly deps: AgentSessionDeps) {
     this.settings = deps.settings;
     this.runtime = new TaskRuntime(
-      { host: deps.host, settings: () => this.settings, ...(deps.history ? { history: deps.history } : {}), ...(deps.registries ? { registries: deps.registries } : {}), ...(deps.userHooks ? { userHooks: deps.userHooks } : {}) },
+      { host: deps.host, settings: () => this.settings, ...(deps.history ? { history: deps.history } : {}), ...(deps.registries ? { registries: deps.registries } : {}), ...(deps.userHooks ? { userHooks: deps.userHooks } : {}), ...(deps.facts ? { facts: deps.facts } : {}) },
       {
         onEvent: (e) => this.onEvent(e),
         onTaskChanged: (task) => {
@@ -123,6 +128,13 @@ export class AgentSession implements ChatSession {
         // The settings watcher brings the new model to the agent; the picker shows it at once.
         return this.modelsMessage({ ...this.settings.models, [msg.role]: msg.model.trim() });
       },
+      // A Learned card's Forget: the fact goes from the workspace's facts; the card stays, marked forgotten.
+      forget_fact: (msg) => {
+        const r = deps.facts?.remove(msg.fact_id);
+        if (!r || 'why' in r) deps.host.logger.warn(`forget_fact ${msg.fact_id}: ${r ? r.why : 'no facts in this window'}`);
+        this.markFactForgotten(msg.fact_id);
+        deps.onFactsChanged?.();
+      },
       set_api_key: async () => {
         // Asked from an error card: the endpoint refused the key (401), so one is needed whatever its URL.
         const setup = await setupMessage(deps.keys, { force: true, keyNeeded: true });
@@ -170,6 +182,14 @@ export class AgentSession implements ChatSession {
       this.post({ type: 'recent_tasks', tasks: recentTaskEntries(tasks) });
     } catch (e) {
       this.deps.host.logger.warn(`recent tasks: ${String(e)}`);
+    }
+  }
+
+  /** Every Learned card of the chat's task that holds this fact says it is forgotten (from the card, or the Facts view). */
+  markFactForgotten(factId: string): void {
+    const agent = this.runtime.agent;
+    for (const c of agent.cards()) {
+      if (c.kind === 'learned' && c.fact.id === factId && !c.forgotten) agent.events.patchCard(c.id, { forgotten: true });
     }
   }
 

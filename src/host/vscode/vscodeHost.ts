@@ -25,12 +25,16 @@ import { withReadOnlyShell } from '../../core/registries/readOnlyShell';
 import { withMcp } from '../../core/mcp/withMcp';
 import { VscodeMcpServers } from './mcpServers';
 import { VscodeUserHooks } from './userHooksSource';
+import { createVscodeFactBook } from './vscodeFacts';
+import type { FactBook } from '../../core/facts/factBook';
 
 export interface VscodeHost {
   session: AgentSession;
   /** The window's MCP servers (their tools join every task's registry). */
   mcp: VscodeMcpServers;
   hooks: VscodeUserHooks;
+  /** The workspace's facts (none without a workspace folder). */
+  facts: FactBook | undefined;
   approver: DiffApprover;
   asker: PanelQuestionAsker;
   ports: HostPorts;
@@ -91,6 +95,8 @@ export function createVscodeHost(
   const mcp = new VscodeMcpServers(context, logger);
   const registries = withMcp(readOnlyShell ? withReadOnlyShell(PRODUCT_REGISTRIES) : PRODUCT_REGISTRIES, mcp.hub);
   const hooks = new VscodeUserHooks(context, logger);
+  // The workspace's facts, beside its task history; the key is masked out of every fact.
+  const facts: FactBook | undefined = deps.history ? createVscodeFactBook(deps.history.dir, fs, (): string => session.currentSettings.apiKey) : undefined;
   const session = new AgentSession({
     host: ports,
     approver,
@@ -101,6 +107,7 @@ export function createVscodeHost(
     registries,
     mentionSearch,
     userHooks: (ui) => hooks.current(ui),
+    ...(facts ? { facts, onFactsChanged: () => void vscode.commands.executeCommand('tandem.facts.refresh') } : {}),
   });
   // Started after activation: a server's start (or its approval question) never delays the chat.
   setTimeout(() => void mcp.reload().catch((err) => logger.warn(`MCP servers: ${err instanceof Error ? err.message : String(err)}`)), 0);
@@ -126,5 +133,5 @@ export function createVscodeHost(
   const testApi = context.extensionMode === vscode.ExtensionMode.Test
     ? { secrets: context.secrets, keys, approver, asker }
     : undefined;
-  return { session, mcp, hooks, approver, asker, ports, testApi };
+  return { session, mcp, hooks, facts, approver, asker, ports, testApi };
 }

@@ -13,7 +13,7 @@ describe('the webview handler table', () => {
     set_role: none, stop: none, retry: none, new_task: none, revert_call: none, revert_task: none, continue: none,
     open_file_diff: none, revert_file: none, open_file: none, resume_task: none, set_api_key: none,
     mention_search: (m) => ({ type: 'mention_results', query: m.query, paths: [] }),
-    edit_message: none, edit_plan: none, allow_command: none, remove_allowed_command: none, set_model: none,
+    edit_message: none, edit_plan: none, allow_command: none, remove_allowed_command: none, set_model: none, forget_fact: none,
   };
 
   it('posts an answer given at once in the same tick, before any event the host sends after it', () => {

@@ -75,7 +75,7 @@ describe('task runtime: start, resume and routing for a host', function () {
       test_connection: () => ({ type: 'connection_result', ok: true }), save_settings: () => ({ type: 'connection_result', ok: true }),
       open_file_diff: (m) => void hostSide.push(m.type), open_file: (m) => void hostSide.push(m.type), resume_task: (m) => void hostSide.push(m.type), set_api_key: (m) => void hostSide.push(m.type),
       mention_search: (m) => ({ type: 'mention_results', query: m.query, paths: [] }),
-      allow_command: (m) => void hostSide.push(m.type), remove_allowed_command: (m) => void hostSide.push(m.type), set_model: (m) => void hostSide.push(m.type),
+      allow_command: (m) => void hostSide.push(m.type), remove_allowed_command: (m) => void hostSide.push(m.type), set_model: (m) => void hostSide.push(m.type), forget_fact: (m) => void hostSide.push(m.type),
     };
     const chat = (msg: WebviewMessage) => dispatchWebviewMessage(handlers, msg, (r) => view.push(r));
     const cardsOf = <K extends Card['kind']>(kind: K) => runtime.agent.cards().filter((c): c is Extract<Card, { kind: K }> => c.kind === kind);

@@ -12,6 +12,7 @@ import { QuestionCardView } from './QuestionCardView';
 import { ToolCallCardView } from './ToolCallCardView';
 import { SummaryCardView } from './SummaryCardView';
 import { InstructionsCardView } from './InstructionsCardView';
+import { FactsCardView, LearnedCardView } from './FactCardViews';
 import { ErrorCardView, UsageCardView, AgentStateCardView, RawCardView } from './SmallCards';
 
 /**
@@ -74,6 +75,8 @@ function CardBody({ card }: { card: ChatCard }) {
       case 'usage': body = <UsageCardView card={card} />; label = 'Usage'; break;
       case 'summary': body = <SummaryCardView card={card} />; label = 'Run summary'; break;
       case 'instructions': body = <InstructionsCardView card={card} />; label = 'Project instructions'; break;
+      case 'facts': body = <FactsCardView card={card} />; label = 'Facts sent'; break;
+      case 'learned': body = <LearnedCardView card={card} />; label = 'Learned fact'; break;
       case 'agent_state': body = <AgentStateCardView card={card} />; label = 'Agent state'; break;
       case 'raw': body = <RawCardView card={card} />; label = 'Unrecognised message'; break;
       default: {

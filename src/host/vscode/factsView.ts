@@ -1,0 +1,140 @@
+/**
+ * The Facts view (beside the chat in the Tandem container): every fact of the workspace, checked
+ * against the code each time it is shown — its sentence, its citation as a link that opens the cited
+ * lines, its age, a stale mark with why — with Edit, Forget and Re-check, and "Tandem: Remember…"
+ * (the selection, if any, is its citation). Off (`tandem.facts.enabled`), the view says so at its
+ * top; the facts stay listed, and none is learned or sent.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FactView } from '../../protocol';
+import type { FactBook } from '../../core/facts/factBook';
+import type { Logger } from '../../core/ports/ports';
+import { readFactSettings } from './vscodeFacts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const OFF_MESSAGE = 'Facts are turned off (tandem.facts.enabled): none are learned or sent.';
+
+function ageOf(ts: number): string {
+  const days = Math.floor((Date.now() - ts) / DAY_MS);
+  return days <= 0 ? 'today' : days === 1 ? '1 day' : `${days} days`;
+}
+
+class FactsTree implements vscode.TreeDataProvider<FactView> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly book: FactBook, private readonly logger: Logger) {}
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async getChildren(parent?: FactView): Promise<FactView[]> {
+    if (parent) return [];
+    const views = await this.book.list();
+    const problem = this.book.takeProblem();
+    if (problem) {
+      this.logger.warn(problem);
+      void vscode.window.showWarningMessage(problem);
+    }
+    return views;
+  }
+
+  getTreeItem(v: FactView): vscode.TreeItem {
+    const item = new vscode.TreeItem(v.fact.text, vscode.TreeItemCollapsibleState.None);
+    item.id = v.fact.id;
+    item.description = `${v.stale ? 'stale · ' : ''}${v.cited} · ${ageOf(v.fact.checked)}`;
+    const who = v.fact.source.by === 'reviewer' ? `learned by the ${v.fact.source.role ?? 'reviewer'}${v.fact.source.model ? ` (${v.fact.source.model})` : ''}` : 'added by you';
+    const tip = new vscode.MarkdownString(undefined, false);
+    tip.appendText(`${v.fact.text}\n\nFrom ${v.cited} — ${who}, ${new Date(v.fact.created).toLocaleString()}; checked ${ageOf(v.fact.checked)} ago.`);
+    if (v.stale) tip.appendText(`\n\nStale, not sent: ${v.stale.detail}`);
+    item.tooltip = tip;
+    item.contextValue = v.stale ? 'fact-stale' : 'fact';
+    item.iconPath = new vscode.ThemeIcon(v.stale ? 'warning' : 'lightbulb');
+    item.accessibilityInformation = { label: `${v.stale ? 'Stale fact' : 'Fact'}: ${v.fact.text}, from ${v.cited}` };
+    if (v.fact.citation?.kind === 'lines') item.command = { command: 'tandem.facts.openCitation', title: 'Open Cited Lines', arguments: [v] };
+    return item;
+  }
+}
+
+export interface FactsViewDeps {
+  book: FactBook;
+  logger: Logger;
+  /** A fact was forgotten from the view: the chat marks its Learned cards. */
+  onForgotten?(factId: string): void;
+}
+
+/** Registers the view and its commands; `refresh` is for the host's own changes (a fact learned). */
+export function registerFactsView(context: vscode.ExtensionContext, deps: FactsViewDeps): { refresh(): void } {
+  const { book, logger } = deps;
+  const tree = new FactsTree(book, logger);
+  const view = vscode.window.createTreeView('tandem.facts', { treeDataProvider: tree, showCollapseAll: false });
+  const showState = () => {
+    view.message = readFactSettings().enabled ? undefined : OFF_MESSAGE;
+  };
+  showState();
+  const refresh = () => {
+    showState();
+    tree.refresh();
+  };
+  const setEnabled = async (on: boolean) => {
+    await vscode.workspace.getConfiguration('tandem.facts').update('enabled', on, vscode.ConfigurationTarget.Global);
+    refresh();
+  };
+  const said = (r: { ok: boolean; why?: string }, done: string) => {
+    if (r.ok) void vscode.window.setStatusBarMessage(done, 3000);
+    else void vscode.window.showWarningMessage(r.why ?? 'Not done.');
+    refresh();
+  };
+  context.subscriptions.push(
+    view,
+    vscode.commands.registerCommand('tandem.facts.refresh', refresh),
+    vscode.commands.registerCommand('tandem.facts.enable', () => setEnabled(true)),
+    vscode.commands.registerCommand('tandem.facts.disable', () => setEnabled(false)),
+    vscode.commands.registerCommand('tandem.facts.openCitation', async (v?: FactView) => {
+      const f = v?.fact.citation?.kind === 'lines' ? v.fact.citation.files[0] : undefined;
+      const root = book.root;
+      if (!f || !root) return;
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, f.path)));
+      const last = Math.min(f.end, doc.lineCount) - 1;
+      const range = new vscode.Range(f.start - 1, 0, last, doc.lineAt(Math.max(0, last)).text.length);
+      await vscode.window.showTextDocument(doc, { selection: range, preview: true });
+    }),
+    vscode.commands.registerCommand('tandem.facts.forget', (v?: FactView) => {
+      if (!v) return;
+      const r = book.remove(v.fact.id);
+      if ('removed' in r) deps.onForgotten?.(v.fact.id);
+      said('removed' in r ? { ok: true } : { ok: false, why: r.why }, `Forgot: ${v.fact.text}`);
+    }),
+    vscode.commands.registerCommand('tandem.facts.edit', async (v?: FactView) => {
+      if (!v) return;
+      const text = await vscode.window.showInputBox({ title: 'Edit fact', value: v.fact.text, prompt: `One sentence; it keeps its citation (${v.cited}).`, validateInput: (s) => (s.trim() ? undefined : 'A fact cannot be empty') });
+      if (text === undefined) return;
+      said(book.edit(v.fact.id, text), 'Fact saved');
+    }),
+    vscode.commands.registerCommand('tandem.facts.recheck', async (v?: FactView) => {
+      if (!v) return;
+      said(await book.recheck(v.fact.id), `Re-checked: ${v.fact.text}`);
+    }),
+    vscode.commands.registerCommand('tandem.remember', async () => {
+      const editor = vscode.window.activeTextEditor;
+      const sel = editor && !editor.selection.isEmpty ? editor.selection : undefined;
+      const rel = editor ? vscode.workspace.asRelativePath(editor.document.uri, false) : undefined;
+      const cite = sel && rel && !path.isAbsolute(rel) ? { path: rel, start: sel.start.line + 1, end: sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1 } : undefined;
+      const text = await vscode.window.showInputBox({
+        title: 'Tandem: Remember…',
+        prompt: cite ? `One sentence about this project, citing ${cite.path}:${cite.start}-${cite.end}` : 'One sentence about this project (select lines first to cite them)',
+        validateInput: (s) => (s.trim() ? undefined : 'Say what to remember'),
+      });
+      if (text === undefined) return;
+      said(await book.add(text, cite ? [cite] : undefined), 'Remembered');
+      await vscode.commands.executeCommand('tandem.facts.focus');
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tandem.facts')) refresh(); }),
+    // What is stale follows the files: a saved change to cited lines shows at once.
+    vscode.workspace.onDidSaveTextDocument(() => { if (view.visible) tree.refresh(); }),
+    view.onDidChangeVisibility((e) => { if (e.visible) tree.refresh(); }),
+  );
+  return { refresh };
+}

@@ -1,0 +1,114 @@
+/**
+ * Facts in the real workbench (code-server + Chromium), as a user meets them: the Reviewer's verdict
+ * on a plan learns a fact → a Learned card in the chat ("Learned: … — from src/app.py:1-3", Forget);
+ * the Facts view lists it with its citation, which opens the cited lines; the next request carries it
+ * and the chat names it ("Using 1 fact"); turned off, the view says so and nothing is sent; Forget
+ * on the card takes it out of the view and the prompt.
+ * Screenshots: test-results/facts-*.png.
+ */
+import assert from 'node:assert/strict';
+import { chatSuite } from './chatSuite';
+import { calls, json, numberedTc as tc, text } from '../support/scriptSteps';
+import { sleep, waitUntil } from '../support/wait';
+
+const APP = ['from flask import Flask', '', 'app = Flask(__name__)', '', '@app.route("/")', 'def index():', '    return "hi"', ''].join('\n');
+const FACT = 'The web app uses Flask, not FastAPI';
+const PLAN = {
+  format_version: '1.0', goal: 'Add a health route',
+  steps: [{ step_number: 1, action: 'Add /health to src/app.py', reason: 'monitoring', tools_needed: ['edit_file'], estimated_time: '1 min', files: ['src/app.py'], check: 'grep -q health src/app.py' }],
+  estimated_total_time: '1 min', risks: [], prerequisites: [],
+};
+
+describe('facts in the real workbench (UI)', function () {
+  this.timeout(300_000);
+  const ui = chatSuite({ name: 'facts', files: { 'src/app.py': APP } });
+  const { input } = ui;
+  const page = () => ui.wb.page;
+  const factRow = (hasText: string) => page().getByRole('treeitem', { name: new RegExp(`Fact: ${hasText}`) });
+  const systemOf = (i: number): string => String(ui.server.chatRequests()[i].messages[0].content);
+
+  it('a review learns a fact: the Learned card, then the Facts view with its citation link opening the lines', async () => {
+    ui.server.replace([
+      calls(tc('propose_plan', PLAN)),
+      json({ verdict: 'ok', reasons: ['small and checkable'], concerns: [], learn: { text: FACT, file: 'src/app.py', start_line: 1, end_line: 3, command: null } }),
+    ]);
+    await input().click();
+    await input().fill('Add a health route to src/app.py');
+    await input().press('Enter');
+    const plan = ui.chat.locator('[data-card-kind="plan"]').first();
+    await plan.waitFor({ state: 'visible', timeout: 60_000 });
+    await plan.getByRole('button', { name: 'Review', exact: true }).click();
+    const learned = ui.chat.locator('[data-card-kind="learned"]');
+    await learned.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await learned.innerText(), /Learned:\s*The web app uses Flask, not FastAPI\s*— from src\/app\.py:1-3\s*Forget/);
+    await ui.wb.screenshot('facts-01-learned-card');
+
+    // The view beside the chat shows it by itself (a learned card refreshes it).
+    const row = factRow(FACT);
+    await row.waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.wb.runCommand('Tandem: Focus on Facts View');
+    assert.match(await row.innerText(), /src\/app\.py:1-3 · today/);
+    await ui.wb.screenshot('facts-02-facts-view');
+    // The citation is a link: a click opens the file at the cited lines.
+    await row.click();
+    await page().locator('.tab.active', { hasText: 'app.py' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await page().locator('.monaco-editor .selected-text').first().waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.wb.screenshot('facts-03-citation-opened');
+  });
+
+  it('the next request carries it and the chat names it; turned off, the view says so and none is sent', async () => {
+    ui.server.replace([text('Noted, Flask it is.'), text('Without facts.')]);
+    const before = ui.server.chatRequests().length;
+    await ui.send('What framework do we use?');
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Noted, Flask it is.' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.ok(systemOf(before).includes(`- ${FACT} [src/app.py:1-3]`), 'the Planner was sent the fact');
+    const used = ui.chat.locator('[data-card-kind="facts"]').last();
+    assert.equal((await used.locator('summary').innerText()).trim(), 'Using 1 fact');
+    await used.locator('summary').click();
+    assert.match(await used.innerText(), /The web app uses Flask, not FastAPI\s*— src\/app\.py:1-3/);
+
+    await ui.wb.runCommand('Tandem: Turn Facts Off');
+    await page().getByText('Facts are turned off (tandem.facts.enabled): none are learned or sent.').first().waitFor({ state: 'visible', timeout: 20_000 });
+    await factRow(FACT).waitFor({ state: 'visible' });
+    await ui.wb.screenshot('facts-04-disabled');
+    const off = ui.server.chatRequests().length;
+    await ui.send('And now?');
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Without facts.' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.doesNotMatch(systemOf(off), /Facts about this project/);
+    await ui.wb.runCommand('Tandem: Turn Facts On');
+    await waitUntil(async () => (await page().getByText('Facts are turned off').count()) === 0, 'the view to drop its message', { timeoutMs: 20_000, everyMs: 300 });
+  });
+
+  it('Forget on the Learned card: the card says forgotten, the view and the next request no longer have it', async () => {
+    const learned = ui.chat.locator('[data-card-kind="learned"]');
+    await ui.reveal(learned);
+    await learned.getByRole('button', { name: 'Forget' }).click();
+    await learned.locator('.learned-label', { hasText: 'Forgotten:' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await factRow(FACT).waitFor({ state: 'detached', timeout: 20_000 });
+    await page().getByText('No facts about this workspace yet.').first().waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.wb.screenshot('facts-05-forgotten');
+    ui.server.replace([text('Nothing remembered.')]);
+    const n = ui.server.chatRequests().length;
+    await ui.send('Anything about the framework?');
+    await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Nothing remembered.' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.doesNotMatch(systemOf(n), /Flask, not FastAPI/);
+  });
+
+  it('Tandem: Remember… cites the selected lines; Forget in the Facts view removes it', async () => {
+    // The editor still has lines 1-3 selected (the citation opened them).
+    await ui.wb.runCommand('Tandem: Remember…');
+    // The palette's own list goes first; the command's input box says what it will cite.
+    await page().locator('.quick-input-widget', { hasText: 'One sentence about this project, citing src/app.py:1-3' }).waitFor({ state: 'visible', timeout: 10_000 });
+    const box = page().locator('.quick-input-widget input');
+    await box.fill('The app object is created in src/app.py');
+    await box.press('Enter');
+    const row = factRow('The app object is created in src/app.py');
+    await row.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await row.innerText(), /src\/app\.py:1-3/);
+    await row.hover();
+    await row.locator('.action-label[aria-label="Forget"]').click();
+    await row.waitFor({ state: 'detached', timeout: 20_000 });
+    await ui.wb.screenshot('facts-06-forgot-in-view');
+    await sleep(100);
+  });
+});
