@@ -2,7 +2,11 @@
 // - a 4-step plan with two independent branches (1 → 2 and 3 → 4) through the real CLI code
 //   (in-process runCli, --approve plan) against the scripted server answering every request after
 //   300 ms: wall time with --parallel 2 against --parallel 1 (budget: ≤ 0.6× sequential)
-// - creating and removing one step worktree of this repository (budget: ≤ 300 ms)
+// - step workspaces of both kinds side by side on generated repositories of 1,000 / 10,000 / 50,000
+//   files of 4 KB (one commit): the copy-on-write overlay and the git worktree it falls back to:
+//   create and remove times, and the memory a running step holds (bytes allocated under the step's
+//   folders once it has written a few files), against the budgets at 50,000 files on the
+//   copy-on-write path: create ≤ 100 ms, memory ≤ 2× the bytes the step wrote
 // Runs on the compiled core in out/ (compiled if missing; see compiledCore.mjs).
 // Usage: node bench/graph.bench.mjs [--smoke]
 import { execFileSync } from 'node:child_process';
@@ -10,7 +14,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { loadCore } from './compiledCore.mjs';
 import { count, SMOKE } from './support/smoke.mjs';
 import { line } from './foundation/budget.mjs';
@@ -18,11 +21,15 @@ import { line } from './foundation/budget.mjs';
 const { runCli } = loadCore('src/cli/runCli.js');
 const { ScriptedServer, planStepOf } = loadCore('test/support/scriptedServer.js');
 const { GitStepWorkspaces } = loadCore('src/host/node/gitStepWorkspaces.js');
+const { OverlayStepWorkspaces } = loadCore('src/host/node/cow/overlayStepWorkspaces.js');
 
-const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ANSWER_MS = count(300, 20);
 const RUNS = count(3, 1);
-const WORKTREES = count(7, 1);
+const WORKSPACE_RUNS = count(3, 1);
+const SIZES = count([1_000, 10_000, 50_000], [50]);
+const FILE_BYTES = 4096;
+/** What the step writes while it runs: a few files of its own. */
+const STEP_WRITES = { files: 10, bytes: 4096 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const gitIn = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8' });
@@ -88,14 +95,110 @@ console.log(line('--parallel 1 (one at a time)', seq, 'ms', undefined, 0));
 console.log(line('--parallel 2', par, 'ms', undefined, 0));
 console.log(line('parallel / sequential wall time', par / seq, '×', SMOKE ? undefined : 0.6, 2));
 
-console.log(`\nOne step worktree of this repository, created from the workspace as it is and removed (${WORKTREES} times, median)`);
-const times = [];
-for (let i = 0; i < WORKTREES; i++) {
-  const t0 = performance.now();
-  const steps = new GitStepWorkspaces();
-  const wt = await steps.create(ROOT, 'bench');
-  await wt.ready;
-  await steps.remove(wt);
-  times.push(performance.now() - t0);
+/** Bytes allocated under a folder (st_blocks: what tmpfs holds in memory), links not followed. */
+function allocated(dir) {
+  let total = 0;
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop();
+    let st;
+    try {
+      st = fs.lstatSync(d);
+    } catch {
+      continue;
+    }
+    total += st.blocks * 512;
+    if (!st.isDirectory()) continue;
+    let names = [];
+    try {
+      names = fs.readdirSync(d);
+    } catch {
+      // overlayfs's scratch folder is unreadable (mode 0): it holds nothing
+    }
+    for (const n of names) stack.push(path.join(d, n));
+  }
+  return total;
 }
-console.log(line('create + remove a worktree', median(times), 'ms', SMOKE ? undefined : 300, 0));
+
+/** A repository of `n` files of 4 KB in folders of 100, one commit. */
+function generateRepo(n) {
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `tandem-steps-bench-${n}-`)));
+  const chunk = Buffer.alloc(FILE_BYTES, 'x');
+  for (let i = 0; i < n; i++) {
+    const dir = path.join(ws, `d${Math.floor(i / 100)}`);
+    if (i % 100 === 0) fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, `f${i}.txt`), chunk);
+  }
+  gitIn(ws, 'init', '-q');
+  gitIn(ws, 'add', '-A');
+  gitIn(ws, '-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-qm', 'init');
+  return ws;
+}
+
+const stepsDir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'tandem-steps-bench-'));
+const overlay = new OverlayStepWorkspaces({ dir: stepsDir });
+const worktrees = new GitStepWorkspaces({ dir: stepsDir });
+const kinds = [
+  {
+    name: 'copy-on-write',
+    create: (ws) => overlay.create(ws, 'bench'),
+    // The step's folder (upper, work and the mount point) holds the view's mount point: the root spelled inside its namespace.
+    folders: (s) => [path.dirname(s.root.replace(/^\/proc\/\d+\/root/, ''))],
+    remove: (s) => overlay.remove(s),
+  },
+  {
+    name: 'git worktree',
+    create: (ws) => worktrees.create(ws, 'bench'),
+    folders: (s) => [s.root],
+    remove: (s) => worktrees.remove(s),
+  },
+];
+
+/** One step of each kind made, written to, measured and removed; medians of the runs. */
+async function measure(ws) {
+  const out = {};
+  for (const k of kinds) {
+    const create = [];
+    const remove = [];
+    const held = [];
+    for (let r = 0; r < WORKSPACE_RUNS; r++) {
+      let t0 = performance.now();
+      const s = await k.create(ws);
+      await s.ready;
+      create.push(performance.now() - t0);
+      const root = s.root;
+      for (let i = 0; i < STEP_WRITES.files; i++) fs.writeFileSync(path.join(root, `d0/step-${i}.txt`), Buffer.alloc(STEP_WRITES.bytes, 'y'));
+      held.push(k.folders(s).reduce((a, d) => a + allocated(d), 0));
+      t0 = performance.now();
+      await k.remove(s);
+      remove.push(performance.now() - t0);
+    }
+    out[k.name] = { create: median(create), remove: median(remove), held: median(held) };
+  }
+  return out;
+}
+
+const written = STEP_WRITES.files * STEP_WRITES.bytes;
+const load = () => os.loadavg()[0].toFixed(1);
+console.log(`\nStep workspaces, both kinds side by side: ${WORKSPACE_RUNS} run${WORKSPACE_RUNS === 1 ? '' : 's'} each (median); each step writes ${STEP_WRITES.files} files of ${STEP_WRITES.bytes / 1024} KB (${written / 1024} KB); ${os.cpus().length} cores, load ${load()}`);
+console.log(`  ${'repository'.padEnd(22)} ${'kind'.padEnd(14)} ${'create'.padStart(10)} ${'remove'.padStart(10)} ${'memory held'.padStart(14)}`);
+let at50k;
+try {
+  for (const n of SIZES) {
+    const ws = generateRepo(n);
+    try {
+      const m = await measure(ws);
+      for (const [kind, f] of Object.entries(m)) {
+        console.log(`  ${`${n.toLocaleString('en')} files (${Math.round((n * FILE_BYTES) / 1024 / 1024)} MB)`.padEnd(22)} ${kind.padEnd(14)} ${`${f.create.toFixed(0)} ms`.padStart(10)} ${`${f.remove.toFixed(0)} ms`.padStart(10)} ${`${(f.held / 1024).toFixed(0)} KB`.padStart(14)}`);
+      }
+      at50k = m['copy-on-write'];
+    } finally {
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
+  }
+} finally {
+  fs.rmSync(stepsDir, { recursive: true, force: true });
+}
+console.log(`\nCopy-on-write at ${SIZES[SIZES.length - 1].toLocaleString('en')} files (load ${load()})`);
+console.log(line('create a step workspace', at50k.create, 'ms', SMOKE ? undefined : 100, 0));
+console.log(line('memory held / bytes written', at50k.held / written, '×', SMOKE ? undefined : 2, 2));

@@ -14,7 +14,8 @@
 import { spawn } from 'node:child_process';
 import { withoutApiKey } from '../../core/secrets/apiKeyEnv';
 import type { CommandIsolation, CommandResult, CommandRunner, SandboxStatus } from '../../core/ports/ports';
-import { prepareSandboxedCommand, sandboxStatusFor, type SandboxSettings } from './sandbox/sandboxedCommand';
+import { enterView, prepareSandboxedCommand, sandboxStatusFor, type SandboxSettings } from './sandbox/sandboxedCommand';
+import { viewOfPath } from './cow/stepView';
 import { HeadTailBuffer } from '../../core/text/truncate';
 
 export interface NodeCommandRunnerOptions {
@@ -78,7 +79,14 @@ export class NodeCommandRunner implements CommandRunner {
   }
 
   async run(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void; isolation?: CommandIsolation }): Promise<CommandResult> {
-    if (!opts.isolation) return this.spawnAndWait([this.shell, '-e', '-o', 'pipefail', '-c', command], opts.cwd, opts);
+    if (!opts.isolation) {
+      const shell = [this.shell, '-e', '-o', 'pipefail', '-c', command];
+      // In a copy-on-write step's folder, the command runs where that folder's files are: in its namespace.
+      const view = viewOfPath(opts.cwd);
+      // (nsenter's own --wd would open the folder before entering, the host's empty mount point.)
+      if (view) return this.spawnAndWait([...enterView(view), 'sh', '-c', 'cd -- "$1" && shift && exec "$@"', 'sh', view.toNs(opts.cwd), ...shell], '/', opts);
+      return this.spawnAndWait(shell, opts.cwd, opts);
+    }
     const prepared = prepareSandboxedCommand(this.sandbox, opts.isolation, { cwd: opts.cwd, shell: this.shell, command });
     if ('refused' in prepared) return { exitCode: null, output: prepared.refused, timedOut: false, cancelled: false };
     try {

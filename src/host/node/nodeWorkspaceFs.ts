@@ -4,6 +4,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { FileStat, WorkspaceFs } from '../../core/ports/ports';
 import { readFileWithin } from './readFileWithin';
+import { viewOfPath, type StepView } from './cow/stepView';
 
 const MAX_SYMLINK_HOPS = 40;
 
@@ -21,11 +22,17 @@ function isMissing(e: unknown): boolean {
 
 export class NodeWorkspaceFs implements WorkspaceFs {
   readonly roots: readonly string[];
+  /**
+   * Set when the root is a copy-on-write step's view (`/proc/<holder>/root/…`): real paths are then
+   * resolved inside the step's namespace, where the overlay is (stepView.ts).
+   */
+  private readonly view: StepView | undefined;
 
   /** Roots are realpath'd once here so every inside/outside decision compares real paths. */
   constructor(roots: readonly string[]) {
     if (roots.length === 0) throw new Error('NodeWorkspaceFs needs at least one workspace folder');
-    this.roots = roots.map((r) => fs.realpathSync.native(path.resolve(r)));
+    this.view = viewOfPath(path.resolve(roots[0]!));
+    this.roots = roots.map((r) => (this.view ? this.view.realpathSync(r, true) : fs.realpathSync.native(path.resolve(r))));
   }
 
   readText(absPath: string): Promise<string> {
@@ -33,7 +40,8 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   }
 
   readTextWithin(absPath: string, within: string, maxBytes: number): Promise<string> {
-    return readFileWithin(absPath, within, maxBytes);
+    const view = this.view;
+    return view ? readFileWithin(absPath, within, maxBytes, (p) => view.toHost(p)) : readFileWithin(absPath, within, maxBytes);
   }
 
   async stat(absPath: string): Promise<FileStat | undefined> {
@@ -88,6 +96,8 @@ export class NodeWorkspaceFs implements WorkspaceFs {
    * `ws/link -> /outside/new` is seen as a write to `/outside/new`, not to `ws/link`).
    */
   realpath(absPath: string): Promise<string> {
+    // A path the step's commands printed (`<mount>/src/a.ts`) means the same file as the host spelling.
+    if (this.view) return Promise.resolve(this.view.realpathSync(absPath));
     return this.resolveReal(path.resolve(absPath), 0);
   }
 

@@ -10,7 +10,8 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { isWithin } from '../../core/workspace/pathWithin';
 
-export async function readFileWithin(absPath: string, within: string, maxBytes: number): Promise<string> {
+/** `hostPath`: the descriptor's path as this process spells it, when the file lies in another mount namespace (a copy-on-write step's view). */
+export async function readFileWithin(absPath: string, within: string, maxBytes: number, hostPath: (p: string) => string = (p) => p): Promise<string> {
   const refuse = (why: string) => Object.assign(new Error(`${absPath} ${why}`), { code: 'EOUTSIDE' });
   let h: fsp.FileHandle;
   try {
@@ -25,7 +26,7 @@ export async function readFileWithin(absPath: string, within: string, maxBytes: 
     if (st.size > maxBytes) throw refuse(`is larger than ${maxBytes} bytes`);
     let where: string;
     try {
-      where = await fsp.readlink(`/proc/self/fd/${h.fd}`);
+      where = hostPath(await fsp.readlink(`/proc/self/fd/${h.fd}`));
     } catch {
       where = await fsp.realpath(absPath);
       const now = await fsp.stat(where);

@@ -20,6 +20,7 @@ import { gitControlledPathsSync } from '../../../core/policy/gitControlledPaths'
 import { IGNORE_FILE_NAMES } from '../../../core/policy/ignorePolicy';
 import { basenameMatcher, DEFAULT_SECRET_FILES } from '../../../core/policy/secretFiles';
 import { isWithin } from '../../../core/workspace/pathWithin';
+import { viewOfPath } from '../cow/stepView';
 
 export { DEFAULT_SECRET_FILES };
 
@@ -57,7 +58,9 @@ function gitPathsOf(root: string): string[] {
 
 function realOrUndefined(p: string): string | undefined {
   try {
-    return fs.realpathSync(p);
+    // A copy-on-write step's files are reached through its holder: a plain realpath would leave its namespace (stepView.ts).
+    const view = viewOfPath(p);
+    return view ? view.realpathSync(p, true) : fs.realpathSync(p);
   } catch {
     return undefined;
   }

@@ -11,7 +11,8 @@ import type { CommandIsolation, SandboxStatus } from '../../../core/ports/ports'
 import { bwrapArgs } from './bwrapArgs';
 import { probeBwrap } from './bwrapProbe';
 import { isWithin } from '../../../core/workspace/pathWithin';
-import { createdProtected, DEFAULT_SECRET_FILES, findSandboxMounts } from './sandboxMounts';
+import { createdProtected, DEFAULT_SECRET_FILES, findSandboxMounts, type SandboxMounts } from './sandboxMounts';
+import { viewOfPath, type StepView } from '../cow/stepView';
 
 export interface SandboxSettings {
   /** Environment to find bwrap in (`TANDEM_BWRAP`, PATH); default process.env. */
@@ -54,8 +55,25 @@ export function prepareSandboxedCommand(
 ): PreparedCommand | { refused: string } {
   const probe = probeBwrap(s.env ?? process.env);
   if (!probe.ok) return { refused: `Not run: the sandbox is unavailable (${probe.why}).` };
+  // Found through this process's spelling of the paths (the walk reads the files)…
   const mounts = findSandboxMounts(iso.roots, s.secretFiles ?? DEFAULT_SECRET_FILES, s.allowSecretFiles ?? [], s.readOnlyFolders ?? [], s.hideSecretsIn ?? []);
   mounts.hiddenDirs.push(...hiddenFoldersFor(s.hiddenFolders ?? [], iso.roots, mounts.hiddenDirs));
+  const after = () => afterCommand(iso.roots, mounts.protectedNames);
+  const view = viewOf(c.cwd, iso.roots);
+  if (!view) return prepareWith(probe, iso, c, mounts, after);
+  // …and bound with the namespace's, from inside the copy-on-write step's namespace.
+  const ns = (p: string) => view.toNs(p);
+  const inner = prepareWith(probe, { ...iso, roots: iso.roots.map(ns) }, { ...c, cwd: ns(c.cwd) }, nsMounts(mounts, view), after);
+  return { ...inner, argv: [...enterView(view), ...inner.argv] };
+}
+
+function prepareWith(
+  probe: { path: string; disableUserns: boolean },
+  iso: CommandIsolation,
+  c: { cwd: string; shell: string; command: string },
+  mounts: SandboxMounts,
+  afterWritable: () => string[],
+): PreparedCommand {
   // Secret files are covered by an empty file (bind mounts are nodev, so /dev/null would not read).
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-sandbox-'));
   const empty = path.join(scratch, 'empty');
@@ -65,15 +83,7 @@ export function prepareSandboxedCommand(
     const argv = bwrapArgs({ bwrap: probe.path, disableUserns: probe.disableUserns, roots: iso.roots.map((r) => ({ path: r })), workspace: 'writable', network: iso.network, mounts, emptyFile: empty, ...c });
     return {
       argv,
-      after: () => {
-        const created = createdProtected(iso.roots, mounts.protectedNames);
-        for (const p of created) fs.rmSync(p, { recursive: true, force: true });
-        return created.map(
-          (p) =>
-            `removed ${path.relative(iso.roots.find((r) => p.startsWith(r)) ?? '/', p)}, which the command created: files that make code run by themselves ` +
-            '(.git, editor tasks, hooks, CI, direnv…) and ignore files are not created by sandboxed commands; write it with a file tool, which asks the user',
-        );
-      },
+      after: afterWritable,
       cleanup: removeScratch,
     };
   }
@@ -123,4 +133,34 @@ function hiddenFoldersFor(folders: readonly string[], roots: readonly string[], 
   }
   // The outermost only: one inside another is covered with it.
   return out.filter((p, i) => !out.some((q, j) => j !== i && q !== p && isWithin(q, p))).filter((p, i, all) => all.indexOf(p) === i);
+}
+
+/** Removes the protected files the command created; says what it did, for the model and the user. */
+function afterCommand(roots: readonly string[], before: Set<string>): string[] {
+  const created = createdProtected(roots, before);
+  for (const p of created) fs.rmSync(p, { recursive: true, force: true });
+  return created.map(
+    (p) =>
+      `removed ${path.relative(roots.find((r) => p.startsWith(r)) ?? '/', p)}, which the command created: files that make code run by themselves ` +
+      '(.git, editor tasks, hooks, CI, direnv…) and ignore files are not created by sandboxed commands; write it with a file tool, which asks the user',
+  );
+}
+
+/** The copy-on-write step view a command runs in, if any (its folder or its roots lie in one). */
+function viewOf(cwd: string, roots: readonly string[]): StepView | undefined {
+  return viewOfPath(cwd) ?? roots.map(viewOfPath).find((v) => v !== undefined);
+}
+
+/** The mounts as the step's namespace spells them. */
+function nsMounts(m: SandboxMounts, view: StepView): SandboxMounts {
+  const ns = (p: string) => view.toNs(p);
+  return { readOnly: m.readOnly.map(ns), hidden: m.hidden.map(ns), hiddenDirs: m.hiddenDirs.map(ns), protectedNames: m.protectedNames };
+}
+
+/**
+ * Enters the step's user and mount namespace, where its overlay is mounted, keeping this process's
+ * credentials (this user is root there, and nothing outside); the sandbox is set up from there.
+ */
+export function enterView(view: StepView): string[] {
+  return ['nsenter', '-t', String(view.pid), '--user', '--mount', '--preserve-credentials', '--'];
 }

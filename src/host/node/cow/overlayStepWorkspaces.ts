@@ -1,0 +1,278 @@
+/**
+ * Copy-on-write step workspaces (the `StepWorkspaces` port) on Linux: the step sees the workspace as
+ * it is — HEAD, uncommitted changes, untracked and ignored files, installed dependencies — through a
+ * kernel overlay whose lower folder is the repository's top folder, never written, and whose upper
+ * folder is the step's own: what the step writes, by its file tools and its commands alike, lands
+ * there and nowhere else. Nothing is copied when a step starts, so making one costs the same for ten
+ * files as for a million, and the memory a step holds is what it wrote.
+ *
+ * The overlay is mounted in a user+mount namespace of its own (overlayHolder.ts; no privilege), which
+ * the file tools reach through `/proc/<holder>/root` and the commands enter (stepView.ts): one mount,
+ * one view for both. Git inside the step sees the repository's own `.git` through the overlay (status
+ * and diff as in the workspace, with the step's changes); whatever a step's git could write there would
+ * land in the step's folder, never in the repository, and the sandbox keeps `.git` read-only anyway.
+ *
+ * Folders: `<base>/<label>-<hex>/{upper,work,view}` (0700, this user's), with an owner file beside it
+ * naming the process and what a sweep needs; a run that crashed leaves the step's folder (the mount
+ * dies with its holder), and the next start keeps its changes as a patch file before removing it.
+ */
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { statfsSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { LeftoverStep, StepPatch, StepWorkspace, StepWorkspaces } from '../../../core/ports/stepWorkspaces';
+import { encodeStepPatch } from '../../../core/plans/graph/stepPatchFile';
+import { holdOverlay, type OverlayHolder } from './overlayHolder';
+import { readOverlayPatch } from './readOverlayPatch';
+import { forgetStepView, registerStepView } from './stepView';
+
+/** Installed dependencies: the step's commands read them and never write them (bound read-only). */
+const DEPENDENCY_DIRS = ['node_modules', 'bower_components', '.venv', 'venv', 'vendor'];
+
+/** What the host keeps for one step beside what the port hands out. */
+interface OverlayStep {
+  dir: string;
+  top: string;
+  prefix: string;
+  startedMs: number;
+  holder: OverlayHolder;
+}
+
+/** The owner file's second line: what a sweep needs to read a leftover step's changes. */
+interface OwnerRecord {
+  kind: 'overlay';
+  top: string;
+  prefix: string;
+  startedMs: number;
+}
+
+const GIT_ENV_DROP = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|PREFIX)$/;
+
+function git(cwd: string, args: readonly string[]): Promise<string> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !GIT_ENV_DROP.test(k)));
+  return new Promise((resolve, reject) => {
+    execFile('git', ['-c', 'core.hooksPath=/dev/null', ...args], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`git ${args[0]}: ${String(stderr).trim() || err.message}`));
+      else resolve(String(stdout));
+    });
+  });
+}
+
+/** Memory-backed room worth using (a container's 64 MB /dev/shm is not). */
+const SHM_MIN_FREE = 2 * 1024 ** 3;
+let shmUsable: boolean | undefined;
+
+const userTag = () => (typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username);
+
+/** Where this repository's copy-on-write steps go: `<dir>/cow-<id>` when the host names a folder, else /dev/shm (or the temp folder), in a folder of this user's. */
+export function overlayStepsBase(top: string, dir?: string): string {
+  const id = createHash('sha256').update(top).digest('hex').slice(0, 12);
+  if (dir) return path.join(dir, `cow-${id}`);
+  if (shmUsable === undefined) {
+    try {
+      const s = statfsSync('/dev/shm');
+      shmUsable = process.platform === 'linux' && s.bavail * s.bsize >= SHM_MIN_FREE;
+    } catch {
+      shmUsable = false;
+    }
+  }
+  return path.join(shmUsable ? '/dev/shm' : os.tmpdir(), `tandem-steps-${userTag()}`, id);
+}
+
+/** Makes `dir` and its parent 0700, and checks they are folders of this user's, no links (a shared temp folder is anyone's to pre-create a name in). */
+async function privateFolder(dir: string): Promise<void> {
+  for (const d of [path.dirname(dir), dir]) {
+    await fs.mkdir(d, { recursive: true, mode: 0o700 });
+    const st = await fs.lstat(d);
+    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
+    if (!st.isDirectory() || !mine) throw new Error(`${d} is not a folder of this user's; step workspaces are not made there`);
+    if ((st.mode & 0o077) !== 0) await fs.chmod(d, 0o700);
+  }
+}
+
+const folders = (dir: string) => ({ upper: path.join(dir, 'upper'), work: path.join(dir, 'work'), mount: path.join(dir, 'view') });
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readOwner(text: string): { pid: number; record?: OwnerRecord } {
+  const [pid = '', line = ''] = text.split('\n');
+  try {
+    const r = JSON.parse(line) as OwnerRecord;
+    const ok = r?.kind === 'overlay' && typeof r.top === 'string' && typeof r.prefix === 'string' && typeof r.startedMs === 'number';
+    return { pid: Number(pid.trim()), ...(ok ? { record: r } : {}) };
+  } catch {
+    return { pid: Number(pid.trim()) };
+  }
+}
+
+export interface OverlayStepWorkspacesOptions {
+  /** Where step folders go (the host's choice, e.g. from `TANDEM_WORKTREES_DIR`); default: /dev/shm or the temp folder. */
+  dir?: string;
+}
+
+export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'> {
+  private readonly steps = new Map<StepWorkspace, OverlayStep>();
+  /** Each workspace's repository: its top folder and the workspace within it (asked of git once). */
+  private readonly tops = new Map<string, Promise<{ top: string; prefix: string }>>();
+
+  constructor(private readonly o: OverlayStepWorkspacesOptions = {}) {}
+
+  private topOf(workspace: string): Promise<{ top: string; prefix: string }> {
+    let known = this.tops.get(workspace);
+    if (!known) {
+      known = git(workspace, ['rev-parse', '--show-toplevel', '--show-prefix']).then((out) => {
+        const [top = '', prefix = ''] = out.split('\n').map((l) => l.trim());
+        return { top, prefix };
+      });
+      known.catch(() => this.tops.delete(workspace));
+      this.tops.set(workspace, known);
+    }
+    return known;
+  }
+
+  /** A step's view of `workspace`; rejects with the kernel's words when no overlay can be mounted here. */
+  async create(workspace: string, label: string): Promise<StepWorkspace> {
+    const { top, prefix } = await this.topOf(workspace);
+    const dir = path.join(overlayStepsBase(top, this.o.dir), `${label}-${randomBytes(4).toString('hex')}`);
+    await privateFolder(path.dirname(dir));
+    // The owner file first: a crash from here on leaves something the next start can find.
+    const startedMs = Date.now();
+    await fs.writeFile(`${dir}.owner`, `${process.pid}\n${JSON.stringify({ kind: 'overlay', top, prefix, startedMs } satisfies OwnerRecord)}\n`, { mode: 0o600 });
+    let holder: OverlayHolder;
+    try {
+      await fs.mkdir(dir, { mode: 0o700 });
+      const f = folders(dir);
+      await Promise.all([f.upper, f.work, f.mount].map((d) => fs.mkdir(d, { mode: 0o700 })));
+      holder = await holdOverlay({ lower: top, ...f });
+    } catch (e) {
+      await removeFolder(dir);
+      throw e;
+    }
+    registerStepView(holder.view);
+    const root = prefix ? path.join(holder.view.hostMount, prefix) : holder.view.hostMount;
+    const step: StepWorkspace = {
+      root,
+      workspace,
+      readOnlyFolders: await this.dependencies(top, prefix, holder.view.hostMount),
+      ready: Promise.resolve(),
+    };
+    this.steps.set(step, { dir, top, prefix, startedMs, holder });
+    return step;
+  }
+
+  /** The workspace's ignored dependency folders, as the step sees them (its commands get them read-only). */
+  private async dependencies(top: string, prefix: string, view: string): Promise<string[]> {
+    const present: string[] = [];
+    for (const base of new Set(['', prefix])) {
+      for (const name of DEPENDENCY_DIRS) {
+        const rel = `${base}${name}`;
+        if ((await fs.stat(path.join(top, rel)).catch(() => undefined))?.isDirectory()) present.push(rel);
+      }
+    }
+    if (present.length === 0) return [];
+    const out = await git(top, ['check-ignore', '--', ...present.map((p) => `${p}/`)]).catch(() => '');
+    return out.split('\n').map((l) => l.trim().replace(/\/$/, '')).filter((l) => present.includes(l)).map((rel) => path.join(view, rel));
+  }
+
+  owns(step: StepWorkspace): boolean {
+    return this.steps.has(step);
+  }
+
+  async readPatch(step: StepWorkspace): Promise<StepPatch> {
+    const s = this.known(step);
+    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: s.holder.view.hostMount, startedMs: s.startedMs });
+  }
+
+  async remove(step: StepWorkspace): Promise<void> {
+    const s = this.steps.get(step);
+    if (!s) return;
+    this.steps.delete(step);
+    forgetStepView(s.holder.view);
+    await s.holder.close();
+    await removeFolder(s.dir);
+  }
+
+  /**
+   * The steps of `workspace`'s repository a gone process left: each one's overlay is mounted again
+   * to read what the step had changed, kept as a step patch file in `keepIn`, then its folder goes.
+   * A step whose changes could not be read stays where it is. Never throws.
+   */
+  async sweep(workspace: string, keepIn: string): Promise<LeftoverStep[]> {
+    let top: string;
+    try {
+      top = (await this.topOf(workspace)).top;
+    } catch {
+      return [];
+    }
+    const base = overlayStepsBase(top, this.o.dir);
+    const names = await fs.readdir(base).catch(() => [] as string[]);
+    const seen = new Set<string>();
+    const left: LeftoverStep[] = [];
+    for (const name of names) {
+      const dir = path.join(base, name.replace(/\.owner$/, ''));
+      if (seen.has(dir)) continue;
+      seen.add(dir);
+      const owner = readOwner(await fs.readFile(`${dir}.owner`, 'utf8').catch(() => ''));
+      if (alive(owner.pid)) continue;
+      let patch: string | null = null;
+      try {
+        if (owner.record && (await fs.stat(folders(dir).upper).catch(() => undefined))) patch = await keepLeftover(dir, owner.record, keepIn);
+      } catch (e) {
+        left.push({ dir, patch: null, notKept: e instanceof Error ? e.message : String(e) });
+        continue;
+      }
+      await removeFolder(dir);
+      left.push({ dir, patch });
+    }
+    await fs.rmdir(base).catch(() => undefined);
+    return left;
+  }
+
+  private known(step: StepWorkspace): OverlayStep {
+    const s = this.steps.get(step);
+    if (!s) throw new Error(`${step.root} is no copy-on-write step workspace of this process`);
+    return s;
+  }
+}
+
+/** A leftover step's changes as a step patch file in `keepIn`; null when it had none. */
+async function keepLeftover(dir: string, r: OwnerRecord, keepIn: string): Promise<string | null> {
+  const f = folders(dir);
+  // overlayfs's scratch folder from the crashed mount is emptied first, or the kernel refuses it.
+  await removeFolder(f.work, false);
+  await fs.mkdir(f.work, { mode: 0o700 });
+  const holder = await holdOverlay({ lower: r.top, ...f });
+  let patch: StepPatch;
+  try {
+    patch = await readOverlayPatch({ top: r.top, prefix: r.prefix, upper: f.upper, view: holder.view.hostMount, startedMs: r.startedMs });
+  } finally {
+    await holder.close();
+  }
+  if (patch.entries.length === 0) return null;
+  await fs.mkdir(keepIn, { recursive: true, mode: 0o700 });
+  const file = path.join(keepIn, `${path.basename(dir)}.patch.json`);
+  await fs.writeFile(file, encodeStepPatch(patch), { mode: 0o600 });
+  return file;
+}
+
+/**
+ * Deletes a step's folder (links themselves, never what they point to) and its owner file. overlayfs
+ * leaves its scratch folder without permissions (`work/work`, mode 0): made writable first.
+ */
+async function removeFolder(dir: string, owner = true): Promise<void> {
+  await fs.chmod(path.join(dir, 'work', 'work'), 0o700).catch(() => undefined);
+  await fs.chmod(path.join(dir, 'work'), 0o700).catch(() => undefined);
+  await fs.rm(dir, { recursive: true, force: true });
+  if (owner) await fs.rm(`${dir}.owner`, { force: true });
+  await fs.rmdir(path.dirname(dir)).catch(() => undefined);
+}

@@ -1,0 +1,152 @@
+/**
+ * A copy-on-write step's patch, read from its own folder (the overlay's upper folder): what is there
+ * is what the step wrote; what the workspace has and the step's view no longer shows is what it
+ * deleted (a whiteout, or a folder it removed and made again). The cost follows the step's changes:
+ * only the folders the step wrote in are listed, never the whole workspace.
+ *
+ * Kept out, as a git worktree keeps them out: paths git ignores (build output, installed
+ * dependencies), anything in a `.git` folder, paths outside the workspace's part of the repository,
+ * and files the step only opened for writing without changing them (overlayfs copies those up too).
+ *
+ * `before` (what the workspace had when the step started) is read from the workspace now. The
+ * workspace is not frozen under a running step, so a path the workspace changed after the step
+ * started gets a `before` that matches nothing: applying it is refused as changed meanwhile, which is
+ * the truth. Left open: a file the step changed that the workspace deleted meanwhile reads as one
+ * the step created.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { StepPatch, StepPatchBefore, StepPatchEntry } from '../../../core/ports/stepWorkspaces';
+import { readStepEntry } from '../readStepEntry';
+
+export interface OverlayPatchSource {
+  /** The repository's top folder: the overlay's lower folder. */
+  top: string;
+  /** The workspace within the repository (`''` or `sub/dir/`). */
+  prefix: string;
+  /** The step's upper folder. */
+  upper: string;
+  /** The overlay's top folder as this process reaches it (`/proc/<holder>/root/…`). */
+  view: string;
+  /** When the step started (ms since the epoch): a workspace path changed later is changed meanwhile. */
+  startedMs: number;
+}
+
+/** A `before` no workspace path matches (a hash of a sentence, not of a file): the workspace changed the path while the step ran. */
+export const CHANGED_WHILE_RUNNING: StepPatchBefore = { kind: 'file', sha256: createHash('sha256').update('tandem: changed in the workspace while the step ran').digest('hex') };
+
+const isGitPath = (rel: string) => rel.split('/').includes('.git');
+
+async function lstat(p: string) {
+  return fs.lstat(p).catch(() => undefined);
+}
+
+async function names(dir: string): Promise<string[]> {
+  return fs.readdir(dir).catch(() => [] as string[]);
+}
+
+/** Every file and link under a workspace folder the step removed (top-relative). */
+async function filesUnder(top: string, rel: string, out: Set<string>): Promise<void> {
+  const st = await lstat(path.join(top, rel));
+  if (!st) return;
+  if (!st.isDirectory()) {
+    out.add(rel);
+    return;
+  }
+  for (const name of await names(path.join(top, rel))) await filesUnder(top, `${rel}/${name}`, out);
+}
+
+/** The paths the step changed or deleted (top-relative), from its upper folder and the view. */
+async function changedPaths(s: OverlayPatchSource): Promise<{ written: Set<string>; deleted: Set<string> }> {
+  const written = new Set<string>();
+  const deleted = new Set<string>();
+  const walk = async (rel: string): Promise<void> => {
+    const lowerDir = await lstat(path.join(s.top, rel));
+    if (lowerDir?.isDirectory()) {
+      // Whiteouts and folders made opaque alike: the workspace's names the view no longer shows.
+      const shown = new Set(await names(path.join(s.view, rel)));
+      for (const name of await names(path.join(s.top, rel))) {
+        const child = rel ? `${rel}/${name}` : name;
+        if (!shown.has(name) && !isGitPath(child)) await filesUnder(s.top, child, deleted);
+      }
+    }
+    for (const e of await fs.readdir(path.join(s.upper, rel), { withFileTypes: true }).catch(() => [])) {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (isGitPath(child)) continue;
+      // A whiteout (a 0/0 character device) is a deletion, found above from the view.
+      if (e.isCharacterDevice() && (await lstat(path.join(s.upper, child)))?.rdev === 0) continue;
+      const lower = await lstat(path.join(s.top, child));
+      if (e.isDirectory()) {
+        // A workspace file or link the step replaced with a folder: gone, and the folder's files new.
+        if (lower && !lower.isDirectory()) deleted.add(child);
+        await walk(child);
+        continue;
+      }
+      // A workspace folder the step replaced with a file or link: its files gone.
+      if (lower?.isDirectory()) await filesUnder(s.top, child, deleted);
+      written.add(child);
+    }
+  };
+  await walk('');
+  for (const p of written) deleted.delete(p);
+  return { written, deleted };
+}
+
+/** The paths among `paths` that git ignores in the workspace (`check-ignore`: tracked files never are). */
+function gitIgnored(top: string, paths: readonly string[]): Promise<Set<string>> {
+  if (paths.length === 0) return Promise.resolve(new Set());
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-c', 'core.hooksPath=/dev/null', 'check-ignore', '-z', '--stdin'], { cwd: top, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('error', reject);
+    // Exit 1: none of them is ignored.
+    child.on('close', (code) => (code === 0 || code === 1 ? resolve(new Set(out.split('\0').filter(Boolean))) : reject(new Error(`git check-ignore: ${err.trim() || `exit ${code}`}`))));
+    child.stdin.end(paths.join('\0') + '\0');
+  });
+}
+
+/** What the workspace has at `rel` now, as a step patch's `before`. */
+async function workspaceBefore(s: OverlayPatchSource, rel: string): Promise<StepPatchBefore> {
+  const abs = path.join(s.top, rel);
+  const st = await lstat(abs);
+  if (!st || st.isDirectory()) return null;
+  if (st.ctimeMs > s.startedMs) return CHANGED_WHILE_RUNNING;
+  if (st.isSymbolicLink()) return { kind: 'symlink', sha256: createHash('sha256').update(await fs.readlink(abs)).digest('hex') };
+  if (!st.isFile()) return CHANGED_WHILE_RUNNING;
+  return { kind: 'file', sha256: createHash('sha256').update(await fs.readFile(abs)).digest('hex') };
+}
+
+/** Whether the step's entry is what the workspace has (a file copied up and left as it was). */
+async function unchanged(s: OverlayPatchSource, rel: string, e: StepPatchEntry): Promise<boolean> {
+  const abs = path.join(s.top, rel);
+  const st = await lstat(abs);
+  if (!st) return false;
+  if (e.kind === 'symlink') return st.isSymbolicLink() && (await fs.readlink(abs)) === e.target;
+  if (e.kind !== 'file' || !st.isFile() || (st.mode & 0o777) !== e.mode || st.size !== e.bytes.length) return false;
+  return Buffer.from(e.bytes).equals(await fs.readFile(abs));
+}
+
+export async function readOverlayPatch(s: OverlayPatchSource): Promise<StepPatch> {
+  const { written, deleted } = await changedPaths(s);
+  const inWorkspace = (p: string) => !s.prefix || p.startsWith(s.prefix);
+  const all = [...written, ...deleted].filter(inWorkspace);
+  const ignored = await gitIgnored(s.top, all);
+  const root = s.prefix ? path.join(s.view, s.prefix) : s.view;
+  const entries: StepPatchEntry[] = [];
+  for (const top of all.filter((p) => !ignored.has(p)).sort()) {
+    const rel = top.slice(s.prefix.length);
+    const before = await workspaceBefore(s, top);
+    if (deleted.has(top)) {
+      entries.push({ path: rel, kind: 'deletion', before });
+      continue;
+    }
+    const e = await readStepEntry(root, rel, before);
+    if (!(await unchanged(s, top, e))) entries.push(e);
+  }
+  return { entries };
+}

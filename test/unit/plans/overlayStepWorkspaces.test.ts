@@ -1,0 +1,285 @@
+/**
+ * Copy-on-write step workspaces on a real repository, the real kernel overlay and the real sandbox:
+ * making one copies nothing; the host's file tools and the step's sandboxed commands see one view;
+ * git in the step behaves as in the workspace and cannot change the repository; the patch holds
+ * bytes, modes, links and deletions and leaves out what a worktree leaves out; a leftover of a killed
+ * process is kept as a patch file; and the same holds for an ordinary user as for root.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { OverlayStepWorkspaces } from '../../../src/host/node/cow/overlayStepWorkspaces';
+import { CHANGED_WHILE_RUNNING } from '../../../src/host/node/cow/readOverlayPatch';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
+import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
+import { NodeStepWorkspaces } from '../../../src/host/node/nodeStepWorkspaces';
+import { GitStepWorkspaces } from '../../../src/host/node/gitStepWorkspaces';
+import { decodeStepPatch } from '../../../src/core/plans/graph/stepPatchFile';
+import type { StepPatchEntry, StepWorkspace } from '../../../src/core/ports/stepWorkspaces';
+
+const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+
+function repo(files = 0): string {
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cow-')));
+  gitIn(ws, 'init', '-q');
+  fs.writeFileSync(path.join(ws, 'a.txt'), 'a1\n');
+  fs.writeFileSync(path.join(ws, 'b.txt'), 'b1\n');
+  fs.writeFileSync(path.join(ws, '.gitignore'), 'ignored/\n.env\n');
+  fs.writeFileSync(path.join(ws, '.env'), 'WS-SECRET\n');
+  fs.mkdirSync(path.join(ws, 'old'));
+  fs.writeFileSync(path.join(ws, 'old', 'x.txt'), 'x\n');
+  fs.writeFileSync(path.join(ws, 'old', 'y.txt'), 'y\n');
+  for (let i = 0; i < files; i++) {
+    if (i % 100 === 0) fs.mkdirSync(path.join(ws, `d${i / 100}`));
+    fs.writeFileSync(path.join(ws, `d${Math.floor(i / 100)}`, `f${i}.txt`), 'z'.repeat(4096));
+  }
+  gitIn(ws, 'add', '-A');
+  gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+  return ws;
+}
+
+/** Bytes allocated under a folder (what tmpfs holds), links not followed. */
+function allocated(dir: string): number {
+  let total = 0;
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop()!;
+    const st = fs.lstatSync(d, { throwIfNoEntry: false });
+    if (!st) continue;
+    total += st.blocks * 512;
+    if (st.isDirectory()) for (const n of (() => { try { return fs.readdirSync(d); } catch { return []; } })()) stack.push(path.join(d, n));
+  }
+  return total;
+}
+
+const stepFolder = (s: StepWorkspace) => path.dirname(s.root.replace(/^\/proc\/\d+\/root/, ''));
+
+async function run(root: string, command: string) {
+  const r = await new NodeCommandRunner().run(command, { cwd: root, timeoutMs: 30_000, signal: new AbortController().signal, isolation: { roots: [root], workspace: 'writable', network: false } });
+  return r;
+}
+
+const summary = (e: StepPatchEntry) => e.kind === 'file' ? [e.path, 'file', e.mode.toString(8), Buffer.from(e.bytes).toString('latin1')] : e.kind === 'symlink' ? [e.path, 'symlink', e.target] : [e.path, 'deletion'];
+
+describe('copy-on-write step workspaces (real overlay, real sandbox)', function () {
+  this.timeout(60_000);
+  let ws: string;
+  let dir: string;
+  let steps: OverlayStepWorkspaces;
+  beforeEach(() => {
+    ws = repo();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cow-steps-'));
+    steps = new OverlayStepWorkspaces({ dir });
+  });
+  afterEach(() => {
+    fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies nothing when made: its folder holds what the step writes, and the workspace is never written', async () => {
+    fs.rmSync(ws, { recursive: true, force: true });
+    ws = repo(2000);
+    const s = await steps.create(ws, 'step1');
+    try {
+      assert.ok(allocated(stepFolder(s)) < 64 * 1024, `a new step holds ${allocated(stepFolder(s))} bytes for a workspace of 8 MB`);
+      const f = new NodeWorkspaceFs([s.root]);
+      assert.equal(await f.readText(path.join(f.roots[0]!, 'd19', 'f1999.txt')), 'z'.repeat(4096), 'the step sees the workspace');
+      await f.writeText(path.join(f.roots[0]!, 'd0', 'f0.txt'), 'changed by the step\n');
+      assert.equal(fs.readFileSync(path.join(ws, 'd0', 'f0.txt'), 'utf8'), 'z'.repeat(4096), 'the workspace is untouched');
+      assert.equal(fs.readFileSync(path.join(stepFolder(s), 'upper', 'd0', 'f0.txt'), 'utf8'), 'changed by the step\n', 'the write is in the step\'s own folder');
+    } finally {
+      await steps.remove(s);
+    }
+    assert.equal(fs.existsSync(stepFolder(s)), false, 'removed whole');
+  });
+
+  it("the file tools and the step's sandboxed commands see one view; the commands cannot read the workspace's secrets", async () => {
+    const s = await steps.create(ws, 'step1');
+    try {
+      const f = new NodeWorkspaceFs([s.root]);
+      const root = f.roots[0]!;
+      await f.writeText(path.join(root, 'from-tool.txt'), 'written by a file tool\n');
+      const r = await run(root, 'cat from-tool.txt; echo "written by a command" > from-cmd.txt; rm b.txt; cat .env; echo "[$(cat .env)]"');
+      assert.equal(r.exitCode, 0, r.output);
+      assert.match(r.output, /written by a file tool/);
+      assert.match(r.output, /\[\]/, 'the secret file is empty to the command');
+      assert.doesNotMatch(r.output, /WS-SECRET/);
+      assert.equal(await f.readText(path.join(root, 'from-cmd.txt')), 'written by a command\n');
+      assert.equal(await f.stat(path.join(root, 'b.txt')), undefined, 'the command\'s deletion is seen by the tools');
+      assert.deepEqual((await f.readDir(root)).map((e) => e.name).sort(), ['.env', '.git', '.gitignore', 'a.txt', 'from-cmd.txt', 'from-tool.txt', 'old']);
+      // A path the command printed (the namespace's spelling) means the same file to the tools.
+      const printed = (await run(root, 'pwd')).output.trim();
+      assert.equal(await f.realpath(path.join(printed, 'from-cmd.txt')), path.join(root, 'from-cmd.txt'));
+      assert.equal(await f.readTextWithin(path.join(root, 'from-cmd.txt'), root, 1000), 'written by a command\n');
+      assert.ok(fs.existsSync(path.join(ws, 'b.txt')) && !fs.existsSync(path.join(ws, 'from-cmd.txt')), 'the workspace is untouched');
+    } finally {
+      await steps.remove(s);
+    }
+  });
+
+  it("git in the step shows the workspace's and the step's changes, and cannot change the repository", async () => {
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a2 (uncommitted in the workspace)\n');
+    const head = gitIn(ws, 'rev-parse', 'HEAD');
+    const config = fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8');
+    const s = await steps.create(ws, 'step1');
+    try {
+      const root = new NodeWorkspaceFs([s.root]).roots[0]!;
+      const st = await run(root, 'echo step > new.txt && echo more >> b.txt && git status --short && git diff --stat');
+      assert.equal(st.exitCode, 0, st.output);
+      assert.match(st.output, / M a\.txt/);
+      assert.match(st.output, / M b\.txt/);
+      assert.match(st.output, /\?\? new\.txt/);
+      assert.match(st.output, /2 files changed/);
+      const w = await run(root, 'git add -A 2>&1; git -c user.name=x -c user.email=x@x commit -qm step 2>&1; git config core.hooksPath /tmp 2>&1; echo "exit 1" > .git/hooks/pre-commit 2>&1; true');
+      assert.match(w.output, /Read-only file system/);
+      assert.equal(gitIn(ws, 'rev-parse', 'HEAD'), head);
+      assert.equal(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8'), config);
+      assert.equal(fs.existsSync(path.join(ws, '.git', 'hooks', 'pre-commit')), false);
+      assert.deepEqual((await steps.readPatch(s)).entries.map((e) => e.path), ['b.txt', 'new.txt'], 'nothing of .git is a change of the step');
+    } finally {
+      await steps.remove(s);
+    }
+  });
+
+  it('the patch: bytes, modes, links and deletions; ignored files and files only opened are left out; a path the workspace changed meanwhile matches nothing', async () => {
+    const s = await steps.create(ws, 'step1');
+    try {
+      const root = new NodeWorkspaceFs([s.root]).roots[0]!;
+      const r = await run(root, [
+        "printf '\\x89PNG\\x00\\xff' > logo.bin",
+        'printf "#!/bin/sh\\n" > run.sh && chmod 755 run.sh',
+        'ln -s a.txt link.txt',
+        'rm -r old && mkdir old && echo z > old/z.txt',
+        'touch a.txt',
+        'mkdir -p ignored && echo build > ignored/out.txt',
+        'echo changed > b.txt',
+      ].join(' && '));
+      assert.equal(r.exitCode, 0, r.output);
+      // The user changes b.txt in the workspace while the step runs.
+      fs.writeFileSync(path.join(ws, 'b.txt'), 'b2 by the user\n');
+      const p = await steps.readPatch(s);
+      assert.deepEqual(p.entries.map(summary), [
+        ['b.txt', 'file', '644', 'changed\n'],
+        ['link.txt', 'symlink', 'a.txt'],
+        ['logo.bin', 'file', '644', '\x89PNG\x00\xff'],
+        ['old/x.txt', 'deletion'],
+        ['old/y.txt', 'deletion'],
+        ['old/z.txt', 'file', '644', 'z\n'],
+        ['run.sh', 'file', '755', '#!/bin/sh\n'],
+      ]);
+      assert.deepEqual(p.entries.find((e) => e.path === 'b.txt')!.before, CHANGED_WHILE_RUNNING);
+      assert.equal(p.entries.find((e) => e.path === 'old/x.txt')!.before?.kind, 'file');
+      assert.equal(p.entries.find((e) => e.path === 'logo.bin')!.before, null);
+    } finally {
+      await steps.remove(s);
+    }
+  });
+
+  it("a killed process's step is kept as a patch file at the next sweep and removed; a live process's is left alone", async () => {
+    const mod = JSON.stringify(require.resolve('../../../src/host/node/cow/overlayStepWorkspaces'));
+    const child = spawn(process.execPath, ['-e', `const { OverlayStepWorkspaces } = require(${mod}); new OverlayStepWorkspaces({ dir: ${JSON.stringify(dir)} }).create(${JSON.stringify(ws)}, 'step2').then((s) => { require('fs').writeFileSync(s.root + '/half.txt', 'half done\\n'); require('fs').rmSync(s.root + '/a.txt'); console.log(s.root); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
+    const live = await steps.create(ws, 'step1');
+    const keepIn = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cow-kept-'));
+    try {
+      assert.deepEqual(await steps.sweep(ws, keepIn), [], "a live process's step stays");
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const left = await steps.sweep(ws, keepIn);
+      assert.equal(left.length, 1, JSON.stringify(left));
+      assert.match(path.basename(left[0]!.dir), /^step2-/);
+      const decoded = decodeStepPatch(fs.readFileSync(left[0]!.patch!, 'utf8'));
+      assert.ok('patch' in decoded, JSON.stringify(decoded));
+      assert.deepEqual(decoded.patch.entries.map(summary), [['a.txt', 'deletion'], ['half.txt', 'file', '644', 'half done\n']]);
+      assert.equal(fs.existsSync(left[0]!.dir), false);
+      assert.equal(fs.existsSync(stepFolder(live)), true, 'the live step is still there');
+    } finally {
+      await steps.remove(live);
+      fs.rmSync(keepIn, { recursive: true, force: true });
+    }
+  });
+
+  it('works the same for an ordinary user as for root (no privilege: a user namespace of its own)', async function () {
+    // Run as `nobody` when the tests run as root; as this user otherwise.
+    const asRoot = process.getuid?.() === 0;
+    const script = `
+      const { OverlayStepWorkspaces } = require(${JSON.stringify(require.resolve('../../../src/host/node/cow/overlayStepWorkspaces'))});
+      const { NodeWorkspaceFs } = require(${JSON.stringify(require.resolve('../../../src/host/node/nodeWorkspaceFs'))});
+      const { NodeCommandRunner } = require(${JSON.stringify(require.resolve('../../../src/host/node/nodeCommandRunner'))});
+      (async () => {
+        const steps = new OverlayStepWorkspaces({ dir: process.argv[2] });
+        const s = await steps.create(process.argv[1], 'step1');
+        const f = new NodeWorkspaceFs([s.root]);
+        await f.writeText(f.roots[0] + '/tool.txt', 'tool\\n');
+        const r = await new NodeCommandRunner().run('cat tool.txt > cmd.txt && id -u', { cwd: f.roots[0], timeoutMs: 30000, signal: new AbortController().signal, isolation: { roots: f.roots, workspace: 'writable', network: false } });
+        const p = await steps.readPatch(s);
+        await steps.remove(s);
+        console.log(JSON.stringify({ exit: r.exitCode, output: r.output, paths: p.entries.map((e) => e.path) }));
+      })().catch((e) => { console.error(e); process.exit(1); });`;
+    let argv = [process.execPath, '-e', script, ws, dir];
+    if (asRoot) {
+      for (const p of [ws, dir]) execFileSync('chown', ['-R', 'nobody:', p]);
+      argv = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', 'env', `HOME=${dir}`, ...argv];
+    }
+    const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 50_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const got = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    assert.equal(got.exit, 0, got.output);
+    assert.deepEqual(got.paths, ['cmd.txt', 'tool.txt']);
+    assert.equal(fs.readdirSync(dir).length, 0, 'nothing left');
+  });
+});
+
+describe('step workspaces on Node: copy-on-write, or a git worktree with one line saying why', function () {
+  this.timeout(60_000);
+  let ws: string;
+  let dir: string;
+  const lines: string[] = [];
+  const logger = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m), debug() {} };
+  beforeEach(() => {
+    ws = repo();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cow-steps-'));
+    lines.length = 0;
+  });
+  afterEach(() => {
+    fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const kindOf = (s: StepWorkspace) => (s.root.startsWith('/proc/') ? 'copy-on-write' : 'worktree');
+
+  it('copy-on-write by default on Linux, saying nothing', async () => {
+    const steps = new NodeStepWorkspaces({ dir, env: {}, logger });
+    const s = await steps.create(ws, 'step1');
+    await steps.remove(s);
+    assert.equal(kindOf(s), 'copy-on-write');
+    assert.deepEqual(lines, []);
+  });
+
+  it('TANDEM_STEP_WORKSPACES=worktree: worktrees, and one line says why', async () => {
+    const steps = new NodeStepWorkspaces({ dir, env: { TANDEM_STEP_WORKSPACES: 'worktree' }, logger });
+    const made = [await steps.create(ws, 'step1'), await steps.create(ws, 'step2')];
+    await Promise.all(made.map((s) => s.ready));
+    for (const s of made) await steps.remove(s);
+    assert.deepEqual(made.map(kindOf), ['worktree', 'worktree']);
+    assert.deepEqual(lines, ['Step workspaces: each step running beside another gets a full git worktree, not a copy-on-write view: TANDEM_STEP_WORKSPACES=worktree asks for worktrees.']);
+  });
+
+  it("where the kernel refuses the overlay (step folders on an overlayfs, as in a container whose /dev/shm is small), worktrees, and one line gives the kernel's words", async () => {
+    // Another step's copy-on-write view is an overlayfs: step folders there cannot be an overlay's upper folder.
+    const outer = new OverlayStepWorkspaces({ dir });
+    const other = repo();
+    const host = await outer.create(other, 'outer');
+    const steps = new NodeStepWorkspaces({ env: {}, logger, overlay: new OverlayStepWorkspaces({ dir: path.join(host.root, 'steps') }), git: new GitStepWorkspaces({ dir }) });
+    const made = [await steps.create(ws, 'step1'), await steps.create(ws, 'step2')];
+    await Promise.all(made.map((s) => s.ready));
+    for (const s of made) await steps.remove(s);
+    assert.deepEqual(made.map(kindOf), ['worktree', 'worktree']);
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0]!, /full git worktree, not a copy-on-write view: the overlay could not be mounted \(mount: .+: cannot mount overlay read-only\.\)\.$/);
+    await outer.remove(host);
+    fs.rmSync(other, { recursive: true, force: true });
+  });
+});
