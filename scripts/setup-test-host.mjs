@@ -34,6 +34,9 @@ export const APT_PACKAGES = [
   { pkg: 'ripgrep', bin: 'rg', for: ALL, why: "the search tool's fast path, tested in the unit stage" },
   { pkg: 'libkrb5-dev', for: HOST, why: "headers for code-server's native kerberos build" },
   { pkg: 'bubblewrap', bin: 'bwrap', for: ALL, why: 'the sandbox run_command runs in on Linux; its tests try every escape for real' },
+  // Essential on Debian, listed for the systems where they are not: a copy-on-write step's namespace is made, entered and its overlay mounted with them.
+  { pkg: 'util-linux', bin: 'nsenter', for: ALL, why: "unshare and nsenter: a copy-on-write step workspace's user+mount namespace (setpriv: its tests as an ordinary user)" },
+  { pkg: 'mount', bin: 'mount', for: ALL, why: "mounts a copy-on-write step workspace's overlay inside its own namespace" },
 ];
 
 const quiet = process.argv.includes('--quiet');
