@@ -4,7 +4,7 @@
  * exit code (0 done, 1 error, 2 usage, 3 waiting on a question, a plan amendment or the tool-call limit, 130 Ctrl-C).
  */
 import { describeLeftover } from '../core/planRuns/describeLeftover';
-import { GitStepWorkspaces } from '../host/node/gitStepWorkspaces';
+import { NodeStepWorkspaces } from '../host/node/nodeStepWorkspaces';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TurnOutcome } from '../protocol';
@@ -115,8 +115,9 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     logger,
     sandbox: sandboxSettingsFromEnv(io.env),
     asker,
-    // TANDEM_WORKTREES_DIR: where steps run side by side get their worktrees (default: a private temp folder).
-    stepWorkspaces: new GitStepWorkspaces({ ...(io.env.TANDEM_WORKTREES_DIR ? { dir: io.env.TANDEM_WORKTREES_DIR } : {}) }),
+    // Steps run side by side get copy-on-write views where Linux allows, else worktrees (TANDEM_STEP_WORKSPACES=worktree
+    // asks for those); TANDEM_WORKTREES_DIR: where their folders go (default: a private folder in /dev/shm or the temp folder).
+    stepWorkspaces: new NodeStepWorkspaces({ logger, env: io.env, ...(io.env.TANDEM_WORKTREES_DIR ? { dir: io.env.TANDEM_WORKTREES_DIR } : {}) }),
     ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal, shownErr) } : {}),
   });
 

@@ -61,7 +61,8 @@ export function runCliProcess(
 ): Promise<CliRun> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^(OPENAI_|TANDEM_)/.test(k)) env[k] = v;
+    // The step workspace kind a suite runs on passes (stepWorkspaceKinds.ts); the rest of Tandem's and OpenAI's variables do not.
+    if (v !== undefined && (!/^(OPENAI_|TANDEM_)/.test(k) || k === 'TANDEM_STEP_WORKSPACES')) env[k] = v;
   }
   // History and other data go to a throwaway folder, never the user's data dir.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cli-data-'));

@@ -18,6 +18,8 @@ import { planStepOf } from '../support/scriptedServer';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import { waitUntil } from '../support/wait';
 import { worktreesBase } from '../../src/host/node/gitStepWorkspaces';
+import { overlayStepsBase } from '../../src/host/node/cow/overlayStepWorkspaces';
+import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../support/stepWorkspaceKinds';
 
 const PLAN = {
   format_version: '1.0',
@@ -31,8 +33,10 @@ const PLAN = {
   prerequisites: [],
 };
 
-/** What is left in the workspace's step-worktree folder (an empty folder is removed too). */
-const worktreesLeft = (ws: string): string[] => (fs.existsSync(worktreesBase(ws)) ? fs.readdirSync(worktreesBase(ws)) : []);
+/** What is left where the workspace's step workspaces go, of either kind (an empty folder is removed too). */
+const worktreesLeft = (ws: string): string[] => [worktreesBase(ws), overlayStepsBase(ws)].flatMap((b) => (fs.existsSync(b) ? fs.readdirSync(b) : []));
+/** The copy-on-write steps running in the workspace: their folders. */
+const overlaySteps = (ws: string): string[] => (fs.existsSync(overlayStepsBase(ws)) ? fs.readdirSync(overlayStepsBase(ws)).filter((n) => !n.endsWith('.owner')) : []);
 
 /**
  * Waits until the step worktrees are gone: git's record of them and their folders. A worktree's
@@ -45,220 +49,227 @@ async function worktreesGone(ws: string): Promise<void> {
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
 
-describe('plan steps side by side in a git workspace, in the real workbench (UI)', function () {
-  this.timeout(300_000);
-  /** A step worktree whose owner (a window that crashed) is gone, made before the workbench starts. */
-  let leftover = '';
-  const ui = chatSuite({
-    name: 'parallel',
-    files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' },
-    settings: { 'tandem.parallelSteps': 2 },
-    prepare(ws) {
-      git(ws, 'init', '-q');
-      git(ws, 'add', '-A');
-      git(ws, 'commit', '-qm', 'init');
-      // Uncommitted: the steps start from what the user sees, not from the last commit.
-      fs.writeFileSync(path.join(ws, 'b.txt'), 'beta\ngamma\n');
-      leftover = path.join(worktreesBase(ws), 'step9-crashed');
-      fs.mkdirSync(path.dirname(leftover), { recursive: true });
-      git(ws, 'worktree', 'add', '--detach', '--quiet', leftover, 'HEAD');
-      fs.writeFileSync(`${leftover}.owner`, `${spawnSync('true').pid}\n`);
-    },
-  });
-  const lane = (n: number) => ui.chat.locator(`[data-lane-step="${n}"]`);
-  /** The pending approval card step `n` shows (its tag says the step). */
-  const asking = (n: number) => ui.chat.locator('[data-card-kind="tool_call"]', { has: ui.chat.locator(`[data-step-tag="${n}"]`) });
-  const chip = () => ui.chat.locator('header [data-agent-state]');
-  /**
-   * Waits until step `n` asks for `what`. The list is virtualised and need not follow the end (an
-   * earlier look scrolled it): when the card is not rendered, one pass over the list from the top.
-   */
-  async function waitAsking(n: number, what: RegExp, timeoutMs = 40_000): Promise<void> {
-    const list = ui.chat.locator('.list[role="log"]');
-    await waitUntil(async () => {
-      if ((await asking(n).count()) === 0) {
-        await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
-        for (let i = 0; i < 40 && (await asking(n).count()) === 0; i++) {
-          await list.evaluate((el) => { const e = el as unknown as { scrollTop: number; clientHeight: number }; e.scrollTop += e.clientHeight / 2; });
-          await new Promise((r) => setTimeout(r, 100));
+// Runs on both kinds of step workspace: the copy-on-write view and the worktree it falls back to.
+for (const kind of STEP_WORKSPACE_KINDS) {
+  describe(`plan steps side by side in a git workspace, in the real workbench (UI), on ${kind.name}`, function () {
+    useStepWorkspaceKind(kind);
+    const worktrees = kind.env === 'worktree';
+    this.timeout(300_000);
+    /** A step worktree whose owner (a window that crashed) is gone, made before the workbench starts. */
+    let leftover = '';
+    const ui = chatSuite({
+      name: 'parallel',
+      files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' },
+      settings: { 'tandem.parallelSteps': 2 },
+      prepare(ws) {
+        git(ws, 'init', '-q');
+        git(ws, 'add', '-A');
+        git(ws, 'commit', '-qm', 'init');
+        // Uncommitted: the steps start from what the user sees, not from the last commit.
+        fs.writeFileSync(path.join(ws, 'b.txt'), 'beta\ngamma\n');
+        leftover = path.join(worktreesBase(ws), 'step9-crashed');
+        fs.mkdirSync(path.dirname(leftover), { recursive: true });
+        git(ws, 'worktree', 'add', '--detach', '--quiet', leftover, 'HEAD');
+        fs.writeFileSync(`${leftover}.owner`, `${spawnSync('true').pid}\n`);
+      },
+    });
+    const lane = (n: number) => ui.chat.locator(`[data-lane-step="${n}"]`);
+    /** The pending approval card step `n` shows (its tag says the step). */
+    const asking = (n: number) => ui.chat.locator('[data-card-kind="tool_call"]', { has: ui.chat.locator(`[data-step-tag="${n}"]`) });
+    const chip = () => ui.chat.locator('header [data-agent-state]');
+    /**
+     * Waits until step `n` asks for `what`. The list is virtualised and need not follow the end (an
+     * earlier look scrolled it): when the card is not rendered, one pass over the list from the top.
+     */
+    async function waitAsking(n: number, what: RegExp, timeoutMs = 40_000): Promise<void> {
+      const list = ui.chat.locator('.list[role="log"]');
+      await waitUntil(async () => {
+        if ((await asking(n).count()) === 0) {
+          await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
+          for (let i = 0; i < 40 && (await asking(n).count()) === 0; i++) {
+            await list.evaluate((el) => { const e = el as unknown as { scrollTop: number; clientHeight: number }; e.scrollTop += e.clientHeight / 2; });
+            await new Promise((r) => setTimeout(r, 100));
+          }
         }
+        return what.test(await asking(n).innerText().catch(() => ''));
+      }, `step ${n} to ask for ${what}`, timeoutMs);
+      await asking(n).scrollIntoViewIfNeeded();
+    }
+
+    it('two independent steps run at once, each in its own lane and worktree; approvals are labelled and decided one by one; both changes land, none committed, no worktree left', async () => {
+      // Activation cleans up after a crashed window (3 s after it starts), before any run could.
+      // (Its folder, then its owner file, then git's registration go, one after another.)
+      await waitUntil(() => !fs.existsSync(leftover) && !fs.existsSync(`${leftover}.owner`) && !/step9-crashed/.test(git(ui.ws, 'worktree', 'list')), 'the crashed window\'s worktree to be removed after activation', 30_000);
+
+      await setSidebarWidth(ui.wb.page, 420);
+      ui.server.replace([calls(tc('propose_plan', PLAN))]);
+      ui.server.useLanes({
+        keyOf: planStepOf,
+        steps: {
+          1: [calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] })), text('Step 1 done.')],
+          2: [calls(tc('edit_file', { path: 'b.txt', edits: [{ old_text: 'beta', new_text: 'BETA' }] })), text('Step 2 done.')],
+        },
+      });
+      await ui.send('Shout both names');
+      const plan = ui.chat.locator('[data-card-kind="plan"]').last();
+      await plan.waitFor({ state: 'visible', timeout: 30_000 });
+      // The card says which steps can run together (here they will: a git repository).
+      assert.equal(await plan.locator('[data-run-together]').innerText(), '⇉ Steps 1 and 2 can run side by side.');
+      await ui.wb.screenshot('parallel-01-plan-420');
+      await plan.getByRole('button', { name: 'Execute plan' }).click();
+
+      // Both steps ask at the same time, each approval labelled with its step, each in its own lane.
+      await asking(1).waitFor({ state: 'visible', timeout: 40_000 });
+      await asking(2).waitFor({ state: 'visible', timeout: 40_000 });
+      assert.match(await asking(1).innerText(), /a\.txt/);
+      assert.match(await asking(2).innerText(), /b\.txt/);
+      // The count leads the chip (a narrow side bar cuts its end), then which steps wait.
+      await waitUntil(async () => /^2 steps running: steps 1 and 2 wait for you/.test(await chip().innerText()), 'the status chip to say 2 steps running, both waiting', 10_000);
+      for (const n of [1, 2]) await lane(n).waitFor({ state: 'visible', timeout: 10_000 });
+      // Each step's diff says whose it is in the editor's tab.
+      for (const [n, file] of [[1, 'a.txt'], [2, 'b.txt']] as const) {
+        await asking(n).getByRole('button', { name: 'Open diff' }).click();
+        await ui.wb.page.locator('.tab', { hasText: `${file} ↔ Tandem's proposal for step ${n}` }).first().waitFor({ state: 'visible', timeout: 10_000 });
       }
-      return what.test(await asking(n).innerText().catch(() => ''));
-    }, `step ${n} to ask for ${what}`, timeoutMs);
-    await asking(n).scrollIntoViewIfNeeded();
-  }
+      // Two step workspaces of the kind under test exist while both steps run.
+      if (worktrees) assert.equal(git(ui.ws, 'worktree', 'list').trim().split('\n').length, 3, git(ui.ws, 'worktree', 'list'));
+      else assert.equal(overlaySteps(ui.ws).length, 2, overlaySteps(ui.ws).join(', '));
+      await ui.wb.screenshot('parallel-02-two-approvals-420');
+      await setSidebarWidth(ui.wb.page, 300);
+      await ui.wb.screenshot('parallel-03-two-approvals-300');
 
-  it('two independent steps run at once, each in its own lane and worktree; approvals are labelled and decided one by one; both changes land, none committed, no worktree left', async () => {
-    // Activation cleans up after a crashed window (3 s after it starts), before any run could.
-    // (Its folder, then its owner file, then git's registration go, one after another.)
-    await waitUntil(() => !fs.existsSync(leftover) && !fs.existsSync(`${leftover}.owner`) && !/step9-crashed/.test(git(ui.ws, 'worktree', 'list')), 'the crashed window\'s worktree to be removed after activation', 30_000);
+      // Step 2 is approved while step 1 waits: it goes on to its check, ends done and is applied.
+      await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
+      await waitUntil(async () => /grep -q BETA/.test(await asking(2).innerText().catch(() => '')), 'step 2 to ask for its check', 30_000);
+      assert.match(await asking(1).innerText(), /a\.txt/, 'step 1 still waits on its edit');
+      await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
+      await waitUntil(() => ui.read('b.txt') === 'BETA\ngamma\n', 'step 2\'s change applied to the workspace', 30_000);
+      assert.equal(ui.read('a.txt'), 'alpha\n', 'step 1 has not been approved: nothing of it in the workspace');
+      await waitUntil(async () => /^1 step running: step 1 waits for you/.test(await chip().innerText()), 'the status chip to say 1 step running', 10_000);
+      await asking(1).waitFor({ state: 'visible' });
+      await ui.wb.screenshot('parallel-04-step2-done-step1-waits-300');
 
-    await setSidebarWidth(ui.wb.page, 420);
-    ui.server.replace([calls(tc('propose_plan', PLAN))]);
-    ui.server.useLanes({
-      keyOf: planStepOf,
-      steps: {
-        1: [calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] })), text('Step 1 done.')],
-        2: [calls(tc('edit_file', { path: 'b.txt', edits: [{ old_text: 'beta', new_text: 'BETA' }] })), text('Step 2 done.')],
-      },
+      // Then step 1.
+      await asking(1).getByRole('button', { name: 'Approve', exact: true }).click();
+      await waitUntil(async () => /grep -q ALPHA/.test(await asking(1).innerText().catch(() => '')), 'step 1 to ask for its check', 30_000);
+      await asking(1).getByRole('button', { name: 'Approve', exact: true }).click();
+      await waitUntil(() => ui.read('a.txt') === 'ALPHA\n', 'step 1\'s change applied to the workspace', 30_000);
+      await ui.idle();
+
+      // Both changes are in the workspace's files, not committed; no worktree is left.
+      assert.equal(ui.read('b.txt'), 'BETA\ngamma\n');
+      assert.equal(git(ui.ws, 'rev-list', '--count', 'HEAD').trim(), '1');
+      assert.deepEqual(git(ui.ws, 'status', '--porcelain').split('\n').filter(Boolean).sort(), [' M a.txt', ' M b.txt']);
+      await worktreesGone(ui.ws);
+      await ui.reveal(plan);
+      await waitUntil(async () => (await plan.locator('[data-step-state="done"]').count()) === 2, 'both steps done on the plan card', 10_000);
+
+      // Each lane holds its own step's cards, its apply among them.
+      for (const [n, file] of [[1, 'a.txt'], [2, 'b.txt']] as const) {
+        await (await ui.reveal(lane(n))).waitFor({ state: 'visible', timeout: 10_000 });
+        assert.match(await lane(n).innerText(), new RegExp(`Step ${n}[\\s\\S]*done`));
+        const applied = ui.chat.locator('[data-card-kind="tool_call"]', { hasText: `apply step ${n}` });
+        await (await ui.reveal(applied)).waitFor({ state: 'visible', timeout: 10_000 });
+        assert.match(await applied.innerText(), new RegExp(file.replace('.', '\\.')));
+      }
+      // The run's summary lists the workspace's files, never a worktree's copy (gone by now).
+      const files = ui.chat.locator('[data-card-kind="summary"]').last().locator('.summary-files li');
+      await (await ui.reveal(files)).first().waitFor({ state: 'visible', timeout: 10_000 });
+      assert.deepEqual((await files.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-file')))).sort(), ['a.txt', 'b.txt']);
+      await setSidebarWidth(ui.wb.page, 420);
+      await ui.wb.screenshot('parallel-05-done-420');
+
+      // Revert per step: step 2's applied change goes back alone.
+      const apply2 = ui.chat.locator('[data-card-kind="tool_call"]', { hasText: 'apply step 2' });
+      await (await ui.reveal(apply2)).getByRole('button', { name: 'Revert this change' }).click();
+      await waitUntil(() => ui.read('b.txt') === 'beta\ngamma\n', 'step 2\'s change reverted', 15_000);
+      assert.equal(ui.read('a.txt'), 'ALPHA\n', 'step 1\'s change stays');
+      await setSidebarWidth(ui.wb.page, 300);
+      await ui.wb.screenshot('parallel-06-step2-reverted-300');
+
+      // Revert task: what is left (step 1's change) goes back; nothing is written where a worktree was.
+      const header = ui.chat.locator('header');
+      await header.getByRole('button', { name: 'Revert task' }).click();
+      const confirm = header.getByRole('group', { name: 'Revert the whole task' });
+      assert.match(await confirm.innerText(), /Revert the change the agent made/);
+      // It names the file step 1's apply changed (before: no list, an apply has no single path).
+      assert.deepEqual(await confirm.locator('.revert-files li').allInnerTexts(), ['a.txt']);
+      await confirm.getByRole('button', { name: 'Revert all' }).click();
+      await waitUntil(() => ui.read('a.txt') === 'alpha\n', 'step 1\'s change reverted by Revert task', 15_000);
+      assert.equal(ui.read('b.txt'), 'beta\ngamma\n');
+      assert.deepEqual(worktreesLeft(ui.ws), [], 'nothing written where the worktrees were');
     });
-    await ui.send('Shout both names');
-    const plan = ui.chat.locator('[data-card-kind="plan"]').last();
-    await plan.waitFor({ state: 'visible', timeout: 30_000 });
-    // The card says which steps can run together (here they will: a git repository).
-    assert.equal(await plan.locator('[data-run-together]').innerText(), '⇉ Steps 1 and 2 can run side by side.');
-    await ui.wb.screenshot('parallel-01-plan-420');
-    await plan.getByRole('button', { name: 'Execute plan' }).click();
 
-    // Both steps ask at the same time, each approval labelled with its step, each in its own lane.
-    await asking(1).waitFor({ state: 'visible', timeout: 40_000 });
-    await asking(2).waitFor({ state: 'visible', timeout: 40_000 });
-    assert.match(await asking(1).innerText(), /a\.txt/);
-    assert.match(await asking(2).innerText(), /b\.txt/);
-    // The count leads the chip (a narrow side bar cuts its end), then which steps wait.
-    await waitUntil(async () => /^2 steps running: steps 1 and 2 wait for you/.test(await chip().innerText()), 'the status chip to say 2 steps running, both waiting', 10_000);
-    for (const n of [1, 2]) await lane(n).waitFor({ state: 'visible', timeout: 10_000 });
-    // Each step's diff says whose it is in the editor's tab.
-    for (const [n, file] of [[1, 'a.txt'], [2, 'b.txt']] as const) {
-      await asking(n).getByRole('button', { name: 'Open diff' }).click();
-      await ui.wb.page.locator('.tab', { hasText: `${file} ↔ Tandem's proposal for step ${n}` }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    }
-    // Two worktrees exist while both steps run.
-    assert.equal(git(ui.ws, 'worktree', 'list').trim().split('\n').length, 3, git(ui.ws, 'worktree', 'list'));
-    await ui.wb.screenshot('parallel-02-two-approvals-420');
-    await setSidebarWidth(ui.wb.page, 300);
-    await ui.wb.screenshot('parallel-03-two-approvals-300');
+    it('Stop while both steps wait: both end stopped, nothing reaches the workspace, no worktree is left', async () => {
+      await ui.pickRole('planner');
+      ui.server.replace([calls(tc('propose_plan', { ...PLAN, goal: 'Shout both names again' }))]);
+      ui.server.useLanes({
+        keyOf: planStepOf,
+        steps: {
+          1: [calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] })), text('Step 1 done.')],
+          2: [calls(tc('edit_file', { path: 'b.txt', edits: [{ old_text: 'beta', new_text: 'BETA' }] })), text('Step 2 done.')],
+        },
+      });
+      await ui.send('Shout both names again');
+      const plan = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Shout both names again' }).last();
+      await plan.waitFor({ state: 'visible', timeout: 30_000 });
+      await plan.getByRole('button', { name: 'Execute plan' }).click();
+      await asking(1).waitFor({ state: 'visible', timeout: 40_000 });
+      await asking(2).waitFor({ state: 'visible', timeout: 40_000 });
 
-    // Step 2 is approved while step 1 waits: it goes on to its check, ends done and is applied.
-    await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
-    await waitUntil(async () => /grep -q BETA/.test(await asking(2).innerText().catch(() => '')), 'step 2 to ask for its check', 30_000);
-    assert.match(await asking(1).innerText(), /a\.txt/, 'step 1 still waits on its edit');
-    await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
-    await waitUntil(() => ui.read('b.txt') === 'BETA\ngamma\n', 'step 2\'s change applied to the workspace', 30_000);
-    assert.equal(ui.read('a.txt'), 'alpha\n', 'step 1 has not been approved: nothing of it in the workspace');
-    await waitUntil(async () => /^1 step running: step 1 waits for you/.test(await chip().innerText()), 'the status chip to say 1 step running', 10_000);
-    await asking(1).waitFor({ state: 'visible' });
-    await ui.wb.screenshot('parallel-04-step2-done-step1-waits-300');
-
-    // Then step 1.
-    await asking(1).getByRole('button', { name: 'Approve', exact: true }).click();
-    await waitUntil(async () => /grep -q ALPHA/.test(await asking(1).innerText().catch(() => '')), 'step 1 to ask for its check', 30_000);
-    await asking(1).getByRole('button', { name: 'Approve', exact: true }).click();
-    await waitUntil(() => ui.read('a.txt') === 'ALPHA\n', 'step 1\'s change applied to the workspace', 30_000);
-    await ui.idle();
-
-    // Both changes are in the workspace's files, not committed; no worktree is left.
-    assert.equal(ui.read('b.txt'), 'BETA\ngamma\n');
-    assert.equal(git(ui.ws, 'rev-list', '--count', 'HEAD').trim(), '1');
-    assert.deepEqual(git(ui.ws, 'status', '--porcelain').split('\n').filter(Boolean).sort(), [' M a.txt', ' M b.txt']);
-    await worktreesGone(ui.ws);
-    await ui.reveal(plan);
-    await waitUntil(async () => (await plan.locator('[data-step-state="done"]').count()) === 2, 'both steps done on the plan card', 10_000);
-
-    // Each lane holds its own step's cards, its apply among them.
-    for (const [n, file] of [[1, 'a.txt'], [2, 'b.txt']] as const) {
-      await (await ui.reveal(lane(n))).waitFor({ state: 'visible', timeout: 10_000 });
-      assert.match(await lane(n).innerText(), new RegExp(`Step ${n}[\\s\\S]*done`));
-      const applied = ui.chat.locator('[data-card-kind="tool_call"]', { hasText: `apply step ${n}` });
-      await (await ui.reveal(applied)).waitFor({ state: 'visible', timeout: 10_000 });
-      assert.match(await applied.innerText(), new RegExp(file.replace('.', '\\.')));
-    }
-    // The run's summary lists the workspace's files, never a worktree's copy (gone by now).
-    const files = ui.chat.locator('[data-card-kind="summary"]').last().locator('.summary-files li');
-    await (await ui.reveal(files)).first().waitFor({ state: 'visible', timeout: 10_000 });
-    assert.deepEqual((await files.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-file')))).sort(), ['a.txt', 'b.txt']);
-    await setSidebarWidth(ui.wb.page, 420);
-    await ui.wb.screenshot('parallel-05-done-420');
-
-    // Revert per step: step 2's applied change goes back alone.
-    const apply2 = ui.chat.locator('[data-card-kind="tool_call"]', { hasText: 'apply step 2' });
-    await (await ui.reveal(apply2)).getByRole('button', { name: 'Revert this change' }).click();
-    await waitUntil(() => ui.read('b.txt') === 'beta\ngamma\n', 'step 2\'s change reverted', 15_000);
-    assert.equal(ui.read('a.txt'), 'ALPHA\n', 'step 1\'s change stays');
-    await setSidebarWidth(ui.wb.page, 300);
-    await ui.wb.screenshot('parallel-06-step2-reverted-300');
-
-    // Revert task: what is left (step 1's change) goes back; nothing is written where a worktree was.
-    const header = ui.chat.locator('header');
-    await header.getByRole('button', { name: 'Revert task' }).click();
-    const confirm = header.getByRole('group', { name: 'Revert the whole task' });
-    assert.match(await confirm.innerText(), /Revert the change the agent made/);
-    // It names the file step 1's apply changed (before: no list, an apply has no single path).
-    assert.deepEqual(await confirm.locator('.revert-files li').allInnerTexts(), ['a.txt']);
-    await confirm.getByRole('button', { name: 'Revert all' }).click();
-    await waitUntil(() => ui.read('a.txt') === 'alpha\n', 'step 1\'s change reverted by Revert task', 15_000);
-    assert.equal(ui.read('b.txt'), 'beta\ngamma\n');
-    assert.deepEqual(worktreesLeft(ui.ws), [], 'nothing written where the worktrees were');
-  });
-
-  it('Stop while both steps wait: both end stopped, nothing reaches the workspace, no worktree is left', async () => {
-    await ui.pickRole('planner');
-    ui.server.replace([calls(tc('propose_plan', { ...PLAN, goal: 'Shout both names again' }))]);
-    ui.server.useLanes({
-      keyOf: planStepOf,
-      steps: {
-        1: [calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] })), text('Step 1 done.')],
-        2: [calls(tc('edit_file', { path: 'b.txt', edits: [{ old_text: 'beta', new_text: 'BETA' }] })), text('Step 2 done.')],
-      },
+      await ui.chat.getByRole('button', { name: 'Stop' }).click();
+      await ui.idle();
+      await waitUntil(async () => (await asking(1).count()) + (await asking(2).count()) === 0, 'no approval left waiting', 15_000);
+      assert.equal(ui.read('a.txt'), 'alpha\n');
+      assert.equal(ui.read('b.txt'), 'beta\ngamma\n');
+      await worktreesGone(ui.ws);
+      await ui.reveal(plan);
+      await waitUntil(async () => (await plan.locator('[data-step-state="stopped"]').count()) === 2, 'both steps stopped on the plan card', 10_000);
+      await ui.wb.screenshot('parallel-07-stopped-300');
     });
-    await ui.send('Shout both names again');
-    const plan = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Shout both names again' }).last();
-    await plan.waitFor({ state: 'visible', timeout: 30_000 });
-    await plan.getByRole('button', { name: 'Execute plan' }).click();
-    await asking(1).waitFor({ state: 'visible', timeout: 40_000 });
-    await asking(2).waitFor({ state: 'visible', timeout: 40_000 });
 
-    await ui.chat.getByRole('button', { name: 'Stop' }).click();
-    await ui.idle();
-    await waitUntil(async () => (await asking(1).count()) + (await asking(2).count()) === 0, 'no approval left waiting', 15_000);
-    assert.equal(ui.read('a.txt'), 'alpha\n');
-    assert.equal(ui.read('b.txt'), 'beta\ngamma\n');
-    await worktreesGone(ui.ws);
-    await ui.reveal(plan);
-    await waitUntil(async () => (await plan.locator('[data-step-state="stopped"]').count()) === 2, 'both steps stopped on the plan card', 10_000);
-    await ui.wb.screenshot('parallel-07-stopped-300');
-  });
+    it('an amendment in one step is asked labelled by its step; Allow once brings that file back to the workspace with the step\'s own', async () => {
+      // The workspace as the first test left it (its changes reverted): a.txt alpha, b.txt beta + gamma.
+      await ui.pickRole('planner');
+      ui.server.replace([calls(tc('propose_plan', { ...PLAN, goal: 'Shout with a note' }))]);
+      ui.server.useLanes({
+        keyOf: planStepOf,
+        steps: {
+          1: [calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] })), text('Step 1 done.')],
+          2: [calls(tc('edit_file', { path: 'b.txt', edits: [{ old_text: 'beta', new_text: 'BETA' }] })), calls(tc('write_file', { path: 'note.txt', content: 'a note\n' })), text('Step 2 done.')],
+        },
+      });
+      await ui.send('Shout with a note');
+      const plan = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Shout with a note' }).last();
+      await plan.waitFor({ state: 'visible', timeout: 30_000 });
+      await plan.getByRole('button', { name: 'Execute plan' }).click();
+      await waitAsking(2, /b\.txt/);
+      await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
 
-  it('an amendment in one step is asked labelled by its step; Allow once brings that file back to the workspace with the step\'s own', async () => {
-    // The workspace as the first test left it (its changes reverted): a.txt alpha, b.txt beta + gamma.
-    await ui.pickRole('planner');
-    ui.server.replace([calls(tc('propose_plan', { ...PLAN, goal: 'Shout with a note' }))]);
-    ui.server.useLanes({
-      keyOf: planStepOf,
-      steps: {
-        1: [calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] })), text('Step 1 done.')],
-        2: [calls(tc('edit_file', { path: 'b.txt', edits: [{ old_text: 'beta', new_text: 'BETA' }] })), calls(tc('write_file', { path: 'note.txt', content: 'a note\n' })), text('Step 2 done.')],
-      },
+      // Step 2 writes a file its step does not name: an amendment on a card labelled step 2, while step 1 still waits.
+      const amendment = asking(2).locator('[data-amendment="asked"]');
+      await waitAsking(2, /Step 2 wants to create note\.txt, which the plan did not name/);
+      await waitAsking(1, /a\.txt/);
+      await waitAsking(2, /note\.txt/);
+      await ui.wb.screenshot('parallel-08-amendment-300');
+      await amendment.getByRole('button', { name: 'Allow once' }).click();
+
+      // The rest as asked: step 2's check, step 1's edit and check.
+      for (const [n, what] of [[2, /grep -q BETA/], [1, /a\.txt/], [1, /grep -q ALPHA/]] as const) {
+        await waitAsking(n, what);
+        await asking(n).getByRole('button', { name: 'Approve', exact: true }).click();
+      }
+      await waitUntil(() => ui.read('a.txt') === 'ALPHA\n' && ui.read('b.txt') === 'BETA\ngamma\n', 'both steps applied', 30_000);
+      await ui.idle();
+      // What the person allowed reached the workspace with the step's own change (before: left out of the apply).
+      assert.equal(fs.existsSync(path.join(ui.ws, 'note.txt')) && ui.read('note.txt'), 'a note\n');
+      // Changing a file its step did not name keeps step 2 from done, as one at a time.
+      await ui.reveal(plan);
+      await waitUntil(async () => (await plan.locator('li.step').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-step-state')))).join() === 'done,unverified', 'step 1 done, step 2 unverified', 10_000);
+      assert.match(await plan.innerText(), /changed note\.txt, which the step's files do not name/);
+      await worktreesGone(ui.ws);
+      await ui.wb.screenshot('parallel-09-amendment-applied-300');
     });
-    await ui.send('Shout with a note');
-    const plan = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Shout with a note' }).last();
-    await plan.waitFor({ state: 'visible', timeout: 30_000 });
-    await plan.getByRole('button', { name: 'Execute plan' }).click();
-    await waitAsking(2, /b\.txt/);
-    await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
-
-    // Step 2 writes a file its step does not name: an amendment on a card labelled step 2, while step 1 still waits.
-    const amendment = asking(2).locator('[data-amendment="asked"]');
-    await waitAsking(2, /Step 2 wants to create note\.txt, which the plan did not name/);
-    await waitAsking(1, /a\.txt/);
-    await waitAsking(2, /note\.txt/);
-    await ui.wb.screenshot('parallel-08-amendment-300');
-    await amendment.getByRole('button', { name: 'Allow once' }).click();
-
-    // The rest as asked: step 2's check, step 1's edit and check.
-    for (const [n, what] of [[2, /grep -q BETA/], [1, /a\.txt/], [1, /grep -q ALPHA/]] as const) {
-      await waitAsking(n, what);
-      await asking(n).getByRole('button', { name: 'Approve', exact: true }).click();
-    }
-    await waitUntil(() => ui.read('a.txt') === 'ALPHA\n' && ui.read('b.txt') === 'BETA\ngamma\n', 'both steps applied', 30_000);
-    await ui.idle();
-    // What the person allowed reached the workspace with the step's own change (before: left out of the apply).
-    assert.equal(fs.existsSync(path.join(ui.ws, 'note.txt')) && ui.read('note.txt'), 'a note\n');
-    // Changing a file its step did not name keeps step 2 from done, as one at a time.
-    await ui.reveal(plan);
-    await waitUntil(async () => (await plan.locator('li.step').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-step-state')))).join() === 'done,unverified', 'step 1 done, step 2 unverified', 10_000);
-    assert.match(await plan.innerText(), /changed note\.txt, which the step's files do not name/);
-    await worktreesGone(ui.ws);
-    await ui.wb.screenshot('parallel-09-amendment-applied-300');
   });
-});
+}
+

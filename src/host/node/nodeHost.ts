@@ -11,7 +11,7 @@ import { NodeCommandRunner } from './nodeCommandRunner';
 import type { SandboxSettings } from './sandbox/sandboxedCommand';
 import { findRipgrep } from './findRipgrep';
 import { DenyingApprover } from './denyingApprover';
-import { GitStepWorkspaces } from './gitStepWorkspaces';
+import { NodeStepWorkspaces } from './nodeStepWorkspaces';
 import type { StepWorkspaces } from '../../core/ports/stepWorkspaces';
 
 export interface NodeHostOptions {
@@ -23,7 +23,7 @@ export interface NodeHostOptions {
   maxCommandOutputChars?: number;
   /** How commands are sandboxed (bubblewrap where it works). */
   sandbox?: SandboxSettings;
-  /** Where plan steps run side by side get their workspaces (default: git worktrees in a private temp folder). */
+  /** Where plan steps run side by side get their workspaces (default: copy-on-write views where Linux allows, else git worktrees). */
   stepWorkspaces?: StepWorkspaces;
 }
 
@@ -31,7 +31,7 @@ export function createNodeHost(o: NodeHostOptions): HostPorts {
   const logger = o.logger ?? nullLogger;
   const approver = o.approver ?? new DenyingApprover();
   const asker = o.asker ?? new HeadlessAsker('none', logger);
-  const stepWorkspaces = o.stepWorkspaces ?? new GitStepWorkspaces();
+  const stepWorkspaces = o.stepWorkspaces ?? new NodeStepWorkspaces({ logger });
   return {
     fs: new NodeWorkspaceFs(o.roots),
     commands: new NodeCommandRunner({ maxOutputChars: o.maxCommandOutputChars, sandbox: o.sandbox }),

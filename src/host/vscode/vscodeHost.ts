@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { HostPorts } from '../../core/ports/ports';
 import { NodeCommandRunner } from '../node/nodeCommandRunner';
 import { NodeWorkspaceFs } from '../node/nodeWorkspaceFs';
-import { GitStepWorkspaces } from '../node/gitStepWorkspaces';
+import { NodeStepWorkspaces } from '../node/nodeStepWorkspaces';
 import { AgentSession } from './agentSession';
 import type { HistoryStore } from '../../core/history/historyStore';
 import { DiffApprover, registerDiffTitleCommands } from './diffApprover';
@@ -76,8 +76,9 @@ export function createVscodeHost(
     context: contextSources,
     ripgrepPath: findRipgrep(vscode.env.appRoot),
     logger,
-    // Git worktrees, where TANDEM_WORKTREES_DIR says (tests), else a private temp folder.
-    stepWorkspaces: new GitStepWorkspaces({ ...(process.env.TANDEM_WORKTREES_DIR ? { dir: process.env.TANDEM_WORKTREES_DIR } : {}) }),
+    // Copy-on-write views where Linux allows, else git worktrees (TANDEM_STEP_WORKSPACES=worktree asks for those);
+    // their folders where TANDEM_WORKTREES_DIR says (tests), else a private folder in /dev/shm or the temp folder.
+    stepWorkspaces: new NodeStepWorkspaces({ logger, env: process.env, ...(process.env.TANDEM_WORKTREES_DIR ? { dir: process.env.TANDEM_WORKTREES_DIR } : {}) }),
     // A plan step's worktree is no workspace folder of the editor: its files and commands go through
     // Node (sandboxed as in the workspace); approvals and questions still come to the chat.
     forRoot: (root, more) => ({

@@ -11,6 +11,7 @@ import { cliTestKit, runCliProcess } from '../../support/cliRunner';
 import { ScriptedServer, planStepOf } from '../../support/scriptedServer';
 import { calls, tc, text } from '../../support/scriptSteps';
 import { toolResults, userMessages } from '../../support/modelRequests';
+import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
 
 /** Writes `hooks` (the events object) to a file in the outside folder and returns the `--hooks` arguments. */
 function hooksFile(dir: string, events: Record<string, unknown>, name = 'hooks.json'): string[] {
@@ -240,48 +241,55 @@ describe('user hooks through the CLI (real bash, python3 and node hooks)', funct
   });
 });
 
-describe('user hooks in plan steps that run side by side (built CLI, git worktrees)', function () {
-  this.timeout(60_000);
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
-  const kit = cliTestKit({ prefix: 'tandem-hooks-graph-', outside: true, realpath: true, setup: (ws) => {
-    git(ws, 'init', '-q');
-    fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
-    git(ws, 'add', '-A');
-    git(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
-  } });
+// Runs on both kinds of step workspace: the copy-on-write view and the worktree it falls back to.
+for (const kind of STEP_WORKSPACE_KINDS) {
+describe(`on ${kind.name}`, function () {
+  useStepWorkspaceKind(kind);
 
-  it("a step's hooks run in its worktree (a PostToolUse formatter changes the step's copy), and each step's end runs SubagentStop", async () => {
-    const log = path.join(kit.out, 'subagent.jsonl');
-    // A formatter as people write them: it rewrites the file the tool wrote, found by tool_input.file_path.
-    const format = script(kit.out, 'format.py', [
-      '#!/usr/bin/env python3',
-      'import json, sys',
-      'p = json.load(sys.stdin)["tool_input"]["file_path"]',
-      'open(p, "a").write("formatted\\n")',
-      '',
-    ].join('\n'));
-    const hooks = hooksFile(kit.out, {
-      PostToolUse: one('Write', `python3 ${format}`),
-      // One write per line: the two steps end side by side, and `cat; echo` from both could interleave.
-      SubagentStop: [{ hooks: [{ type: 'command', command: `line=$(cat); printf '%s\\n' "$line" >> ${log}` }] }],
+  describe('user hooks in plan steps that run side by side (built CLI, git worktrees)', function () {
+    this.timeout(60_000);
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+    const kit = cliTestKit({ prefix: 'tandem-hooks-graph-', outside: true, realpath: true, setup: (ws) => {
+      git(ws, 'init', '-q');
+      fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
+      git(ws, 'add', '-A');
+      git(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+    } });
+
+    it("a step's hooks run in its worktree (a PostToolUse formatter changes the step's copy), and each step's end runs SubagentStop", async () => {
+      const log = path.join(kit.out, 'subagent.jsonl');
+      // A formatter as people write them: it rewrites the file the tool wrote, found by tool_input.file_path.
+      const format = script(kit.out, 'format.py', [
+        '#!/usr/bin/env python3',
+        'import json, sys',
+        'p = json.load(sys.stdin)["tool_input"]["file_path"]',
+        'open(p, "a").write("formatted\\n")',
+        '',
+      ].join('\n'));
+      const hooks = hooksFile(kit.out, {
+        PostToolUse: one('Write', `python3 ${format}`),
+        // One write per line: the two steps end side by side, and `cat; echo` from both could interleave.
+        SubagentStop: [{ hooks: [{ type: 'command', command: `line=$(cat); printf '%s\\n' "$line" >> ${log}` }] }],
+      });
+      const plan = {
+        format_version: '1.0', goal: 'notes', estimated_total_time: '2m', risks: [], prerequisites: [],
+        steps: [1, 2].map((n) => ({ step_number: n, action: `Write ${n}.txt`, reason: 'notes', tools_needed: ['write_file'], estimated_time: '1m', files: [`${n}.txt`], check: `test -s ${n}.txt`, depends_on: [] })),
+      };
+      const planFile = path.join(kit.out, 'plan.json');
+      fs.writeFileSync(planFile, JSON.stringify(plan));
+      kit.server = await ScriptedServer.start([], {
+        lanes: { keyOf: planStepOf, steps: { 1: [calls(tc('write_file', { path: '1.txt', content: 'one\n' })), text('Wrote 1.')], 2: [calls(tc('write_file', { path: '2.txt', content: 'two\n' })), text('Wrote 2.')] } },
+        answerDelayMs: 150,
+      });
+      const r = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--plan', planFile, '--approve', 'plan', '--no-history', ...hooks], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' }, timeoutMs: 50_000 });
+      assert.equal(r.code, 0, r.stderr);
+      // Formatted in the step's copy, then applied back as one change: no conflict with the workspace.
+      assert.equal(fs.readFileSync(path.join(kit.ws, '1.txt'), 'utf8'), 'one\nformatted\n');
+      assert.equal(fs.readFileSync(path.join(kit.ws, '2.txt'), 'utf8'), 'two\nformatted\n');
+      const stops = fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      assert.deepEqual(stops.map((s) => [s.hook_event_name, s.plan_step]).sort(), [['SubagentStop', 1], ['SubagentStop', 2]]);
+      for (const s of stops) assert.notEqual(s.cwd, kit.ws, 'each ran in its step\'s worktree');
     });
-    const plan = {
-      format_version: '1.0', goal: 'notes', estimated_total_time: '2m', risks: [], prerequisites: [],
-      steps: [1, 2].map((n) => ({ step_number: n, action: `Write ${n}.txt`, reason: 'notes', tools_needed: ['write_file'], estimated_time: '1m', files: [`${n}.txt`], check: `test -s ${n}.txt`, depends_on: [] })),
-    };
-    const planFile = path.join(kit.out, 'plan.json');
-    fs.writeFileSync(planFile, JSON.stringify(plan));
-    kit.server = await ScriptedServer.start([], {
-      lanes: { keyOf: planStepOf, steps: { 1: [calls(tc('write_file', { path: '1.txt', content: 'one\n' })), text('Wrote 1.')], 2: [calls(tc('write_file', { path: '2.txt', content: 'two\n' })), text('Wrote 2.')] } },
-      answerDelayMs: 150,
-    });
-    const r = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--role', 'actor', '--plan', planFile, '--approve', 'plan', '--no-history', ...hooks], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' }, timeoutMs: 50_000 });
-    assert.equal(r.code, 0, r.stderr);
-    // Formatted in the step's copy, then applied back as one change: no conflict with the workspace.
-    assert.equal(fs.readFileSync(path.join(kit.ws, '1.txt'), 'utf8'), 'one\nformatted\n');
-    assert.equal(fs.readFileSync(path.join(kit.ws, '2.txt'), 'utf8'), 'two\nformatted\n');
-    const stops = fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    assert.deepEqual(stops.map((s) => [s.hook_event_name, s.plan_step]).sort(), [['SubagentStop', 1], ['SubagentStop', 2]]);
-    for (const s of stops) assert.notEqual(s.cwd, kit.ws, 'each ran in its step\'s worktree');
   });
 });
+}

@@ -11,6 +11,7 @@ import type { Approver, ApprovalRequest } from '../../../src/core/ports/ports';
 import type { AgentSettings } from '../../../src/core/settings/settings';
 import type { Amendment, HostEvent } from '../../../src/protocol';
 import { call, text } from '../../support/scriptSteps';
+import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
 
 /** The Actor reads before it writes (write_file refuses to replace a file it has not read). */
 const readAll = (...paths: string[]): ScriptStep => ({ type: 'tool_calls', calls: paths.map((p) => ({ name: 'read_file', arguments: { path: p } })) });
@@ -176,67 +177,74 @@ describe('amendments: a plan step asks before leaving its scope', () => {
   });
 });
 
-describe('amendments in a step run beside another (git worktrees)', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+// Runs on both kinds of step workspace: the copy-on-write view and the worktree it falls back to.
+for (const kind of STEP_WORKSPACE_KINDS) {
+describe(`on ${kind.name}`, function () {
+  useStepWorkspaceKind(kind);
 
-  it('offers Add to the plan as a step run alone does: v2 widens only that step, which ends done and is applied; the other step is not held up', async () => {
-    const plan = {
-      format_version: '1.0',
-      goal: 'Two notes',
-      steps: [
-        { step_number: 1, action: 'Write a.txt', reason: 'a', tools_needed: ['write_file'], estimated_time: '1m', files: ['a.txt'], check: 'test -s a.txt && test -s extra.txt', depends_on: [] },
-        { step_number: 2, action: 'Write b.txt', reason: 'b', tools_needed: ['write_file'], estimated_time: '1m', files: ['b.txt'], check: 'test -s b.txt', depends_on: [] },
-      ],
-      estimated_total_time: '2m',
-      risks: [],
-      prerequisites: [],
-    };
-    let step2Ended = false;
-    const p = person((req) => (req.info.amendment ? { approved: true, addToPlan: true } : { approved: true }));
-    h = await harness({
-      git: true,
-      files: { 'README.md': 'project\n' },
-      approver: { request: async (req, signal) => {
-        // Step 2 finishes while step 1's amendment waits on the person.
-        if (req.info.amendment) { const end = Date.now() + 10_000; while (!step2Ended && Date.now() < end) await new Promise((r) => setTimeout(r, 20)); }
-        return p.request(req, signal);
-      } },
-      steps: [],
-      server: {
-        lanes: {
-          keyOf: planStepOf,
-          steps: {
-            1: [call('write_file', { path: 'a.txt', content: 'a\n' }), call('write_file', { path: 'extra.txt', content: 'extra\n' }), text('Done.')],
-            2: [call('write_file', { path: 'b.txt', content: 'b\n' }), text('Done.')],
+  describe('amendments in a step run beside another (git worktrees)', () => {
+    let h: Harness | undefined;
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
+
+    it('offers Add to the plan as a step run alone does: v2 widens only that step, which ends done and is applied; the other step is not held up', async () => {
+      const plan = {
+        format_version: '1.0',
+        goal: 'Two notes',
+        steps: [
+          { step_number: 1, action: 'Write a.txt', reason: 'a', tools_needed: ['write_file'], estimated_time: '1m', files: ['a.txt'], check: 'test -s a.txt && test -s extra.txt', depends_on: [] },
+          { step_number: 2, action: 'Write b.txt', reason: 'b', tools_needed: ['write_file'], estimated_time: '1m', files: ['b.txt'], check: 'test -s b.txt', depends_on: [] },
+        ],
+        estimated_total_time: '2m',
+        risks: [],
+        prerequisites: [],
+      };
+      let step2Ended = false;
+      const p = person((req) => (req.info.amendment ? { approved: true, addToPlan: true } : { approved: true }));
+      h = await harness({
+        git: true,
+        files: { 'README.md': 'project\n' },
+        approver: { request: async (req, signal) => {
+          // Step 2 finishes while step 1's amendment waits on the person.
+          if (req.info.amendment) { const end = Date.now() + 10_000; while (!step2Ended && Date.now() < end) await new Promise((r) => setTimeout(r, 20)); }
+          return p.request(req, signal);
+        } },
+        steps: [],
+        server: {
+          lanes: {
+            keyOf: planStepOf,
+            steps: {
+              1: [call('write_file', { path: 'a.txt', content: 'a\n' }), call('write_file', { path: 'extra.txt', content: 'extra\n' }), text('Done.')],
+              2: [call('write_file', { path: 'b.txt', content: 'b\n' }), text('Done.')],
+            },
           },
         },
-      },
-      settings: (s) => ({ ...s, parallelSteps: 2, approval: { mode: 'ask', autoApprove: { edit: false, create: false, delete: false, command: false }, planScope: true } }),
-      hooks: { onEvent: (e) => { if (e.type === 'step_done' && e.step_number === 2) step2Ended = true; } },
+        settings: (s) => ({ ...s, parallelSteps: 2, approval: { mode: 'ask', autoApprove: { edit: false, create: false, delete: false, command: false }, planScope: true } }),
+        hooks: { onEvent: (e) => { if (e.type === 'step_done' && e.step_number === 2) step2Ended = true; } },
+      });
+      assert.equal(await execute(h, plan), 'done', JSON.stringify(h.cardsOf('plan').map((c) => [c.step_states, c.step_evidence])));
+      const asked = p.asked.filter((r) => r.info.amendment);
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0]!.info.step, 1, 'the approval says its step');
+      assert.deepEqual(asked[0]!.info.amendment!.add, { files: ['extra.txt'] }, 'Add to the plan is offered');
+      assert.ok(step2Ended, 'step 2 ended while step 1 waited');
+      const plans = h.cardsOf('plan');
+      assert.equal(plans.length, 2);
+      assert.deepEqual(plans[1]!.plan!.steps[0]!.files, ['a.txt', 'extra.txt']);
+      assert.deepEqual(plans[1]!.plan!.steps[1]!.files, ['b.txt'], 'only that step is widened');
+      assert.deepEqual(plans[1]!.step_states, { 1: 'done', 2: 'done' }, 'the run goes on in v2 for both steps');
+      assert.equal(plans[1]!.executing, false);
+      assert.equal(amendments(h).at(-1)!.outcome, 'added');
+      // Both steps' changes reached the workspace, the added file included (in scope in v2).
+      assert.equal(h.read('a.txt'), 'a\n');
+      assert.equal(h.read('extra.txt'), 'extra\n');
+      assert.equal(h.read('b.txt'), 'b\n');
     });
-    assert.equal(await execute(h, plan), 'done', JSON.stringify(h.cardsOf('plan').map((c) => [c.step_states, c.step_evidence])));
-    const asked = p.asked.filter((r) => r.info.amendment);
-    assert.equal(asked.length, 1);
-    assert.equal(asked[0]!.info.step, 1, 'the approval says its step');
-    assert.deepEqual(asked[0]!.info.amendment!.add, { files: ['extra.txt'] }, 'Add to the plan is offered');
-    assert.ok(step2Ended, 'step 2 ended while step 1 waited');
-    const plans = h.cardsOf('plan');
-    assert.equal(plans.length, 2);
-    assert.deepEqual(plans[1]!.plan!.steps[0]!.files, ['a.txt', 'extra.txt']);
-    assert.deepEqual(plans[1]!.plan!.steps[1]!.files, ['b.txt'], 'only that step is widened');
-    assert.deepEqual(plans[1]!.step_states, { 1: 'done', 2: 'done' }, 'the run goes on in v2 for both steps');
-    assert.equal(plans[1]!.executing, false);
-    assert.equal(amendments(h).at(-1)!.outcome, 'added');
-    // Both steps' changes reached the workspace, the added file included (in scope in v2).
-    assert.equal(h.read('a.txt'), 'a\n');
-    assert.equal(h.read('extra.txt'), 'extra\n');
-    assert.equal(h.read('b.txt'), 'b\n');
   });
 });
+}
 
 describe('plan-scope approval: Execute plan approves what each step declares, and only that', () => {
   let h: Harness | undefined;

@@ -14,6 +14,7 @@ import { cliTestKit, runCliProcess, type CliRun } from '../../support/cliRunner'
 import { execFileSync } from 'node:child_process';
 import { ScriptedServer, planStepOf } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
+import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
 
 /** Step 1 appends a line to log.txt (not idempotent: run twice, the line is there twice); step 2 creates notes.txt. */
 function plan() {
@@ -140,78 +141,85 @@ function branchingPlan() {
   };
 }
 
-describe('tandem run --resume ID --plan FILE on a branching plan (built CLI, scripted server, git workspace)', function () {
-  this.timeout(90_000);
-  const kit = cliTestKit({
-    prefix: 'tandem-resumegraph-',
-    realpath: true,
-    setup: (ws) => {
-      gitIn(ws, 'init', '-q');
-      fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
-      gitIn(ws, 'add', '-A');
-      gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
-    },
-  });
-  let dataDir: string;
-  let planFile: string;
-  beforeEach(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-resumegraph-data-'));
-    planFile = path.join(dataDir, 'plan.json');
-    fs.writeFileSync(planFile, JSON.stringify(branchingPlan()));
-  });
-  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env = () => ({ TANDEM_DATA_DIR: dataDir });
-  const stepEvents = (r: CliRun) => r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => HostEvent.parse(JSON.parse(l)))
-    .filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);
+// Runs on both kinds of step workspace: the copy-on-write view and the worktree it falls back to.
+for (const kind of STEP_WORKSPACE_KINDS) {
+describe(`on ${kind.name}`, function () {
+  useStepWorkspaceKind(kind);
 
-  it('killed after a later-numbered branch finished: the resumed run never asks that step again and its change is applied once', async () => {
-    // Run 1, two steps side by side: step 3 appends its line and ends done; step 1's answer never comes.
-    const server = await ScriptedServer.start([], {
-      lanes: {
-        keyOf: planStepOf,
-        steps: {
-          1: [{ ...text('never answered'), firstChunkDelayMs: 60_000 }],
-          3: [call('run_command', { command: 'echo three >> log.txt' }), text('Appended.')],
-        },
+  describe('tandem run --resume ID --plan FILE on a branching plan (built CLI, scripted server, git workspace)', function () {
+    this.timeout(90_000);
+    const kit = cliTestKit({
+      prefix: 'tandem-resumegraph-',
+      realpath: true,
+      setup: (ws) => {
+        gitIn(ws, 'init', '-q');
+        fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
+        gitIn(ws, 'add', '-A');
+        gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
       },
     });
-    try {
-      const killed = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', server.url, '--role', 'actor', '--plan', planFile, '--approve', 'plan', '--json', '--parallel', '2'], {
-        env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', ...env() },
-        timeoutMs: 50_000,
-        onStdout: (all, child) => {
-          if (/"type":"step_done"[^\n]*"step_number":3/.test(all) && child.exitCode === null) child.kill('SIGKILL');
+    let dataDir: string;
+    let planFile: string;
+    beforeEach(() => {
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-resumegraph-data-'));
+      planFile = path.join(dataDir, 'plan.json');
+      fs.writeFileSync(planFile, JSON.stringify(branchingPlan()));
+    });
+    afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const env = () => ({ TANDEM_DATA_DIR: dataDir });
+    const stepEvents = (r: CliRun) => r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => HostEvent.parse(JSON.parse(l)))
+      .filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);
+
+    it('killed after a later-numbered branch finished: the resumed run never asks that step again and its change is applied once', async () => {
+      // Run 1, two steps side by side: step 3 appends its line and ends done; step 1's answer never comes.
+      const server = await ScriptedServer.start([], {
+        lanes: {
+          keyOf: planStepOf,
+          steps: {
+            1: [{ ...text('never answered'), firstChunkDelayMs: 60_000 }],
+            3: [call('run_command', { command: 'echo three >> log.txt' }), text('Appended.')],
+          },
         },
       });
-      assert.equal(killed.code, null, `killed by the signal: ${killed.stderr}`);
-    } finally {
-      await server.close();
-    }
-    assert.equal(fs.readFileSync(path.join(kit.ws, 'log.txt'), 'utf8'), 'three\n', 'step 3 was applied before the kill');
-    const list = await runCliProcess(kit.cli, ['history', '--workspace', kit.ws, '--json'], { env: env() });
-    const id = (JSON.parse(list.stdout.split('\n')[0] || '{}') as { id?: string }).id ?? assert.fail(`no saved task: ${list.stdout} ${list.stderr}`);
+      try {
+        const killed = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', server.url, '--role', 'actor', '--plan', planFile, '--approve', 'plan', '--json', '--parallel', '2'], {
+          env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', ...env() },
+          timeoutMs: 50_000,
+          onStdout: (all, child) => {
+            if (/"type":"step_done"[^\n]*"step_number":3/.test(all) && child.exitCode === null) child.kill('SIGKILL');
+          },
+        });
+        assert.equal(killed.code, null, `killed by the signal: ${killed.stderr}`);
+      } finally {
+        await server.close();
+      }
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'log.txt'), 'utf8'), 'three\n', 'step 3 was applied before the kill');
+      const list = await runCliProcess(kit.cli, ['history', '--workspace', kit.ws, '--json'], { env: env() });
+      const id = (JSON.parse(list.stdout.split('\n')[0] || '{}') as { id?: string }).id ?? assert.fail(`no saved task: ${list.stdout} ${list.stderr}`);
 
-    // Run 2: only steps 1 and 2 have answers; step 3's Actor must never be asked.
-    kit.server = await ScriptedServer.start([], {
-      lanes: {
-        keyOf: planStepOf,
-        steps: {
-          1: [call('write_file', { path: 'a.txt', content: 'a\n' }), text('Wrote a.')],
-          2: [call('write_file', { path: 'c.txt', content: 'c\n' }), text('Wrote c.')],
+      // Run 2: only steps 1 and 2 have answers; step 3's Actor must never be asked.
+      kit.server = await ScriptedServer.start([], {
+        lanes: {
+          keyOf: planStepOf,
+          steps: {
+            1: [call('write_file', { path: 'a.txt', content: 'a\n' }), text('Wrote a.')],
+            2: [call('write_file', { path: 'c.txt', content: 'c\n' }), text('Wrote c.')],
+          },
         },
-      },
+      });
+      const resumed = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--resume', id, '--plan', planFile, '--approve', 'plan', '--json', '--parallel', '2'], {
+        env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', ...env() }, timeoutMs: 50_000,
+      });
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.match(resumed.stderr, /keeps step 3 as done in v1/);
+      const steps = stepEvents(resumed);
+      assert.deepEqual(steps.filter((s) => s.endsWith(':3')), [], steps.join(' '));
+      assert.ok(steps.includes('step_done:1') && steps.includes('step_done:2'), steps.join(' '));
+      assert.equal(kit.server.chatRequests().filter((b) => planStepOf(b) === '3').length, 0, "step 3's Actor was asked again");
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'log.txt'), 'utf8'), 'three\n', "step 3's line is there once");
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'c.txt'), 'utf8'), 'c\n');
+      assert.equal(gitIn(kit.ws, 'worktree', 'list').trim().split('\n').length, 1, 'the killed run\'s worktree is gone');
     });
-    const resumed = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', kit.server.url, '--resume', id, '--plan', planFile, '--approve', 'plan', '--json', '--parallel', '2'], {
-      env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', ...env() }, timeoutMs: 50_000,
-    });
-    assert.equal(resumed.code, 0, resumed.stderr);
-    assert.match(resumed.stderr, /keeps step 3 as done in v1/);
-    const steps = stepEvents(resumed);
-    assert.deepEqual(steps.filter((s) => s.endsWith(':3')), [], steps.join(' '));
-    assert.ok(steps.includes('step_done:1') && steps.includes('step_done:2'), steps.join(' '));
-    assert.equal(kit.server.chatRequests().filter((b) => planStepOf(b) === '3').length, 0, "step 3's Actor was asked again");
-    assert.equal(fs.readFileSync(path.join(kit.ws, 'log.txt'), 'utf8'), 'three\n', "step 3's line is there once");
-    assert.equal(fs.readFileSync(path.join(kit.ws, 'c.txt'), 'utf8'), 'c\n');
-    assert.equal(gitIn(kit.ws, 'worktree', 'list').trim().split('\n').length, 1, 'the killed run\'s worktree is gone');
   });
 });
+}

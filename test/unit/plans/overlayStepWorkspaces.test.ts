@@ -177,6 +177,29 @@ describe('copy-on-write step workspaces (real overlay, real sandbox)', function 
     }
   });
 
+  it("a file the workspace gains while the step runs (another step applied) is never read as the step's deletion", async () => {
+    const s = await steps.create(ws, 'step1');
+    try {
+      const f = new NodeWorkspaceFs([s.root]);
+      await f.writeText(path.join(f.roots[0]!, 'mine.txt'), 'mine\n');
+      await f.writeText(path.join(f.roots[0]!, 'old', 'x.txt'), 'x2\n');
+      // Something in the step is reading these folders (a search, a command): while a folder is open,
+      // overlayfs lists it as it was when the reading began.
+      const reading = [fs.opendirSync(f.roots[0]!), fs.opendirSync(path.join(f.roots[0]!, 'old'))];
+      for (const d of reading) d.readSync();
+      // Another step's changes land in the workspace meanwhile.
+      fs.writeFileSync(path.join(ws, 'theirs.txt'), 'theirs\n');
+      fs.writeFileSync(path.join(ws, 'old', 'theirs.txt'), 'theirs\n');
+      try {
+        assert.deepEqual((await steps.readPatch(s)).entries.map(summary), [['mine.txt', 'file', '644', 'mine\n'], ['old/x.txt', 'file', '644', 'x2\n']]);
+      } finally {
+        for (const d of reading) d.closeSync();
+      }
+    } finally {
+      await steps.remove(s);
+    }
+  });
+
   it("a killed process's step is kept as a patch file at the next sweep and removed; a live process's is left alone", async () => {
     const mod = JSON.stringify(require.resolve('../../../src/host/node/cow/overlayStepWorkspaces'));
     const child = spawn(process.execPath, ['-e', `const { OverlayStepWorkspaces } = require(${mod}); new OverlayStepWorkspaces({ dir: ${JSON.stringify(dir)} }).create(${JSON.stringify(ws)}, 'step2').then((s) => { require('fs').writeFileSync(s.root + '/half.txt', 'half done\\n'); require('fs').rmSync(s.root + '/a.txt'); console.log(s.root); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -13,6 +13,7 @@ import { PRODUCT_ROLES } from '../../../src/core/roles/roles';
 import { DEFAULT_LIMITS } from '../../../src/core/settings/settings';
 import { checkedPlan, goodPlan } from '../plans/planFixtures';
 import { call, json, text, verdict } from '../../support/scriptSteps';
+import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
 
 const propose = (plan: unknown): ScriptStep => ({ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan as Record<string, unknown> }], argChunkSize: 40 });
 const lastMessage = (body: any) => body.messages[body.messages.length - 1];
@@ -155,43 +156,50 @@ describe('the Reviewer', () => {
     assert.ok(after.usage?.by_role.reviewer && after.usage.by_role.actor);
   });
 
-  it('steps run side by side (git worktrees) are reviewed as steps run alone: each gets its verdict with its own diff, and a replan verdict stops new steps from starting', async () => {
-    const plan = goodPlan({ steps: [
-      { step_number: 1, action: 'Write a.txt', reason: 'a', tools_needed: ['write_file'], estimated_time: '1 min', files: ['a.txt'], check: 'test -s a.txt', depends_on: [] },
-      { step_number: 2, action: 'Write b.txt', reason: 'b', tools_needed: ['write_file'], estimated_time: '1 min', files: ['b.txt'], check: 'test -s b.txt', depends_on: [] },
-      { step_number: 3, action: 'Write c.txt', reason: 'c', tools_needed: ['write_file'], estimated_time: '1 min', files: ['c.txt'], check: 'test -s c.txt', depends_on: [1, 2] },
-    ] });
-    h = await harness({
-      git: true,
-      files: { 'README.md': 'project\n' },
-      settings: withReviewer({ reviewSteps: 'every_step', parallelSteps: 2, approval: approvalFromFlag('plan', false) }),
-      // The Reviewer's requests take the main script (whichever step ends first is judged replan).
-      steps: [verdict('replan', ['a.txt and b.txt should be one file']), verdict('ok', ['fine'])],
-      server: {
-        lanes: {
-          keyOf: planStepOf,
-          steps: {
-            1: [call('write_file', { path: 'a.txt', content: 'from step 1\n' }), text('Wrote a.')],
-            2: [call('write_file', { path: 'b.txt', content: 'from step 2\n' }), text('Wrote b.')],
-            3: [call('write_file', { path: 'c.txt', content: 'never\n' }), text('never asked')],
+  // Runs on both kinds of step workspace: the copy-on-write view and the worktree it falls back to.
+  for (const kind of STEP_WORKSPACE_KINDS) {
+    describe(`on ${kind.name}`, function () {
+      useStepWorkspaceKind(kind);
+
+      it('steps run side by side (git worktrees) are reviewed as steps run alone: each gets its verdict with its own diff, and a replan verdict stops new steps from starting', async () => {
+        const plan = goodPlan({ steps: [
+          { step_number: 1, action: 'Write a.txt', reason: 'a', tools_needed: ['write_file'], estimated_time: '1 min', files: ['a.txt'], check: 'test -s a.txt', depends_on: [] },
+          { step_number: 2, action: 'Write b.txt', reason: 'b', tools_needed: ['write_file'], estimated_time: '1 min', files: ['b.txt'], check: 'test -s b.txt', depends_on: [] },
+          { step_number: 3, action: 'Write c.txt', reason: 'c', tools_needed: ['write_file'], estimated_time: '1 min', files: ['c.txt'], check: 'test -s c.txt', depends_on: [1, 2] },
+        ] });
+        h = await harness({
+          git: true,
+          files: { 'README.md': 'project\n' },
+          settings: withReviewer({ reviewSteps: 'every_step', parallelSteps: 2, approval: approvalFromFlag('plan', false) }),
+          // The Reviewer's requests take the main script (whichever step ends first is judged replan).
+          steps: [verdict('replan', ['a.txt and b.txt should be one file']), verdict('ok', ['fine'])],
+          server: {
+            lanes: {
+              keyOf: planStepOf,
+              steps: {
+                1: [call('write_file', { path: 'a.txt', content: 'from step 1\n' }), text('Wrote a.')],
+                2: [call('write_file', { path: 'b.txt', content: 'from step 2\n' }), text('Wrote b.')],
+                3: [call('write_file', { path: 'c.txt', content: 'never\n' }), text('never asked')],
+              },
+            },
           },
-        },
-      },
+        });
+        const record = await h.agent.planning.importPlan(JSON.stringify(plan), 'plan.json');
+        assert.equal(await h.agent.executePlan(record.cardId), 'done');
+        const reviews = h.server.chatRequests().filter((b) => b.model === 'reviewer-model').map((b) => b.messages[1].content as string);
+        assert.equal(reviews.length, 2, 'each step run side by side was reviewed');
+        const of = (n: number) => reviews.find((r) => new RegExp(`Review step ${n} of 3`).test(r)) ?? assert.fail(`no review of step ${n}`);
+        assert.match(of(1), /\+from step 1/, "step 1's own diff");
+        assert.doesNotMatch(of(1), /from step 2/);
+        assert.match(of(2), /\+from step 2/);
+        const after = h.cardsOf('plan')[0]!;
+        assert.deepEqual(Object.values(after.step_reviews ?? {}).map((r) => r.verdict?.verdict).sort(), ['ok', 'replan']);
+        assert.deepEqual(after.step_states, { 1: 'done', 2: 'done', 3: 'pending' }, 'step 3 never started');
+        assert.match(after.halted ?? '', /Reviewer says replan/);
+        assert.equal(h.server.chatRequests().filter((b) => planStepOf(b) === '3').length, 0);
+      });
     });
-    const record = await h.agent.planning.importPlan(JSON.stringify(plan), 'plan.json');
-    assert.equal(await h.agent.executePlan(record.cardId), 'done');
-    const reviews = h.server.chatRequests().filter((b) => b.model === 'reviewer-model').map((b) => b.messages[1].content as string);
-    assert.equal(reviews.length, 2, 'each step run side by side was reviewed');
-    const of = (n: number) => reviews.find((r) => new RegExp(`Review step ${n} of 3`).test(r)) ?? assert.fail(`no review of step ${n}`);
-    assert.match(of(1), /\+from step 1/, "step 1's own diff");
-    assert.doesNotMatch(of(1), /from step 2/);
-    assert.match(of(2), /\+from step 2/);
-    const after = h.cardsOf('plan')[0]!;
-    assert.deepEqual(Object.values(after.step_reviews ?? {}).map((r) => r.verdict?.verdict).sort(), ['ok', 'replan']);
-    assert.deepEqual(after.step_states, { 1: 'done', 2: 'done', 3: 'pending' }, 'step 3 never started');
-    assert.match(after.halted ?? '', /Reviewer says replan/);
-    assert.equal(h.server.chatRequests().filter((b) => planStepOf(b) === '3').length, 0);
-  });
+  }
 
   it('on_failure reviews only a step that did not end done', async () => {
     h = await harness({ role: 'planner', files: { 'src/args.ts': 'export {}\n' }, approver: { request: async () => ({ approved: true }) },

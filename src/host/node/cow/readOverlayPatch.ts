@@ -58,26 +58,28 @@ async function filesUnder(top: string, rel: string, out: Set<string>): Promise<v
   for (const name of await names(path.join(top, rel))) await filesUnder(top, `${rel}/${name}`, out);
 }
 
-/** The paths the step changed or deleted (top-relative), from its upper folder and the view. */
+/**
+ * The paths the step changed or deleted (top-relative), from its upper folder: a file or link there
+ * is written; a whiteout (a 0/0 character device) is a deletion; a folder the step removed and made
+ * again is opaque, hiding all of the workspace's folder but what it holds. Opaque is a mark in an
+ * extended attribute Node cannot read, so it is told from the view: a folder whose view shows
+ * nothing but the upper folder's own names. The view is never compared with the workspace name by
+ * name: overlayfs may keep listing a folder as it was while the workspace changes below it.
+ */
 async function changedPaths(s: OverlayPatchSource): Promise<{ written: Set<string>; deleted: Set<string> }> {
   const written = new Set<string>();
   const deleted = new Set<string>();
   const walk = async (rel: string): Promise<void> => {
-    const lowerDir = await lstat(path.join(s.top, rel));
-    if (lowerDir?.isDirectory()) {
-      // Whiteouts and folders made opaque alike: the workspace's names the view no longer shows.
-      const shown = new Set(await names(path.join(s.view, rel)));
-      for (const name of await names(path.join(s.top, rel))) {
-        const child = rel ? `${rel}/${name}` : name;
-        if (!shown.has(name) && !isGitPath(child)) await filesUnder(s.top, child, deleted);
-      }
-    }
-    for (const e of await fs.readdir(path.join(s.upper, rel), { withFileTypes: true }).catch(() => [])) {
+    const entries = await fs.readdir(path.join(s.upper, rel), { withFileTypes: true }).catch(() => []);
+    const own = new Set(entries.map((e) => e.name));
+    for (const e of entries) {
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (isGitPath(child)) continue;
-      // A whiteout (a 0/0 character device) is a deletion, found above from the view.
-      if (e.isCharacterDevice() && (await lstat(path.join(s.upper, child)))?.rdev === 0) continue;
       const lower = await lstat(path.join(s.top, child));
+      if (e.isCharacterDevice() && (await lstat(path.join(s.upper, child)))?.rdev === 0) {
+        await filesUnder(s.top, child, deleted);
+        continue;
+      }
       if (e.isDirectory()) {
         // A workspace file or link the step replaced with a folder: gone, and the folder's files new.
         if (lower && !lower.isDirectory()) deleted.add(child);
@@ -87,6 +89,14 @@ async function changedPaths(s: OverlayPatchSource): Promise<{ written: Set<strin
       // A workspace folder the step replaced with a file or link: its files gone.
       if (lower?.isDirectory()) await filesUnder(s.top, child, deleted);
       written.add(child);
+    }
+    if (!rel || !(await lstat(path.join(s.top, rel)))?.isDirectory()) return;
+    const shown = await names(path.join(s.view, rel));
+    if (!shown.every((n) => own.has(n))) return;
+    // Opaque: the workspace's names the step's folder does not hold are gone for the step.
+    for (const name of await names(path.join(s.top, rel))) {
+      const child = `${rel}/${name}`;
+      if (!own.has(name) && !isGitPath(child)) await filesUnder(s.top, child, deleted);
     }
   };
   await walk('');
