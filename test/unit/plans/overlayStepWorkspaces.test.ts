@@ -200,6 +200,20 @@ describe('copy-on-write step workspaces (real overlay, real sandbox)', function 
     }
   });
 
+  it('a view whose holding process ended is never read as a step that changed nothing', async () => {
+    const s = await steps.create(ws, 'step1');
+    try {
+      await new NodeWorkspaceFs([s.root]).writeText(path.join(s.root, 'mine.txt'), 'mine\n');
+      const holder = Number(/^\/proc\/(\d+)\/root/.exec(s.root)![1]);
+      process.kill(holder, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 200));
+      await assert.rejects(steps.readPatch(s), /the step's copy-on-write view is gone \(the process holding it, \d+, ended\)/);
+    } finally {
+      await steps.remove(s);
+    }
+    assert.equal(fs.existsSync(stepFolder(s)), false);
+  });
+
   it("a killed process's step is kept as a patch file at the next sweep and removed; a live process's is left alone", async () => {
     const mod = JSON.stringify(require.resolve('../../../src/host/node/cow/overlayStepWorkspaces'));
     const child = spawn(process.execPath, ['-e', `const { OverlayStepWorkspaces } = require(${mod}); new OverlayStepWorkspaces({ dir: ${JSON.stringify(dir)} }).create(${JSON.stringify(ws)}, 'step2').then((s) => { require('fs').writeFileSync(s.root + '/half.txt', 'half done\\n'); require('fs').rmSync(s.root + '/a.txt'); console.log(s.root); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });

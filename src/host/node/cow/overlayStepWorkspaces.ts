@@ -190,6 +190,10 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
 
   async readPatch(step: StepWorkspace): Promise<StepPatch> {
     const s = this.known(step);
+    // The view must still be the overlay: were its holder gone (and its number reused), the path would
+    // lead to the empty mount point, and the step's changes would read as none.
+    const [view, mountPoint] = await Promise.all([fs.stat(s.holder.view.hostMount).catch(() => undefined), fs.stat(folders(s.dir).mount)]);
+    if (!view || view.dev === mountPoint.dev) throw new Error(`the step's copy-on-write view is gone (the process holding it, ${s.holder.view.pid}, ended)`);
     return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: s.holder.view.hostMount, startedMs: s.startedMs });
   }
 
