@@ -16,6 +16,8 @@
  * others stop. Stop stops them all. The step workspaces are removed as each step ends (the hosts
  * sweep a crashed run's leftovers when they start, keeping their patches where each host says).
  */
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import type { AgentState, ApprovalInfo, PlanStep, ReviewResult, TurnOutcome } from '../../protocol';
 import type { EventStream } from '../events';
 import { StepEventStream } from './stepEventStream';
@@ -215,6 +217,9 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
         ui: events, host,
         policy: inScopePolicy({ ...d.policy(), roots: host.fs.roots }, 'command'),
         cwd: stepRoot, roots: host.fs.roots, timeoutMs: d.settings().limits.commandTimeoutMs, maxOutputChars: CHECK_OUTPUT_CHARS, signal: stop.signal,
+        // In its own workspace, what the check changed is what it added to the step's patch (a patch the
+        // step cannot read is its failure later, not the check's).
+        ...(made ? { changes: async () => patchSignatures(await d.host.stepWorkspaces!.readPatch(made!).catch(() => ({ entries: [] })), stepRoot) } : {}),
       })
       : undefined;
     if (stop.signal.aborted) {
@@ -271,6 +276,11 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
     halt.controller.signal.removeEventListener('abort', onAbort);
     if (made) removals.push(d.host.stepWorkspaces!.remove(made).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`)));
   }
+}
+
+/** Each path of a step patch (absolute, under the step's root) with what it holds, for comparing two readings. */
+function patchSignatures(patch: StepPatch, root: string): Map<string, string> {
+  return new Map(patch.entries.map((e) => [path.join(root, e.path), e.kind === 'file' ? `file:${e.mode}:${createHash('sha256').update(e.bytes).digest('hex')}` : e.kind === 'symlink' ? `link:${e.target}` : 'gone']));
 }
 
 /** A workspace file's text as it is now (null: absent or unreadable), by its workspace-relative path. */

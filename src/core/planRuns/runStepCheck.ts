@@ -26,6 +26,12 @@ export interface StepCheckEnv {
   /** Output kept on the card and the step's evidence (head and tail). */
   maxOutputChars: number;
   signal: AbortSignal;
+  /**
+   * What the step has changed so far, a signature by absolute path: a step in a workspace of its own
+   * answers from its patch. Compared before and after the check instead of the whole folder, which a
+   * copy-on-write step sees change under it when another step's changes are applied meanwhile.
+   */
+  changes?(): Promise<ReadonlyMap<string, string>>;
 }
 
 export async function runStepCheck(command: string, stepNumber: number, env: StepCheckEnv): Promise<CheckRun> {
@@ -52,9 +58,10 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
   const isolation = sandbox.available ? { roots: env.roots, workspace: 'writable' as const, network: sandbox.networkByDefault } : undefined;
   // A check verifies; one that changes files (a formatter, a snapshot update) is reported: the step's
   // result is then partly the check's doing, and the person should see which files.
-  const before = await snapshotWorkspace(env.host.fs, env.roots);
+  const snapshot = env.changes ?? (async () => (await snapshotWorkspace(env.host.fs, env.roots)).files);
+  const before = await snapshot();
   const res = await env.host.commands.run(command, { cwd: env.cwd, timeoutMs: env.timeoutMs, signal: env.signal, ...(isolation ? { isolation } : {}) });
-  const changed = changedBetween(before.files, (await snapshotWorkspace(env.host.fs, env.roots)).files).map((abs) => workspaceRelative(abs, env.roots) ?? abs);
+  const changed = changedBetween(before, await snapshot()).map((abs) => workspaceRelative(abs, env.roots) ?? abs);
   const output = capHeadTail(res.output, env.maxOutputChars);
   const exit = res.timedOut || res.cancelled ? null : res.exitCode;
   const result: CheckResult = { command, exit_code: exit ?? null, output };

@@ -216,6 +216,31 @@ describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function
       assert.equal(fs.existsSync(leftover), false, 'its folder is gone');
     });
 
+    it("a step's check is not blamed for another step's changes applied to the workspace while it runs", async () => {
+      // Step 1's check takes a while; step 2 ends and is applied meanwhile (a copy-on-write step sees the workspace change under it).
+      const plan = graphPlan([{ files: ['a.txt'], depends_on: [], check: 'sleep 3 && test -s a.txt' }, { files: ['b.txt'], depends_on: [] }]);
+      const r = await runPlan(plan, {
+        1: [call('write_file', { path: 'a.txt', content: 'a\n' }), text('Wrote a.')],
+        2: [call('write_file', { path: 'b.txt', content: 'b\n' }), text('Wrote b.')],
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const steps = stepEvents(r);
+      assert.ok(steps.indexOf('step_done:2') < steps.indexOf('step_done:1'), `step 2 was applied while step 1's check ran: ${steps.join(' ')}`);
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'a.txt'), 'utf8'), 'a\n');
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'b.txt'), 'utf8'), 'b\n');
+    });
+
+    it('a check that writes a file in a step run beside another leaves that step unverified, naming the file', async () => {
+      const plan = graphPlan([{ files: ['a.txt'], depends_on: [], check: 'echo ran > check-log.txt && test -s a.txt' }, { files: ['b.txt'], depends_on: [] }]);
+      const r = await runPlan(plan, {
+        1: [call('write_file', { path: 'a.txt', content: 'a\n' }), text('Wrote a.')],
+        2: [call('write_file', { path: 'b.txt', content: 'b\n' }), text('Wrote b.')],
+      });
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /step 1 unverified: .*the check `echo ran > check-log\.txt && test -s a\.txt` changed check-log\.txt; a check should only verify/);
+      assert.doesNotMatch(r.stderr, /changed b\.txt/);
+    });
+
     it('--parallel 1 gives the same result, one step at a time', async () => {
       const r = await runPlan(diamondPlan(), diamondLanes(), ['--parallel', '1']);
       assert.equal(r.code, 0, r.stderr);
