@@ -16,7 +16,7 @@ import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { NodeStepWorkspaces } from '../../../src/host/node/nodeStepWorkspaces';
 import { GitStepWorkspaces } from '../../../src/host/node/gitStepWorkspaces';
-import { decodeStepPatch } from '../../../src/core/plans/graph/stepPatchFile';
+import { decodeStepPatch } from '../../../src/core/planRuns/stepPatchFile';
 import type { StepPatchEntry, StepWorkspace } from '../../../src/core/ports/stepWorkspaces';
 
 const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });

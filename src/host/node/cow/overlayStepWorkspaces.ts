@@ -23,7 +23,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LeftoverStep, StepPatch, StepWorkspace, StepWorkspaces } from '../../../core/ports/stepWorkspaces';
-import { encodeStepPatch } from '../../../core/plans/graph/stepPatchFile';
+import { encodeStepPatch } from '../../../core/planRuns/stepPatchFile';
 import { holdOverlay, type OverlayHolder } from './overlayHolder';
 import { readOverlayPatch } from './readOverlayPatch';
 import { forgetStepView, registerStepView } from './stepView';
