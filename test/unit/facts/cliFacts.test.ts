@@ -10,7 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
 import { type CliRun, cliTestKit, runCliProcess } from '../../support/cliRunner';
-import { ScriptedServer, type ScriptStep } from '../../support/scriptedServer';
+import { execFileSync } from 'node:child_process';
+import { ScriptedServer, planStepOf, type ScriptStep } from '../../support/scriptedServer';
 import { call, json, text } from '../../support/scriptSteps';
 
 const APP = ['from flask import Flask', '', 'app = Flask(__name__)', '', '@app.route("/")', 'def index():', '    return "hi"', ''].join('\n');
@@ -198,6 +199,40 @@ describe('facts across tasks (built CLI, scripted model)', function () {
     assert.match(JSON.stringify(repair.messages.at(-1).content), /learn: a fact needs a citation/);
     const learned = cards(r).find((c) => c.kind === 'learned');
     assert.ok(learned && learned.kind === 'learned' && !learned.refused && learned.fact.cited === 'src/app.py:1-3');
+  });
+
+  it("a step review learns from the check's output (cited by its command); each side-by-side step's Actor is sent the facts", async () => {
+    const r = await tandem(
+      [call('write_file', { path: 'notes.txt', content: 'hello\n' }), text('Created notes.txt.'), learning({ text: 'notes.txt must say hello', file: null, start_line: null, end_line: null, command: 'grep -q hello notes.txt' })],
+      ['run', '--role', 'actor', '--plan', path.join(kit.ws, 'plan.json'), '--review', 'steps', '--approve', 'all', '--json'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const learned = cards(r).find((c) => c.kind === 'learned');
+    assert.ok(learned && learned.kind === 'learned' && !learned.refused && learned.step === 1, JSON.stringify(learned));
+    assert.equal(learned.fact.cited, '`grep -q hello notes.txt`');
+    assert.match((await facts('list')).stdout, /notes\.txt must say hello\n {4}— from `grep -q hello notes\.txt` \(learned by the reviewer, gpt-4o-mini\)/);
+
+    // Two independent steps, each in its own git worktree with its own Actor: both are sent the facts.
+    const git = (...a: string[]) => execFileSync('git', a, { cwd: kit.ws, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+    const two = { ...plan(), steps: [1, 2].map((n) => ({ step_number: n, action: `Write s${n}.txt`, reason: 'notes', tools_needed: ['write_file'], estimated_time: '1m', files: [`s${n}.txt`], check: `test -s s${n}.txt`, depends_on: [] })) };
+    const file = path.join(data, 'two.json');
+    fs.writeFileSync(file, JSON.stringify(two));
+    const lanes = Object.fromEntries([1, 2].map((n) => [String(n), [call('write_file', { path: `s${n}.txt`, content: `${n}\n` }), text(`Wrote s${n}.`)]]));
+    const server = await ScriptedServer.start([], { lanes: { keyOf: planStepOf, steps: lanes }, answerDelayMs: 150 });
+    try {
+      const run = await runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', server.url, '--role', 'actor', '--plan', file, '--approve', 'plan', '--json', '--no-history'], { env: { TANDEM_DATA_DIR: data, TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' }, timeoutMs: 50_000 });
+      assert.equal(run.code, 0, run.stderr);
+      for (const n of ['1', '2']) {
+        const first = server.chatRequests().find((b) => planStepOf(b) === n);
+        assert.ok(first, `step ${n} asked the model`);
+        assert.ok(systemOf(first).includes('- notes.txt must say hello [`grep -q hello notes.txt`]'), `step ${n}'s Actor: ${systemOf(first)}`);
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it('a corrupt facts file is kept aside and reported, never lost silently', async () => {
