@@ -34,6 +34,18 @@ export interface EvalMetrics {
 }
 
 const EDIT_KINDS = new Set(['edit', 'create', 'delete', 'outside_workspace']);
+const EDIT_DISPLAYS = new Set(['edit', 'create', 'delete']);
+
+/**
+ * An edit the agent wanted that did not happen because something said no: the approval (the eval's
+ * approver, a hard rule) or the write tool's own rules ("Refused: … you have not read it"). Counted
+ * as a refused edit, not as a failed tool call.
+ */
+function refusedEdit(c: Extract<Card, { kind: 'tool_call' }>): boolean {
+  const isEdit = (c.approval && EDIT_KINDS.has(c.approval.kind)) || (c.display && EDIT_DISPLAYS.has(c.display.kind));
+  if (!isEdit) return false;
+  return c.status === 'refused' || c.status === 'rejected' || (c.status === 'error' && /^Refused\b/.test(c.error ?? c.result ?? ''));
+}
 
 export function metricsFromCards(cards: readonly Card[]): EvalMetrics {
   const byRole: Record<string, RoleUsage> = {};
@@ -55,9 +67,11 @@ export function metricsFromCards(cards: readonly Card[]): EvalMetrics {
       if (c.cost_usd === undefined) unpriced.add(c.role);
       else r.costUsd = (r.costUsd ?? 0) + c.cost_usd;
     } else if (c.kind === 'tool_call') {
+      // A step's check is the plan's own command, not a call the model made: a failed one shows as the step failing.
+      if (c.check_step !== undefined) continue;
       toolCalls++;
-      if (c.status === 'error') failedToolCalls++;
-      if ((c.status === 'refused' || c.status === 'rejected') && c.approval && EDIT_KINDS.has(c.approval.kind)) refusedEdits++;
+      if (refusedEdit(c)) refusedEdits++;
+      else if (c.status === 'error') failedToolCalls++;
       if (c.approval?.amendment) amendments++;
     } else if (c.kind === 'plan') {
       planVersions++;

@@ -109,4 +109,62 @@ describe('tandem eval (built CLI, scripted server)', function () {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /is not an eval report/);
   });
+
+  it('counts what went wrong on the way: a failed tool call, a refused edit, an amendment, a replan', async () => {
+    const planV = (n: number) => ({
+      name: 'propose_plan',
+      arguments: {
+        format_version: '1.0', goal: `Fix add() (v${n})`, estimated_total_time: '1 min', risks: [], prerequisites: [],
+        steps: [{ step_number: 1, action: 'Make add() in sum.js add', reason: 'the bug', tools_needed: ['read_file', 'write_file'], estimated_time: '1 min', files: ['sum.js'], commands: [], check: "node -e \"process.exit(require('./sum').add(2, 3) === 5 ? 0 : 1)\"" }],
+      },
+    });
+    const stumbling = (body: any) => {
+      const messages: any[] = body.messages ?? [];
+      if (body.response_format?.json_schema?.name === 'tandem_review') return { type: 'json', value: { verdict: 'ok', reasons: ['fine'], concerns: [] } };
+      const said = messages.filter((m) => m.role === 'user').map((m) => String(m.content)).join('\n');
+      if (!said.includes('subtracts')) return { type: 'text', text: 'not this task' };
+      const tools: string[] = (body.tools ?? []).map((t: any) => t.function?.name);
+      const last = messages[messages.length - 1];
+      if (tools.includes('propose_plan')) return last?.role === 'tool' ? { type: 'text', text: 'Proposed.' } : { type: 'tool_calls', calls: [planV(/Replan/.test(said) ? 2 : 1)] };
+      /** Tool-calling answers since the Actor was asked to carry out plan v`n`. */
+      const callsSince = (n: number) => {
+        const from = messages.findIndex((m) => m.role === 'user' && String(m.content).startsWith(`Carry out approved plan v${n}`));
+        return messages.slice(from).filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+      };
+      if (!/Carry out approved plan v2/.test(said)) {
+        // v1: a read that fails, an edit outside the copy (refused), a file outside the step (an amendment), and no fix.
+        if (callsSince(1) === 0) return { type: 'tool_calls', calls: [{ name: 'read_file', arguments: { path: 'missing.js' } }, { name: 'write_file', arguments: { path: '../outside.txt', content: 'x\n' } }, { name: 'write_file', arguments: { path: 'notes.txt', content: 'notes\n' } }] };
+        return { type: 'text', text: 'Done, I think.' };
+      }
+      const calls = callsSince(2);
+      if (calls === 0) return { type: 'tool_calls', calls: [{ name: 'read_file', arguments: { path: 'sum.js' } }] };
+      if (calls === 1) return { type: 'tool_calls', calls: [{ name: 'write_file', arguments: { path: 'sum.js', content: 'exports.add = (a, b) => a + b;\n' } }] };
+      return { type: 'text', text: 'Fixed.' };
+    };
+    const r = await evalRun(stumbling, ['--tasks', 'js/sum-fix']);
+    assert.equal(r.code, 0, r.stderr);
+    const [res] = report().results;
+    assert.equal(res!.passed, true, `${res!.reason} ${res!.detail}`);
+    assert.equal(res!.failedToolCalls, 1, JSON.stringify(res));
+    assert.equal(res!.toolCalls, 7, 'two plans, three calls in v1, a read and a write in v2 (the checks are not the model\'s calls)');
+    assert.equal(res!.refusedEdits, 1);
+    assert.equal(res!.amendments, 1);
+    assert.equal(res!.replans, 1);
+    assert.deepEqual(res!.steps, { done: 1, total: 1 });
+    assert.equal(res!.byRole.planner!.requests, 2, 'the Planner planned twice');
+    assert.deepEqual(res!.changedFiles.sort(), ['notes.txt', 'sum.js']);
+    assert.match(fs.readFileSync(path.join(tmp, 'out', 'report.md'), 'utf8'), /\| js\/sum-fix \| [^|]+ \| 7 \| 1 \| 1 \| 1 \| 1 \| ok \| 1\/1 \|/);
+  });
+
+  it('a run stopped by a task limit fails as budget hit, saying which limit', async () => {
+    writeTask(suite, { ...TWO_TASKS[0]!, id: 'js/limited', limits: { toolCalls: 2 } });
+    const reader = () => ({ type: 'tool_calls', calls: [{ name: 'list_files', arguments: { path: '.' } }] });
+    const r = await evalRun(reader, ['--tasks', 'js/limited', '--flow', 'act']);
+    assert.equal(r.code, 0, r.stderr);
+    const [res] = report().results;
+    assert.equal(res!.passed, false);
+    assert.equal(res!.reason, 'budget_hit');
+    assert.match(res!.detail!, /stopped at the limit of 2 tool calls per turn/);
+    assert.match(r.stderr, /fail \(budget hit: stopped at the limit of 2 tool calls per turn\)/);
+  });
 });
