@@ -72,7 +72,7 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
       fromStep = done.next;
     }
   }
-  const outcome = await agent.executePlan(record.cardId, fromStep !== undefined ? { fromStep } : {});
+  const outcome = await agent.act({ type: 'execute_plan', card_id: record.cardId, ...(fromStep !== undefined ? { from_step: fromStep } : {}) });
   // An amendment added to the plan makes a newer version: the run is judged on the one it ended on.
   const executed = agent.planning.book.get(agent.planning.lastExecutedCardId ?? record.cardId) ?? record;
   // Review before executing (--review plan): a verdict other than ok means nothing ran; say the verdict.

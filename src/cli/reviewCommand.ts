@@ -22,7 +22,7 @@ export async function runReviewFile(agent: Agent, file: string, io: ReviewIo): P
     io.stderr(`tandem: the plan in ${abs} is not valid, so it was not reviewed:\n${record.errors.map((e) => `  - ${e}`).join('\n')}\n`);
     return { outcome: 'error', exitCode: 1 };
   }
-  const outcome = await agent.reviewPlan(record.cardId);
+  const outcome = await agent.act({ type: 'review_plan', card_id: record.cardId });
   if (outcome !== 'done') return { outcome };
   return { outcome, exitCode: verdictExit(record, io) };
 }

@@ -63,18 +63,18 @@ export async function runEvalAgent(ports: TaskPorts, o: EvalAgentOptions): Promi
       if (outcome !== 'done' || !record?.plan) {
         noPlan = true;
       } else {
-        if (roles.reviewer && !timedOut) await agent.reviewPlan(record.cardId);
-        outcome = timedOut ? 'stopped' : await agent.executePlan(record.cardId);
+        if (roles.reviewer && !timedOut) await agent.act({ type: 'review_plan', card_id: record.cardId });
+        outcome = timedOut ? 'stopped' : await agent.act({ type: 'execute_plan', card_id: record.cardId });
         for (let left = o.replans ?? 1; left > 0 && !timedOut && (outcome === 'done' || outcome === 'error'); left--) {
           const ran = agent.planning.book.get(agent.planning.lastExecutedCardId ?? record.cardId);
           if (!ran?.plan || ran.plan.steps.every((s) => ran.stepStates[String(s.step_number)] === 'done')) break;
           const before = agent.planning.book.latest();
-          if ((await agent.replan(ran.cardId)) !== 'done') break;
+          if ((await agent.act({ type: 'replan', card_id: ran.cardId })) !== 'done') break;
           const next = agent.planning.book.latest();
           if (!next?.plan || next === before) break;
           const fromStep = next.plan.steps.find((s) => next.stepStates[String(s.step_number)] !== 'done')?.step_number;
           if (fromStep === undefined) break;
-          outcome = await agent.executePlan(next.cardId, { fromStep });
+          outcome = await agent.act({ type: 'execute_plan', card_id: next.cardId, from_step: fromStep });
         }
       }
     }

@@ -4,7 +4,7 @@
  */
 import type { Card, HostEvent, RoleId, TurnOutcome, RoleRegistry } from '../../protocol';
 import type { AgentHooks } from '../turn/turnHooks';
-import type { TaskFiles } from './userActions';
+import type { TaskActionMessage, TaskActionResult, TaskActionType, TaskFiles } from './userActions';
 import type { HostPorts } from '../ports/ports';
 import type { AgentSettings } from '../settings/settings';
 import type { ToolRegistry } from '../tools/toolRegistry';
@@ -56,25 +56,11 @@ export interface AgentApi {
   setRole(role: RoleId, reason?: string): void;
   /** A user message: runs one turn to completion (tools and all). */
   send(text: string, opts?: { /** Planner only: end with a plan (a final structured request if it did not call propose_plan); `tandem plan`. */ requirePlan?: boolean }): Promise<TurnOutcome>;
-  /** "Execute plan": switch to the Actor with that validated plan as its brief; `fromStep`: continue from that step. */
-  executePlan(planCardId: string, opts?: { fromStep?: number }): Promise<TurnOutcome>;
-  /** "Review": the Reviewer judges the plan version; the verdict goes on its card. */
-  reviewPlan(planCardId: string): Promise<TurnOutcome>;
-  /** "Replan": after a failed step or a `replan` verdict, the Planner proposes the next version, keeping the steps that ran. */
-  replan(planCardId: string): Promise<TurnOutcome>;
   /**
-   * Re-runs the last turn that ended in an error or was stopped, on the conversation as it stands:
-   * no second user card and no second user message (the model sees the message once). When there is
-   * nothing to retry (no such turn, or it was a plan execution: execute the plan again) an error card says so.
+   * Every other user action, as a row of the user-action table (userActions.ts) carries it out:
+   * Execute plan, Review, Replan, Revise, Retry, Edit & resend, the reverts… through the row's gate.
    */
-  retry(): Promise<TurnOutcome>;
-  /**
-   * Edit & resend on one of the user's messages: the task is cut just before it and `text` goes out
-   * in its place; the files the dropped turns changed are reverted (`files: 'revert'`) or kept.
-   */
-  editMessage(cardId: string, text: string, files: 'revert' | 'keep'): Promise<TurnOutcome>;
-  /** "Revise": feedback (and comments on single steps) to the Planner, which answers with a new plan version. */
-  revisePlan(planCardId: string, feedback: string, stepComments?: readonly { step: number; text: string }[]): Promise<TurnOutcome>;
+  act<K extends TaskActionType>(msg: Extract<TaskActionMessage, { type: K }>): TaskActionResult<K>;
   /** After the tool-call limit: continue (true) or end the turn (false). */
   continueAfterLimit(allow: boolean): void;
   /** Cancels the request in flight and kills running commands. */

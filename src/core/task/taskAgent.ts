@@ -46,7 +46,7 @@ import { learnFromVerdict } from '../facts/learnFromVerdict';
 import { contentText } from '../context/chatMessage';
 import { TaskPlans, type PlannerMessage } from './taskPlans';
 import type { StepBranch } from '../planRuns/planGraphRun';
-import { BUSY, ROLE_NEEDS, taskRow, type ActionTarget, type TaskActionMessage, type TaskActionType, type TaskFiles } from './userActions';
+import { BUSY, ROLE_NEEDS, taskRow, type ActionTarget, type TaskActionMessage, type TaskActionResult, type TaskActionType, type TaskFiles } from './userActions';
 import type { RevertResult } from '../checkpoints/checkpointStore';
 import type { HookScope, UserHooks } from '../userHooks/userHooks';
 import { maskSecret } from '../secrets/secretMask';
@@ -269,14 +269,13 @@ export class Agent implements AgentApi {
   }))(this);
 
   /**
-   * A user action as the chat sends it: its row's gate, then its handler. The chat's dispatch (the
-   * task runtime) sends every task message here; the methods below are the same actions for the
-   * CLI, the palette and tests, through the same gate.
+   * A user action: its row's gate, then its handler. The one way in for the chat (through the task
+   * runtime), the CLI, the palette and tests alike; a refusal is an error card and the result `error`.
    */
-  act(msg: TaskActionMessage): Promise<unknown> | void {
-    if (!this.passesGate(msg.type)) return Promise.resolve('error' satisfies TurnOutcome);
+  async act<K extends TaskActionType>(msg: Extract<TaskActionMessage, { type: K }>): TaskActionResult<K> {
+    if (!this.passesGate(msg.type)) return 'error';
     const row = taskRow(msg.type);
-    return (row.run as (t: ActionTarget, m: TaskActionMessage) => Promise<unknown> | void)(this.target, msg);
+    return (row.run as (t: ActionTarget, m: TaskActionMessage) => Promise<unknown> | void)(this.target, msg) as Awaited<TaskActionResult<K>>;
   }
 
   /** The conversation as sent to the model (without the system prompt), read-only. */
@@ -349,35 +348,11 @@ export class Agent implements AgentApi {
   /**
    * A user message. Its `@` mentions (and `attach`: files the CLI's --attach names) are read now and
    * attached once, with the editor's context line when the host gives one; the card keeps them.
+   * The `send` row with what only the CLI asks for (a plan required, files attached); through the
+   * same gate as `act({ type: 'send' })`.
    */
   send(text: string, opts: { requirePlan?: boolean; attach?: readonly string[] } = {}): Promise<TurnOutcome> {
     return this.gated('send', () => this.sendNow(text, opts));
-  }
-
-  async retry(): Promise<TurnOutcome> {
-    return this.gated('retry', () => this.retryNow());
-  }
-
-  /** Edit & resend on one of the user's messages (see `editMessageNow`). */
-  editMessage(cardId: string, text: string, files: 'revert' | 'keep'): Promise<TurnOutcome> {
-    return this.gated('edit_message', () => this.editMessageNow(cardId, text, files));
-  }
-
-  executePlan(planCardId: string, opts: { fromStep?: number } = {}): Promise<TurnOutcome> {
-    return this.gated('execute_plan', () => this.plans.execute(planCardId, opts.fromStep));
-  }
-
-  /** The plan card's Review: the Reviewer judges the version; the verdict goes on the card. */
-  reviewPlan(planCardId: string): Promise<TurnOutcome> {
-    return this.gated('review_plan', () => this.plans.review(planCardId));
-  }
-
-  replan(planCardId: string): Promise<TurnOutcome> {
-    return this.gated('replan', () => this.plans.replan(planCardId));
-  }
-
-  revisePlan(planCardId: string, feedback: string, stepComments: readonly { step: number; text: string }[] = []): Promise<TurnOutcome> {
-    return this.gated('revise_plan', () => this.plans.revise(planCardId, feedback, stepComments));
   }
 
   private async sendNow(text: string, opts: { requirePlan?: boolean; attach?: readonly string[] } = {}): Promise<TurnOutcome> {

@@ -8,8 +8,9 @@
  *   runtime  the task runtime replaces the task (new, resumed).
  *   host     the editor answers it itself (approvals, answers, setup, files, pickers).
  *
- * The runtime's dispatch and the session's handlers are typed from this table, so a message with
- * no row, or a row with no handler, does not compile. Adding an action: its message, its row, its
+ * The runtime's dispatch (task and runtime rows) and the editor session's handlers (host rows,
+ * src/host/vscode/agentSession.ts) are typed from this table, so a message with no row, or a row
+ * with no handler, does not compile. The agent has one way in for all of its rows: `Agent.act`. Adding an action: its message, its row, its
  * handler, its button.
  */
 import type { ProtocolMap, RoleId, WebviewMessage, TurnOutcome } from '../../protocol';
@@ -120,6 +121,8 @@ export type RuntimeActionType = RowsByKind<'runtime'>;
 /** The messages the editor answers itself. */
 export type HostActionType = RowsByKind<'host'>;
 export type TaskActionMessage = Extract<WebviewMessage, { type: TaskActionType }>;
+/** What carrying out a task action gives back: its handler's result, or `error` when its row refused it. */
+export type TaskActionResult<K extends TaskActionType> = Promise<Awaited<ReturnType<(typeof USER_ACTIONS)[K]['run']>> | 'error'>;
 
 export const TASK_ACTIONS = (Object.keys(USER_ACTIONS) as (keyof typeof USER_ACTIONS)[]).filter((k): k is TaskActionType => USER_ACTIONS[k].by === 'task');
 

@@ -10,6 +10,7 @@ import type { RunningTask } from '../../core/runtime/runningTask';
 import { TaskRuntime } from '../../core/runtime/taskRuntime';
 import { Listeners } from '../../core/events/listeners';
 import { hostMessageHandlers, setupMessage, setupNeeded } from './hostMessages';
+import type { HostActionType } from '../../core/task/userActions';
 import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
@@ -85,8 +86,9 @@ export class AgentSession implements ChatSession {
       },
     );
     const host = hostMessageHandlers({ approver: deps.approver, asker: deps.asker, keys: deps.keys, logger: deps.host.logger });
-    this.handlers = {
-      ...this.runtime.handlers,
+    // Every row the user-action table gives the editor (`by: 'host'`), and only those: a host row
+    // without a handler here, or a handler for a message that is not a host row, does not compile.
+    const hostRows: Pick<WebviewHandlers, HostActionType> = {
       ...host,
       ready: () => this.runtime.task.snapshot() as Extract<HostEvent, { type: 'snapshot' }>,
       // Saving from the card closes it when everything is written (connection_result); a setup_done
@@ -142,6 +144,7 @@ export class AgentSession implements ChatSession {
         return setup;
       },
     };
+    this.handlers = { ...this.runtime.handlers, ...hostRows };
   }
 
   get role(): RoleId { return this.runtime.agent.role; }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { HostUiMessage, WebviewHandlers } from '../../protocol';
 import type { Logger } from '../../core/ports/ports';
+import type { HostActionType } from '../../core/task/userActions';
 import type { DiffApprover } from './diffApprover';
 import type { PanelQuestionAsker } from './questionAsker';
 import type { ApiKeyStore } from './secrets';
@@ -10,8 +11,10 @@ import { PRODUCT_ROLE_INFO } from '../../protocol';
 import { endpointNeedsKey } from '../../protocol/endpointNeedsKey';
 import { hasExplicitBaseUrl, readAgentSettings, saveEndpointSettings } from './settings';
 
-/** The webview messages the editor answers itself: approvals, answers and the first-run setup card. */
-export type HostMessageType = 'approve' | 'reject' | 'open_diff' | 'answer' | 'test_connection' | 'save_settings';
+/** Names only rows the user-action table gives the editor (`by: 'host'`): any other name does not compile. */
+type HostRows<T extends HostActionType> = T;
+/** The host rows answered here: approvals, answers and the first-run setup card (agentSession.ts answers the rest). */
+export type HostMessageType = HostRows<'approve' | 'reject' | 'open_diff' | 'answer' | 'test_connection' | 'save_settings'>;
 
 /**
  * Handlers for the messages the editor answers. A click for a call or card that is not waiting

@@ -47,7 +47,7 @@ describe('Planner → plan card → Execute plan through the loop', () => {
     assert.ok(card?.plan, 'a validated plan');
     assert.equal(h.read('a.txt'), 'say hello\n', 'planning changed nothing');
 
-    const outcome = await h.agent.executePlan(card!.id);
+    const outcome = await h.agent.act({ type: 'execute_plan', card_id: card!.id });
     const toolErrors = h.toolCards().filter((c) => c.status !== 'done').map((c) => `${c.tool}: ${c.error}`);
     assert.equal(outcome, 'done', toolErrors.join('\n'));
     assert.equal(h.agent.role, 'actor');

@@ -44,7 +44,7 @@ describe('the plan request after a Revise without a plan is fitted to the window
     assert.equal(await h.agent.send('More thoughts?'), 'done');
     assert.equal(await h.agent.send('Now plan it'), 'done');
     const v1 = h.cardsOf('plan')[0]!;
-    assert.equal(await h.agent.revisePlan(v1.id, 'be careful'), 'done');
+    assert.equal(await h.agent.act({ type: 'revise_plan', card_id: v1.id, feedback: 'be careful' }), 'done');
     assert.equal(h.cardsOf('plan').at(-1)!.plan?.goal, 'Rename hello to greet, carefully');
 
     const reqs = h.server.chatRequests();

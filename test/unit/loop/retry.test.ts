@@ -15,7 +15,7 @@ describe('retry re-runs the last failed or stopped turn', () => {
     assert.equal(h.cardsOf('error').length, 1);
     // The server answers now.
     h.server.push({ type: 'text', text: 'done fixing' });
-    assert.equal(await h.agent.retry(), 'done');
+    assert.equal(await h.agent.act({ type: 'retry' }), 'done');
     const reqs = h.server.chatRequests();
     assert.equal(reqs.length, 2);
     assert.deepEqual(userMessages(reqs[1]), ['fix the bug please']);
@@ -33,17 +33,17 @@ describe('retry re-runs the last failed or stopped turn', () => {
     h.agent.stop();
     assert.equal(await running, 'stopped');
     h.server.push({ type: 'text', text: 'here it is' });
-    assert.equal(await h.agent.retry(), 'done');
+    assert.equal(await h.agent.act({ type: 'retry' }), 'done');
     assert.deepEqual(userMessages(h.server.chatRequests().at(-1)), ['explain a.txt']);
     assert.equal(h.cardsOf('text').filter((c) => c.author === 'user').length, 1);
   });
 
   it('with nothing to retry, an error card says so and no request is made', async () => {
     h = await harness({ steps: [{ type: 'text', text: 'hello' }] });
-    assert.equal(await h.agent.retry(), 'error');
+    assert.equal(await h.agent.act({ type: 'retry' }), 'error');
     assert.match(h.cardsOf('error').at(-1)!.message, /Nothing to retry/);
     assert.equal(await h.agent.send('hi'), 'done');
-    assert.equal(await h.agent.retry(), 'error');
+    assert.equal(await h.agent.act({ type: 'retry' }), 'error');
     assert.match(h.cardsOf('error').at(-1)!.message, /Nothing to retry/);
     assert.equal(h.server.chatRequests().length, 1);
   });
@@ -63,8 +63,8 @@ describe('retry re-runs the last failed or stopped turn', () => {
     });
     assert.equal(await h.agent.send('plan the rename'), 'done');
     const v1 = h.cardsOf('plan')[0]!;
-    assert.equal(await h.agent.revisePlan(v1.id, 'be careful'), 'error');
-    assert.equal(await h.agent.retry(), 'done');
+    assert.equal(await h.agent.act({ type: 'revise_plan', card_id: v1.id, feedback: 'be careful' }), 'error');
+    assert.equal(await h.agent.act({ type: 'retry' }), 'done');
     const reqs = h.server.chatRequests();
     assert.equal(reqs.length, 4);
     const last = reqs[3];

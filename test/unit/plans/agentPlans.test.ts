@@ -87,7 +87,7 @@ describe('plans through the agent', () => {
     assert.match(card.raw_text ?? '', /"sed"/);
     assert.deepEqual(card.errors, ["step 2: tools_needed names unknown tool 'sed'"]);
     const before = h.server.chatRequests().length;
-    assert.equal(await h.agent.executePlan(card.id), 'error');
+    assert.equal(await h.agent.act({ type: 'execute_plan', card_id: card.id }), 'error');
     assert.equal(h.server.chatRequests().length, before, 'no request was made for the Actor');
     assert.equal(h.agent.role, 'planner', 'no role switch');
     assert.ok(!h.events.some((e) => e.type === 'role_changed'));
@@ -98,7 +98,7 @@ describe('plans through the agent', () => {
     h = await harness({ role: 'planner', tools: FAKE_WORKSPACE_TOOLS, files: { 'src/args.ts': 'export {}\n' }, approver: { request: async () => ({ approved: true }) }, steps: [propose(checkedPlan()), text('Added the option.'), text('Tests pass.')] });
     await h.agent.send('add a --verbose flag');
     const [card] = h.cardsOf('plan');
-    assert.equal(await h.agent.executePlan(card.id), 'done');
+    assert.equal(await h.agent.act({ type: 'execute_plan', card_id: card.id }), 'done');
     assert.equal(h.agent.role, 'actor');
     const rc = h.events.find((e) => e.type === 'role_changed');
     assert.equal(rc && rc.type === 'role_changed' && rc.role, 'actor');
@@ -135,7 +135,7 @@ describe('plans through the agent', () => {
     ] });
     await h.agent.send('run the tests');
     const [card] = h.cardsOf('plan');
-    assert.equal(await h.agent.executePlan(card.id), 'done');
+    assert.equal(await h.agent.act({ type: 'execute_plan', card_id: card.id }), 'done');
     assert.deepEqual(stepEvents(h), ['step_started:1', 'step_unverified:1']);
     const after = h.cardsOf('plan')[0];
     assert.deepEqual(after.step_states, { 1: 'unverified' });
@@ -151,7 +151,7 @@ describe('plans through the agent', () => {
       text('Hello.'),
     ] });
     await h.agent.send('say hello');
-    await h.agent.executePlan(h.cardsOf('plan')[0].id);
+    await h.agent.act({ type: 'execute_plan', card_id: h.cardsOf('plan')[0].id });
     assert.deepEqual(asked, ['touch checked.txt'], 'the check asks like any command');
     assert.equal(fs.existsSync(path.join(h.ws, 'checked.txt')), false);
     const after = h.cardsOf('plan')[0];
@@ -167,7 +167,7 @@ describe('plans through the agent', () => {
       text('should never be requested'),
     ] });
     await h.agent.send('add a --verbose flag');
-    const outcome = await h.agent.executePlan(h.cardsOf('plan')[0].id);
+    const outcome = await h.agent.act({ type: 'execute_plan', card_id: h.cardsOf('plan')[0].id });
     assert.equal(outcome, 'error');
     assert.deepEqual(stepEvents(h), ['step_started:1', 'step_failed:1']);
     assert.equal(h.server.chatRequests().length, 2);
@@ -211,7 +211,7 @@ describe('plans through the agent', () => {
       resume: { cards, messages: [], idPrefix: 'r1-', planProvenance: prov },
     });
     assert.equal(resumed.planning.book.get(planId)!.provenance.model, 'planner-model');
-    assert.equal(await resumed.executePlan(planId), 'done');
+    assert.equal(await resumed.act({ type: 'execute_plan', card_id: planId }), 'done');
     assert.deepEqual(events.filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`),
       ['step_started:1', 'step_unverified:1', 'step_started:2', 'step_unverified:2']);
   });
@@ -243,7 +243,7 @@ describe('plans through the agent', () => {
     ] });
     await h.agent.send('add a --verbose flag');
     const v1 = h.cardsOf('plan')[0];
-    assert.equal(await h.agent.revisePlan(v1.id, 'also document the flag in README.md'), 'done');
+    assert.equal(await h.agent.act({ type: 'revise_plan', card_id: v1.id, feedback: 'also document the flag in README.md' }), 'done');
     const reqs = h.server.chatRequests();
     assert.equal(reqs.length, 4);
     assert.match(reqs[1].messages.find((m: any) => m.role === 'user' && /Revise plan v1/.test(m.content)).content, /also document the flag/);

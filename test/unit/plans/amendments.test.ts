@@ -45,7 +45,7 @@ function person(answer: (req: ApprovalRequest) => Awaited<ReturnType<Approver['r
 async function execute(h: Harness, plan: unknown) {
   const record = await h.agent.planning.importPlan(JSON.stringify(plan), 'plan.json');
   assert.ok(record.plan, record.errors.join('\n'));
-  return h.agent.executePlan(record.cardId);
+  return h.agent.act({ type: 'execute_plan', card_id: record.cardId });
 }
 
 const withApproval = (approval: AgentSettings['approval']) => (s: AgentSettings): AgentSettings => ({ ...s, approval });

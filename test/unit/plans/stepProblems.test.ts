@@ -40,7 +40,7 @@ describe("step evidence: the editor's problems of the files a step touched", () 
       text('Done.'),
     ] });
     const record = await h.agent.planning.importPlan(JSON.stringify(plan()), 'plan.json');
-    await h.agent.executePlan(record.cardId);
+    await h.agent.act({ type: 'execute_plan', card_id: record.cardId });
     return h.cardsOf('plan')[0]!;
   }
 

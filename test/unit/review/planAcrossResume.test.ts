@@ -69,7 +69,7 @@ describe('plan state across condensing and resume', function () {
     const t1 = await task([{ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan }] }, write(1), text('one'), { type: 'fault', fault: 'hang' }]);
     await t1.agent.send('three notes');
     const card = t1.cards('plan')[0]!;
-    const run = t1.agent.executePlan(card.id);
+    const run = t1.agent.act({ type: 'execute_plan', card_id: card.id });
     const end = Date.now() + 10_000;
     while (t1.server.chatRequests().length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     t1.agent.stop();
@@ -85,7 +85,7 @@ describe('plan state across condensing and resume', function () {
     assert.equal(status.next, 2, 'the card offers Continue from step 2');
     assert.match(executedLabel(status as never), /1 of 3 steps done/);
 
-    assert.equal(await t2.agent.executePlan(resumed.id, { fromStep: 2 }), 'done');
+    assert.equal(await t2.agent.act({ type: 'execute_plan', card_id: resumed.id, from_step: 2 }), 'done');
     const reqs = t2.server.chatRequests();
     assert.equal(reqs.length, 4, 'steps 2 and 3 only');
     assert.match(reqs[0].messages.at(-1).content, /continue from step 2[\s\S]*Do step 2 of 3/);
@@ -99,7 +99,7 @@ describe('plan state across condensing and resume', function () {
     const t1 = await task([{ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: branching }] }, write(2), text('two'), { type: 'fault', fault: 'hang' }]);
     await t1.agent.send('three notes');
     const card = t1.cards('plan')[0]!;
-    const run = t1.agent.executePlan(card.id);
+    const run = t1.agent.act({ type: 'execute_plan', card_id: card.id });
     const end = Date.now() + 10_000;
     while (t1.server.chatRequests().length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     t1.agent.stop();
@@ -111,7 +111,7 @@ describe('plan state across condensing and resume', function () {
     assert.deepEqual(resumed.step_states, { 1: 'stopped', 2: 'done', 3: 'pending' });
     const { planStatus } = await loadWebviewModule<PlanStatusModule>('webview-ui/src/state/planStatus.ts');
     assert.equal((planStatus(resumed) as { next?: number }).next, 1, 'the card offers Continue from step 1');
-    assert.equal(await t2.agent.executePlan(resumed.id, { fromStep: 1 }), 'done');
+    assert.equal(await t2.agent.act({ type: 'execute_plan', card_id: resumed.id, from_step: 1 }), 'done');
     const asked = t2.server.chatRequests().map((b) => /Do step (\d+) of/.exec(JSON.stringify(b.messages.at(-1)))?.[1]).filter(Boolean);
     assert.deepEqual([...new Set(asked)], ['1', '3'], 'step 2 is never asked again');
     assert.match(t2.server.chatRequests()[0].messages.at(-1).content, /Step 2 was carried out already/);
@@ -127,7 +127,7 @@ describe('plan state across condensing and resume', function () {
     ]);
     await t1.agent.send('three notes');
     const card = t1.cards('plan')[0]!;
-    await t1.agent.reviewPlan(card.id);
+    await t1.agent.act({ type: 'review_plan', card_id: card.id });
     await t1.session.close();
     const saved = await store.load(t1.session.id);
     const prov = saved.provenance[card.id]!;
@@ -154,8 +154,8 @@ describe('plan state across condensing and resume', function () {
     const t = await task(steps, { settings: (s) => ({ ...s, contextWindow: 5000, maxTokens: 300, summaryModel: 'gpt-4o-mini' }) });
     await t.agent.send('three notes');
     const card = t.cards('plan')[0]!;
-    await t.agent.reviewPlan(card.id);
-    await t.agent.executePlan(card.id);
+    await t.agent.act({ type: 'review_plan', card_id: card.id });
+    await t.agent.act({ type: 'execute_plan', card_id: card.id });
     assert.deepEqual(t.cards('plan')[0]!.step_states, { 1: 'done', 2: 'failed', 3: 'pending' });
     for (let i = 1; i <= 24; i++) await t.agent.send(`Tell me more, part ${i}`);
     const reqs = t.server.chatRequests();

@@ -40,7 +40,7 @@ describe('the Reviewer', () => {
     ] });
     await h.agent.send('add a --verbose flag');
     const [card] = h.cardsOf('plan');
-    assert.equal(await h.agent.reviewPlan(card.id), 'done');
+    assert.equal(await h.agent.act({ type: 'review_plan', card_id: card.id }), 'done');
 
     const req = h.server.chatRequests()[1];
     assert.equal(req.model, 'reviewer-model');
@@ -73,7 +73,7 @@ describe('the Reviewer', () => {
     ] });
     await h.agent.send('add a --verbose flag');
     const [card] = h.cardsOf('plan');
-    await h.agent.reviewPlan(card.id);
+    await h.agent.act({ type: 'review_plan', card_id: card.id });
     const reqs = h.server.chatRequests().slice(1);
     assert.deepEqual(reqs.map((r) => r.model), ['reviewer-model', 'reviewer-model', 'backup-model']);
     assert.match(lastMessage(reqs[1]).content, /The verdict was rejected:\n- verdict: /);
@@ -97,7 +97,7 @@ describe('the Reviewer', () => {
     h = await harness({ role: 'planner', settings: withReviewer({ limits: { ...DEFAULT_LIMITS, maxRetries: 0, planRepairTries: 0 } }), steps: [propose(goodPlan()), text('I think it is fine')] });
     await h.agent.send('x');
     const [card] = h.cardsOf('plan');
-    assert.equal(await h.agent.reviewPlan(card.id), 'done');
+    assert.equal(await h.agent.act({ type: 'review_plan', card_id: card.id }), 'done');
     const review = h.cardsOf('plan')[0]!.review!;
     assert.equal(review.verdict, null);
     assert.match(review.error ?? '', /No valid verdict after 0 repair/);
@@ -111,11 +111,11 @@ describe('the Reviewer', () => {
       steps: [propose(checkedPlan()), verdict('revise', ['too vague'], [{ step: 1, text: 'name the function' }]), text('Added.'), text('Tests pass.')] });
     await h.agent.send('add a --verbose flag');
     const [card] = h.cardsOf('plan');
-    await h.agent.executePlan(card.id);
+    await h.agent.act({ type: 'execute_plan', card_id: card.id });
     assert.equal(h.server.chatRequests().length, 2, 'only the review ran');
     assert.equal(h.agent.role, 'planner');
     assert.deepEqual(h.cardsOf('plan')[0]!.step_states, { 1: 'pending', 2: 'pending' });
-    assert.equal(await h.agent.executePlan(card.id), 'done');
+    assert.equal(await h.agent.act({ type: 'execute_plan', card_id: card.id }), 'done');
     const after = h.cardsOf('plan')[0]!;
     assert.deepEqual(after.step_states, { 1: 'done', 2: 'done' });
     assert.equal(after.review?.overridden, true, 'the card says the user went on regardless');
@@ -137,7 +137,7 @@ describe('the Reviewer', () => {
       ] });
     await h.agent.send('SECRET-CHAT-WORDS greet the user');
     const [card] = h.cardsOf('plan');
-    assert.equal(await h.agent.executePlan(card.id), 'done');
+    assert.equal(await h.agent.act({ type: 'execute_plan', card_id: card.id }), 'done');
     const reqs = h.server.chatRequests();
     assert.equal(reqs.length, 4, 'step 2 never ran');
     const brief = reqs[3].messages[1].content as string;
@@ -185,7 +185,7 @@ describe('the Reviewer', () => {
           },
         });
         const record = await h.agent.planning.importPlan(JSON.stringify(plan), 'plan.json');
-        assert.equal(await h.agent.executePlan(record.cardId), 'done');
+        assert.equal(await h.agent.act({ type: 'execute_plan', card_id: record.cardId }), 'done');
         const reviews = h.server.chatRequests().filter((b) => b.model === 'reviewer-model').map((b) => b.messages[1].content as string);
         assert.equal(reviews.length, 2, 'each step run side by side was reviewed');
         const of = (n: number) => reviews.find((r) => new RegExp(`Review step ${n} of 3`).test(r)) ?? assert.fail(`no review of step ${n}`);
@@ -207,7 +207,7 @@ describe('the Reviewer', () => {
       steps: [propose(checkedPlan('true', 'false')), text('Added.'), text('Tests ran.'), verdict('replan', ['the tests fail'])] });
     await h.agent.send('x');
     const [card] = h.cardsOf('plan');
-    await h.agent.executePlan(card.id);
+    await h.agent.act({ type: 'execute_plan', card_id: card.id });
     const after = h.cardsOf('plan')[0]!;
     assert.deepEqual(after.step_states, { 1: 'done', 2: 'failed' });
     assert.deepEqual(Object.keys(after.step_reviews ?? {}), ['2']);
@@ -224,10 +224,10 @@ describe('the Reviewer', () => {
       ] });
     await h.agent.send('add a --verbose flag');
     const [v1] = h.cardsOf('plan');
-    await h.agent.executePlan(v1.id);
+    await h.agent.act({ type: 'execute_plan', card_id: v1.id });
     assert.deepEqual(h.cardsOf('plan')[0]!.step_states, { 1: 'done', 2: 'failed' });
 
-    assert.equal(await h.agent.replan(v1.id), 'done');
+    assert.equal(await h.agent.act({ type: 'replan', card_id: v1.id }), 'done');
     assert.equal(h.agent.role, 'planner');
     const replanMsg = lastMessage(h.server.chatRequests()[3]).content as string;
     assert.match(replanMsg, /Replan: plan v1 stopped\. Propose plan v2/);
@@ -248,7 +248,7 @@ describe('the Reviewer', () => {
     const pv = h.events.find((e) => e.type === 'plan_version' && e.version === 2);
     assert.ok(pv && pv.type === 'plan_version' && pv.replan_of === 1);
 
-    assert.equal(await h.agent.executePlan(v2.id, { fromStep: 2 }), 'done');
+    assert.equal(await h.agent.act({ type: 'execute_plan', card_id: v2.id, from_step: 2 }), 'done');
     const reqs = h.server.chatRequests();
     assert.equal(reqs.length, 5, 'one Actor request: only step 2 ran');
     assert.match(lastMessage(reqs[4]).content, /Steps 1 to 1 were carried out already; continue from step 2[\s\S]*Do step 2 of 2/);
@@ -258,7 +258,7 @@ describe('the Reviewer', () => {
   it('Replan on a plan that neither failed nor was judged replan is refused with an error card', async () => {
     h = await harness({ role: 'planner', steps: [propose(goodPlan())] });
     await h.agent.send('x');
-    assert.equal(await h.agent.replan(h.cardsOf('plan')[0]!.id), 'error');
+    assert.equal(await h.agent.act({ type: 'replan', card_id: h.cardsOf('plan')[0]!.id }), 'error');
     assert.match(h.cardsOf('error').at(-1)!.message, /nothing to replan/);
   });
 
@@ -266,7 +266,7 @@ describe('the Reviewer', () => {
     h = await harness({ role: 'planner', steps: [propose(goodPlan()), propose(goodPlan({ goal: 'Add --verbose and document it' }))] });
     await h.agent.send('x');
     const [card] = h.cardsOf('plan');
-    await h.agent.revisePlan(card.id, 'also document it', [{ step: 2, text: 'use npm run test:unit' }, { step: 1, text: 'keep the default false' }]);
+    await h.agent.act({ type: 'revise_plan', card_id: card.id, feedback: 'also document it', step_comments: [{ step: 2, text: 'use npm run test:unit' }, { step: 1, text: 'keep the default false' }] });
     const msg = h.server.chatRequests()[1].messages.find((m: any) => m.role === 'user' && /^Revise plan v1/.test(m.content)).content;
     assert.match(msg, /^Revise plan v1: also document it\nComments on steps:\n- step 2 \("Run npm test"\): use npm run test:unit\n- step 1 \("In src\/args\.ts add verbose/);
     assert.equal(h.cardsOf('plan')[1]!.version, 2);
@@ -288,7 +288,7 @@ describe('the Reviewer', () => {
       ] });
     await h.agent.send('x');
     const [card] = h.cardsOf('plan');
-    assert.equal(await h.agent.executePlan(card.id), 'error');
+    assert.equal(await h.agent.act({ type: 'execute_plan', card_id: card.id }), 'error');
     const after = h.cardsOf('plan')[0]!;
     assert.deepEqual(after.step_states, { 1: 'failed', 2: 'pending' });
     assert.match(after.step_evidence?.['1']?.why.join() ?? '', /step 1 reached its budget of \$0\.50 \(\$1\.00 spent\)/);

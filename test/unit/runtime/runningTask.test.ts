@@ -152,7 +152,7 @@ describe('task runtime: history, checkpoints, context and budget through the age
     assert.equal(saved.provenance[planCard.id]?.model, 'gpt-4o');
 
     const r2 = await rig({ resumeId: r1.session.id, steps: [{ type: 'text', text: 'Step 1 done.' }, { type: 'text', text: 'Step 2 done.' }] });
-    assert.equal(await r2.agent.executePlan(planCard.id), 'done');
+    assert.equal(await r2.agent.act({ type: 'execute_plan', card_id: planCard.id }), 'done');
     const after = r2.cards('plan').find((c) => c.id === planCard.id)!;
     // No step declares a check: each ends unverified, and says why.
     assert.deepEqual(after.step_states, { '1': 'unverified', '2': 'unverified' });

@@ -2,11 +2,12 @@
  * User actions are rows of one table (core/task/userActions.ts): every webview message of the
  * protocol has its row, the runtime's dispatch is made from the table, and the one gate refuses
  * every action that needs the task idle with the same words while a turn runs, and an action whose
- * role the registry lacks with that role's words.
+ * role the registry lacks with that role's words. The agent has one way in for them all (`act`).
  */
 import assert from 'node:assert/strict';
 import { BUSY, ROLE_NEEDS, TASK_ACTIONS, USER_ACTIONS, taskRow, type TaskActionMessage, type TaskActionType } from '../../../src/core/task/userActions';
 import { TaskRuntime } from '../../../src/core/runtime/taskRuntime';
+import { Agent } from '../../../src/core/task/taskAgent';
 import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { defaultSettings } from '../../../src/core/settings/settings';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
@@ -50,6 +51,14 @@ describe('user actions are rows of one table', () => {
     assert.deepEqual(rows, [...protocolTypes()].sort());
   });
 
+  it('the agent has one way into each guarded row: act, and no method of its own that repeats one (send only adds what the CLI asks)', () => {
+    const camel = (type: string) => type.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+    const methods = new Set(Object.getOwnPropertyNames(Agent.prototype));
+    assert.ok(methods.has('act'));
+    const guarded = TASK_ACTIONS.filter((t) => t !== 'send' && (taskRow(t).idle || taskRow(t).needs));
+    assert.deepEqual(guarded.filter((t) => methods.has(camel(t))), [], 'methods that repeat a row past its gate');
+  });
+
   it('the runtime dispatches exactly the task and runtime rows; the rest are the host\'s', async () => {
     const server = await ScriptedServer.start([]);
     try {
@@ -79,8 +88,8 @@ describe('user actions are rows of one table', () => {
       assert.equal(errors.at(-1)!.message, BUSY, `${type} is refused with the one busy message`);
     }
     // The API methods are the same actions through the same gate.
-    assert.equal(await t.agent.executePlan('plan-1'), 'error');
-    assert.equal(await t.agent.revisePlan('plan-1', 'x'), 'error');
+    assert.equal(await t.agent.act({ type: 'execute_plan', card_id: 'plan-1' }), 'error');
+    assert.equal(await t.agent.act({ type: 'revise_plan', card_id: 'plan-1', feedback: 'x' }), 'error');
     assert.equal(t.cardsOf('error').at(-1)!.message, BUSY);
     assert.equal(t.agent.busy, true, 'the turn in flight was not touched');
     t.agent.stop();
@@ -103,7 +112,7 @@ describe('user actions are rows of one table', () => {
     assert.equal(taskRow('revise_plan').needs, 'planner');
     assert.equal(await h.agent.act({ type: 'revise_plan', card_id: 'plan-1', feedback: 'x' }), 'error');
     assert.equal(h.cardsOf('error').at(-1)!.message, ROLE_NEEDS.planner);
-    assert.equal(await h.agent.replan('plan-1'), 'error');
+    assert.equal(await h.agent.act({ type: 'replan', card_id: 'plan-1' }), 'error');
     assert.equal(h.cardsOf('error').at(-1)!.message, ROLE_NEEDS.planner);
   });
 
