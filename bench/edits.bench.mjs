@@ -323,6 +323,35 @@ let structuralWrong = 0;
 }
 console.log(`wrong writes, all of the above: ${wrong + structuralWrong} (budget 0) ${wrong + structuralWrong === 0 ? 'OK' : 'OVER BUDGET'}`);
 
+// ---- Other people's commits, through the built CLI (test/support/damagedEdits.ts): the issue's damage
+// kinds on each project of test/fixtures/foreign-commits, and on the commits above by project, each
+// call read and then sent by the scripted model to dist/cli.js. Budget per project: wrong = 0, ≥ 95 %
+// of the damaged calls landed.
+{
+  const { buildCli } = loadCore('test/support/cliRunner.js');
+  const { DAMAGE_KINDS, DAMAGED, damagedCalls, foreignCorpora, replayThroughCli, tallyByKind } = loadCore('test/support/damagedEdits.js');
+  const cli = await buildCli();
+  const corpora = [...foreignCorpora().entries()];
+  const lazyDir = path.join(path.dirname(fixturesDir), '..', '..', 'test', 'fixtures', 'lazy-commits');
+  const ours = [...corpus, ...fs.readdirSync(lazyDir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(fs.readFileSync(path.join(lazyDir, f), 'utf8')))];
+  for (const src of [...new Set(ours.map((c) => c.source))]) corpora.push([`${src} (bench and lazy-commits fixtures)`, ours.filter((c) => c.source === src)]);
+  const summary = [];
+  for (const [project, commits] of corpora) {
+    const rows = [];
+    for (const c of commits.slice(0, count(Infinity, 1))) rows.push(...(await replayThroughCli(cli, c, (file) => damagedCalls(c, file))));
+    const t = tallyByKind(rows);
+    console.log(`${project}: ${commits.length} commits, ${rows.length} calls through the built CLI`);
+    console.table(DAMAGE_KINDS.map((k) => ({ kind: k, ...t.get(k), total: t.get(k).landed + t.get(k).refused + t.get(k).wrong })));
+    for (const r of rows) if (r.outcome === 'wrong' || (verbose && r.outcome === 'refused')) console.log(`  ${r.outcome.toUpperCase()} [${r.call.kind}] ${project}: ${r.result.slice(0, 300)}`);
+    const d = rows.filter((r) => DAMAGED.has(r.call.kind));
+    const landed = d.filter((r) => r.outcome === 'landed').length;
+    const wrongN = rows.filter((r) => r.outcome === 'wrong').length;
+    summary.push({ project, 'damaged calls': d.length, landed, '%': pct1(landed, d.length), refused: d.filter((r) => r.outcome === 'refused').length, wrong: wrongN, budget: wrongN === 0 && landed >= 0.95 * d.length ? 'OK' : 'OVER BUDGET' });
+  }
+  console.log('Damaged calls through the built CLI, per project (budget: 0 wrong, ≥ 95 % landed):');
+  console.table(summary);
+}
+
 // ---- The syntax guard on a 10,000-line file: the first edit of a language (loads the parser and
 // the grammar, parses the file whole), then one edit after another (each reparses incrementally
 // from the tree of the text before). Budget: ≤ 30 ms per edit (median).

@@ -8,7 +8,7 @@
  *
  * The damage kinds (each hunk of each commit, at most six hunks a commit):
  * - the exact change as apply_patch, with stale line numbers, with miscounted hunk lengths, and
- *   with a bare `@@ @@` header; and as edit_file;
+ *   with a bare `@@ @@` header; and as edit_file (its old text widened until it names one place);
  * - old text with a run of middle lines replaced by one marker line, the marker in any language's
  *   comment form (`//`, `#`, `/* … *\/`) and indented four spaces whatever the file;
  * - every line one level too shallow (two spaces, or a tab in a tab-indented file), lines at
@@ -40,7 +40,8 @@ export type DamageKind = (typeof DAMAGE_KINDS)[number];
 /** The kinds that need a repair (the others are the exact change, written as models write it). */
 export const DAMAGED: ReadonlySet<DamageKind> = new Set(DAMAGE_KINDS.slice(5));
 
-export interface DamagedCall { kind: DamageKind; tool: 'edit_file' | 'apply_patch'; args: Record<string, unknown>; expect: string }
+/** `line`, `count`: where in the file the change is (the lines the model reads first). */
+export interface DamagedCall { kind: DamageKind; tool: 'edit_file' | 'apply_patch'; args: Record<string, unknown>; expect: string; line: number; count: number }
 export type Outcome = 'landed' | 'refused' | 'wrong';
 export interface Tally { landed: number; refused: number; wrong: number }
 
@@ -73,6 +74,35 @@ function regions(pre: string, post: string, context: number): Region[] {
     });
 }
 
+/**
+ * The region with more unchanged lines on each side until its old lines occur once in the file
+ * (a model copies enough of a file of repeated blocks to name one; three lines of context often
+ * name two). At most ten more each side.
+ */
+function unique(pre: string, r: Region): Region {
+  const lines = pre.split('\n');
+  const once = (x: Region) => {
+    const text = x.oldL.join('\n');
+    const at = pre.indexOf(text);
+    return at !== -1 && pre.indexOf(text, at + 1) === -1;
+  };
+  let x = r;
+  for (let k = 0; k < 10 && !once(x); k++) {
+    const start = x.oldStart - 1;
+    const end = start + x.oldL.length;
+    const before = start > 0 ? [lines[start - 1]!] : [];
+    const after = end < lines.length - 1 ? [lines[end]!] : [];
+    if (!before.length && !after.length) break;
+    x = {
+      oldStart: x.oldStart - before.length,
+      oldL: [...before, ...x.oldL, ...after],
+      newL: [...before, ...x.newL, ...after],
+      body: [...before.map((l) => ` ${l}`), ...x.body, ...after.map((l) => ` ${l}`)],
+    };
+  }
+  return x;
+}
+
 function expectedAfter(pre: string, r: Region): string {
   const lines = pre.split('\n');
   lines.splice(r.oldStart - 1, r.oldL.length, ...r.newL);
@@ -88,9 +118,13 @@ function elideOld(r: Region, k: number): string[] | undefined {
   let best: [number, number] | undefined;
   let i = 0;
   let oldIndex = 0;
+  // A run is unchanged lines with nothing inserted among them (new lines end it, as a removed one does).
   const marks: { oldIndex: number; same: boolean }[] = [];
   for (const l of r.body) {
-    if (l[0] === '+') continue;
+    if (l[0] === '+') {
+      if (marks.length) marks[marks.length - 1]!.same = false;
+      continue;
+    }
     marks.push({ oldIndex: oldIndex++, same: l[0] === ' ' });
   }
   while (i < marks.length) {
@@ -147,10 +181,10 @@ export async function damagedCalls(c: Commit, file: string): Promise<DamagedCall
   const out: DamagedCall[] = [];
   const tabs = /^\t/m.test(c.pre) && !/^ {2,}\S/m.test(c.pre);
   const edit = (kind: DamageKind, r: Region, o: string[], n: string[]): DamagedCall => ({
-    kind, tool: 'edit_file', args: { path: file, edits: [{ old_text: o.join('\n'), new_text: n.join('\n') }] }, expect: expectedAfter(c.pre, r),
+    kind, tool: 'edit_file', args: { path: file, edits: [{ old_text: o.join('\n'), new_text: n.join('\n') }] }, expect: expectedAfter(c.pre, r), line: r.oldStart, count: r.oldL.length,
   });
   const patch = (kind: DamageKind, r: Region, header: string): DamagedCall => ({
-    kind, tool: 'apply_patch', args: { patch: [`--- a/${file}`, `+++ b/${file}`, header, ...r.body, ''].join('\n') }, expect: expectedAfter(c.pre, r),
+    kind, tool: 'apply_patch', args: { patch: [`--- a/${file}`, `+++ b/${file}`, header, ...r.body, ''].join('\n') }, expect: expectedAfter(c.pre, r), line: r.oldStart, count: r.oldL.length,
   });
   const standsAlone = async (rs: Region[]) => {
     const ok: Region[] = [];
@@ -170,10 +204,11 @@ export async function damagedCalls(c: Commit, file: string): Promise<DamagedCall
     out.push(patch('apply_patch, stale line numbers', r, `@@ -${r.oldStart + 7},${r.oldL.length} +${r.oldStart + 7},${r.newL.length} @@`));
     out.push(patch('apply_patch, miscounted hunk', r, `@@ -${r.oldStart},${r.oldL.length + 2} +${r.oldStart},${Math.max(1, r.newL.length - 1)} @@`));
     out.push(patch('apply_patch, bare @@ @@', r, '@@ @@'));
-    out.push(edit('edit_file, exact', r, r.oldL, r.newL));
-    if (blankEdges(r)) continue;
-    const o = shallower(r.oldL, tabs);
-    if (o.join('\n') !== r.oldL.join('\n')) out.push(edit('one level too shallow (column 0 untouched)', r, o, shallower(r.newL, tabs)));
+    const u = unique(c.pre, r);
+    out.push(edit('edit_file, exact', u, u.oldL, u.newL));
+    if (blankEdges(u)) continue;
+    const o = shallower(u.oldL, tabs);
+    if (o.join('\n') !== u.oldL.join('\n')) out.push(edit('one level too shallow (column 0 untouched)', u, o, shallower(u.newL, tabs)));
   }
   for (const r of await standsAlone(regions(c.pre, c.post, 6).slice(0, 6))) {
     if (blankEdges(r)) continue;
@@ -190,7 +225,7 @@ export interface Replayed { call: DamagedCall; outcome: Outcome; result: string 
 
 /**
  * The commit's damaged calls through the built CLI, in one run: each call on its own copy of the
- * file (folder cN/), read first, then edited. A read between edits also keeps the run going past
+ * file (folder cN/), its lines around the change read first, then edited. A read between edits also keeps the run going past
  * refusals (three failed calls in a row stop a turn).
  */
 export async function replayThroughCli(cli: string, c: Commit, damaged: (file: string) => Promise<DamagedCall[]>): Promise<Replayed[]> {
@@ -205,7 +240,8 @@ export async function replayThroughCli(cli: string, c: Commit, damaged: (file: s
     const args = x.tool === 'apply_patch'
       ? { patch: String(x.args.patch).replace(/^(--- a\/|\+\+\+ b\/)/gm, `$1c${i}/`) }
       : { ...x.args, path: rel };
-    return [tc('read_file', { path: rel }), tc(x.tool, args)];
+    // The model reads the lines around the change (the whole file each time would make one run's requests huge).
+    return [tc('read_file', { path: rel, offset: Math.max(1, x.line - 5), limit: x.count + 10 }), tc(x.tool, args)];
   });
   const server = await ScriptedServer.start([calls(...steps), text('done')]);
   try {

@@ -398,10 +398,15 @@ function newTextKeepsGaps(m: LineMatch, fileTrim: string[], newLines: string[]):
   // anchor line) there must be none, else the reading starts inside the region new_text rewrites.
   if (m.pieces[0]!.lines.length === 1 && firstStart > 0) return false;
   if (m.pieces[m.pieces.length - 1]!.lines.length === 1 && from < newT.length) return false;
-  const headLast = firstStart > 0 ? newT[firstStart - 1] : undefined;
-  if (headLast !== undefined && m.start > 0 && headLast === fileTrim[m.start - 1]) return false;
-  const tailFirst = from < newT.length ? newT[from] : undefined;
-  if (tailFirst !== undefined && m.end < fileTrim.length && tailFirst === fileTrim[m.end]) return false;
+  // Compared by their nearest non-blank lines: a blank line beside the region says nothing of where it ends.
+  const nonBlank = (ls: string[], from: number, step: 1 | -1) => {
+    for (let i = from; i >= 0 && i < ls.length; i += step) if (ls[i] !== '') return ls[i];
+    return undefined;
+  };
+  const headLast = firstStart > 0 ? nonBlank(newT, firstStart - 1, -1) : undefined;
+  if (headLast !== undefined && m.start > 0 && headLast === nonBlank(fileTrim, m.start - 1, -1)) return false;
+  const tailFirst = from < newT.length ? nonBlank(newT, from, 1) : undefined;
+  if (tailFirst !== undefined && m.end < fileTrim.length && tailFirst === nonBlank(fileTrim, m.end, 1)) return false;
   return true;
 }
 

@@ -40,7 +40,11 @@ function nativeMarkers(file: string, oldLines: string[], isMarker: (l: string) =
 
 export async function readElidedOldText(file: string, original: string, oldText: string, isMarker: (l: string) => boolean): Promise<ElidedReading | undefined> {
   const lines = original.split('\n');
-  const oldLines = nativeMarkers(file, oldText.split('\n'), isMarker);
+  // Blank lines at its edges are no part of the region (the line rules drop them too).
+  const written = oldText.split('\n');
+  while (written.length > 1 && written[0]!.trim() === '') written.shift();
+  while (written.length > 1 && written[written.length - 1]!.trim() === '') written.pop();
+  const oldLines = nativeMarkers(file, written, isMarker);
   // Named as the model wrote it.
   const marker = oldText.split('\n').find(isMarker);
   if (!marker) return undefined;

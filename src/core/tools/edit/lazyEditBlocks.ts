@@ -65,7 +65,11 @@ export async function applyLazyEditBlocks(file: string, original: string, blocks
       if (read && !read.ok) return { ok: false, block: k + 1, clearer: true, error: `${name}: ${read.reason}. Include more lines before and after the marker, or send old_text without markers.${nothing}` };
       if (!read) return { ...step, block: k + 1, error: step.error.replace(/^The edit/, name).replace(/\nNothing was changed\.$/, nothing) };
       const lines = text.split('\n');
-      const placed = [...lines.slice(0, read.start), b.new_text, ...lines.slice(read.end)].join('\n');
+      // The region has no blank lines at its edges (old_text's are dropped), so new_text's go too, as the line rules do.
+      const newLines = b.new_text.split('\n');
+      while (newLines.length > 1 && newLines[0]!.trim() === '') newLines.shift();
+      while (newLines.length > 1 && newLines[newLines.length - 1]!.trim() === '') newLines.pop();
+      const placed = [...lines.slice(0, read.start), ...newLines, ...lines.slice(read.end)].join('\n');
       if (b.new_text.split('\n').some(isMarker)) {
         const rebuilt = await reconstructLazyText(file, text, placed, isMarker);
         if (!rebuilt?.ok) {
