@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from './chatMessage';
 import { contentText } from './chatMessage';
-import { messageTokens, toolsTokens } from './messageTokens';
+import { messagesTokens, messageTokens, toolsTokens } from './messageTokens';
 import { answerReserve, modelWindow } from './modelWindows';
 import { cutMessage, elideToolCallArgs, elideToolResult } from './elide';
 import { emptyFacts, renderSummaryMessage, type TaskFacts } from './taskFacts';
@@ -108,9 +108,7 @@ export class ContextFitter {
   }
 
   private total(ms: readonly ChatMessage[]): number {
-    let n = 3;
-    for (const m of ms) n += this.tokens(m);
-    return n;
+    return messagesTokens(ms, (m) => this.tokens(m));
   }
 
   /** How many of our tokens a request may hold for this model, after the reserve for the answer and the tool schemas. */

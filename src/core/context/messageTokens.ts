@@ -17,9 +17,10 @@ export function messageTokens(m: ChatMessage): number {
   return n;
 }
 
-export function messagesTokens(messages: readonly ChatMessage[]): number {
+/** A request's messages with the reply's priming; `tokensOf` lets a caller count each message from its own cache. */
+export function messagesTokens(messages: readonly ChatMessage[], tokensOf: (m: ChatMessage) => number = messageTokens): number {
   let n = REPLY_PRIMING;
-  for (const m of messages) n += messageTokens(m);
+  for (const m of messages) n += tokensOf(m);
   return n;
 }
 

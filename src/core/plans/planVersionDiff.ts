@@ -56,11 +56,6 @@ export function planVersionDiff(before: Plan, after: Plan, fromVersion: number):
   };
 }
 
-/** True when nothing but numbering changed. */
-export function diffIsEmpty(d: PlanVersionDiff): boolean {
-  return !d.added.length && !d.removed.length && !d.edited.length;
-}
-
 /** A step's needs, in the new version's numbers where a step was paired (so renumbering alone is no change). */
 function showNeeds(needs: readonly number[], pairs: readonly [PlanStep, PlanStep][], side: 'old' | 'new'): string {
   const mapped = needs.map((n) => (side === 'old' ? pairs.find(([o]) => o.step_number === n)?.[1].step_number ?? `old ${n}` : n));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { dependenciesOf, graphProblems, runOrder } from '../../../src/core/plans/graph/stepGraph';
-import { mayRunBeside, parallelPairs, readySteps, scheduleFinished, stepsToStart, type SchedulerStep } from '../../../src/core/plans/graph/stepScheduler';
+import { mayRunBeside, parallelPairs, readySteps, stepsToStart, type SchedulerStep } from '../../../src/core/plans/graph/stepScheduler';
 import { filesOverlap } from '../../../src/core/plans/graph/scopeOverlap';
 import { validatePlan } from '../../../src/core/plans/validatePlan';
 import { planVersionDiff } from '../../../src/core/plans/planVersionDiff';
@@ -92,12 +92,11 @@ describe('plan graph: scheduler', () => {
     assert.deepEqual(stepsToStart({ steps: overlapping, states: states({ 1: 'done', 3: 'done' }), limit: 3 }), [2]);
   });
 
-  it('a failed step stops new steps from starting; the run is over once nothing runs', () => {
+  it('a failed step stops new steps from starting', () => {
     const wide = [step(1, ['a'], []), step(2, ['b'], []), step(3, ['c'], [])];
     assert.deepEqual(stepsToStart({ steps: wide, states: states({ 1: 'failed', 2: 'running' }), limit: 3 }), []);
-    assert.equal(scheduleFinished({ steps: wide, states: states({ 1: 'failed', 2: 'running' }), limit: 3 }), false);
-    assert.equal(scheduleFinished({ steps: wide, states: states({ 1: 'failed', 2: 'done' }), limit: 3 }), true);
-    assert.equal(scheduleFinished({ steps: wide, states: states({ 1: 'done', 2: 'done' }), limit: 3 }), false);
+    assert.deepEqual(stepsToStart({ steps: wide, states: states({ 1: 'failed', 2: 'done' }), limit: 3 }), []);
+    assert.deepEqual(stepsToStart({ steps: wide, states: states({ 1: 'done', 2: 'done' }), limit: 3 }), [3]);
   });
 
   it('overlap of declared files: paths, folders and globs', () => {

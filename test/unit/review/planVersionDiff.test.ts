@@ -1,6 +1,6 @@
 /** What changed between plan versions, as the card shows it. */
 import assert from 'node:assert/strict';
-import { planVersionDiff, diffIsEmpty } from '../../../src/core/plans/planVersionDiff';
+import { planVersionDiff } from '../../../src/core/plans/planVersionDiff';
 import { goodPlan } from '../plans/planFixtures';
 
 const step = (n: number, action: string, extra: Record<string, unknown> = {}) => ({ step_number: n, action, reason: '', tools_needed: ['read_file'], estimated_time: '1 min', files: [], ...extra });
@@ -21,6 +21,7 @@ describe('plan version diff', () => {
     const d = planVersionDiff(goodPlan({ steps: [step(1, 'Run npm test')] }), goodPlan({ steps: [step(1, 'Run npm run test:unit')] }), 2);
     assert.deepEqual([d.added, d.removed], [[], []]);
     assert.deepEqual(d.edited[0]!.changes, [{ field: 'action', before: 'Run npm test', after: 'Run npm run test:unit' }]);
-    assert.equal(diffIsEmpty(planVersionDiff(goodPlan(), goodPlan(), 1)), true);
+    const same = planVersionDiff(goodPlan(), goodPlan(), 1);
+    assert.deepEqual([same.added, same.removed, same.edited], [[], [], []], 'the same plan again: no change');
   });
 });

@@ -52,12 +52,6 @@ export function stepsToStart(input: ScheduleInput): number[] {
   return chosen.map((s) => s.step_number);
 }
 
-/** True when nothing runs and nothing more can start: the run is over. */
-export function scheduleFinished(input: ScheduleInput): boolean {
-  const running = input.steps.some((s) => input.states[String(s.step_number)] === 'running');
-  return !running && stepsToStart({ ...input, limit: Math.max(1, input.limit) }).length === 0;
-}
-
 /**
  * Steps that could ever run side by side: no path between them in the graph and files that do not
  * overlap. Empty for a chain (every plan written before `depends_on`), which then runs exactly as
