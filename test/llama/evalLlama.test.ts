@@ -45,6 +45,8 @@ describe('tandem eval against a real llama-server', function () {
     for (const x of report.results) {
       assert.equal(x.passed, false, x.task);
       assert.ok(x.reason && (FAILURE_REASONS as readonly string[]).includes(x.reason) && x.detail, `${x.task}: ${x.reason}`);
+      // The model cannot change code: whatever it did, the task says it changed nothing.
+      assert.equal(x.reason, 'no_change', `${x.task}: ${x.reason} ${x.detail}`);
       assert.ok(x.modelRequests >= 1 && x.tokensIn > 0, `${x.task}: the server was asked (${x.modelRequests} requests)`);
     }
     assert.equal(report.assignments[0]!.passed, 0);

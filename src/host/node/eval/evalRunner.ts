@@ -224,8 +224,14 @@ async function runOne(task: EvalTask, assignment: Assignment, copy: string, o: E
     return finish(false, 'budget_hit', `stopped at ${what}${changed.length ? `; then the check failed:\n${verified.output}` : ''}`, run, changed);
   }
   if (!changed.length) {
-    if (run.outcome === 'error' && !run.noPlan) return finish(false, 'error', run.lastError ?? 'the agent ended with an error', run, changed);
-    const why = run.noPlan ? `the Planner gave no valid plan${run.lastError ? ` (${run.lastError})` : ''}` : 'the agent changed no file';
+    // An error before any step ran (the endpoint failed) is the reason; a plan that ran and changed nothing is no change.
+    const steps = metricsFromCards(run.cards).steps;
+    if (run.outcome === 'error' && !run.noPlan && !steps && run.lastError) return finish(false, 'error', run.lastError, run, changed);
+    const why = run.noPlan
+      ? `the Planner gave no valid plan${run.lastError ? ` (${run.lastError})` : ''}`
+      : steps
+        ? `the agent changed no file (${steps.done} of ${steps.total} plan steps done)`
+        : 'the agent changed no file';
     return finish(false, 'no_change', `${why}; the check ${verified.output ? `failed:\n${verified.output}` : 'failed'}`, run, changed);
   }
   return finish(false, 'check_failed', verified.output, run, changed);
