@@ -54,7 +54,7 @@ const lanes = () => Object.fromEntries(plan.steps.map((s) => [String(s.step_numb
   { type: 'text', text: `Wrote ${s.files[0]}.` },
 ]]));
 
-async function runPlan(parallel) {
+async function runPlan(parallel, stepWorkspaces) {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-graph-bench-')));
   const planFile = path.join(os.tmpdir(), `${path.basename(ws)}.json`);
   gitIn(ws, 'init', '-q');
@@ -67,7 +67,7 @@ async function runPlan(parallel) {
   const t0 = performance.now();
   const code = await runCli({
     argv: ['run', '--workspace', ws, '--base-url', server.url, '--role', 'actor', '--plan', planFile, '--approve', 'plan', '--no-history', '--json', '--parallel', String(parallel)],
-    env: { ...process.env, TANDEM_API_KEY: 'sk-bench', TANDEM_MAX_RETRIES: '0', TANDEM_DATA_DIR: path.join(ws, '..', `${path.basename(ws)}-data`) },
+    env: { ...process.env, ...(stepWorkspaces ? { TANDEM_STEP_WORKSPACES: stepWorkspaces } : {}), TANDEM_API_KEY: 'sk-bench', TANDEM_MAX_RETRIES: '0', TANDEM_DATA_DIR: path.join(ws, '..', `${path.basename(ws)}-data`) },
     stdout: () => {},
     stderr: (s) => { err += s; },
     isTty: false,
@@ -82,18 +82,22 @@ async function runPlan(parallel) {
   return ms;
 }
 
-console.log(`\nA 4-step plan with two independent branches, the server answering after ${ANSWER_MS} ms (${RUNS} run${RUNS === 1 ? '' : 's'} each, median)`);
-const sequential = [];
-const parallel = [];
-for (let i = 0; i < RUNS; i++) {
-  sequential.push(await runPlan(1));
-  parallel.push(await runPlan(2));
+console.log(`\nA 4-step plan with two independent branches, the server answering after ${ANSWER_MS} ms (${RUNS} run${RUNS === 1 ? '' : 's'} each, median; load ${os.loadavg()[0].toFixed(1)})`);
+// Copy-on-write views (the default) first, then the worktrees they fall back to, side by side.
+for (const [kind, env] of [['copy-on-write', undefined], ['git worktree', 'worktree']]) {
+  const sequential = [];
+  const parallel = [];
+  for (let i = 0; i < RUNS; i++) {
+    sequential.push(await runPlan(1, env));
+    parallel.push(await runPlan(2, env));
+  }
+  const seq = median(sequential);
+  const par = median(parallel);
+  console.log(line(`${kind}: --parallel 1 (one at a time)`, seq, 'ms', undefined, 0));
+  console.log(line(`${kind}: --parallel 2`, par, 'ms', undefined, 0));
+  // The budget is the default path's (copy-on-write on Linux).
+  console.log(line(`${kind}: parallel / sequential`, par / seq, '×', SMOKE || env ? undefined : 0.6, 2));
 }
-const seq = median(sequential);
-const par = median(parallel);
-console.log(line('--parallel 1 (one at a time)', seq, 'ms', undefined, 0));
-console.log(line('--parallel 2', par, 'ms', undefined, 0));
-console.log(line('parallel / sequential wall time', par / seq, '×', SMOKE ? undefined : 0.6, 2));
 
 /** Bytes allocated under a folder (st_blocks: what tmpfs holds in memory), links not followed. */
 function allocated(dir) {

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -246,8 +247,8 @@ describe('copy-on-write step workspaces (real overlay, real sandbox)', function 
       const { NodeWorkspaceFs } = require(${JSON.stringify(require.resolve('../../../src/host/node/nodeWorkspaceFs'))});
       const { NodeCommandRunner } = require(${JSON.stringify(require.resolve('../../../src/host/node/nodeCommandRunner'))});
       (async () => {
-        const steps = new OverlayStepWorkspaces({ dir: process.argv[2] });
-        const s = await steps.create(process.argv[1], 'step1');
+        const steps = new OverlayStepWorkspaces({ dir: process.argv[3] });
+        const s = await steps.create(process.argv[2], 'step1');
         const f = new NodeWorkspaceFs([s.root]);
         await f.writeText(f.roots[0] + '/tool.txt', 'tool\\n');
         const r = await new NodeCommandRunner().run('cat tool.txt > cmd.txt && id -u', { cwd: f.roots[0], timeoutMs: 30000, signal: new AbortController().signal, isolation: { roots: f.roots, workspace: 'writable', network: false } });
@@ -255,12 +256,17 @@ describe('copy-on-write step workspaces (real overlay, real sandbox)', function 
         await steps.remove(s);
         console.log(JSON.stringify({ exit: r.exitCode, output: r.output, paths: p.entries.map((e) => e.path) }));
       })().catch((e) => { console.error(e); process.exit(1); });`;
-    let argv = [process.execPath, '-e', script, ws, dir];
+    // One file anyone may read: the repository's own folders may be closed to `nobody` (a clone under /root).
+    const bundle = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cow-bundle-')), 'as-user.cjs');
+    esbuild.buildSync({ stdin: { contents: script, resolveDir: __dirname, loader: 'js' }, bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'error' });
+    fs.chmodSync(path.dirname(bundle), 0o755);
+    let argv = [process.execPath, bundle, ws, dir];
     if (asRoot) {
       for (const p of [ws, dir]) execFileSync('chown', ['-R', 'nobody:', p]);
       argv = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', 'env', `HOME=${dir}`, ...argv];
     }
     const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 50_000 });
+    fs.rmSync(path.dirname(bundle), { recursive: true, force: true });
     assert.equal(r.status, 0, r.stderr);
     const got = JSON.parse(r.stdout.trim().split('\n').pop()!);
     assert.equal(got.exit, 0, got.output);

@@ -38,6 +38,8 @@ interface OverlayStep {
   prefix: string;
   startedMs: number;
   holder: OverlayHolder;
+  /** What git said of the paths asked so far: ignored or not (readOverlayPatch.ts). */
+  ignoredKnown: Map<string, boolean>;
 }
 
 /** The owner file's second line: what a sweep needs to read a leftover step's changes. */
@@ -166,7 +168,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
       readOnlyFolders: await this.dependencies(top, prefix, holder.view.hostMount),
       ready: Promise.resolve(),
     };
-    this.steps.set(step, { dir, top, prefix, startedMs, holder });
+    this.steps.set(step, { dir, top, prefix, startedMs, holder, ignoredKnown: new Map() });
     return step;
   }
 
@@ -194,7 +196,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
     // lead to the empty mount point, and the step's changes would read as none.
     const [view, mountPoint] = await Promise.all([fs.stat(s.holder.view.hostMount).catch(() => undefined), fs.stat(folders(s.dir).mount)]);
     if (!view || view.dev === mountPoint.dev) throw new Error(`the step's copy-on-write view is gone (the process holding it, ${s.holder.view.pid}, ended)`);
-    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: s.holder.view.hostMount, startedMs: s.startedMs });
+    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: s.holder.view.hostMount, startedMs: s.startedMs, ignoredKnown: s.ignoredKnown });
   }
 
   async remove(step: StepWorkspace): Promise<void> {

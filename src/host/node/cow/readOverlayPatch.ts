@@ -32,6 +32,11 @@ export interface OverlayPatchSource {
   view: string;
   /** When the step started (ms since the epoch): a workspace path changed later is changed meanwhile. */
   startedMs: number;
+  /**
+   * What git said of each path asked before (ignored or not), kept for the step's life: its patch is
+   * read several times (around its check, then to apply it), and git need only be asked of new paths.
+   */
+  ignoredKnown?: Map<string, boolean>;
 }
 
 /** A `before` no workspace path matches (a hash of a sentence, not of a file): the workspace changed the path while the step ran. */
@@ -145,10 +150,13 @@ export async function readOverlayPatch(s: OverlayPatchSource): Promise<StepPatch
   const { written, deleted } = await changedPaths(s);
   const inWorkspace = (p: string) => !s.prefix || p.startsWith(s.prefix);
   const all = [...written, ...deleted].filter(inWorkspace);
-  const ignored = await gitIgnored(s.top, all);
+  const known = s.ignoredKnown ?? new Map<string, boolean>();
+  const asked = all.filter((p) => !known.has(p));
+  const ignoredNow = await gitIgnored(s.top, asked);
+  for (const p of asked) known.set(p, ignoredNow.has(p));
   const root = s.prefix ? path.join(s.view, s.prefix) : s.view;
   const entries: StepPatchEntry[] = [];
-  for (const top of all.filter((p) => !ignored.has(p)).sort()) {
+  for (const top of all.filter((p) => !known.get(p)).sort()) {
     const rel = top.slice(s.prefix.length);
     const before = await workspaceBefore(s, top);
     if (deleted.has(top)) {
