@@ -65,6 +65,10 @@ export interface FactsArgs {
   historyDir?: string;
   cite: string[];
   json: boolean;
+  /** consolidate: keep the proposal (else it is only shown). */
+  apply: boolean;
+  model?: string;
+  baseURL?: string;
 }
 
 export type ParsedArgs =
@@ -161,6 +165,9 @@ export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo>
       historyDir: str(values['history-dir']),
       cite: list(values.cite),
       json: values.json === true,
+      apply: values.apply === true,
+      ...(str(values.model) ? { model: str(values.model) } : {}),
+      ...(str(values['base-url']) ? { baseURL: str(values['base-url']) } : {}),
     };
   }
   const run = runArgs(known, values, positionals, roles);

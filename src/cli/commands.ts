@@ -68,10 +68,12 @@ export const OPTIONS = {
     type: 'string',
     value: 'M',
     help: ['model for the role (default: $TANDEM_MODEL or gpt-4o-mini)'],
-    commands: ASKS,
+    helpIn: { facts: ['consolidate: the model asked (default: $TANDEM_SUMMARY_MODEL, else $TANDEM_MODEL)'] },
+    commands: [...ASKS, 'facts'],
     check: (v) => (v.trim() ? undefined : '--model needs a value'),
   },
-  'base-url': { type: 'string', value: 'URL', help: ['endpoint, e.g. http://127.0.0.1:8080/v1'], commands: ASKS },
+  'base-url': { type: 'string', value: 'URL', help: ['endpoint, e.g. http://127.0.0.1:8080/v1'], commands: [...ASKS, 'facts'] },
+  apply: { type: 'boolean', help: ['consolidate: keep what the summary model proposes (else it is only shown)'], commands: ['facts'] },
   approve: {
     type: 'string',
     value: APPROVE_MODES.join('|'),
@@ -240,6 +242,8 @@ export const COMMANDS: Record<CommandName, CommandDef> = {
       ['tandem facts add "<sentence>" [--cite PATH:START-END]…', 'add a fact of your own'],
       ['tandem facts rm ID', 'forget one fact (a unique prefix of its id is enough)'],
       ['tandem facts clear', "forget every fact of the workspace"],
+      ['tandem facts consolidate [--apply]', 'the summary model proposes merging and dropping facts; --apply keeps it'],
+      ['tandem facts undo', 'put back the facts from before the last consolidation'],
     ],
   },
 };

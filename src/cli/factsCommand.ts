@@ -14,6 +14,7 @@ import { cliFactBook } from './cliFacts';
 import { historyDirFor } from './history';
 import { factsUsage } from './usage';
 import { EXIT } from './commands';
+import { applyConsolidation, consolidate, describeProposal, undoConsolidation } from './factsConsolidate';
 
 export interface FactsIo {
   env: NodeJS.ProcessEnv;
@@ -48,9 +49,10 @@ export async function runFactsCommand(args: FactsArgs, io: FactsIo): Promise<num
     shownErr(`tandem: --workspace ${args.workspace ?? '.'} is not a folder\n`);
     return EXIT.usage;
   }
+  const historyDir = historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir));
   const book = cliFactBook({
     workspace: ws,
-    historyDir: historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir)),
+    historyDir,
     fs: new NodeWorkspaceFs([fs.realpathSync(ws)]),
     env: io.env,
   });
@@ -60,6 +62,7 @@ export async function runFactsCommand(args: FactsArgs, io: FactsIo): Promise<num
     return EXIT.usage;
   };
   if (args.cite.length && sub !== 'add') return usageError('--cite goes with facts add');
+  if (args.apply && sub !== 'consolidate') return usageError('--apply goes with facts consolidate');
   const warnProblem = () => {
     const p = book.takeProblem();
     if (p) shownErr(`tandem: ${p}\n`);
@@ -70,7 +73,10 @@ export async function runFactsCommand(args: FactsArgs, io: FactsIo): Promise<num
       const views = await book.list();
       warnProblem();
       if (args.json) for (const v of views) io.stdout(`${JSON.stringify(v)}\n`);
-      else shownOut(listText(views, Date.now(), book.settings.enabled));
+      else {
+        shownOut(listText(views, Date.now(), book.settings.enabled));
+        if (views.length > book.settings.max) shownOut(`${views.length} facts, past TANDEM_FACTS_MAX (${book.settings.max}): tandem facts consolidate proposes merging and dropping some.\n`);
+      }
       return EXIT.done;
     }
     case 'add': {
@@ -103,7 +109,37 @@ export async function runFactsCommand(args: FactsArgs, io: FactsIo): Promise<num
       shownOut(`Forgot ${n} fact${n === 1 ? '' : 's'}.\n`);
       return EXIT.done;
     }
+    case 'consolidate': {
+      if (rest.length) return usageError('facts consolidate takes no argument');
+      const p = await consolidate({ book, env: io.env, ...(args.model ? { model: args.model } : {}), ...(args.baseURL ? { baseURL: args.baseURL } : {}) });
+      warnProblem();
+      if ('error' in p) {
+        shownErr(`tandem: ${p.error}\n`);
+        return EXIT.error;
+      }
+      shownOut(describeProposal(p));
+      if (!args.apply) {
+        shownOut('Nothing was replaced: run it again with --apply to keep this.\n');
+        return EXIT.done;
+      }
+      const r = applyConsolidation(book, historyDir, p);
+      if (!r.ok) {
+        shownErr(`tandem: ${r.why}\n`);
+        return EXIT.error;
+      }
+      shownOut('Kept. Undo it with: tandem facts undo\n');
+      return EXIT.done;
+    }
+    case 'undo': {
+      const r = undoConsolidation(book, historyDir);
+      if (!r.ok) {
+        shownErr(`tandem: ${r.why}\n`);
+        return EXIT.error;
+      }
+      shownOut(`Restored the ${r.restored} facts from before the consolidation.\n`);
+      return EXIT.done;
+    }
     default:
-      return usageError(`unknown facts command "${sub}" (expected list, add, rm, clear)`);
+      return usageError(`unknown facts command "${sub}" (expected list, add, rm, clear, consolidate, undo)`);
   }
 }

@@ -162,6 +162,21 @@ export class FactBook {
     });
   }
 
+  /**
+   * This workspace's facts become `after`, only if they are still exactly `before` (a consolidation
+   * the user keeps, or its Undo): a fact learned or forgotten meanwhile is never lost by it.
+   */
+  replace(before: readonly Fact[], after: readonly Fact[]): { ok: true } | { ok: false; why: string } {
+    const key = (fs: readonly Fact[]) => JSON.stringify([...fs].map((f) => [f.id, f.text, f.checked]).sort());
+    return this.o.store.update((all) => {
+      const mine = all.filter((f) => f.workspace === this.o.workspace);
+      if (key(mine) !== key(before)) return { ok: false as const, why: 'the facts changed since this was proposed; nothing was replaced' };
+      for (const f of mine) all.splice(all.indexOf(f), 1);
+      all.push(...after.map((f) => ({ ...f, workspace: this.o.workspace })));
+      return { ok: true as const };
+    });
+  }
+
   /** Forget one fact, by id or a unique prefix of it. */
   remove(id: string): { removed: Fact } | { why: string } {
     return this.o.store.update((all) => {

@@ -235,6 +235,38 @@ describe('facts across tasks (built CLI, scripted model)', function () {
     }
   });
 
+  it('past the maximum, `tandem facts consolidate` shows the summary model\'s proposal first; --apply keeps it, `facts undo` puts them back', async () => {
+    for (const [t, c] of [['Tests run with npm test', 'src/app.py:1-1'], ['The tests are run by npm test', 'src/app.py:3-3'], ['Routes live in src/app.py', 'src/app.py:5-7']] as const) {
+      assert.equal((await facts('add', t, '--cite', c)).code, 0);
+    }
+    fs.writeFileSync(path.join(kit.ws, 'src', 'app.py'), APP.replace('@app.route("/")', '@app.get("/")'));
+    const ids = Object.fromEntries((await facts('list', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l)).map((v) => [v.fact.text, v.fact.id as string]));
+    const [a, b, c] = [ids['Tests run with npm test']!, ids['The tests are run by npm test']!, ids['Routes live in src/app.py']!];
+    assert.match((await runCliProcess(kit.cli, ['facts', 'list', '--workspace', kit.ws], { env: { TANDEM_DATA_DIR: data, TANDEM_FACTS_MAX: '2' } })).stdout, /3 facts, past TANDEM_FACTS_MAX \(2\): tandem facts consolidate/);
+    const answer = text(JSON.stringify({ facts: [{ from: [a, b], text: 'Tests run with `npm test`' }], drop: [{ id: c, why: 'its cited lines changed' }] }));
+    const shown = await tandem([answer], ['facts', 'consolidate']);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(shown.stdout, `Facts: 3 → 1\n  merged ${a}, ${b} → ${a}: Tests run with \`npm test\`\n  dropped ${c}: Routes live in src/app.py — its cited lines changed\nNothing was replaced: run it again with --apply to keep this.\n`);
+    const [req] = kit.server!.chatRequests();
+    assert.match(req.messages[0].content, /You consolidate the facts/);
+    assert.match(req.messages[1].content, new RegExp(`- ${c}: Routes live in src/app.py \\[src/app.py:5-7\\] \\(stale: src/app.py:5-7 changed since it was learned\\)`));
+    assert.equal((await facts('list', '--json')).stdout.trim().split('\n').length, 3, 'nothing replaced before --apply');
+
+    const kept = await tandem([answer], ['facts', 'consolidate', '--apply']);
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.match(kept.stdout, /Kept\. Undo it with: tandem facts undo/);
+    const after = (await facts('list', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(after.map((v) => [v.fact.id, v.fact.text, v.cited]), [[a, 'Tests run with `npm test`', 'src/app.py:1, src/app.py:3']]);
+    const undo = await facts('undo');
+    assert.equal(undo.code, 0, undo.stderr);
+    assert.deepEqual((await facts('list', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l).fact.id).sort(), [a, b, c].sort());
+    // An answer naming a fact that does not exist replaces nothing.
+    const bad = await tandem([text(JSON.stringify({ facts: [{ from: ['fnothere'], text: 'x' }], drop: [] }))], ['facts', 'consolidate', '--apply']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /the answer names fnothere, which is not one of the facts/);
+    assert.equal((await facts('list', '--json')).stdout.trim().split('\n').length, 3);
+  });
+
   it('a corrupt facts file is kept aside and reported, never lost silently', async () => {
     assert.equal((await review(flaskFact)).code, 0);
     const dir = path.join(data, 'workspaces');
