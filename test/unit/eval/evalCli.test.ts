@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { waitUntil } from '../../support/wait';
 import { buildCli, runCliProcess } from '../../support/cliRunner';
 import { ScriptedServer } from '../../support/scriptedServer';
 import { nonsenseModel, referenceModel, referenceOf } from '../../support/evalModels';
@@ -166,5 +168,30 @@ describe('tandem eval (built CLI, scripted server)', function () {
     assert.equal(res!.reason, 'budget_hit');
     assert.match(res!.detail!, /stopped at the limit of 2 tool calls per turn/);
     assert.match(r.stderr, /fail \(budget hit: stopped at the limit of 2 tool calls per turn\)/);
+  });
+
+  it('resumes after a kill: the results written before it are kept, and only the rest runs', async () => {
+    const refs = TWO_TASKS.map((t) => referenceOf(path.join(suite, t.id)));
+    // Each answer a little late, so the kill lands between the first result and the second.
+    server = await ScriptedServer.start([], { respond: referenceModel(refs), answerDelayMs: 300 });
+    const out = path.join(tmp, 'out');
+    const env = { ...process.env, TANDEM_BASE_URL: server.url, TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', TANDEM_DATA_DIR: path.join(tmp, 'data') };
+    const child = spawn(process.execPath, [cli, 'eval', '--suite', suite, '--out', out, '--flow', 'act'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const results = path.join(out, 'results');
+    const written = () => (fs.existsSync(results) ? fs.readdirSync(results, { recursive: true }).filter((f) => String(f).endsWith('.json')).length : 0);
+    await waitUntil(() => written() >= 1, 'the first result file', 60_000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+    const kept = written();
+    assert.ok(kept >= 1 && kept < 2, `${kept} results when it was killed`);
+    const files = fs.readdirSync(results, { recursive: true }).map(String).join(' ');
+    const [done, rest] = files.includes('greet-shout') ? ['shout', 'subtracts'] : ['subtracts', 'shout'];
+    const asked = server.chatRequests().length;
+    const again = await runCliProcess(cli, ['eval', '--suite', suite, '--out', out, '--flow', 'act'], { env: { TANDEM_BASE_URL: server.url, TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' }, timeoutMs: 60_000 });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /1 of 2 already done/);
+    const later = server.chatRequests().slice(asked).map((b) => JSON.stringify(b.messages));
+    assert.ok(later.length > 0 && later.every((m) => m.includes(rest) && !m.includes(done)), 'only the task without a result ran again');
+    assert.deepEqual(report().results.map((x) => x.passed), [true, true]);
   });
 });
