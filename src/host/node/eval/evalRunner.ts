@@ -103,7 +103,9 @@ export async function runEval(o: EvalRunOptions): Promise<EvalRunSummary> {
       // A run cut short by Ctrl-C is not a result: the next start runs it again.
       if (!result || o.signal.aborted) continue;
       fs.mkdirSync(path.dirname(r.file), { recursive: true });
-      fs.writeFileSync(r.file, `${JSON.stringify(result, null, 2)}\n`);
+      // Whole or not at all: a kill mid-write must not leave half a result that looks kept.
+      fs.writeFileSync(`${r.file}.part`, `${JSON.stringify(result, null, 2)}\n`);
+      fs.renameSync(`${r.file}.part`, r.file);
       results.set(r.file, result);
       writeReport();
       const why = failureHeadline(result.detail).slice(0, 120);
