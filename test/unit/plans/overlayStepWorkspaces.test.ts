@@ -178,6 +178,23 @@ describe('copy-on-write step workspaces (real overlay, real sandbox)', function 
     }
   });
 
+  it("a FIFO is no change (git sees none in a worktree), a link to one is refused by both names, and a path beyond a workspace link is read, not an error", async () => {
+    fs.mkdirSync(path.join(ws, 'sub'));
+    fs.symlinkSync(dir, path.join(ws, 'sub', 'data'));
+    const s = await steps.create(ws, 'step1');
+    try {
+      const root = new NodeWorkspaceFs([s.root]).roots[0]!;
+      const made = await run(root, 'mkfifo lone && rm sub/data && mkdir sub/data && echo x > sub/data/new.txt');
+      assert.equal(made.exitCode, 0, made.output);
+      assert.deepEqual((await steps.readPatch(s)).entries.map(summary), [['sub/data', 'deletion'], ['sub/data/new.txt', 'file', '644', 'x\n']]);
+      const linked = await run(root, 'mkfifo pipe && ln -s pipe report.txt');
+      assert.equal(linked.exitCode, 0, linked.output);
+      await assert.rejects(steps.readPatch(s), /pipe: is a FIFO \(named pipe\).*and report\.txt is a link to it/);
+    } finally {
+      await steps.remove(s);
+    }
+  });
+
   it("a file the workspace gains while the step runs (another step applied) is never read as the step's deletion", async () => {
     const s = await steps.create(ws, 'step1');
     try {

@@ -6,7 +6,8 @@
  *
  * Kept out, as a git worktree keeps them out: paths git ignores (build output, installed
  * dependencies), anything in a `.git` folder, paths outside the workspace's part of the repository,
- * and files the step only opened for writing without changing them (overlayfs copies those up too).
+ * FIFOs, sockets and devices (git sees none; a link to one is refused by name), and files the step
+ * only opened for writing without changing them (overlayfs copies those up too).
  *
  * `before` (what the workspace had when the step started) is read from the workspace now. The
  * workspace is not frozen under a running step, so a path the workspace changed after the step
@@ -93,6 +94,8 @@ async function changedPaths(s: OverlayPatchSource): Promise<{ written: Set<strin
       }
       // A workspace folder the step replaced with a file or link: its files gone.
       if (lower?.isDirectory()) await filesUnder(s.top, child, deleted);
+      // FIFOs, sockets and devices are no change, as git sees none in a worktree (a link to one is refused by name).
+      if (!e.isFile() && !e.isSymbolicLink()) continue;
       written.add(child);
     }
     if (!rel || !(await lstat(path.join(s.top, rel)))?.isDirectory()) return;
@@ -125,6 +128,15 @@ function gitIgnored(top: string, paths: readonly string[]): Promise<Set<string>>
   });
 }
 
+/** Whether a folder on the way to `rel` is a link in the workspace. */
+async function beyondLink(top: string, rel: string): Promise<boolean> {
+  const parts = rel.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    if ((await lstat(path.join(top, ...parts.slice(0, i))))?.isSymbolicLink()) return true;
+  }
+  return false;
+}
+
 /** What the workspace has at `rel` now, as a step patch's `before`. */
 async function workspaceBefore(s: OverlayPatchSource, rel: string): Promise<StepPatchBefore> {
   const abs = path.join(s.top, rel);
@@ -151,7 +163,13 @@ export async function readOverlayPatch(s: OverlayPatchSource): Promise<StepPatch
   const inWorkspace = (p: string) => !s.prefix || p.startsWith(s.prefix);
   const all = [...written, ...deleted].filter(inWorkspace);
   const known = s.ignoredKnown ?? new Map<string, boolean>();
-  const asked = all.filter((p) => !known.has(p));
+  // git refuses a whole question with a path beyond a link of the workspace's; such a path is no ignored file
+  // of git's (the apply refuses it by name: a link on the way).
+  const asked: string[] = [];
+  for (const p of all.filter((q) => !known.has(q))) {
+    if (await beyondLink(s.top, p)) known.set(p, false);
+    else asked.push(p);
+  }
   const ignoredNow = await gitIgnored(s.top, asked);
   for (const p of asked) known.set(p, ignoredNow.has(p));
   const root = s.prefix ? path.join(s.view, s.prefix) : s.view;
