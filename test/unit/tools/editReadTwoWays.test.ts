@@ -129,4 +129,19 @@ def third(c):
     assert.equal(r.isError, false, r.content);
     assert.equal(r.after, c.post);
   });
+
+  it('Go one level too shallow where the neighbours misplace old_text\'s own lines (a template in a string): refused, not guessed', async () => {
+    // Lines of a template at column 0 right after "import (": the rule that places new lines by
+    // their neighbours would put them one level in, so it says nothing of this code.
+    const src = 'package tpl\n\nfunc Main() []byte {\n\treturn []byte(`package cmd\n\nimport (\n{{- if .Viper }}\n\t"fmt"\n{{ end }}\n\t"github.com/spf13/cobra"\n)\n`)\n}\n';
+    const r = await call('tpl.go', src, {
+      edits: [{
+        old_text: 'import (\n{{- if .Viper }}\n"fmt"\n{{ end }}\n"github.com/spf13/cobra"',
+        new_text: 'import (\n{{- if .Viper }}\n"fmt"{{ end }}\n"os"\n"github.com/spf13/cobra"',
+      }],
+    });
+    const want = src.replace('\t"fmt"\n{{ end }}\n', '\t"fmt"{{ end }}\n\t"os"\n');
+    assert.ok(r.after === src || r.after === want, `written wrong:\n${r.after}`);
+    assert.equal(r.isError, r.after === src, r.content);
+  });
 });

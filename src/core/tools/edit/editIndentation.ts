@@ -140,35 +140,57 @@ function collapsedLevel(pairs: readonly IndentPair[], oldLines: readonly { text:
   const level = [...atZero].find((f) => f !== '')!;
   const d = width(level);
   if (!indented.every((p) => width(p.file) - width(p.model) === d)) return undefined;
+  // Old lines by their text and the text of the non-blank line before them.
   const byText = new Map<string, Set<string>>();
+  let prev = '';
   for (const l of oldLines) {
-    const k = l.text.trim();
+    const t = l.text.trim();
+    if (t === '') continue;
+    const k = `${prev}\n${t}`;
     if (!byText.has(k)) byText.set(k, new Set());
     byText.get(k)!.add(l.file);
+    prev = t;
+  }
+  // The neighbours must place old_text's own lines where the file has them, or they say nothing of this code.
+  const placedOld: PlacedLine[] = [];
+  for (const l of oldLines) {
+    if (l.text.trim() === '') continue;
+    const model = indentOf(l.text);
+    if (model === '' && placedOld.length > 0) {
+      const guess = byNeighbours(l.text, placedOld);
+      if (guess !== undefined && guess !== l.file) return undefined;
+    }
+    placedOld.push({ model, file: l.file, text: l.text.trim() });
   }
   return {
     name: 'every line one level shallower than the file\'s, column 0 as it is',
     map(modelIndent, _first, text, before) {
       if (modelIndent !== '') return render(width(modelIndent) + d);
-      const prev = before.at(-1);
-      // The first line, or one after nothing placed: the old line of the same text, when there is one (punctuation alone, "});", says nothing).
-      const same = /[A-Za-z0-9_]/.test(text) ? byText.get(text.trim()) : undefined;
-      if (!prev) return same && same.size === 1 ? [...same][0]! : undefined;
-      const opens = OPENS.test(prev.text) && !COMMENT.test(prev.text);
-      if (prev.model === '') {
-        if (opens) return prev.file === '' ? level : undefined;
-        if (CLOSES.test(text.trim())) return prev.file === level ? '' : undefined;
-        return prev.file;
-      }
-      // After a deeper line: a closer goes one level out from it (or to its level, when it opened a block).
-      if (CLOSES.test(text.trim())) {
-        const w = width(prev.file) - (opens ? 0 : d);
-        return w === 0 ? '' : w === d ? level : undefined;
-      }
-      const top = [...before].reverse().find((b) => b.model === '');
-      return top?.file;
+      // An old line of the same text after the same line (the line did not move) keeps its place;
+      // else the neighbours place it (punctuation alone, "});", names no line).
+      const prevText = before.at(-1)?.text;
+      const same = /[A-Za-z0-9_]/.test(text) ? byText.get(`${prevText ?? ''}\n${text.trim()}`) : undefined;
+      if (same && same.size === 1) return [...same][0]!;
+      return byNeighbours(text, before);
     },
   };
+
+  function byNeighbours(text: string, before: readonly PlacedLine[]): string | undefined {
+    const prev = before.at(-1);
+    if (!prev) return undefined;
+    const opens = OPENS.test(prev.text) && !COMMENT.test(prev.text);
+    if (prev.model === '') {
+      if (opens) return prev.file === '' ? level : undefined;
+      if (CLOSES.test(text.trim())) return prev.file === level ? '' : undefined;
+      return prev.file;
+    }
+    // After a deeper line: a closer goes one level out from it (or to its level, when it opened a block).
+    if (CLOSES.test(text.trim())) {
+      const w = width(prev.file) - (opens ? 0 : d);
+      return w === 0 ? '' : w === d ? level : undefined;
+    }
+    return [...before].reverse().find((b) => b.model === '')?.file;
+  }
 }
 
 /**
