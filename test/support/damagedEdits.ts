@@ -246,7 +246,9 @@ export async function replayThroughCli(cli: string, c: Commit, damaged: (file: s
   const server = await ScriptedServer.start([calls(...steps), text('done')]);
   try {
     const run = await runCliProcess(cli, ['run', '--workspace', ws, '--base-url', server.url, '--role', 'actor', '--approve', 'all', `apply the change to ${base}`], {
-      env: { TANDEM_API_KEY: 'sk-foreign-edits', TANDEM_MAX_RETRIES: '0', TANDEM_MAX_TOOL_CALLS: '100000', TANDEM_CONTEXT_WINDOW: '100000000' },
+      // The CLI's own retries stay on: a run's many calls can outlast the server's keep-alive, and a
+      // request sent on a socket it just closed is reset (a retry sends it again; no step is used twice).
+      env: { TANDEM_API_KEY: 'sk-foreign-edits', TANDEM_MAX_TOOL_CALLS: '100000', TANDEM_CONTEXT_WINDOW: '100000000' },
       timeoutMs: 120_000,
     });
     if (run.code !== 0) throw new Error(`the CLI failed on ${c.source} ${c.commit.slice(0, 8)}: ${run.stderr.slice(0, 2000)}`);
