@@ -9,10 +9,8 @@ import * as path from 'node:path';
 import type { Fact } from '../protocol';
 import { FactFile } from '../protocol';
 import type { FactBook } from '../core/facts/factBook';
-import { CONSOLIDATION_SYSTEM, ConsolidationAnswer, consolidationBrief, proposeConsolidation, type ConsolidationProposal } from '../core/facts/factConsolidation';
-import { LlmClient } from '../core/llm/llmClient';
-import { extractJson } from '../core/plans/extractJson';
-import { modelFor } from '../core/settings/settings';
+import { proposalLines, type ConsolidationProposal } from '../core/facts/factConsolidation';
+import { proposeWithSummaryModel } from '../host/node/factConsolidator';
 import { writeFileAtomic } from '../core/storage/atomicWrite';
 import { PRODUCT_ROLE_INFO } from '../protocol';
 import { settingsFromEnv } from './settingsFromEnv';
@@ -20,25 +18,12 @@ import { settingsFromEnv } from './settingsFromEnv';
 export const UNDO_FILE = 'facts.before-consolidation.json';
 
 export function describeProposal(p: ConsolidationProposal): string {
-  const lines = [`Facts: ${p.before.length} → ${p.after.length}`];
-  for (const m of p.merged) lines.push(`  merged ${m.from.map((f) => f.id).join(', ')} → ${m.into.id}: ${m.into.text}`);
-  for (const d of p.dropped) lines.push(`  dropped ${d.fact.id}: ${d.fact.text} — ${d.why}`);
-  if (!p.merged.length && !p.dropped.length) lines.push('  nothing to merge or drop');
-  return `${lines.join('\n')}\n`;
+  return `${proposalLines(p).join('\n')}\n`;
 }
 
 export async function consolidate(o: { book: FactBook; env: NodeJS.ProcessEnv; model?: string; baseURL?: string }): Promise<ConsolidationProposal | { error: string }> {
-  const views = (await o.book.list());
-  if (views.length < 2) return { error: `there ${views.length === 1 ? 'is 1 fact' : `are ${views.length} facts`}: nothing to consolidate` };
   const { settings } = settingsFromEnv(o.env, { ...(o.model ? { model: o.model } : {}), ...(o.baseURL ? { baseURL: o.baseURL } : {}) }, false, PRODUCT_ROLE_INFO);
-  const model = settings.summaryModel || modelFor(settings, PRODUCT_ROLE_INFO.initial.id);
-  const client = new LlmClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: settings.limits.maxRetries, idleTimeoutMs: settings.limits.requestIdleTimeoutMs, requestDeadlineMs: settings.limits.requestDeadlineMs });
-  const r = await client.stream({ model, maxTokens: 4000, messages: [{ role: 'system', content: CONSOLIDATION_SYSTEM }, { role: 'user', content: consolidationBrief(views) }] });
-  const found = extractJson(r.text);
-  if (!found.ok) return { error: `the summary model (${model}) answered no JSON: ${found.error}` };
-  const parsed = ConsolidationAnswer.safeParse(found.value);
-  if (!parsed.success) return { error: `the summary model's answer is not a consolidation: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
-  return proposeConsolidation(views.map((v) => v.fact), parsed.data, (t) => o.book.mask(t));
+  return proposeWithSummaryModel(o.book, settings);
 }
 
 /** Keeps what was there, then replaces it; undone by `undoConsolidation`. */

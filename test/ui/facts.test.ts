@@ -111,4 +111,40 @@ describe('facts in the real workbench (UI)', function () {
     await ui.wb.screenshot('facts-06-forgot-in-view');
     await sleep(100);
   });
+
+  it('Consolidate Facts…: "Facts: 2 → 1" is shown before anything is replaced; Keep replaces, Undo puts them back', async () => {
+    const learn = (t: string, line: number) => json({ verdict: 'ok', reasons: ['fine'], concerns: [], learn: { text: t, file: 'src/app.py', start_line: line, end_line: line, command: null } });
+    const ids: string[] = [];
+    for (const [t, line] of [['The app is a Flask app', 1], ['The app object comes from Flask', 3]] as const) {
+      ui.server.replace([calls(tc('propose_plan', PLAN)), learn(t, line)]);
+      await ui.send(`Plan around: ${t}`);
+      const plan = ui.chat.locator('[data-card-kind="plan"]').last();
+      await plan.getByRole('button', { name: 'Review', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+      await plan.getByRole('button', { name: 'Review', exact: true }).click();
+      const card = ui.chat.locator('[data-card-kind="learned"]', { hasText: t });
+      await card.waitFor({ state: 'visible', timeout: 30_000 });
+      ids.push((await card.locator('[data-fact-id]').getAttribute('data-fact-id'))!);
+    }
+    await factRow('The app is a Flask app').waitFor({ state: 'visible', timeout: 20_000 });
+    ui.server.replace([text(JSON.stringify({ facts: [{ from: ids, text: 'The app is a Flask app, created in src/app.py' }], drop: [] }))]);
+    await ui.wb.runCommand('Tandem: Consolidate Facts…');
+    const dialog = page().locator('.monaco-dialog-box', { hasText: 'Facts: 2 → 1' });
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await dialog.innerText(), /merged .* → .*: The app is a Flask app, created in src\/app\.py[\s\S]*Nothing is replaced unless you keep it/);
+    await factRow('The app object comes from Flask').waitFor({ state: 'visible' });
+    await ui.wb.screenshot('facts-07-consolidate-proposal');
+    await dialog.getByRole('button', { name: 'Keep' }).click();
+    await factRow('The app is a Flask app, created in src/app.py').waitFor({ state: 'visible', timeout: 20_000 });
+    await factRow('The app object comes from Flask').waitFor({ state: 'detached', timeout: 20_000 });
+    // As a toast, or in the notification centre when the workbench kept it quiet.
+    const toast = page().locator('.notification-list-item', { hasText: 'Facts: 2 → 1: kept.' }).first();
+    if (!(await toast.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false))) {
+      await ui.wb.runCommand('Notifications: Show Notifications');
+      await toast.waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    await ui.wb.screenshot('facts-08-consolidated');
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await factRow('The app object comes from Flask').waitFor({ state: 'visible', timeout: 20_000 });
+    await factRow('The app is a Flask app, created').waitFor({ state: 'detached', timeout: 20_000 });
+  });
 });

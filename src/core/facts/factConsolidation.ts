@@ -80,3 +80,12 @@ export function proposeConsolidation(facts: readonly Fact[], answer: Consolidati
   }
   return { before: [...facts], after, merged, dropped };
 }
+
+/** The proposal as the user reads it before keeping it: `Facts: 44 → 23`, then each merge and drop. */
+export function proposalLines(p: ConsolidationProposal): string[] {
+  const lines = [`Facts: ${p.before.length} → ${p.after.length}`];
+  for (const m of p.merged) lines.push(`  merged ${m.from.map((f) => f.id).join(', ')} → ${m.into.id}: ${m.into.text}`);
+  for (const d of p.dropped) lines.push(`  dropped ${d.fact.id}: ${d.fact.text} — ${d.why}`);
+  if (!p.merged.length && !p.dropped.length) lines.push('  nothing to merge or drop');
+  return lines;
+}

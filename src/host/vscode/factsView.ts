@@ -11,6 +11,9 @@ import type { FactView } from '../../protocol';
 import type { FactBook } from '../../core/facts/factBook';
 import type { Logger } from '../../core/ports/ports';
 import { readFactSettings } from './vscodeFacts';
+import type { AgentSettings } from '../../core/settings/settings';
+import { proposalLines } from '../../core/facts/factConsolidation';
+import { proposeWithSummaryModel } from '../node/factConsolidator';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const OFF_MESSAGE = 'Facts are turned off (tandem.facts.enabled): none are learned or sent.';
@@ -61,6 +64,8 @@ class FactsTree implements vscode.TreeDataProvider<FactView> {
 export interface FactsViewDeps {
   book: FactBook;
   logger: Logger;
+  /** The settings in force: the endpoint and summary model a consolidation asks. */
+  settings(): AgentSettings;
   /** A fact was forgotten from the view: the chat marks its Learned cards. */
   onForgotten?(factId: string): void;
 }
@@ -116,6 +121,28 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
     vscode.commands.registerCommand('tandem.facts.recheck', async (v?: FactView) => {
       if (!v) return;
       said(await book.recheck(v.fact.id), `Re-checked: ${v.fact.text}`);
+    }),
+    // The summary model proposes; the user sees "Facts: 44 → 23" with every merge and drop before anything is replaced, then may Undo.
+    vscode.commands.registerCommand('tandem.facts.consolidate', async () => {
+      const p = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Tandem: the summary model is consolidating the facts…' }, () => proposeWithSummaryModel(book, deps.settings()).catch((e: unknown) => ({ error: e instanceof Error ? e.message : String(e) })));
+      if ('error' in p) {
+        void vscode.window.showWarningMessage(`Facts not consolidated: ${p.error}`);
+        return;
+      }
+      const [head, ...detail] = proposalLines(p);
+      const choice = await vscode.window.showInformationMessage(head!, { modal: true, detail: `${detail.map((l) => l.trim()).join('\n')}\n\nNothing is replaced unless you keep it.` }, 'Keep');
+      if (choice !== 'Keep') return;
+      const kept = book.replace(p.before, p.after);
+      refresh();
+      if (!kept.ok) {
+        void vscode.window.showWarningMessage(kept.why);
+        return;
+      }
+      const undo = await vscode.window.showInformationMessage(`${head}: kept.`, 'Undo');
+      if (undo !== 'Undo') return;
+      const back = book.replace(p.after, p.before);
+      refresh();
+      if (!back.ok) void vscode.window.showWarningMessage(`Not undone: ${back.why}`);
     }),
     vscode.commands.registerCommand('tandem.remember', async () => {
       const editor = vscode.window.activeTextEditor;

@@ -18,7 +18,7 @@ export function LearnedCardView({ card }: { card: LearnedCard }) {
     return <div class="learned muted"><span class="learned-label">Not learned:</span> {f.text} <span class="learned-why">— {card.refused}</span></div>;
   }
   return (
-    <div class={`learned${card.forgotten ? ' muted' : ''}`}>
+    <div class={`learned${card.forgotten ? ' muted' : ''}`} data-fact-id={f.id}>
       <span class="learned-label">{card.forgotten ? 'Forgotten:' : 'Learned:'}</span> {card.forgotten ? <s>{f.text}</s> : f.text} <span class="learned-from">— from <Citation cited={f.cited} /></span>
       {!card.forgotten && f.id && (
         <button class="link-button learned-forget" title="Forget this fact: it is no longer sent to later tasks" onClick={() => postToHost({ type: 'forget_fact', fact_id: f.id!, card_id: card.id })}>Forget</button>
