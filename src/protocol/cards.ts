@@ -133,6 +133,8 @@ export const ApprovalInfo = z.object({
   removed: z.number().int().optional(),
   command: z.string().optional(),
   cwd: z.string().optional(),
+  /** Commands: the folder it runs in, relative to the workspace ('.' its root): what the card shows. */
+  where: z.string().optional(),
   reason: z.string().optional(),
   /** Commands: whether it runs in the OS sandbox (blanket approval covers only those). */
   sandboxed: z.boolean().optional(),

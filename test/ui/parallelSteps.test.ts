@@ -2,7 +2,7 @@
  * Two plan steps running side by side in the real workbench (code-server + Chromium, scripted LLM
  * server answering each step's Actor by its step), in a workspace that is a git repository with an
  * uncommitted change: a step worktree a crashed window left is removed after activation; Execute
- * starts both steps at once (the chip says "2 steps running"), each in its own lane with its own
+ * starts both steps at once (the chip says "Steps 1 and 2 wait for you"), each in its own lane with its own
  * approval labelled by its step; approving one step while the other waits lets it finish and its
  * change reach the workspace; both changes end in the workspace's files (not committed, each
  * revertable on its own) and no worktree is left. Screenshots: test-results/parallel-*.png at 420
@@ -124,7 +124,23 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       assert.match(await asking(1).innerText(), /a\.txt/);
       assert.match(await asking(2).innerText(), /b\.txt/);
       // The count leads the chip (a narrow side bar cuts its end), then which steps wait.
-      await waitUntil(async () => /^2 steps running: steps 1 and 2 wait for you/.test(await chip().innerText()), 'the status chip to say 2 steps running, both waiting', 10_000);
+      await waitUntil(async () => /^Steps 1 and 2 wait for you/.test(await chip().innerText()), 'the status chip to name both steps, both waiting', 10_000);
+      // The header names every running step, not the first only.
+      await waitUntil(async () => (await ui.chat.locator('header [data-running-steps]').getAttribute('data-running-steps').catch(() => null)) === '1,2', 'the header to name steps 1 and 2', 10_000);
+      assert.match(await ui.chat.locator('header .progress summary').innerText(), /^Steps 1, 2 of 2 · In a\.txt replace alpha with ALPHA · In b\.txt/);
+      // Both waiting decisions are one click away from the composer, wherever the run has pushed their cards.
+      const composer = ui.chat.locator('form.composer');
+      await waitUntil(async () => /Step 1 waits for your decision to edit a\.txt/.test(await composer.innerText()) && /Step 2 waits for your decision to edit b\.txt/.test(await composer.innerText()), 'the composer to list both decisions', 10_000);
+      const list = ui.chat.locator('.list[role="log"]');
+      await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
+      const first = composer.locator('[data-waiting-card]').first();
+      const shown = await first.getAttribute('data-waiting-card');
+      await first.getByRole('button', { name: 'Show' }).click();
+      const target = ui.chat.locator(`[data-card-id="${shown}"]`);
+      await waitUntil(async () => {
+        const [box, listBox] = await Promise.all([target.boundingBox().catch(() => null), list.boundingBox()]);
+        return !!box && !!listBox && box.y >= listBox.y - 1 && box.y < listBox.y + listBox.height;
+      }, 'Show to bring the waiting card into view', 10_000);
       for (const n of [1, 2]) await lane(n).waitFor({ state: 'visible', timeout: 10_000 });
       // Each step's diff says whose it is in the editor's tab.
       for (const [n, file] of [[1, 'a.txt'], [2, 'b.txt']] as const) {
@@ -141,11 +157,21 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       // Step 2 is approved while step 1 waits: it goes on to its check, ends done and is applied.
       await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
       await waitUntil(async () => /grep -q BETA/.test(await asking(2).innerText().catch(() => '')), 'step 2 to ask for its check', 30_000);
+      // Its check runs in its own copy of the workspace: the card names the folder as the user knows it.
+      assert.equal(await asking(2).locator('[data-command-where]').innerText(), 'in the workspace folder');
+      assert.doesNotMatch(await asking(2).innerText(), /tandem-worktrees|\/dev\/shm/);
+      // The edit step 2 made (approved, not yet applied): its diff is the step's own proposal.
+      const edited2 = ui.chat.locator('[data-card-kind="tool_call"][data-card-id]', { hasText: 'b.txt' }).filter({ has: ui.chat.locator('button', { hasText: 'Open diff' }) }).first();
+      await (await ui.reveal(edited2)).getByRole('button', { name: 'Open diff' }).first().click();
+      await ui.wb.page.locator('.tab', { hasText: /b\.txt: before ↔ step 2's change/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await edited2.locator('[data-step-copy]').innerText(), /In step 2's copy: your file changes when the step is applied/);
+      assert.equal(await ui.wb.page.locator('.tab', { hasText: /^b\.txt$/ }).count(), 0, 'the workspace\'s b.txt (not what was approved) is not opened');
+      await ui.wb.screenshot(`parallel-03b-step2-diff-after-approval-300`);
       assert.match(await asking(1).innerText(), /a\.txt/, 'step 1 still waits on its edit');
       await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
       await waitUntil(() => ui.read('b.txt') === 'BETA\ngamma\n', 'step 2\'s change applied to the workspace', 30_000);
       assert.equal(ui.read('a.txt'), 'alpha\n', 'step 1 has not been approved: nothing of it in the workspace');
-      await waitUntil(async () => /^1 step running: step 1 waits for you/.test(await chip().innerText()), 'the status chip to say 1 step running', 10_000);
+      await waitUntil(async () => /^Step 1 waits for you/.test(await chip().innerText()), 'the status chip to say step 1 waits', 10_000);
       await asking(1).waitFor({ state: 'visible' });
       await ui.wb.screenshot('parallel-04-step2-done-step1-waits-300');
 

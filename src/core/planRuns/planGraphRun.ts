@@ -364,10 +364,14 @@ class LaneStates {
   private show(): void {
     const running = [...this.states.keys()].sort((a, b) => a - b);
     const waiting = running.filter((n) => this.states.get(n)?.state === 'waiting_on_user');
-    // The count first: a narrow side bar cuts the chip's end (the lanes and cards say which step waits).
-    const count = `${running.length} step${running.length === 1 ? '' : 's'} running`;
-    const steps = (ns: number[]) => (ns.length === 1 ? `step ${ns[0]}` : `steps ${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`);
-    if (waiting.length) this.setState('waiting_on_user', `${count}: ${steps(waiting)} ${waiting.length === 1 ? 'waits' : 'wait'} for you`);
-    else this.setState(running.some((n) => this.states.get(n)?.state === 'calling_tool') ? 'calling_tool' : 'thinking', `${count}: ${steps(running)}`);
+    const working = running.filter((n) => !waiting.includes(n));
+    // Every running step by number, who waits first: a narrow side bar cuts the chip's end, so
+    // it leads with what needs the user ("2 steps running: step…" said nothing at 300 px).
+    const steps = (ns: number[]) => (ns.length === 1 ? `${ns[0]}` : `${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`);
+    const label = (ns: number[]) => `${ns.length === 1 ? 'Step' : 'Steps'} ${steps(ns)}`;
+    if (waiting.length) {
+      const others = working.length ? ` · ${working.length === 1 ? 'step' : 'steps'} ${steps(working)} running` : '';
+      this.setState('waiting_on_user', `${label(waiting)} ${waiting.length === 1 ? 'waits' : 'wait'} for you${others}`);
+    } else this.setState(running.some((n) => this.states.get(n)?.state === 'calling_tool') ? 'calling_tool' : 'thinking', `${label(running)} running`);
   }
 }

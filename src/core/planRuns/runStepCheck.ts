@@ -3,6 +3,7 @@
  * gets a tool card, goes through the same approval policy (a check in a plan is still something the
  * user may refuse to run) and the host's command runner, with the step's cancel signal.
  */
+import { relative } from 'node:path';
 import type { ApprovalInfo, CheckResult } from '../../protocol';
 import type { HostPorts } from '../ports/ports';
 import { resolveApproval, type PolicyInput } from '../policy/approvalPolicy';
@@ -40,9 +41,11 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
   // Like run_command: in the sandbox when there is one (writable workspace, no network), so the
   // approval policy judges the check exactly as it would judge the same command from the Actor.
   const sandbox = (await env.host.commands.sandboxStatus?.()) ?? { available: false as const, why: 'this host has no command sandbox' };
+  // The folder as the user knows it: a step run beside others checks in a copy of the workspace elsewhere.
+  const where = env.roots.includes(env.cwd) ? '.' : relative(env.roots[0] ?? env.cwd, env.cwd) || '.';
   const info: ApprovalInfo = sandbox.available
-    ? { kind: 'command', command, cwd: env.cwd, sandboxed: true }
-    : { kind: 'command', command, cwd: env.cwd, sandboxed: false, reason: `no sandbox: ${sandbox.why}` };
+    ? { kind: 'command', command, cwd: env.cwd, where, sandboxed: true }
+    : { kind: 'command', command, cwd: env.cwd, where, sandboxed: false, reason: `no sandbox: ${sandbox.why}` };
   env.ui.addCard({
     kind: 'tool_call', id: cardId, call_id: callId, tool: 'run_command', check_step: stepNumber,
     summary: `check of step ${stepNumber}: $ ${command.length > 120 ? `${command.slice(0, 120)}…` : command}`,

@@ -34,11 +34,15 @@ export const runCommandTool = defineTool<Input>({
   async run(i, ctx) {
     let cwd = ctx.paths.roots[0];
     if (!cwd) throw new ToolError('No workspace folder is open.');
+    // Where it runs as the user knows the folder: a step run beside others works in a copy of the
+    // workspace elsewhere (a temp folder), whose absolute path means nothing to them.
+    let where = '.';
     if (i.cwd) {
       const r = await resolvePath(ctx, i.cwd, 'write');
       const st = await ctx.host.fs.stat(r.real);
       if (!st || st.type !== 'directory') throw new ToolError(`${displayPath(ctx, r)} is not a folder.`);
       cwd = r.real;
+      where = displayPath(ctx, r) || '.';
     }
     const sandbox = (await ctx.host.commands.sandboxStatus?.()) ?? { available: false as const, why: 'this host has no command sandbox' };
     // A read-only shell exists only inside the sandbox: without one, the role runs nothing.
@@ -51,10 +55,10 @@ export const runCommandTool = defineTool<Input>({
     }
     const network = sandbox.available && !sandbox.networkByDefault && i.network === true;
     const info: ApprovalInfo = readOnly
-      ? { kind: 'command', command: i.command, cwd, sandboxed: true, reason: 'read-only shell: whatever it writes is discarded; no network' }
+      ? { kind: 'command', command: i.command, cwd, where, sandboxed: true, reason: 'read-only shell: whatever it writes is discarded; no network' }
       : sandbox.available
-      ? { kind: 'command', command: i.command, cwd, sandboxed: true, ...(network ? { network: true, reason: 'this command needs the network' } : {}) }
-      : { kind: 'command', command: i.command, cwd, sandboxed: false, reason: `no sandbox: ${sandbox.why}` };
+      ? { kind: 'command', command: i.command, cwd, where, sandboxed: true, ...(network ? { network: true, reason: 'this command needs the network' } : {}) }
+      : { kind: 'command', command: i.command, cwd, where, sandboxed: false, reason: `no sandbox: ${sandbox.why}` };
     const decision = await ctx.approve({ info });
     if (!decision.approved) {
       return { content: rejectionText(decision, `running \`${i.command}\``, 'Nothing was run.'), isError: true };

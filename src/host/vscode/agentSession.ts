@@ -168,6 +168,8 @@ export class AgentSession implements ChatSession {
   }
 
   private async openDecidedDiff(callId: string): Promise<void> {
+    // A step run beside others changed its own copy: its proposal as approved, not the workspace's file.
+    if (await this.deps.approver.showStepProposal(callId)) return;
     const changes = (await this.runtime.task.checkpoints?.store.callTexts(callId)) ?? [];
     const shown = changes.filter((c) => c.before !== undefined && c.after !== undefined);
     if (shown.length === 0 && (await this.deps.approver.showRejected(callId))) return;

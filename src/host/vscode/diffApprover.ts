@@ -72,7 +72,12 @@ export class DiffApprover implements Approver, vscode.Disposable {
       }
       const approved = this.currentText(proposal);
       this.logger.info(`approved ${req.tool} ${req.info.path ?? ''}${approved !== req.proposedText ? ' (edited by the user)' : ''}`);
-      if (req.info.kind === 'edit') await this.revealTarget(req.callId);
+      if (req.info.step !== undefined) {
+        // A step run beside others edits its own copy of the workspace: the workspace file is not
+        // what was approved (it changes only when the step is applied), so it is not shown; the
+        // card's Open diff shows the step's own proposal, as approved.
+        this.keepStepProposal(req.callId, { file: proposal.target ?? req.info.path ?? name, display: req.info.path ?? name, before: req.originalText ?? '', after: approved, step: req.info.step });
+      } else if (req.info.kind === 'edit') await this.revealTarget(req.callId);
       return approved !== req.proposedText ? { ...decision, editedText: approved } : decision;
     } finally {
       this.open.delete(req.callId);
@@ -99,6 +104,22 @@ export class DiffApprover implements Approver, vscode.Disposable {
     const r = this.rejected.get(callId);
     if (!r) return false;
     await this.showTexts(`${r.display}: before ↔ rejected proposal (not written)`, r.file, r.before, r.after);
+    return true;
+  }
+
+  /** Approved proposals of steps run beside others, newest last (bounded as the rejected ones). */
+  private readonly stepProposals = new Map<string, { file: string; display: string; before: string; after: string; step: number }>();
+
+  private keepStepProposal(callId: string, change: { file: string; display: string; before: string; after: string; step: number }): void {
+    this.stepProposals.set(callId, change);
+    while (this.stepProposals.size > 50) this.stepProposals.delete(this.stepProposals.keys().next().value!);
+  }
+
+  /** Shows a side-by-side step's approved proposal again (read-only); false when this window kept none for the call. */
+  async showStepProposal(callId: string): Promise<boolean> {
+    const r = this.stepProposals.get(callId);
+    if (!r) return false;
+    await this.showTexts(`${r.display}: before ↔ step ${r.step}'s change (reaches the workspace when step ${r.step} is applied)`, r.file, r.before, r.after);
     return true;
   }
 

@@ -50,6 +50,7 @@ describe('run_command', () => {
       kind: 'command',
       command: 'echo out; echo err >&2; exit 3',
       cwd: h.ws,
+      where: '.',
       sandboxed: false,
       reason: 'no sandbox: the sandbox is turned off (TANDEM_BWRAP=off)',
     });

@@ -48,10 +48,21 @@ describe('webview message queue (typed while the agent runs)', () => {
     const tool = (id: string, status: string, approval?: object) => ({ kind: 'tool_call', id, call_id: `call-${id}`, tool: 'edit_file', summary: 's', args: {}, status, ts: 1, ...(approval ? { approval } : {}) });
     const user = { kind: 'text', id: 'u', author: 'user', text: 'hi', ts: 1 };
     assert.equal(A.pendingApproval([user, tool('1', 'pending')] as never), null, 'not yet asking');
-    assert.deepEqual(A.pendingApproval([user, tool('1', 'pending', { kind: 'edit', path: 'a.ts' })] as never), { callId: 'call-1', what: 'edit a.ts' });
-    assert.deepEqual(A.pendingApproval([user, tool('2', 'pending', { kind: 'command', command: 'npm test' })] as never), { callId: 'call-2', what: 'run `npm test`' });
+    assert.deepEqual(A.pendingApproval([user, tool('1', 'pending', { kind: 'edit', path: 'a.ts' })] as never), { callId: 'call-1', cardId: '1', what: 'edit a.ts' });
+    assert.deepEqual(A.pendingApproval([user, tool('2', 'pending', { kind: 'command', command: 'npm test' })] as never), { callId: 'call-2', cardId: '2', what: 'run `npm test`' });
     assert.equal(A.pendingApproval([tool('1', 'pending', { kind: 'edit', path: 'a.ts' }), user] as never), null, 'an older one is not waited on');
     assert.equal(A.pendingApproval([user, tool('1', 'done', { kind: 'edit', path: 'a.ts' })] as never), null);
+  });
+
+  it('every decision the run waits on, oldest first, each with its step and card: approvals and unanswered questions', () => {
+    const tool = (id: string, step: number, approval: object) => ({ kind: 'tool_call', id, call_id: `call-${id}`, tool: 'edit_file', summary: 's', args: {}, status: 'pending', ts: 1, step, approval });
+    const question = (id: string, step: number, status: string) => ({ kind: 'question', id, status, step, ts: 1, question: { question: 'Which runner?', options: [], severity: 'minor', allow_custom: true } });
+    const user = { kind: 'text', id: 'u', author: 'user', text: 'go', ts: 1 };
+    assert.deepEqual(A.pendingDecisions([user, tool('4', 4, { kind: 'edit', path: 'd.ts' }), question('q2', 2, 'waiting'), question('q3', 3, 'answered')] as never), [
+      { cardId: '4', kind: 'approval', what: 'edit d.ts', step: 4 },
+      { cardId: 'q2', kind: 'question', what: 'Which runner?', step: 2 },
+    ]);
+    assert.deepEqual(A.pendingDecisions([question('q2', 2, 'waiting'), user] as never), [], 'only after the last message');
   });
 });
 

@@ -9,6 +9,8 @@ export interface PlanProgress {
   total: number;
   action: string;
   steps: { n: number; action: string; state: StepState }[];
+  /** Every step running now (steps side by side run several at once), in step order. */
+  running: { n: number; action: string }[];
 }
 
 /**
@@ -26,7 +28,8 @@ export function planProgress(cards: readonly ChatCard[]): PlanProgress | null {
     let at = steps.findIndex((s) => s.state === 'running');
     if (at < 0) at = steps.findIndex((s) => s.state === 'pending');
     if (at < 0) at = steps.length - 1;
-    return { version: c.version, position: at + 1, total: steps.length, action: steps[at]!.action, steps };
+    const running = steps.filter((s) => s.state === 'running').map((s) => ({ n: s.n, action: s.action }));
+    return { version: c.version, position: at + 1, total: steps.length, action: steps[at]!.action, steps, running };
   }
   return null;
 }

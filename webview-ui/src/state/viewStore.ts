@@ -88,6 +88,8 @@ export interface ViewState {
   draft: string;
   /** The host's latest answer to the `@` picker's path search. */
   mentionResults: MentionResults;
+  /** A card to bring into view (a waiting decision's "Show"), once per tick. */
+  reveal: { id: string; tick: number } | null;
 }
 
 export type ViewStore = Store<ViewState>;
@@ -100,6 +102,7 @@ export function createViewStore(init: Partial<ViewState> = {}): ViewStore {
     closedLanes: new Set(),
     draft: '',
     mentionResults: { query: '', paths: [] },
+    reveal: null,
     ...init,
   });
 }
@@ -121,6 +124,14 @@ function flip(store: ViewStore, field: 'openGroups' | 'closedLanes', id: string)
 /** Folds a plan step's lane, or shows it again. */
 export function toggleLane(store: ViewStore, laneId: string): void {
   flip(store, 'closedLanes', laneId);
+}
+
+/** Scrolls the chat to a card, opening its step's lane if the user had folded it. */
+export function revealCard(store: ViewStore, id: string, step?: number): void {
+  store.update((s) => {
+    const lanes = step === undefined ? s.closedLanes : new Set([...s.closedLanes].filter((l) => !l.endsWith(`#${step}`)));
+    return { closedLanes: lanes, reveal: { id, tick: (s.reveal?.tick ?? 0) + 1 } };
+  });
 }
 
 /** The composer's text as a decision's note (trimmed, at most 10,000 characters); the composer empties when there was one. */

@@ -12,11 +12,11 @@ import { SetupCard, type ConnectionResult } from './SetupCard';
 import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
 import { laneRows } from '../state/stepLanes';
 import { MessageQueue } from '../state/messageQueue';
-import { pendingApproval } from '../state/pendingApproval';
+import { pendingApproval, pendingDecisions } from '../state/pendingApproval';
 import { planProgress } from '../state/planProgress';
 import { lastCallUsage } from '../state/foldedCards';
 import { formatUsage } from './format';
-import { ChatFrame, createViewStore } from '../state/viewStore';
+import { ChatFrame, createViewStore, revealCard } from '../state/viewStore';
 import { useSelected, ViewStoreContext } from './storeContext';
 import type { ContextMeter, ModelChoice } from './Header';
 import { TaskNotice } from './TaskNotice';
@@ -198,6 +198,7 @@ export function App() {
     saveQueue();
   }, [version, queueTick]);
   const approval = useMemo(() => pendingApproval(chat.cards), [version]);
+  const decisions = useMemo(() => pendingDecisions(chat.cards), [version]);
   // Each plan step's cards as its own lane under a header (folded ones show the header alone).
   const closedLanes = useSelected(view, (s) => s.closedLanes);
   const lanes = useMemo(() => laneRows(chat.cards, closedLanes), [version, closedLanes]);
@@ -236,6 +237,8 @@ export function App() {
           setupOpen={setup !== null}
           focusTick={focusTick}
           approval={approval}
+          decisions={decisions}
+          onShowDecision={(d) => revealCard(view, d.cardId, d.step)}
           waiting={chat.agentState === 'waiting_on_user'}
           queue={queued.list}
           queueHeld={MessageQueue.held(chat.lastOutcome)}

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
-import type { PendingApproval } from '../state/pendingApproval';
+import type { PendingApproval, PendingDecision } from '../state/pendingApproval';
 import type { QueuedMessage } from '../state/messageQueue';
 import { useMentionPicker } from '../mentions/MentionPicker';
 import { MentionChips } from '../mentions/MentionChips';
@@ -15,6 +15,9 @@ interface Props {
   approval: PendingApproval | null;
   /** The agent waits for the user (a question's answer): it is not working. */
   waiting?: boolean;
+  /** Every decision the run waits on (steps side by side may wait at once), each one click from its card. */
+  decisions?: readonly PendingDecision[];
+  onShowDecision?(d: PendingDecision): void;
   /** Messages typed while the agent ran, delivered in order when the turn ends. */
   queue: readonly QueuedMessage[];
   /** Whether the queue waits for the user (the last turn stopped or failed) instead of going out by itself. */
@@ -37,7 +40,7 @@ interface Props {
  * it is delivered: while an approval waits it goes with Approve/Reject as feedback, and while the
  * agent runs it is queued (shown above the input, editable and removable) until the turn ends.
  */
-export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = false, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued, connectFirst, setupOpen = false }: Props) {
+export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = false, decisions = [], onShowDecision, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued, connectFirst, setupOpen = false }: Props) {
   const ta = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentionPicker(ta, draft, onDraft);
   useEffect(() => {
@@ -70,9 +73,10 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
     onDraft('');
   };
 
+  const question = decisions.find((d) => d.kind === 'question');
   const placeholder = approval
     ? 'Type feedback, then Approve or Reject with it'
-    : busy && waiting ? 'Waiting for your answer above'
+    : busy && (waiting || question) ? `${question?.step ? `Step ${question.step} waits` : 'Waiting'} for your answer above`
     : busy ? 'Tandem is working… (Enter queues your message, Esc stops)'
     : connectFirst ? 'Connect a model above, then describe a task'
     : 'Describe a task (Enter to send, Shift+Enter for a new line)';
@@ -99,9 +103,21 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
           {queueHeld && <li class="muted queue-note">The last turn did not finish; queued messages wait for you.</li>}
         </ul>
       )}
+      {/* Other decisions waiting (steps side by side): each a click away from its card, wherever the run has pushed it. */}
+      {decisions.filter((d) => d.cardId !== approval?.cardId).length > 0 && (
+        <ul class="waiting-list" aria-label="Waiting for you">
+          {decisions.filter((d) => d.cardId !== approval?.cardId).map((d) => (
+            <li key={d.cardId} data-waiting-card={d.cardId}>
+              <span class="muted decide-what">{d.step ? `Step ${d.step}` : 'Tandem'} {d.kind === 'question' ? 'asks' : 'waits for your decision to'} {d.what}</span>{' '}
+              {onShowDecision && <button type="button" class="link" onClick={() => onShowDecision(d)}>Show</button>}
+            </li>
+          ))}
+        </ul>
+      )}
       {approval && (
         <div class="decide" role="group" aria-label="Send with your decision">
           <span class="muted decide-what">{approval.step ? `Step ${approval.step} waits` : 'Waiting'} for your decision to {approval.what}{text ? ': your message goes with it.' : '. Type here to send feedback with Approve or Reject.'}</span>
+          {onShowDecision && approval.cardId && <>{' '}<button type="button" class="link" onClick={() => onShowDecision({ cardId: approval.cardId!, kind: 'approval', what: approval.what, ...(approval.step ? { step: approval.step } : {}) })}>Show</button></>}
           {text && (
             <div class="actions">
               <button type="button" class="secondary" onClick={() => decide(false)}>Reject with message</button>

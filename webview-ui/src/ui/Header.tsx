@@ -102,9 +102,12 @@ const STEP_MARK: Record<string, string> = { pending: '○', running: '▶', done
  */
 function RunDetails({ p, head, children }: { p?: PlanProgress | null; head: string; children: ComponentChildren }) {
   return (
-    <details class="progress" aria-label={p ? 'Plan progress' : 'Turn details'} data-plan-progress={p ? `${p.position}/${p.total}` : undefined}>
+    <details class="progress" aria-label={p ? 'Plan progress' : 'Turn details'} data-plan-progress={p ? `${p.position}/${p.total}` : undefined} data-running-steps={p && p.running.length > 1 ? p.running.map((r) => r.n).join(',') : undefined}>
       <summary>
-        {p ? <><span class="progress-count">{p.position}/{p.total}</span> · <span class="progress-action">{p.action}</span></> : head}
+        {p && p.running.length > 1
+          // Steps side by side: every running step by number first (a narrow bar cuts the actions, not the numbers).
+          ? <><span class="progress-count">Steps {p.running.map((r) => r.n).join(', ')} of {p.total}</span> · <span class="progress-action">{p.running.map((r) => r.action).join(' · ')}</span></>
+          : p ? <><span class="progress-count">{p.position}/{p.total}</span> · <span class="progress-action">{p.action}</span></> : head}
       </summary>
       <div class="progress-more">
         {p && (

@@ -13,6 +13,7 @@ import { LaneHeader } from './cards/LaneHeader';
 import type { LaneCard } from '../state/stepLanes';
 import { copyCodeBlock } from './copyCode';
 import { openPathLink } from '../mentions/pathLinks';
+import { useView } from './storeContext';
 
 const GAP = 8;
 const OVERSCAN = 500;
@@ -183,6 +184,21 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, index
       setView({ top: el.scrollTop, height: el.clientHeight });
     });
   };
+
+  // "Show" on a waiting decision: the card's row at the top of the view, no longer stuck to the end.
+  // Applied once its row is in the list (a folded lane opens in the same update, or just after).
+  const reveal = useView((s) => s.reveal);
+  const revealed = useRef(0);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !reveal || revealed.current === reveal.tick) return;
+    const at = indexOf(reveal.id);
+    if (at < 0) return;
+    revealed.current = reveal.tick;
+    stick.current = false;
+    el.scrollTop = Math.max(0, model.offsets[at]! - GAP);
+    setView({ top: el.scrollTop, height: el.clientHeight });
+  });
 
   const jumpToLatest = (): void => {
     const el = scroller.current!;

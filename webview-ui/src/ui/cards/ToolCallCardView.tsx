@@ -88,7 +88,10 @@ function ApprovalDetails({ a, callId }: { a: ApprovalInfo; callId: string }) {
         <>
           <div class="label">Command</div>
           <pre class="command"><code>{visibleBlock(a.command ?? '')}</code></pre>
-          {a.cwd && <div class="muted">in <code>{visibleLine(a.cwd)}</code></div>}
+          {/* Where it runs as the workspace names it (a step beside others runs in a copy elsewhere); cards saved before say the absolute folder. */}
+          {a.where !== undefined
+            ? <div class="muted" data-command-where>in {a.where === '.' ? 'the workspace folder' : <code>{visibleLine(a.where)}</code>}</div>
+            : a.cwd && <div class="muted">in <code>{visibleLine(a.cwd)}</code></div>}
         </>
       ) : a.kind === 'mcp' ? (
         <>
@@ -172,7 +175,7 @@ function AllowedNote({ entries }: { entries: string[] }) {
  * After a change was made, its card keeps what changed (`+N −M`) and a way to see it again: the
  * diff of that very change (before ↔ as the agent left it), from the task's checkpoints.
  */
-function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; reverted: boolean }) {
+function ChangeLine({ a, callId, reverted, copyOfStep }: { a: ApprovalInfo; callId: string; reverted: boolean; copyOfStep?: number }) {
   return (
     <div class="approval-target change-line">
       <span class="label">{a.kind === 'create' ? 'Created' : a.kind === 'delete' ? 'Deleted' : 'Edited'}</span>{' '}
@@ -181,6 +184,8 @@ function ChangeLine({ a, callId, reverted }: { a: ApprovalInfo; callId: string; 
       {!reverted && a.kind !== 'delete' && (
         <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: callId })}>Open diff</button>
       )}
+      {/* A step run beside others works in its own copy: the user's file changes only when the step is applied. */}
+      {copyOfStep !== undefined && <div class="muted" data-step-copy>In step {copyOfStep}'s copy: your file changes when the step is applied.</div>}
     </div>
   );
 }
@@ -248,7 +253,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
       {card.approval?.amendment && <AmendmentBlock a={card.approval.amendment} callId={card.call_id} pending={pending} />}
       {card.approval && (pending || card.approval.kind === 'command') && <ApprovalDetails a={card.approval} callId={card.call_id} />}
       {card.approval && !pending && card.status === 'done' && (card.approval.kind === 'edit' || card.approval.kind === 'create' || card.approval.kind === 'delete') && (
-        <ChangeLine a={card.approval} callId={card.call_id} reverted={card.reverted === true} />
+        <ChangeLine a={card.approval} callId={card.call_id} reverted={card.reverted === true} {...(card.branch && card.step ? { copyOfStep: card.step } : {})} />
       )}
       {pending && !card.approval?.amendment && (
         <div class="actions">
