@@ -102,6 +102,9 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       await waitUntil(() => !fs.existsSync(leftover) && !fs.existsSync(`${leftover}.owner`) && !/step9-crashed/.test(git(ui.ws, 'worktree', 'list')), 'the crashed window\'s worktree to be removed after activation', 30_000);
 
       await setSidebarWidth(ui.wb.page, 420);
+      // The Facts view shares the side bar and opens at half its height: this test is about the chat.
+      const facts = ui.wb.page.locator('.pane-header[aria-expanded="true"]', { hasText: /^Facts/ });
+      if (await facts.count()) await facts.first().click();
       ui.server.replace([calls(tc('propose_plan', PLAN))]);
       ui.server.useLanes({
         keyOf: planStepOf,
@@ -162,7 +165,10 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       assert.doesNotMatch(await asking(2).innerText(), /tandem-worktrees|\/dev\/shm/);
       // The edit step 2 made (approved, not yet applied): its diff is the step's own proposal.
       const edited2 = ui.chat.locator('[data-card-kind="tool_call"][data-card-id]', { hasText: 'b.txt' }).filter({ has: ui.chat.locator('button', { hasText: 'Open diff' }) }).first();
-      await (await ui.reveal(edited2)).getByRole('button', { name: 'Open diff' }).first().click();
+      await ui.reveal(edited2);
+      // Centred: the list's "↓ Latest" button sits over its bottom edge once it no longer follows the end.
+      await edited2.evaluate((el) => (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'center' }));
+      await edited2.getByRole('button', { name: 'Open diff' }).first().click();
       await ui.wb.page.locator('.tab', { hasText: /b\.txt: before ↔ step 2's change/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
       assert.match(await edited2.locator('[data-step-copy]').innerText(), /In step 2's copy: your file changes when the step is applied/);
       assert.equal(await ui.wb.page.locator('.tab', { hasText: /^b\.txt$/ }).count(), 0, 'the workspace\'s b.txt (not what was approved) is not opened');

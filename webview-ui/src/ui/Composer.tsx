@@ -108,8 +108,8 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
         <ul class="waiting-list" aria-label="Waiting for you">
           {decisions.filter((d) => d.cardId !== approval?.cardId).map((d) => (
             <li key={d.cardId} data-waiting-card={d.cardId}>
-              <span class="muted decide-what">{d.step ? `Step ${d.step}` : 'Tandem'} {d.kind === 'question' ? 'asks' : 'waits for your decision to'} {d.what}</span>{' '}
               {onShowDecision && <button type="button" class="link" onClick={() => onShowDecision(d)}>Show</button>}
+              <span class="muted decide-what" title={d.what}>{d.step ? `Step ${d.step}` : 'Tandem'} {d.kind === 'question' ? 'asks' : 'waits for your decision to'} {d.what}</span>
             </li>
           ))}
         </ul>
