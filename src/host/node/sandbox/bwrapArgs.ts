@@ -1,6 +1,7 @@
 /**
  * The bubblewrap command line for one command. Order matters: later mounts go on top of earlier
- * ones, so the whole system goes in read-only first, then the workspace writable, then the
+ * ones, so the whole system goes in read-only first, then the workspace writable, then the folders
+ * above protected paths pinned (bound onto themselves: a mount point cannot be renamed), then the
  * protected paths read-only again and the secret files as empty files on top.
  */
 import { API_KEY_ENV_VARS } from '../../../core/secrets/apiKeyEnv';
@@ -12,7 +13,7 @@ export interface BwrapCommand {
   roots: readonly { path: string; source?: string }[];
   workspace: 'writable' | 'readonly';
   network: boolean;
-  mounts: Pick<SandboxMounts, 'readOnly' | 'hidden' | 'hiddenDirs'>;
+  mounts: Pick<SandboxMounts, 'readOnly' | 'hidden' | 'hiddenDirs' | 'pinned'>;
   /** An empty, read-only file bound over each hidden secret file. */
   emptyFile: string;
   cwd: string;
@@ -45,6 +46,9 @@ export function bwrapArgs(c: BwrapCommand): string[] {
     '--tmpfs', '/run',
   ];
   for (const r of c.roots) a.push(c.workspace === 'writable' || r.source ? '--bind' : '--ro-bind', r.source ?? r.path, r.path);
+  // A read-only workspace is an overlay thrown away afterwards: nothing there to pin, and a pin bound
+  // from the real folder would let writes through to it.
+  if (c.workspace === 'writable') for (const p of c.mounts.pinned) a.push('--bind', p, p);
   for (const p of c.mounts.readOnly) a.push('--ro-bind', p, p);
   for (const p of c.mounts.hidden) a.push('--ro-bind', c.emptyFile, p);
   // The user's secret folders: an empty, read-only folder in their place.

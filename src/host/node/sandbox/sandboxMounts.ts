@@ -8,9 +8,12 @@
  *   unless the user allowed them, in the workspace (node_modules included), and in the folders above
  *   it; and the user's credential folders and files (`~/.ssh`, `~/.aws`, `~/.config/gcloud`,
  *   keyrings, `~/.netrc`…), covered by an empty folder or file.
- * A protected path that does not exist yet cannot be bound (that would create it), so the walk after
- * the command finds protected paths the command created (`createdProtected` below), and
- * sandboxedCommand.ts removes them.
+ * - pinned: every folder between a workspace folder and a protected path, bound onto itself (still
+ *   writable). A mount point cannot be renamed or removed (EBUSY), so a command cannot move
+ *   `.github` away and make `.github/workflows/ci.yml` again in a folder of its own: the read-only
+ *   bind protects a path's contents, the pins keep that path where it is.
+ * A protected path that does not exist yet cannot be bound (that would create it), so the check
+ * after the command finds protected paths the command created or replaced (protectedSnapshot.ts).
  * `node_modules` is not entered: nothing there runs by itself, and it can hold most of the files.
  */
 import * as fs from 'node:fs';
@@ -31,6 +34,8 @@ export interface SandboxMounts {
   hidden: string[];
   /** Folders outside the workspace covered by an empty tmpfs: the user's secret folders. */
   hiddenDirs: string[];
+  /** Folders inside the workspace above a protected path, bound onto themselves, shallowest first. */
+  pinned: string[];
   /** Workspace paths (absolute, as walked) that are protected by name: compared after the command. */
   protectedNames: Set<string>;
 }
@@ -205,7 +210,27 @@ export function findSandboxMounts(roots: readonly string[], secretPatterns: read
   for (const dir of elsewhere) secretsUnder(dir, isSecret, isAllowed, hidden);
   const outside = outsideSecrets([...roots, ...elsewhere], isSecret, isAllowed, process.env.HOME);
   for (const f of outside.files) hidden.add(f);
-  return { readOnly: [...readOnly], hidden: [...hidden], hiddenDirs: [...outside.dirs], protectedNames };
+  const pinned = foldersAbove(roots, [...protectedNames, ...readOnly], [...readOnly]);
+  return { readOnly: [...readOnly], hidden: [...hidden], hiddenDirs: [...outside.dirs], pinned, protectedNames };
+}
+
+/**
+ * The folders strictly between a workspace folder and each of `paths` (those inside one), shallowest
+ * first; none inside a read-only path (binding one there writable would open it) and none that is one.
+ * Walked as named, and as resolved: a link's target has a chain of its own.
+ */
+function foldersAbove(roots: readonly string[], paths: readonly string[], readOnly: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    for (const at of new Set([p, realOrUndefined(p) ?? p])) {
+      const root = roots.find((r) => isWithin(r, at) && r !== at);
+      if (!root) continue;
+      for (let dir = path.dirname(at); dir !== root && isWithin(root, dir); dir = path.dirname(dir)) {
+        if (!readOnly.some((r) => isWithin(r, dir)) && safeIsDir(dir)) out.add(dir);
+      }
+    }
+  }
+  return [...out].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b));
 }
 
 function safeIsDir(p: string): boolean {
@@ -216,8 +241,7 @@ function safeIsDir(p: string): boolean {
   }
 }
 
-/** Protected-by-name paths that exist now and did not before: what a command created. */
-export function createdProtected(roots: readonly string[], before: Set<string>): string[] {
-  const now = findSandboxMounts(roots, [], []).protectedNames;
-  return [...now].filter((p) => !before.has(p));
+/** The paths protected by name in the workspace now (the walk alone: no secrets, no outside folders). */
+export function protectedNamesNow(roots: readonly string[]): Set<string> {
+  return findSandboxMounts(roots, [], []).protectedNames;
 }

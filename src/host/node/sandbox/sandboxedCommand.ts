@@ -1,7 +1,8 @@
 /**
  * One sandboxed command, start to finish: the bwrap command line (bwrapArgs.ts) over the mounts
  * found right before it runs (sandboxMounts.ts), the throwaway overlay for a read-only workspace,
- * and afterwards the removal of protected files the command created. Shared by the child-process
+ * and afterwards the protected paths compared with what they were: ones the command replaced are put
+ * back, ones it created removed (protectedSnapshot.ts). Shared by the child-process
  * runner and the VS Code terminal runner, so both run exactly the same sandboxed command line.
  */
 import * as fs from 'node:fs';
@@ -11,7 +12,8 @@ import type { CommandIsolation, SandboxStatus } from '../../../core/ports/ports'
 import { bwrapArgs } from './bwrapArgs';
 import { probeBwrap } from './bwrapProbe';
 import { isWithin } from '../../../core/workspace/pathWithin';
-import { createdProtected, DEFAULT_SECRET_FILES, findSandboxMounts, type SandboxMounts } from './sandboxMounts';
+import { restoreProtected, snapshotProtected } from './protectedSnapshot';
+import { DEFAULT_SECRET_FILES, findSandboxMounts, protectedNamesNow, type SandboxMounts } from './sandboxMounts';
 import { viewOfPath, type StepView } from '../cow/stepView';
 
 export interface SandboxSettings {
@@ -42,7 +44,7 @@ export function sandboxStatusFor(s: SandboxSettings): SandboxStatus {
 
 export interface PreparedCommand {
   argv: string[];
-  /** After the command: removes protected files it created; returns what it did, for the model and the user. */
+  /** After the command: puts back protected paths it replaced, removes ones it created; returns what it did, for the model and the user. */
   after(): string[];
   /** Always, after the command: removes the throwaway overlay. */
   cleanup(): void;
@@ -58,7 +60,9 @@ export function prepareSandboxedCommand(
   // Found through this process's spelling of the paths (the walk reads the files)…
   const mounts = findSandboxMounts(iso.roots, s.secretFiles ?? DEFAULT_SECRET_FILES, s.allowSecretFiles ?? [], s.readOnlyFolders ?? [], s.hideSecretsIn ?? []);
   mounts.hiddenDirs.push(...hiddenFoldersFor(s.hiddenFolders ?? [], iso.roots, mounts.hiddenDirs));
-  const after = () => afterCommand(iso.roots, mounts.protectedNames);
+  // What stands at each protected path now, to compare with afterwards (read only for a writable workspace).
+  const before = iso.workspace === 'writable' ? snapshotProtected(mounts.protectedNames) : new Map();
+  const after = () => restoreProtected(iso.roots, before, protectedNamesNow(iso.roots));
   const view = viewOf(c.cwd, iso.roots);
   if (!view) return prepareWith(probe, iso, c, mounts, after);
   // …and bound with the namespace's, from inside the copy-on-write step's namespace.
@@ -135,17 +139,6 @@ function hiddenFoldersFor(folders: readonly string[], roots: readonly string[], 
   return out.filter((p, i) => !out.some((q, j) => j !== i && q !== p && isWithin(q, p))).filter((p, i, all) => all.indexOf(p) === i);
 }
 
-/** Removes the protected files the command created; says what it did, for the model and the user. */
-function afterCommand(roots: readonly string[], before: Set<string>): string[] {
-  const created = createdProtected(roots, before);
-  for (const p of created) fs.rmSync(p, { recursive: true, force: true });
-  return created.map(
-    (p) =>
-      `removed ${path.relative(roots.find((r) => p.startsWith(r)) ?? '/', p)}, which the command created: files that make code run by themselves ` +
-      '(.git, editor tasks, hooks, CI, direnv…) and ignore files are not created by sandboxed commands; write it with a file tool, which asks the user',
-  );
-}
-
 /** The copy-on-write step view a command runs in, if any (its folder or its roots lie in one). */
 function viewOf(cwd: string, roots: readonly string[]): StepView | undefined {
   return viewOfPath(cwd) ?? roots.map(viewOfPath).find((v) => v !== undefined);
@@ -154,7 +147,7 @@ function viewOf(cwd: string, roots: readonly string[]): StepView | undefined {
 /** The mounts as the step's namespace spells them. */
 function nsMounts(m: SandboxMounts, view: StepView): SandboxMounts {
   const ns = (p: string) => view.toNs(p);
-  return { readOnly: m.readOnly.map(ns), hidden: m.hidden.map(ns), hiddenDirs: m.hiddenDirs.map(ns), protectedNames: m.protectedNames };
+  return { readOnly: m.readOnly.map(ns), hidden: m.hidden.map(ns), hiddenDirs: m.hiddenDirs.map(ns), pinned: m.pinned.map(ns), protectedNames: m.protectedNames };
 }
 
 /**
