@@ -16,3 +16,15 @@ export function processRunning(argv: readonly string[]): boolean {
     }
   });
 }
+
+/** Kills every process that runs exactly this argv: what a failed test left behind. */
+export function killByCommandLine(argv: readonly string[]): void {
+  const wanted = argv.map((a) => `${a}\u0000`).join('');
+  for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === wanted) process.kill(Number(p), 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}

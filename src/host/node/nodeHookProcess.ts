@@ -1,11 +1,14 @@
 /**
- * Runs a user's hook command: `/bin/sh -c` in the workspace folder, the JSON on stdin, in a process
- * group of its own so a timeout (or Stop) kills the hook and everything it started, stdout and
- * stderr each cut at their cap. The environment is this process's without the API key variables.
+ * Runs a user's hook command: `/bin/sh -c` in the workspace folder, the JSON on stdin, in a PID
+ * namespace of its own (ownPidNamespace.ts) so that everything it started ends with it — when it
+ * exits, and when a timeout (or Stop) kills it, a child that called `setsid` included — and in a
+ * process group of its own, killed whole (all there is where no PID namespace can be made); stdout
+ * and stderr each cut at their cap. The environment is this process's without the API key variables.
  * Hooks run outside the command sandbox: they are the user's own commands, trusted as such.
  */
 import { spawn } from 'node:child_process';
 import { withoutApiKey } from '../../core/secrets/apiKeyEnv';
+import { ownPidNamespace } from './ownPidNamespace';
 import type { HookProcess, HookProcessRequest, HookProcessResult } from '../../core/userHooks/hookProcess';
 
 /** After the hook exits, how long its pipes may stay open (a background child holding them) before we stop reading. */
@@ -17,9 +20,11 @@ export class NodeHookProcess implements HookProcess {
   run(req: HookProcessRequest): Promise<HookProcessResult> {
     return new Promise((resolve) => {
       const env = { ...withoutApiKey(this.baseEnv), ...req.env };
+      const ns = ownPidNamespace(this.baseEnv);
+      const argv = [...('argv' in ns ? ns.argv : []), '/bin/sh', '-c', req.command];
       let child;
       try {
-        child = spawn('/bin/sh', ['-c', req.command], { cwd: req.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+        child = spawn(argv[0]!, argv.slice(1), { cwd: req.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
       } catch (err) {
         resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, spawnError: err instanceof Error ? err.message : String(err) });
         return;

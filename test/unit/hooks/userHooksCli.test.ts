@@ -12,6 +12,8 @@ import { ScriptedServer, planStepOf } from '../../support/scriptedServer';
 import { calls, tc, text } from '../../support/scriptSteps';
 import { toolResults, userMessages } from '../../support/modelRequests';
 import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
+import { killByCommandLine, processRunning } from '../../support/processByCommandLine';
+import { waitFor } from '../../support/wait';
 
 /** Writes `hooks` (the events object) to a file in the outside folder and returns the `--hooks` arguments. */
 function hooksFile(dir: string, events: Record<string, unknown>, name = 'hooks.json'): string[] {
@@ -197,19 +199,57 @@ describe('user hooks through the CLI (real bash, python3 and node hooks)', funct
   });
 
   it('a hook that hangs is killed at its timeout (with what it started) and the call goes on', async () => {
-    const pids = path.join(kit.out, 'pids');
-    const hook = script(kit.out, 'hang.sh', `#!/bin/bash\nsleep 300 &\necho $! > ${pids}\necho $$ >> ${pids}\nwait\n`);
-    const r = await kit.run(
-      [calls(tc('edit_file', { path: 'src/a.ts', edits: [{ old_text: 'a = 1', new_text: 'a = 4' }] })), text('done')],
-      ['run', '--role', 'actor', '--approve', 'edits', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Edit', `bash ${hook}`, 1) }), 'edit'],
-    );
+    // Found by their command lines: the hook runs in a PID namespace of its own, where `$!` means nothing outside.
+    const seconds = `300.${process.pid}${Date.now() % 100_000}2`;
+    const hook = script(kit.out, 'hang.sh', `#!/bin/bash\nsleep ${seconds} &\nwait\n`);
+    try {
+      const r = await kit.run(
+        [calls(tc('edit_file', { path: 'src/a.ts', edits: [{ old_text: 'a = 1', new_text: 'a = 4' }] })), text('done')],
+        ['run', '--role', 'actor', '--approve', 'edits', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Edit', `bash ${hook}`, 1) }), 'edit'],
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fs.readFileSync(path.join(kit.ws, 'src', 'a.ts'), 'utf8'), 'export const a = 4;\n', 'the call went on to its normal approval');
+      assert.match(r.stderr, /Hook failed: PreToolUse hook .* was killed after its timeout of 1 s/);
+      await waitFor(() => !processRunning(['bash', hook]) && !processRunning(['sleep', seconds]), 'the hook and its child to be gone', 10_000);
+    } finally {
+      killByCommandLine(['sleep', seconds]);
+    }
+  });
+
+  it("a hook's child that called setsid is killed at the hook's timeout too, while the run goes on", async () => {
+    // A command line no other process has, to find it from outside the hook's PID namespace.
+    const seconds = `300.${process.pid}${Date.now() % 100_000}`;
+    const started = path.join(kit.out, 'post-started');
+    const go = path.join(kit.out, 'go');
+    // PreToolUse starts a daemon and hangs past its 1 s timeout; PostToolUse keeps the run alive
+    // until the test has looked, so only the timeout can have ended the daemon.
+    const pre = script(kit.out, 'daemon.sh', `#!/bin/sh\nsetsid sleep ${seconds} </dev/null >/dev/null 2>&1 &\nexec sleep 300\n`);
+    const post = script(kit.out, 'wait.sh', `#!/bin/sh\ncat >/dev/null\ntouch ${started}\nwhile [ ! -f ${go} ]; do sleep 0.1; done\n`);
+    const server = await ScriptedServer.start([calls(tc('edit_file', { path: 'src/a.ts', edits: [{ old_text: 'a = 1', new_text: 'a = 4' }] })), text('done')]);
+    kit.server = server;
+    const hooks = hooksFile(kit.out, { PreToolUse: one('Edit', `sh ${pre}`, 1), PostToolUse: one('Edit', `sh ${post}`, 30) });
+    const run = runCliProcess(kit.cli, ['run', '--workspace', kit.ws, '--base-url', server.url, '--role', 'actor', '--approve', 'edits', '--no-history', ...hooks, 'edit'], { env: { TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' }, timeoutMs: 50_000 });
+    try {
+      await waitFor(() => fs.existsSync(started), 'the PostToolUse hook to start (after the PreToolUse timeout)', 30_000);
+      await waitFor(() => !processRunning(['sleep', seconds]), `the hook's setsid child (sleep ${seconds}) to end after the hook's timeout`, 10_000);
+    } finally {
+      fs.writeFileSync(go, '');
+      killByCommandLine(['sleep', seconds]);
+    }
+    const r = await run;
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(fs.readFileSync(path.join(kit.ws, 'src', 'a.ts'), 'utf8'), 'export const a = 4;\n', 'the call went on to its normal approval');
     assert.match(r.stderr, /Hook failed: PreToolUse hook .* was killed after its timeout of 1 s/);
-    for (const pid of fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number)) {
-      // Gone, or a zombie waiting for init to reap it: either way no longer running.
-      const state = fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] : 'gone';
-      assert.ok(state === 'gone' || state === 'Z', `process ${pid} of the hook is not running (state ${state})`);
+  });
+
+  it("a hook's child that called setsid does not outlive the run", async () => {
+    const seconds = `300.${process.pid}${Date.now() % 100_000}1`;
+    const hook = script(kit.out, 'leave.sh', `#!/bin/sh\ncat >/dev/null\nsetsid sleep ${seconds} </dev/null >/dev/null 2>&1 &\nexit 0\n`);
+    try {
+      const r = await kit.run([calls(tc('read_file', { path: 'src/a.ts' })), text('ok')], ['run', '--no-history', ...hooksFile(kit.out, { PreToolUse: one('Read', `sh ${hook}`) }), 'read']);
+      assert.equal(r.code, 0, r.stderr);
+      await waitFor(() => !processRunning(['sleep', seconds]), `the hook's setsid child (sleep ${seconds}) to end once the run ended`, 10_000);
+    } finally {
+      killByCommandLine(['sleep', seconds]);
     }
   });
 

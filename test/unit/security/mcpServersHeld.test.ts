@@ -2,13 +2,16 @@
  * MCP servers, through the built CLI: two servers whose names fold to the same tool names
  * (`acme.prod`, `acme_prod`) are both refused with a clear message, so neither's tool runs in the
  * other's name (not even with --allow-tool); a tool whose input schema is over the cap is left out
- * and said so; and a stdio server's backgrounded grandchild ends with the run (its process group).
+ * and said so; and a stdio server's backgrounded grandchild ends with the run, one that called
+ * `setsid` too (its PID namespace).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cliTestKit } from '../../support/cliRunner';
+import { killByCommandLine, processRunning } from '../../support/processByCommandLine';
 import { call, text } from '../../support/scriptSteps';
+import { waitFor } from '../../support/wait';
 
 const TINY = path.resolve(__dirname, '../../../../test/fixtures/mcp/tinyStdioServer.js');
 const tool = (name: string, properties: Record<string, unknown> = {}) => ({ name, description: name, inputSchema: { type: 'object', properties } });
@@ -58,6 +61,19 @@ describe('security: MCP server names, schema sizes and process groups (built CLI
     assert.ok(!fs.existsSync(late), 'the grandchild was still running after the CLI exited');
   });
 
+  it('a stdio server\'s grandchild that called setsid ends with the run', async () => {
+    // A command line no other process has, to find it from outside the server's PID namespace.
+    const seconds = `300.${process.pid}${Date.now() % 100_000}`;
+    const file = config({ daemon: { ...server([tool('x')], '', 'daemon'), args: [TINY, JSON.stringify([tool('x')]), '', 'daemon', seconds] } });
+    try {
+      const r = await kit.run([text('done')], ['run', '--role', 'actor', '--mcp-config', file, 'hi']);
+      assert.equal(r.code, 0, r.stderr);
+      await waitFor(() => !processRunning(['sleep', seconds]), `the server's setsid grandchild (sleep ${seconds}) to end after the run`, 10_000);
+    } finally {
+      killByCommandLine(['sleep', seconds]);
+    }
+  });
+
   it('a stdio server finds the key neither in its own environment nor in the CLI\'s (/proc/<ppid>/environ)', async () => {
     const KEY = 'sk-mcp-environ-0123456789abcdef';
     const file = config({ snoop: server([tool('environ')]) });
@@ -70,3 +86,4 @@ describe('security: MCP server names, schema sizes and process groups (built CLI
     assert.doesNotMatch(result, /\*\*\*|redacted|sk-mcp/i, 'not even a masked key: it never was there');
   });
 });
+

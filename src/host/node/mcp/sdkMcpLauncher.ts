@@ -2,13 +2,16 @@
  * Starts MCP servers with the SDK: stdio servers as child processes in the workspace (with only a
  * safe default environment plus what the configuration sets: the user's API key is not passed on),
  * their stderr to the log; HTTP servers over streamable HTTP, falling back to the older SSE
- * transport when the server does not speak it. Closing the connection ends the process, and on
- * Linux its whole process group: the server starts as the leader of a session of its own (setsid),
- * so a detached grandchild (`cmd &`) ends with it, as a command's do.
+ * transport when the server does not speak it. Closing the connection ends the process and
+ * everything it started: on Linux the server runs in a PID namespace of its own (ownPidNamespace.ts),
+ * so a grandchild that called `setsid` ends with it too, when it exits, when it is closed, and when
+ * the run ends (bwrap dies with its parent); and it leads a session of its own (setsid), ended whole
+ * when it is closed — all there is where no PID namespace can be made.
  */
 import * as fs from 'node:fs';
 import type { McpServerDef } from '../../../core/mcp/mcpConfig';
 import type { McpCallOptions, McpConnection, McpConnectionEvents, McpLauncher } from '../../../core/mcp/mcpConnection';
+import { ownPidNamespace } from '../ownPidNamespace';
 import { mcpSdk } from './mcpSdk';
 
 /** util-linux setsid, where there is one: the server leads its own process group, ended as one. */
@@ -57,9 +60,12 @@ export class SdkMcpLauncher implements McpLauncher {
     /** The stdio server's process group (its pid, as setsid made it a leader). */
     let groupOf = (): number | null | undefined => undefined;
     if (c.transport === 'stdio') {
+      const ns = ownPidNamespace();
+      if ('unavailable' in ns) events.log(`its processes are ended by process group only, which a child that calls setsid leaves (${ns.unavailable})`);
+      const argv = [...(SETSID ? [SETSID] : []), ...('argv' in ns ? ns.argv : []), c.command, ...(c.args ?? [])];
       const transport = new sdk.StdioClientTransport({
-        command: SETSID ?? c.command,
-        args: SETSID ? [c.command, ...(c.args ?? [])] : c.args,
+        command: argv[0]!,
+        args: argv.slice(1),
         env: { ...sdk.getDefaultEnvironment(), ...((c.env as Record<string, string> | undefined) ?? {}) },
         cwd: c.cwd ?? cwd,
         stderr: 'pipe',
