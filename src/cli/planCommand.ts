@@ -14,6 +14,7 @@ import { verdictExit } from './reviewCommand';
 import type { Amendment } from '../protocol';
 import { EXIT } from './commands';
 import { carryDoneSteps, lastRunVersion } from '../core/plans/carryDoneSteps';
+import { isPlanUsageProblem } from '../core/plans/planLimits';
 
 export interface PlanIo {
   cwd: string;
@@ -58,8 +59,8 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
   const record = await agent.planning.importPlan(raw, abs);
   if (!record.plan) {
     io.stderr(`tandem: the plan in ${abs} is not valid, so it was not executed:\n${record.errors.map((e) => `  - ${e}`).join('\n')}\n`);
-    // A graph that cannot run (a cycle, an unknown or self reference) is a usage error of the file: exit 2, the steps named above.
-    return { outcome: 'error', exitCode: record.errors.some((e) => e.includes('depends_on')) ? EXIT.usage : 1 };
+    // A graph that cannot run (a cycle, an unknown or self reference) or a plan over the size limits is a usage error of the file: exit 2, named above.
+    return { outcome: 'error', exitCode: record.errors.some(isPlanUsageProblem) ? EXIT.usage : 1 };
   }
   let fromStep: number | undefined;
   if (previous) {

@@ -23,10 +23,13 @@ export const PlanStep = z.object({
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 
+/** The most steps a plan may have (the validator refuses more before walking them; planLimits.ts). */
+export const MAX_PLAN_STEPS = 50;
+
 export const Plan = z.object({
   format_version: z.literal('1.0'),
   goal: z.string().min(1).max(2000),
-  steps: z.array(PlanStep).max(50),
+  steps: z.array(PlanStep).max(MAX_PLAN_STEPS),
   estimated_total_time: z.string().max(64),
   risks: z.array(z.string().max(1000)).max(20),
   prerequisites: z.array(z.string().max(1000)).max(20),

@@ -11,6 +11,17 @@ import { planVersionDiff } from './planVersionDiff';
 import { ReliabilityTally } from './modelReliability';
 import type { CardSink } from '../events/cardSink';
 
+/**
+ * The most of an unvalidated plan's text its card shows (the whole is kept in the record's
+ * provenance): a plan refused for its size can be megabytes, which the chat and the CLI's output
+ * would otherwise carry whole.
+ */
+const MAX_SHOWN_RAW_CHARS = 20_000;
+
+function shownRaw(raw: string): string {
+  return raw.length <= MAX_SHOWN_RAW_CHARS ? raw : `${raw.slice(0, MAX_SHOWN_RAW_CHARS)}\n… (${raw.length - MAX_SHOWN_RAW_CHARS} more characters not shown)`;
+}
+
 /** A replan's carry-over: the version it replans and the steps of the new version that keep how they ended (with their evidence). */
 export interface CarriedSteps {
   replanOf: number;
@@ -63,7 +74,7 @@ export class PlanBook {
       version: record.version,
       plan: record.plan,
       // An unvalidated plan is shown as the model wrote it; the card says it could not be validated.
-      ...(record.plan ? {} : { raw_text: result.provenance.raw }),
+      ...(record.plan ? {} : { raw_text: shownRaw(result.provenance.raw) }),
       errors: record.errors,
       // Which steps could run at the same time (their needs allow it, their files do not overlap).
       ...(pairs.length ? { run_together: sideBySideGroups(pairs) } : {}),

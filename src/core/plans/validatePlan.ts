@@ -2,7 +2,8 @@
  * Parses and checks a plan: the zod shape first, then the rules zod cannot express (at least one
  * step, steps numbered 1..n in order, only tools a step may use, a scope inside the workspace:
  * files relative and without `..`, commands and check that are command lines; see scopeEntryRules.ts;
- * `depends_on` naming only other steps of the plan, without a cycle; see graph/stepGraph.ts).
+ * `depends_on` naming only other steps of the plan, without a cycle; see graph/stepGraph.ts), all
+ * after the size limits (planLimits.ts), so an oversized plan is refused before it is walked.
  * Every problem is one line that names the step ("step 3: tools_needed names unknown tool 'sed'"),
  * because those lines go back to the model verbatim for a repair, and to the user on the card.
  */
@@ -13,6 +14,7 @@ import { dropNulls } from '../schemas/strictJsonSchema';
 import { commandEntryProblem, fileEntryProblem } from './scopeEntryRules';
 import type { WorkspacePaths } from '../workspace/workspacePaths';
 import { graphProblems, type GraphStep } from './graph/stepGraph';
+import { planLimitProblems } from './planLimits';
 
 export type PlanValidation = { ok: true; plan: Plan; errors: [] } | { ok: false; plan: null; errors: string[] };
 
@@ -27,11 +29,12 @@ const MAX_ERROR_LINES = 30;
 
 export async function validatePlan(raw: unknown, opts: PlanCheckOptions): Promise<PlanValidation> {
   const data = dropNulls(unwrapEnvelope(raw));
-  const errors: string[] = [];
+  const over = planLimitProblems(data);
+  if (over.length) return { ok: false, plan: null, errors: over.slice(0, MAX_ERROR_LINES) };
   const parsed = Plan.safeParse(data);
-  if (!parsed.success) errors.push(...parsed.error.issues.map(issueLine));
-  errors.push(...(await semanticErrors(data, opts)));
-  const unique = [...new Set(errors)];
+  // concat, never push(...list): a spread of a long list overflows the call stack.
+  const schemaErrors = parsed.success ? [] : parsed.error.issues.map(issueLine);
+  const unique = [...new Set(schemaErrors.concat(await semanticErrors(data, opts)))];
   if (unique.length > 0 || !parsed.success) {
     const lines = unique.length > MAX_ERROR_LINES
       ? [...unique.slice(0, MAX_ERROR_LINES), `… and ${unique.length - MAX_ERROR_LINES} more problems`]
@@ -122,8 +125,7 @@ async function semanticErrors(data: unknown, opts: PlanCheckOptions): Promise<st
   // The graph is judged only on steps that look like steps (zod reports the rest).
   const graphSteps = steps.filter((s): s is GraphStep => !!s && typeof s === 'object' && typeof (s as GraphStep).step_number === 'number'
     && ((s as GraphStep).depends_on === undefined || (Array.isArray((s as GraphStep).depends_on) && (s as GraphStep).depends_on!.every((d) => typeof d === 'number'))));
-  errors.push(...graphProblems(graphSteps));
-  return errors;
+  return errors.concat(graphProblems(graphSteps));
 }
 
 /** `isInside` from the workspace's path resolver (symlinks resolved), the one the tools use too. */

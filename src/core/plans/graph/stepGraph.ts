@@ -45,30 +45,37 @@ export function graphProblems(steps: readonly GraphStep[]): string[] {
   return problems;
 }
 
-/** One cycle (its steps in order, the first repeated at the end), ignoring self and unknown references. */
+/**
+ * One cycle (its steps in order, the first repeated at the end), ignoring self and unknown references.
+ * A depth-first walk with a stack of its own, not recursion: a chain as long as the plan's steps
+ * never runs out of call stack.
+ */
 function findCycle(deps: Map<number, number[]>, known: Set<number>): number[] | undefined {
   const state = new Map<number, 'open' | 'closed'>();
-  const stack: number[] = [];
-  const visit = (n: number): number[] | undefined => {
-    state.set(n, 'open');
-    stack.push(n);
-    for (const d of deps.get(n) ?? []) {
-      if (d === n || !known.has(d)) continue;
-      if (state.get(d) === 'open') return [...stack.slice(stack.indexOf(d)), d];
-      if (!state.has(d)) {
-        const found = visit(d);
-        if (found) return found;
+  for (const start of [...deps.keys()].sort((a, b) => a - b)) {
+    if (state.has(start)) continue;
+    // The open path, each step with the index of the next of its needs to look at.
+    const path: { n: number; next: number }[] = [{ n: start, next: 0 }];
+    state.set(start, 'open');
+    while (path.length) {
+      const top = path[path.length - 1]!;
+      const needs = deps.get(top.n) ?? [];
+      if (top.next >= needs.length) {
+        state.set(top.n, 'closed');
+        path.pop();
+        continue;
       }
-    }
-    stack.pop();
-    state.set(n, 'closed');
-    return undefined;
-  };
-  for (const n of [...deps.keys()].sort((a, b) => a - b)) {
-    if (!state.has(n)) {
-      const found = visit(n);
-      // The cycle is read in the direction work flows: a step, then the step that needs it.
-      if (found) return found.reverse();
+      const d = needs[top.next++]!;
+      if (d === top.n || !known.has(d)) continue;
+      if (state.get(d) === 'open') {
+        const from = path.findIndex((p) => p.n === d);
+        // The cycle is read in the direction work flows: a step, then the step that needs it.
+        return [...path.slice(from).map((p) => p.n), d].reverse();
+      }
+      if (!state.has(d)) {
+        state.set(d, 'open');
+        path.push({ n: d, next: 0 });
+      }
     }
   }
   return undefined;

@@ -60,14 +60,17 @@ export function stepsToStart(input: ScheduleInput): number[] {
 export function parallelPairs(steps: readonly SchedulerStep[]): [number, number][] {
   const deps = dependenciesOf(steps);
   const ancestors = new Map<number, Set<number>>();
-  const ancestorsOf = (n: number, seen = new Set<number>()): Set<number> => {
+  // Every step a step needs, directly or through others: a walk with a list of its own, not recursion.
+  const ancestorsOf = (n: number): Set<number> => {
     const known = ancestors.get(n);
     if (known) return known;
     const out = new Set<number>();
-    for (const d of deps.get(n) ?? []) {
-      if (seen.has(d) || !deps.has(d)) continue;
+    const todo = [...(deps.get(n) ?? [])];
+    while (todo.length) {
+      const d = todo.pop()!;
+      if (d === n || out.has(d) || !deps.has(d)) continue;
       out.add(d);
-      for (const a of ancestorsOf(d, new Set([...seen, n]))) out.add(a);
+      for (const x of deps.get(d) ?? []) todo.push(x);
     }
     ancestors.set(n, out);
     return out;
