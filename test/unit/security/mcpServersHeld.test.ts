@@ -57,7 +57,9 @@ describe('security: MCP server names, schema sizes and process groups (built CLI
     const file = config({ kid: server([tool('x')], late) });
     const r = await kit.run([text('done')], ['run', '--role', 'actor', '--mcp-config', file, 'hi']);
     assert.equal(r.code, 0, r.stderr);
-    await new Promise((res) => setTimeout(res, 4_000));
+    // Told to write now: a grandchild still running would within a tenth of a second.
+    fs.writeFileSync(`${late}.go`, '');
+    await new Promise((res) => setTimeout(res, 2_000));
     assert.ok(!fs.existsSync(late), 'the grandchild was still running after the CLI exited');
   });
 
