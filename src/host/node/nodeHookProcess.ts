@@ -20,7 +20,7 @@ export class NodeHookProcess implements HookProcess {
   run(req: HookProcessRequest): Promise<HookProcessResult> {
     return new Promise((resolve) => {
       const env = { ...withoutApiKey(this.baseEnv), ...req.env };
-      const ns = ownPidNamespace(this.baseEnv);
+      const ns = ownPidNamespace(req.cwd, this.baseEnv);
       const argv = [...('argv' in ns ? ns.argv : []), '/bin/sh', '-c', req.command];
       let child;
       try {

@@ -10,33 +10,40 @@
  * the same working folder, environment and user — as root, root with its capabilities; as an
  * ordinary user, bwrap makes a user namespace mapping that user to itself. Only `/proc` is the
  * namespace's own, so the process sees its own tree, not the editor's or the CLI's (nor their
- * environment). What it loses: bwrap sets no_new_privs, so a setuid program (sudo) does not gain
+ * environment) — except for a process whose folder is reached through `/proc/<pid>/root` (a
+ * copy-on-write step's workspace, cow/stepView.ts), which keeps the host's `/proc` to reach it. What it loses: bwrap sets no_new_privs, so a setuid program (sudo) does not gain
  * privileges there.
  *
  * Where bwrap is missing or cannot make the namespace (not Linux, a container without namespaces),
  * this says why, and callers fall back to a process group, which `setsid` escapes.
  */
 import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { findBwrap } from './sandbox/bwrapProbe';
 
 export type PidNamespace = { argv: string[] } | { unavailable: string };
 
-const PREFIX = ['--dev-bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--'];
+const PREFIX = ['--dev-bind', '/', '/', '--unshare-pid', '--die-with-parent'];
 
-const cache = new Map<string, PidNamespace>();
+/** The options after bwrap's path for a process started in `cwd`. */
+function optionsFor(cwd: string): string[] {
+  const abs = path.resolve(cwd);
+  const throughProc = abs === '/proc' || abs.startsWith('/proc/');
+  return [...PREFIX, ...(throughProc ? [] : ['--proc', '/proc']), '--chdir', abs, '--'];
+}
 
-/** `[bwrap, …options, '--']`: put the command and its arguments after it. Tried once per bwrap. */
-export function ownPidNamespace(env: NodeJS.ProcessEnv = process.env): PidNamespace {
+const cache = new Map<string, { ok: true } | { ok: false; why: string }>();
+
+/** `[bwrap, …options, '--']` for a process started in `cwd`: put the command and its arguments after it. Tried once per bwrap. */
+export function ownPidNamespace(cwd: string, env: NodeJS.ProcessEnv = process.env): PidNamespace {
   if (process.platform !== 'linux') return { unavailable: `no PID namespaces on ${process.platform}` };
   const found = findBwrap(env);
   if (typeof found !== 'string') return { unavailable: found.none };
-  const known = cache.get(found);
-  if (known) return known;
-  const r = spawnSync(found, [...PREFIX, 'true'], { encoding: 'utf8', timeout: 10_000 });
-  const result: PidNamespace =
-    r.status === 0
-      ? { argv: [found, ...PREFIX] }
-      : { unavailable: `${found} cannot make a PID namespace here: ${r.error?.message ?? ((r.stderr || '').trim().split('\n')[0] || `exit ${r.status}`)}` };
-  cache.set(found, result);
-  return result;
+  let known = cache.get(found);
+  if (!known) {
+    const r = spawnSync(found, [...optionsFor('/'), 'true'], { encoding: 'utf8', timeout: 10_000 });
+    known = r.status === 0 ? { ok: true } : { ok: false, why: `${found} cannot make a PID namespace here: ${r.error?.message ?? ((r.stderr || '').trim().split('\n')[0] || `exit ${r.status}`)}` };
+    cache.set(found, known);
+  }
+  return known.ok ? { argv: [found, ...optionsFor(cwd)] } : { unavailable: known.why };
 }

@@ -60,7 +60,7 @@ export class SdkMcpLauncher implements McpLauncher {
     /** The stdio server's process group (its pid, as setsid made it a leader). */
     let groupOf = (): number | null | undefined => undefined;
     if (c.transport === 'stdio') {
-      const ns = ownPidNamespace();
+      const ns = ownPidNamespace(c.cwd ?? cwd);
       if ('unavailable' in ns) events.log(`its processes are ended by process group only, which a child that calls setsid leaves (${ns.unavailable})`);
       const argv = [...(SETSID ? [SETSID] : []), ...('argv' in ns ? ns.argv : []), c.command, ...(c.args ?? [])];
       const transport = new sdk.StdioClientTransport({
