@@ -29,10 +29,10 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
   const logger = new ChannelLogger();
   const keys = new ApiKeyStore(context.secrets);
   // The agent on the VS Code ports (workspace edits, terminal, diff approvals, questions); its
-  // session takes every validated webview message. Approvals and questions bring the chat into view.
+  // session takes every validated webview message. Approvals and questions bring a visible chat forward.
   // History, checkpoints, condensing and the budget for every task, kept per workspace folder in global storage.
   const history = new VscodeTaskHistory(context, logger, () => host.session);
-  const host = createVscodeHost(context, { logger, keys, revealChat: () => chatView.reveal(true), history: history.store });
+  const host = createVscodeHost(context, { logger, keys, revealChat: () => chatView.showIfVisible(), history: history.store });
   const session = host.session;
   const chatView = new ChatViewProvider(context.extensionUri, session, logger);
   const statusBar = new RoleStatusBar(session.role);

@@ -55,6 +55,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.resolvedEmitter.fire(view);
   }
 
+  /**
+   * Something waits on the user (an approval, a question): a chat in view comes forward; a hidden one
+   * stays hidden — the user went elsewhere on purpose, and the badge and the notification tell them.
+   */
+  async showIfVisible(): Promise<void> {
+    if (this.view?.visible) this.view.show(true);
+  }
+
   /** Brings the chat into view (and focus), e.g. when something waits on the user. */
   async reveal(preserveFocus = true): Promise<void> {
     if (this.view) { this.view.show(preserveFocus); return; }

@@ -41,7 +41,10 @@ describe('Approvals and finished runs reach a hidden view (UI)', function () {
     // The user moves on to the Explorer while the model thinks.
     await ui.wb.page.keyboard.press('Control+Shift+E');
     const toast = await notification('Tandem waits for your approval');
-    // (No badge to assert here: an approval also brings the chat back into view, which clears it.)
+    // The side bar stays where the user went: the notification and the badge say Tandem waits.
+    await waitUntil(async () => (await badge()) === '1', 'a badge "1" on the Tandem icon', 10_000);
+    await sleep(1000);
+    assert.equal(await ui.wb.page.locator('.part.sidebar .title-label', { hasText: /^Explorer/i }).count(), 1, 'the Explorer is still shown: the approval did not pull the side bar back to Tandem');
     await ui.wb.screenshot('attention-01-toast');
     await toast.getByRole('button', { name: 'Approve' }).click();
     await ui.wb.openTandemView();
