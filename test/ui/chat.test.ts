@@ -43,4 +43,13 @@ describe('Tandem chat in the real workbench (UI)', function () {
     await chat.locator('[aria-label="Role"][data-role="actor"]').waitFor({ state: 'visible', timeout: 10_000 });
     await wb!.page.locator('.part.statusbar .statusbar-item', { hasText: 'Tandem: Actor' }).first().waitFor({ state: 'visible', timeout: 10_000 });
   });
+
+  it('switching from the palette is the user\'s own switch: no "Switched to … from the command palette" note', async () => {
+    const chat = wb!.chat();
+    await wb!.runCommand('Tandem: Switch to Planner');
+    await chat.locator('[aria-label="Role"][data-role="planner"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await chat.locator('header .notice').count(), 0, 'no note about a switch the user just made');
+    await wb!.screenshot('chat-palette-switch');
+  });
 });

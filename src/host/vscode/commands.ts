@@ -125,7 +125,8 @@ function switchRole(deps: CommandDeps, role: RoleId): void {
   if (refusedAsReadOnly(deps)) return;
   const agent = deps.agent();
   if (!agent) { void vscode.window.showWarningMessage('Tandem is not set up yet: open the Tandem view to configure an endpoint.'); return; }
-  if (agent.role !== role) agent.setRole(role, 'switched from the command palette');
+  // The user's own switch (palette or shortcut): no note saying why, as for the chat's role control.
+  if (agent.role !== role) agent.setRole(role);
 }
 
 function activeSelection() {
