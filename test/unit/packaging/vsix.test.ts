@@ -20,8 +20,11 @@ describe('the VSIX contents', function () {
     files = vsixFiles();
   });
 
-  it('holds only what runs: the manifest, README, LICENSE, the icon and the built bundles', () => {
-    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|media\/[\w.-]+\.svg|dist\/[\w.-]+\.(js|css|woff2|ttf)|dist\/tree-sitter\/tree-sitter(-[a-z]+)?\.wasm)$/.test(f));
+  it('holds only what runs: the manifest, README, LICENSE, the icon, the built bundles and the built-in eval suite', () => {
+    // eval-suite/ is data Tandem: Evaluate Models… runs from the extension's folder (each task's repository,
+    // verifier and licence), never code the extension loads.
+    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|media\/[\w.-]+\.svg|dist\/[\w.-]+\.(js|css|woff2|ttf)|dist\/tree-sitter\/tree-sitter(-[a-z]+)?\.wasm|eval-suite\/.+)$/.test(f));
+    assert.ok(files.some((f) => /^eval-suite\/[^/]+\/[^/]+\/task\.json$/.test(f)), 'the built-in eval suite is packaged with its tasks');
     assert.deepStrictEqual(unexpected, [], `files that do not run in VS Code: ${unexpected.join(', ')}`);
     assert.ok(!files.includes('dist/cli.js'), 'the CLI bundle is not part of the extension');
   });
