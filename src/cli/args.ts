@@ -44,6 +44,19 @@ export interface RunArgs {
   hooks?: string[];
   /** --no-facts: no fact is sent or learned in this run. */
   noFacts?: boolean;
+  /** --step N: run only this step of --plan, in a workspace of its own, and write its patch to `emitPatch`. */
+  step?: number;
+  /** --apply: step patches applied to the workspace first (the steps it depends on), as given. */
+  applyPatches?: string[];
+  /** --emit-patch: where the step's patch goes. */
+  emitPatch?: string;
+}
+
+/** `tandem apply PATCH…`: step patches applied to the workspace, whole or nothing. */
+export interface ApplyArgs {
+  kind: 'apply';
+  patches: string[];
+  workspace?: string;
 }
 
 export interface HistoryArgs {
@@ -74,13 +87,14 @@ export interface FactsArgs {
 export type ParsedArgs =
   | RunArgs
   | HistoryArgs
+  | ApplyArgs
   | FactsArgs
   | { kind: 'help'; command: CommandName }
   | { kind: 'error'; command: CommandName; message: string };
 
 type Values = Partial<Record<OptionName, string | boolean | string[]>>;
 
-const COMMAND_NAMES: readonly CommandName[] = ['run', 'plan', 'review', 'history', 'facts'];
+const COMMAND_NAMES: readonly CommandName[] = ['run', 'plan', 'review', 'history', 'facts', 'apply'];
 
 /** parseArgs' own errors, said the way the rest of the CLI says them. */
 function usageError(e: unknown): string {
@@ -157,6 +171,10 @@ export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo>
       json: values.json === true,
     };
   }
+  if (known === 'apply') {
+    if (positionals.length === 0) return { kind: 'error', command: known, message: 'tandem apply needs at least one patch file' };
+    return { kind: 'apply', patches: positionals, workspace: str(values.workspace) };
+  }
   if (known === 'facts') {
     return {
       kind: 'facts',
@@ -212,6 +230,13 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
   if (parallel !== undefined && mode !== 'execute') return '--parallel goes with --plan FILE.json (it runs that plan\'s independent steps at once)';
   const onFailure = str(values['on-failure']) as StepFailureChoice | undefined;
   if (onFailure !== undefined && mode !== 'execute') return '--on-failure goes with --plan FILE.json (what its other running steps do when one fails)';
+  const step = str(values.step);
+  const applyPatches = list(values.apply);
+  const emitPatch = str(values['emit-patch']);
+  if (step !== undefined && mode !== 'execute') return '--step goes with --plan FILE.json (it runs that plan\'s step N)';
+  if ((applyPatches.length || emitPatch !== undefined) && step === undefined) return `--${applyPatches.length ? 'apply' : 'emit-patch'} goes with --step N (use tandem apply PATCH… to apply patches)`;
+  if (step !== undefined && emitPatch === undefined) return '--step needs --emit-patch OUT (where the step\'s patch is written)';
+  if (step !== undefined && resume) return '--step runs one step as a job of its own; it cannot --resume a task';
   // The plan is the brief of an execution (or what is reviewed), so no prompt is needed; a placeholder names it.
   const prompt = mode === 'execute' ? `(execute the plan in ${planFile})` : mode === 'review' ? `(review the plan in ${planFile})` : positionals.join(' ').trim();
   if (!prompt) return 'missing the prompt';
@@ -241,5 +266,6 @@ function runArgs(command: 'run' | 'plan' | 'review', values: Values, positionals
     ...(onFailure !== undefined ? { onFailure } : {}),
     ...(list(values.hooks).length ? { hooks: list(values.hooks) } : {}),
     ...(values['no-facts'] === true ? { noFacts: true } : {}),
+    ...(step !== undefined ? { step: Number(step), emitPatch: emitPatch!, ...(applyPatches.length ? { applyPatches } : {}) } : {}),
   };
 }

@@ -6,7 +6,7 @@
 import { roleAccess, type RoleInfo, type RoleRegistry } from '../protocol';
 import { STEP_FAILURE_CHOICES } from '../core/settings/settings';
 
-export type CommandName = 'run' | 'plan' | 'review' | 'history' | 'facts';
+export type CommandName = 'run' | 'plan' | 'review' | 'history' | 'facts' | 'apply';
 
 export const APPROVE_MODES = ['never', 'edits', 'plan', 'all'] as const;
 export type ApproveMode = (typeof APPROVE_MODES)[number];
@@ -18,6 +18,8 @@ export interface CliContext {
 
 export interface OptionDef {
   type: 'string' | 'boolean';
+  /** Where one command takes the flag as another type (a switch there, a value elsewhere). */
+  typeIn?: Partial<Record<CommandName, 'string' | 'boolean'>>;
   short?: string;
   /** Each occurrence is kept; otherwise the last one wins. */
   multiple?: boolean;
@@ -55,7 +57,7 @@ export type ReviewWhen = (typeof REVIEW_WHEN)[number];
 
 /** In usage order. */
 export const OPTIONS = {
-  workspace: { type: 'string', value: 'DIR', help: ['workspace folder (default: the current directory)'], commands: ['run', 'plan', 'review', 'history', 'facts'] },
+  workspace: { type: 'string', value: 'DIR', help: ['workspace folder (default: the current directory)'], commands: ['run', 'plan', 'review', 'history', 'facts', 'apply'] },
   role: {
     type: 'string',
     multiple: true,
@@ -73,7 +75,6 @@ export const OPTIONS = {
     check: (v) => (v.trim() ? undefined : '--model needs a value'),
   },
   'base-url': { type: 'string', value: 'URL', help: ['endpoint, e.g. http://127.0.0.1:8080/v1'], commands: [...ASKS, 'facts'] },
-  apply: { type: 'boolean', help: ['consolidate: keep what the summary model proposes (else it is only shown)'], commands: ['facts'] },
   approve: {
     type: 'string',
     value: APPROVE_MODES.join('|'),
@@ -152,6 +153,37 @@ export const OPTIONS = {
     once: true,
     check: (v) => oneOf('--on-failure', STEP_FAILURE_CHOICES, v),
   },
+  step: {
+    type: 'string',
+    value: 'N',
+    help: [
+      'with --plan: run only step N, in a worktree of its own, and write',
+      '  its changes to --emit-patch (the other steps run elsewhere:',
+      '  a CI job each; tandem apply puts the patches together)',
+    ],
+    commands: ['run'],
+    once: true,
+    check: (v) => (/^[1-9][0-9]{0,4}$/.test(v) ? undefined : `--step needs a step number (got "${v}")`),
+  },
+  apply: {
+    type: 'string',
+    // `tandem facts consolidate --apply` is a switch; `tandem run --step N --apply PATCH` names a file.
+    typeIn: { facts: 'boolean' },
+    multiple: true,
+    value: 'PATCH',
+    help: ['with --step: apply this step patch first (a step it depends on;', '  repeatable, in order); refused whole: exit 2'],
+    helpIn: { facts: ['consolidate: keep what the summary model proposes (else it is only shown)'] },
+    commands: ['run', 'facts'],
+    missing: 'needs a patch file',
+  },
+  'emit-patch': {
+    type: 'string',
+    value: 'OUT',
+    help: ["with --step: where the step's patch is written (required)"],
+    commands: ['run'],
+    missing: 'needs a file name',
+    once: true,
+  },
   out: {
     type: 'string',
     value: 'FILE',
@@ -205,7 +237,7 @@ export const OPTIONS = {
     check: (v) => (/^.+:\d+(-\d+)?$/.test(v) ? undefined : `--cite names lines as PATH:START-END (got "${v}")`),
   },
   call: { type: 'string', value: 'CALL_ID', help: ['revert: undo only this tool call'], commands: ['history'] },
-  help: { type: 'boolean', short: 'h', help: ['show this help'], commands: ['run', 'plan', 'review', 'history', 'facts'] },
+  help: { type: 'boolean', short: 'h', help: ['show this help'], commands: ['run', 'plan', 'review', 'history', 'facts', 'apply'] },
 } satisfies Record<string, OptionDef>;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -222,6 +254,7 @@ export const COMMANDS: Record<CommandName, CommandDef> = {
     synopsis: ({ roles }) => [
       ['tandem run [options] "<prompt>"', ''],
       [`tandem run --role ${roles.executor?.id ?? 'ROLE'} --plan FILE.json [options]`, 'execute a plan file step by step'],
+      [`tandem run --role ${roles.executor?.id ?? 'ROLE'} --plan FILE.json --step N [--apply PATCH]… --emit-patch OUT`, "run one step (a CI job), write its patch"],
       ['tandem run --resume ID [options] "<prompt>"', 'continue a saved task'],
     ],
   },
@@ -236,6 +269,7 @@ export const COMMANDS: Record<CommandName, CommandDef> = {
       ['tandem history revert ID [--call CALL_ID]', 'undo one tool call, or the whole task'],
     ],
   },
+  apply: { synopsis: () => [['tandem apply PATCH… [--workspace DIR]', 'apply step patches, whole or nothing (exit 2 names a refused path)']] },
   facts: {
     synopsis: () => [
       ['tandem facts [list] [--workspace DIR] [--json]', "the workspace's facts, each checked now (stale: not sent)"],
@@ -249,7 +283,9 @@ export const COMMANDS: Record<CommandName, CommandDef> = {
 };
 
 export function optionsOf(command: CommandName): [OptionName, OptionDef][] {
-  return (Object.entries(OPTIONS) as [OptionName, OptionDef][]).filter(([, o]) => o.commands.includes(command));
+  return (Object.entries(OPTIONS) as [OptionName, OptionDef][])
+    .filter(([, o]) => o.commands.includes(command))
+    .map(([name, o]) => [name, o.typeIn?.[command] ? { ...o, type: o.typeIn[command]! } : o]);
 }
 
 /** Exit codes, with what the usage says of each. */

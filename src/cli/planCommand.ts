@@ -51,7 +51,7 @@ export async function runPlanCommand(agent: Agent, prompt: string, out: string, 
  * steps that run did (same number, same action, their needs done too) stay done and are not run
  * again, whatever their number; the others run (carryDoneSteps.ts).
  */
-export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promise<{ outcome: TurnOutcome; exitCode?: number }> {
+export async function runPlanFile(agent: Agent, file: string, io: PlanIo, opts: { onlyStep?: number } = {}): Promise<{ outcome: TurnOutcome; exitCode?: number }> {
   const read = readPlanFile(file, io);
   if (!read) return { outcome: 'error', exitCode: 2 };
   const { abs, raw } = read;
@@ -63,7 +63,17 @@ export async function runPlanFile(agent: Agent, file: string, io: PlanIo): Promi
     return { outcome: 'error', exitCode: record.errors.some(isPlanUsageProblem) ? EXIT.usage : 1 };
   }
   let fromStep: number | undefined;
-  if (previous) {
+  // --step N (a job of its own): every other step counts as run elsewhere; only N runs.
+  if (opts.onlyStep !== undefined) {
+    const n = opts.onlyStep;
+    if (!record.plan.steps.some((s) => s.step_number === n)) {
+      io.stderr(`tandem: --step ${n}: the plan in ${abs} has no step ${n}\n`);
+      return { outcome: 'error', exitCode: EXIT.usage };
+    }
+    const elsewhere = { why: [`run by a job of its own (tandem run --step), not here`] };
+    agent.planning.book.keepDoneSteps(record.cardId, Object.fromEntries(record.plan.steps.filter((s) => s.step_number !== n).map((s) => [String(s.step_number), elsewhere])));
+    fromStep = n;
+  } else if (previous) {
     const done = carryDoneSteps(previous, record);
     const kept = Object.keys(done.evidence);
     if (kept.length) {

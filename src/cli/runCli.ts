@@ -5,6 +5,8 @@
  */
 import { describeLeftover } from '../core/planRuns/describeLeftover';
 import { NodeStepWorkspaces } from '../host/node/nodeStepWorkspaces';
+import { runApplyCommand } from './applyCommand';
+import { finishStepJob, prepareStepJob, type StepJob } from './stepJob';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TurnOutcome } from '../protocol';
@@ -89,6 +91,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   }
   if (args.kind === 'history') return runHistoryCommand(args, io);
   if (args.kind === 'facts') return runFactsCommand(args, io);
+  if (args.kind === 'apply') return runApplyCommand(args, { cwd: io.cwd, stdout: (s) => io.stdout(visibleControls(s)), stderr: (s) => io.stderr(visibleControls(s)) });
   const ws = path.resolve(io.cwd, args.workspace ?? '.');
   if (!fs.existsSync(ws) || !fs.statSync(ws).isDirectory()) {
     io.stderr(`tandem: --workspace ${args.workspace ?? '.'} is not a folder\n\n${USAGE}`);
@@ -105,19 +108,29 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   const shownOut = (s: string) => io.stdout(visibleControls(s));
   const shownErr = (s: string) => io.stderr(visibleControls(s));
   const logger = streamLogger(shownErr, logLevel, settings.apiKey);
+  // Steps run side by side get copy-on-write views where Linux allows, else worktrees (TANDEM_STEP_WORKSPACES=worktree
+  // asks for those); TANDEM_WORKTREES_DIR: where their folders go (default: a private folder in /dev/shm or the temp folder).
+  const stepWorkspaces = new NodeStepWorkspaces({ logger, env: io.env, ...(io.env.TANDEM_WORKTREES_DIR ? { dir: io.env.TANDEM_WORKTREES_DIR } : {}) });
+  // --step N: the step runs in a workspace of its own (`root`), made once its dependencies' patches are applied.
+  let job: StepJob | undefined;
+  if (args.step !== undefined) {
+    const prepared = await prepareStepJob(fs.realpathSync(ws), args.step, args.applyPatches ?? [], stepWorkspaces, { cwd: io.cwd, stdout: shownOut, stderr: shownErr });
+    if ('code' in prepared) return prepared.code;
+    job = prepared;
+  }
+  const root = job?.made.root ?? ws;
 
   const promptOut = { write: (s: string) => (shownErr(s), true) } as unknown as NodeJS.WritableStream;
   const terminal = io.isTty ? new TerminalPrompt(io.stdin ?? process.stdin, promptOut) : undefined;
   const headlessAsker = new HeadlessAsker(args.answerDefault ? 'default' : 'none', logger);
   const asker = terminal && !args.answerDefault ? new TtyAsker(terminal, shownErr) : headlessAsker;
   const host = createNodeHost({
-    roots: [ws],
+    roots: [root],
     logger,
-    sandbox: sandboxSettingsFromEnv(io.env),
+    // A step job's commands: the workspace's dependency folders read-only, its secret files hidden (as for a step beside another).
+    sandbox: { ...sandboxSettingsFromEnv(io.env), ...(job ? { readOnlyFolders: job.made.readOnlyFolders, hideSecretsIn: [ws] } : {}) },
     asker,
-    // Steps run side by side get copy-on-write views where Linux allows, else worktrees (TANDEM_STEP_WORKSPACES=worktree
-    // asks for those); TANDEM_WORKTREES_DIR: where their folders go (default: a private folder in /dev/shm or the temp folder).
-    stepWorkspaces: new NodeStepWorkspaces({ logger, env: io.env, ...(io.env.TANDEM_WORKTREES_DIR ? { dir: io.env.TANDEM_WORKTREES_DIR } : {}) }),
+    stepWorkspaces,
     ...(terminal && settings.approval.mode === 'ask' ? { approver: new TtyApprover(terminal, shownErr) } : {}),
   });
 
@@ -130,7 +143,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   settings.mcpAllowedTools = args.allowTools ?? [];
   let mcp: McpHub | undefined;
   if (args.mcpConfig?.length) {
-    const started = await startCliMcp(args.mcpConfig, { cwd: io.cwd, workspace: ws, env: io.env, logger, say: shownErr });
+    const started = await startCliMcp(args.mcpConfig, { cwd: io.cwd, workspace: root, env: io.env, logger, say: shownErr });
     if (!(started instanceof McpHub)) {
       io.stderr(`tandem: ${started.error}\n\n${USAGE}`);
       return EXIT.usage;
@@ -139,7 +152,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   }
   const withServers = mcp ? withMcp(registries, mcp) : registries;
   // --attach names files by the current folder; each must be a readable file inside the workspace (after symlinks) and not ignored.
-  const attach = await checkAttachFiles(host, ws, args.attach.map((f) => path.resolve(io.cwd, f)));
+  const attach = await checkAttachFiles(host, root, args.attach.map((f) => path.resolve(io.cwd, f)));
   if ('error' in attach) {
     shownErr(`tandem: ${attach.error}\n`);
     return EXIT.usage;
@@ -152,7 +165,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     await mcp?.dispose();
     return EXIT.usage;
   }
-  const userHooks = hookCommands.length ? new UserHooks({ commands: hookCommands, process: new NodeHookProcess(io.env), cwd: ws, logger }) : undefined;
+  const userHooks = hookCommands.length ? new UserHooks({ commands: hookCommands, process: new NodeHookProcess(io.env), cwd: root, logger }) : undefined;
 
   // Step worktrees a crashed or killed run left behind (a live run's are kept) go on the next start, whatever it runs;
   // the changes a step had made there, never applied, are kept as a patch next to the history, and the user is told where.
@@ -167,11 +180,11 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     const ports: TaskPorts = {
       host,
       settings: () => settings,
-      workspace: ws,
+      workspace: root,
       registries: withServers,
       ...(userHooks ? { userHooks: () => userHooks } : {}),
       // The workspace's facts, beside its history (--no-facts: none sent, none learned; --no-history: sent, none learned).
-      ...(args.noFacts ? {} : { facts: cliFactBook({ workspace: ws, historyDir: historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir)), fs: host.fs, env: io.env, secret: settings.apiKey, learning: !args.noHistory }) }),
+      ...(args.noFacts ? {} : { facts: cliFactBook({ workspace: root, historyDir: historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir)), fs: host.fs, env: io.env, secret: settings.apiKey, learning: !args.noHistory }) }),
       ...(args.noHistory ? {} : { history: new HistoryStore(historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir))) }),
     };
     const start = { sink: emit, role: args.role, keepRole: args.roleGiven };
@@ -193,7 +206,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   try {
     const planIo = { ...io, stderr: shownErr };
     if (args.mode === 'plan') ({ outcome, exitCode: exitOverride } = await runPlanCommand(agent, args.prompt, args.out!, planIo, attach.files));
-    else if (args.mode === 'execute') ({ outcome, exitCode: exitOverride } = await runPlanFile(agent, args.planFile!, planIo));
+    else if (args.mode === 'execute') ({ outcome, exitCode: exitOverride } = await runPlanFile(agent, args.planFile!, planIo, job ? { onlyStep: job.step } : {}));
     else if (args.mode === 'review') ({ outcome, exitCode: exitOverride } = await runReviewFile(agent, args.planFile!, planIo));
     else {
       outcome = await agent.send(args.prompt, { attach: attach.files });
@@ -206,6 +219,11 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     await task.close();
     // The servers' processes end with the run.
     await mcp?.dispose();
+  }
+  if (job) {
+    const executed = agent.planning.book.get(agent.planning.lastExecutedCardId ?? '') ?? agent.planning.book.latest();
+    const code = await finishStepJob(job, executed, args.emitPatch!, { cwd: io.cwd, stdout: shownOut, stderr: shownErr });
+    if (code !== undefined) exitOverride = code;
   }
   if (task.recorder && !args.json) io.stderr(`\n[task ${task.id} saved: tandem run --resume ${task.id} "…"]\n`);
   const amendment = outcome === 'waiting' ? agent.planning.refusedAmendment : undefined;

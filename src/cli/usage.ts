@@ -20,7 +20,9 @@ function optionLines(commands: readonly CommandName[], ctx: CliContext): string 
     const shown = commands.filter((c) => o.commands.includes(c));
     if (shown.length === 0) continue;
     const help = (shown.length === 1 && o.helpIn?.[shown[0]!]) || o.help;
-    out.push(...flagLines(name, o, typeof help === 'function' ? help(ctx) : help, ctx));
+    // A switch in this command (typeIn) shows no value.
+    const asHere = shown.length === 1 && o.typeIn?.[shown[0]!] === 'boolean' ? { ...o, value: undefined } : o;
+    out.push(...flagLines(name, asHere, typeof help === 'function' ? help(ctx) : help, ctx));
   }
   return out.join('\n');
 }
@@ -46,7 +48,7 @@ const exitLines = () =>
 export function usage(roles: RoleRegistry<RoleInfo> = PRODUCT_ROLE_INFO): string {
   const ctx = { roles };
   const [run, ...runMore] = COMMANDS.run.synopsis(ctx);
-  return `${synopsis([run!, ...COMMANDS.plan.synopsis(ctx), ...runMore, ...COMMANDS.review.synopsis(ctx), ['tandem history [--workspace DIR] [--json]', 'saved tasks (tandem history --help)'], ['tandem facts [list|add|rm|clear]', 'facts about the workspace (tandem facts --help)'], ['tandem eval [options]', 'measure models on tasks (tandem eval --help)']])}
+  return `${synopsis([run!, ...COMMANDS.plan.synopsis(ctx), ...runMore, ...COMMANDS.review.synopsis(ctx), ...COMMANDS.apply.synopsis(ctx), ['tandem history [--workspace DIR] [--json]', 'saved tasks (tandem history --help)'], ['tandem facts [list|add|rm|clear]', 'facts about the workspace (tandem facts --help)'], ['tandem eval [options]', 'measure models on tasks (tandem eval --help)']])}
 
 Runs one turn of the Tandem agent on a workspace, headless, against any
 OpenAI-compatible endpoint, and exits when the turn ends.

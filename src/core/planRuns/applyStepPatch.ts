@@ -57,7 +57,7 @@ export const onlyConflicts = (refusals: readonly PatchRefusal[]) => refusals.eve
 /** Why `rel` is not a plain workspace-relative path (`/`-separated, no `.` or `..`, not absolute), or undefined. */
 function notPlain(rel: string): string | undefined {
   if (rel.includes('\0')) return 'the path holds a NUL character';
-  if (rel.startsWith('/') || path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return 'an absolute path: a step patch names paths inside the workspace only';
+  if (rel.startsWith('/') || path.isAbsolute(rel) || (process.platform === 'win32' && /^[A-Za-z]:/.test(rel))) return 'an absolute path: a step patch names paths inside the workspace only';
   if (process.platform === 'win32' && rel.includes('\\')) return 'a path with a backslash';
   const segs = rel.split('/');
   if (segs.some((s) => s === '' || s === '.' || s === '..')) return 'not a plain path inside the workspace (empty, "." or ".." parts are refused: it must name one place only)';

@@ -42,7 +42,12 @@ describe('tandem arguments (node:util parseArgs over the command table)', () => 
 
   it('names each bad usage', () => {
     assert.equal(error([]), 'missing command');
-    assert.equal(error(['frob']), 'unknown command "frob" (expected run, plan, review, history, facts, eval)');
+    assert.equal(error(['frob']), 'unknown command "frob" (expected run, plan, review, history, facts, apply, eval)');
+    assert.equal(error(['apply']), 'tandem apply needs at least one patch file');
+    assert.equal(error(['run', '--role', 'actor', '--plan', 'p.json', '--step', '2']), "--step needs --emit-patch OUT (where the step's patch is written)");
+    assert.equal(error(['run', '--step', '2', '--emit-patch', 'o.json', 'x']), "--step goes with --plan FILE.json (it runs that plan's step N)");
+    assert.equal(error(['run', '--role', 'actor', '--plan', 'p.json', '--apply', 'a.json']), '--apply goes with --step N (use tandem apply PATCH… to apply patches)');
+    assert.equal(error(['run', '--role', 'actor', '--plan', 'p.json', '--step', 'two', '--emit-patch', 'o.json']), '--step needs a step number (got "two")');
     assert.equal(error(['run']), 'missing the prompt');
     assert.equal(error(['run', '--frobnicate=1', 'x']), 'unknown option --frobnicate');
     assert.equal(error(['run', '-x', 'y']), 'unknown option -x');

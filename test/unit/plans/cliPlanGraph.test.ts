@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HostEvent } from '../../../src/protocol';
 import { execFileSync, spawn } from 'node:child_process';
 import { cliTestKit, runCliProcess, type CliRun } from '../../support/cliRunner';
 import { ScriptedServer, planStepOf, type ScriptStep } from '../../support/scriptedServer';
@@ -15,29 +14,8 @@ import { call, text } from '../../support/scriptSteps';
 import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
 import { overlayStepsBase } from '../../../src/host/node/cow/overlayStepWorkspaces';
 import { worktreesBase } from '../../../src/host/node/gitStepWorkspaces';
+import { graphPlan, jsonEvents } from './planFixtures';
 
-export function graphPlan(steps: { files: string[]; depends_on?: number[]; check?: string; action?: string }[]) {
-  return {
-    format_version: '1.0',
-    goal: 'Write the notes',
-    steps: steps.map((s, i) => ({
-      step_number: i + 1,
-      action: s.action ?? `Write ${s.files.join(', ')}`,
-      reason: 'notes',
-      tools_needed: ['write_file'],
-      estimated_time: '1m',
-      files: s.files,
-      // Done needs evidence: by default, the step's first file exists and is not empty.
-      check: s.check ?? `test -s ${s.files[0]}`,
-      ...(s.depends_on ? { depends_on: s.depends_on } : {}),
-    })),
-    estimated_total_time: '2m',
-    risks: [],
-    prerequisites: [],
-  };
-}
-
-export const jsonEvents = (r: CliRun) => r.stdout.trim().split('\n').filter(Boolean).map((l) => HostEvent.parse(JSON.parse(l)));
 
 describe('tandem run --plan: depends_on (built CLI, scripted server)', function () {
   this.timeout(30_000);

@@ -1,4 +1,5 @@
-import type { HostEvent } from '../../../src/protocol';
+import { HostEvent } from '../../../src/protocol';
+import type { CliRun } from '../../support/cliRunner';
 import { EventStream } from '../../../src/core/events';
 import type { Logger } from '../../../src/core/ports/ports';
 
@@ -43,3 +44,28 @@ export function recorder() {
   };
   return { events, stream, logs, logger };
 }
+
+/** A plan whose steps write the given files (each step's check: its first file exists and is not empty), with their depends_on. */
+export function graphPlan(steps: { files: string[]; depends_on?: number[]; check?: string; action?: string }[]) {
+  return {
+    format_version: '1.0',
+    goal: 'Write the notes',
+    steps: steps.map((s, i) => ({
+      step_number: i + 1,
+      action: s.action ?? `Write ${s.files.join(', ')}`,
+      reason: 'notes',
+      tools_needed: ['write_file'],
+      estimated_time: '1m',
+      files: s.files,
+      // Done needs evidence: by default, the step's first file exists and is not empty.
+      check: s.check ?? `test -s ${s.files[0]}`,
+      ...(s.depends_on ? { depends_on: s.depends_on } : {}),
+    })),
+    estimated_total_time: '2m',
+    risks: [],
+    prerequisites: [],
+  };
+}
+
+/** A `--json` run's events, parsed. */
+export const jsonEvents = (r: CliRun) => r.stdout.trim().split('\n').filter(Boolean).map((l) => HostEvent.parse(JSON.parse(l)));
