@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TaskRuntime } from '../../../src/core/runtime/taskRuntime';
+import { resumeRefusal, TaskRuntime } from '../../../src/core/runtime/taskRuntime';
 import type { RunningTask } from '../../../src/core/runtime/runningTask';
 import { combineHooks } from '../../../src/core/runtime/combineHooks';
-import { HistoryStore } from '../../../src/core/history/historyStore';
+import { HistoryStore, TaskLockedError } from '../../../src/core/history/historyStore';
 import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
@@ -320,5 +320,14 @@ describe('agent hooks: the parts around a task are told, not watching the events
     assert.deepEqual(seen, ['a:done', 'b:done', 'b:m', 'a:before']);
     assert.equal(hooks.onEvent, undefined);
     assert.throws(() => combineHooks({ fitContext: async (m) => m }, { fitContext: async (m) => m }), /more than one part fits the context/);
+  });
+});
+
+describe('a task open elsewhere, as the chat says it', () => {
+  it('names another window or terminal, never the process id', () => {
+    const r = resumeRefusal('t1', new TaskLockedError('t1', 26647));
+    assert.equal(r.canTakeOver, true);
+    assert.match(r.reason, /open in another window or terminal/);
+    assert.doesNotMatch(r.reason, /26647|process/);
   });
 });
