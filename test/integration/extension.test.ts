@@ -41,11 +41,12 @@ describe('Tandem in a real VS Code extension host', () => {
     assert.deepStrictEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
   });
 
-  it('contributes a Tandem activity-bar container holding the chat webview view', () => {
+  it('contributes a Tandem activity-bar container holding the chat webview view, then the Facts tree view', () => {
     const contributes = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes as Contributes;
     const container = contributes.viewsContainers.activitybar.find((c) => c.id === 'tandem');
     assert.ok(container, 'no "tandem" activity-bar container');
     assert.strictEqual(container.title, 'Tandem');
-    assert.deepStrictEqual(contributes.views.tandem.map((v) => [v.id, v.type]), [['tandem.chat', 'webview']]);
+    // The chat first (it is what the container opens on), the Facts tree below it (issue 32).
+    assert.deepStrictEqual(contributes.views.tandem.map((v) => [v.id, v.type]), [['tandem.chat', 'webview'], ['tandem.facts', undefined]]);
   });
 });
