@@ -142,7 +142,8 @@ describe('What the chat says, read as a user reads it (UI)', function () {
   });
 
   it('while a question waits the composer does not say Tandem is working; the title bar shows Stop only while running', async () => {
-    const stopAction = ui.wb.page.locator('.part.sidebar .title-actions .action-label[aria-label^="Stop"]');
+    // With the Facts view beside it, the chat's actions sit in its own pane header, not the side bar's title.
+    const stopAction = ui.wb.page.locator('.part.sidebar .title-actions .action-label[aria-label^="Stop"], .part.sidebar .pane-header .actions .action-label[aria-label^="Stop"]');
     assert.equal(await stopAction.count(), 0, 'no Stop in the title bar while idle');
     ui.server.replace([
       calls(tc('ask_question', {
