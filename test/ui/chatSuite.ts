@@ -44,6 +44,8 @@ export interface ChatSuiteOptions {
   role?: RoleId;
   /** More to record after a failed test (before the run is stopped). */
   onFailure?(title: string): Promise<void>;
+  /** Keep the Facts view open beside the chat (the facts suite); otherwise it is folded, so the chat has the side bar's height. */
+  factsView?: boolean;
 }
 
 export interface ChatSuite {
@@ -168,6 +170,12 @@ export function chatSuite(o: ChatSuiteOptions): ChatSuite {
     wb = await openWorkbench({ workspace: ws, settings });
     chat = await wb.openTandemView();
     await ui.input().waitFor({ state: 'visible' });
+    // The Facts view shares the Tandem side bar: a suite about the chat folds it, so the chat's
+    // virtual list has the height these tests were written for (a card scrolled into view stays there).
+    if (!o.factsView) {
+      const facts = wb.page.locator('.part.sidebar .pane-header[aria-expanded="true"]', { hasText: /^Facts/ });
+      if (await facts.count()) await facts.first().click();
+    }
     if (o.role) await ui.pickRole(o.role);
   });
 

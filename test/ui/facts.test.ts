@@ -21,7 +21,7 @@ const PLAN = {
 
 describe('facts in the real workbench (UI)', function () {
   this.timeout(300_000);
-  const ui = chatSuite({ name: 'facts', files: { 'src/app.py': APP } });
+  const ui = chatSuite({ name: 'facts', files: { 'src/app.py': APP }, factsView: true });
   const { input } = ui;
   const page = () => ui.wb.page;
   const factRow = (hasText: string) => page().getByRole('treeitem', { name: new RegExp(`Fact: ${hasText}`) });
