@@ -46,7 +46,7 @@ describe('Tandem in a real VS Code extension host', () => {
     const container = contributes.viewsContainers.activitybar.find((c) => c.id === 'tandem');
     assert.ok(container, 'no "tandem" activity-bar container');
     assert.strictEqual(container.title, 'Tandem');
-    // The chat first (it is what the container opens on), the Facts tree below it (issue 32).
+    // The chat first (it is what the container opens on), the Facts tree below it.
     assert.deepStrictEqual(contributes.views.tandem.map((v) => [v.id, v.type]), [['tandem.chat', 'webview'], ['tandem.facts', undefined]]);
   });
 });
