@@ -128,7 +128,7 @@ export function editPlanSteps(plan: Plan, edits: readonly StepEdit[], shape: Pla
     const explicit = deps ?? (wasImplicit && prevOld.some((d) => removed.has(d)) ? prevOld : undefined);
     const mapped = explicit?.map((d) => (removed.has(d) ? through([d]) : [d])).flat()
       // A number the plan does not have stays as typed: validation names it.
-      .map((d) => renumber.get(d) ?? (numbers.has(d) ? d : d));
+      .map((d) => renumber.get(d) ?? d);
     return { ...rest, step_number: i + 1, ...(mapped ? { depends_on: [...new Set(mapped)].sort((a, b) => a - b) } : {}) } as PlanStep;
   });
   return { plan: { ...plan, steps } };
