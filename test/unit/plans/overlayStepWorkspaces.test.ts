@@ -18,6 +18,8 @@ import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { NodeStepWorkspaces } from '../../../src/host/node/nodeStepWorkspaces';
 import { GitStepWorkspaces } from '../../../src/host/node/gitStepWorkspaces';
 import { decodeStepPatch } from '../../../src/core/planRuns/stepPatchFile';
+import { applyStepPatch, onlyConflicts } from '../../../src/core/planRuns/applyStepPatch';
+import { STEP_WORKSPACE_KINDS } from '../../support/stepWorkspaceKinds';
 import type { StepPatchEntry, StepWorkspace } from '../../../src/core/ports/stepWorkspaces';
 
 const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
@@ -341,5 +343,55 @@ describe('step workspaces on Node: copy-on-write, or a git worktree with one lin
     assert.match(lines[0]!, /full git worktree, not a copy-on-write view: the overlay could not be mounted \(mount: .+: cannot mount overlay read-only\.\)\.$/);
     await outer.remove(host);
     fs.rmSync(other, { recursive: true, force: true });
+  });
+});
+
+for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a workspace that changed under it (real git, real files; ${kind.name})`, function () {
+  this.timeout(60_000);
+  let ws: string;
+  let dir: string;
+  let steps: NodeStepWorkspaces;
+  const logger = { info() {}, warn() {}, error() {}, debug() {} };
+  beforeEach(() => {
+    ws = repo();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cow-steps-'));
+    steps = new NodeStepWorkspaces({ dir, env: kind.env ? { TANDEM_STEP_WORKSPACES: kind.env } : {}, logger });
+  });
+  afterEach(() => {
+    fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a file the step changed and the workspace deleted meanwhile is a conflict, never made again; a file the step made beside it applies', async () => {
+    const s = await steps.create(ws, 'step1');
+    await s.ready;
+    let patch;
+    try {
+      const f = new NodeWorkspaceFs([s.root]);
+      const root = f.roots[0]!;
+      await f.writeText(path.join(root, 'a.txt'), 'a from the step\n');
+      await f.writeText(path.join(root, 'new.txt'), 'made by the step\n');
+      const r = await run(root, 'echo more >> old/x.txt && echo b2 > b.txt');
+      assert.equal(r.exitCode, 0, r.output);
+      // Meanwhile the user (or another step applied) deletes them in the workspace.
+      fs.rmSync(path.join(ws, 'a.txt'));
+      fs.rmSync(path.join(ws, 'old'), { recursive: true });
+      gitIn(ws, 'rm', '-q', 'b.txt');
+      patch = await steps.readPatch(s);
+    } finally {
+      await steps.remove(s);
+    }
+    assert.deepEqual(patch.entries.map((e) => [e.path, e.before === null ? 'started from nothing' : 'started from a file']), [
+      ['a.txt', 'started from a file'],
+      ['b.txt', 'started from a file'],
+      ['new.txt', 'started from nothing'],
+      ['old/x.txt', 'started from a file'],
+    ]);
+    const applied = await applyStepPatch(patch, { workspace: ws, fs: new NodeWorkspaceFs([ws]) });
+    assert.ok(!applied.ok && onlyConflicts(applied.refusals), JSON.stringify(applied));
+    assert.deepEqual(applied.refusals.map((x) => x.path), ['a.txt', 'b.txt', 'old/x.txt']);
+    assert.deepEqual(['a.txt', 'b.txt', 'old', 'new.txt'].filter((p) => fs.existsSync(path.join(ws, p))), [], 'nothing made again, nothing half-applied');
+    // The file the step made in that same folder is no conflict.
+    assert.deepEqual(await applyStepPatch({ entries: patch.entries.filter((e) => e.path === 'new.txt') }, { workspace: ws, fs: new NodeWorkspaceFs([ws]) }), { ok: true, applied: ['new.txt'] });
   });
 });

@@ -12,8 +12,13 @@
  * `before` (what the workspace had when the step started) is read from the workspace now. The
  * workspace is not frozen under a running step, so a path the workspace changed after the step
  * started gets a `before` that matches nothing: applying it is refused as changed meanwhile, which is
- * the truth. Left open: a file the step changed that the workspace deleted meanwhile reads as one
- * the step created.
+ * the truth. A path the workspace no longer has is harder: nothing in the step's folder says whether
+ * it was there when the step wrote it (a tool's write, or `sed -i`, renames a new file over the old).
+ * Removing a name changes its folder, so a path whose workspace folder is unchanged since the step
+ * started was absent then too: the step made it. Where the folder changed, a path git tracks (in
+ * HEAD or the index) was there, and the workspace deleted it meanwhile: a conflict, as in a worktree.
+ * Left open: an untracked file the step changed and the workspace deleted meanwhile, in a folder the
+ * workspace changed, reads as one the step made.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -137,11 +142,49 @@ async function beyondLink(top: string, rel: string): Promise<boolean> {
   return false;
 }
 
-/** What the workspace has at `rel` now, as a step patch's `before`. */
-async function workspaceBefore(s: OverlayPatchSource, rel: string): Promise<StepPatchBefore> {
+/**
+ * Whether the workspace may have removed `rel` (top-relative, absent now) since the step started:
+ * the nearest folder on its way the workspace still has changed since then (or is no folder now).
+ */
+async function folderChangedSinceStart(s: OverlayPatchSource, rel: string): Promise<boolean> {
+  for (let dir = path.posix.dirname(rel); ; dir = path.posix.dirname(dir)) {
+    const st = await lstat(path.join(s.top, dir));
+    if (st) return !st.isDirectory() || st.ctimeMs >= s.startedMs;
+    if (dir === '.') return true;
+  }
+}
+
+/** The paths among `paths` (top-relative) git tracks, in HEAD or in the index. */
+function gitTracked(top: string, paths: readonly string[]): Promise<Set<string>> {
+  // One line per path: a name with a newline cannot be asked, and counts as untracked.
+  const asked = paths.filter((p) => !p.includes('\n'));
+  if (asked.length === 0) return Promise.resolve(new Set());
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-c', 'core.hooksPath=/dev/null', 'cat-file', '--batch-check=%(objecttype)'], { cwd: top, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`git could not tell which files it tracks (${err.trim() || `exit ${code}`})`));
+      // Two answers per path, HEAD's then the index's: an object type, or the name asked and "missing".
+      const lines = out.split('\n');
+      resolve(new Set(asked.filter((_, i) => [lines[2 * i], lines[2 * i + 1]].some((l) => l !== undefined && l !== '' && !l.endsWith(' missing')))));
+    });
+    child.stdin.end(asked.map((p) => `HEAD:${p}\n:0:${p}\n`).join(''));
+  });
+}
+
+/**
+ * What the workspace has at `rel` now, as a step patch's `before`; `removedMeanwhile`: the paths absent now
+ * that git tracks (a path absent in a folder changed since the start and tracked was there then).
+ */
+async function workspaceBefore(s: OverlayPatchSource, rel: string, removedMeanwhile: ReadonlySet<string>): Promise<StepPatchBefore> {
   const abs = path.join(s.top, rel);
   const st = await lstat(abs);
-  if (!st || st.isDirectory()) return null;
+  if (!st) return removedMeanwhile.has(rel) ? CHANGED_WHILE_RUNNING : null;
+  if (st.isDirectory()) return null;
   if (st.ctimeMs > s.startedMs) return CHANGED_WHILE_RUNNING;
   if (st.isSymbolicLink()) return { kind: 'symlink', sha256: createHash('sha256').update(await fs.readlink(abs)).digest('hex') };
   if (!st.isFile()) return CHANGED_WHILE_RUNNING;
@@ -173,10 +216,15 @@ export async function readOverlayPatch(s: OverlayPatchSource): Promise<StepPatch
   const ignoredNow = await gitIgnored(s.top, asked);
   for (const p of asked) known.set(p, ignoredNow.has(p));
   const root = s.prefix ? path.join(s.view, s.prefix) : s.view;
+  const kept = all.filter((p) => !known.get(p)).sort();
+  // Written paths the workspace no longer has, where it may have removed them while the step ran.
+  const doubtful: string[] = [];
+  for (const p of kept) if (written.has(p) && !(await lstat(path.join(s.top, p))) && (await folderChangedSinceStart(s, p))) doubtful.push(p);
+  const removedMeanwhile = await gitTracked(s.top, doubtful);
   const entries: StepPatchEntry[] = [];
-  for (const top of all.filter((p) => !known.get(p)).sort()) {
+  for (const top of kept) {
     const rel = top.slice(s.prefix.length);
-    const before = await workspaceBefore(s, top);
+    const before = await workspaceBefore(s, top, removedMeanwhile);
     if (deleted.has(top)) {
       entries.push({ path: rel, kind: 'deletion', before });
       continue;
