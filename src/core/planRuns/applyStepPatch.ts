@@ -164,7 +164,20 @@ export async function applyStepPatch(patch: StepPatch, o: ApplyPatchOptions): Pr
     await makeFolders(root, e.path, madeDirs, true);
     await fs.rename(await stage(e, abs), abs);
   }
+  await removeEmptied(root, [...deleted]);
   return { ok: true, applied: judged.map((j) => j.e.path) };
+}
+
+/**
+ * The folders the deletions left empty go too, deepest first, never the workspace itself: a step
+ * that moved a folder (git records files, not folders) leaves no empty one behind, as `git rm` does.
+ * rmdir removes only an empty folder, and the folders on the way were judged real folders, no links.
+ */
+async function removeEmptied(root: string, deletedPaths: readonly string[]): Promise<void> {
+  const folders = new Set<string>();
+  for (const rel of deletedPaths) for (let d = path.posix.dirname(rel); d !== '.'; d = path.posix.dirname(d)) folders.add(d);
+  const deepestFirst = [...folders].sort((a, b) => b.split('/').length - a.split('/').length);
+  for (const d of deepestFirst) await fs.rmdir(path.join(root, ...d.split('/'))).catch(() => undefined);
 }
 
 /** A file or link written at a temporary name beside `abs` (bytes and mode exactly; never through a link); returns that name. */

@@ -33,6 +33,19 @@ export interface NodeCommandRunnerOptions {
   env?: () => EnvOverrides;
 }
 
+/**
+ * A copy-on-write step's overlay is mounted without privilege, where the kernel makes no redirects:
+ * renaming a folder the workspace has fails with EXDEV, as a move across file systems does. `mv`
+ * copes (it copies, then deletes); a program's own rename does not, and the model is told how.
+ */
+export const COPY_ON_WRITE_RENAME_NOTE =
+  "In this step's copy-on-write workspace a folder the workspace has cannot be renamed in place: the kernel refuses it (EXDEV, a cross-device link). Move it with `mv`, which copies it and deletes the old one, or copy it and delete the old one.";
+
+/** How programs word EXDEV (Node's code, glibc's and musl's messages). */
+const CROSS_DEVICE = /\bEXDEV\b|Invalid cross-device link|cross-device link not permitted|Cross-device link/i;
+
+const inStepView = (cwd: string, roots: readonly string[]) => viewOfPath(cwd) !== undefined || roots.some((r) => viewOfPath(r) !== undefined);
+
 /** Variables over a base environment: a value, or null to unset the variable. */
 export type EnvOverrides = Record<string, string | null>;
 
@@ -84,7 +97,10 @@ export class NodeCommandRunner implements CommandRunner {
       // In a copy-on-write step's folder, the command runs where that folder's files are: in its namespace.
       const view = viewOfPath(opts.cwd);
       // (nsenter's own --wd would open the folder before entering, the host's empty mount point.)
-      if (view) return this.spawnAndWait([...enterView(view), 'sh', '-c', 'cd -- "$1" && shift && exec "$@"', 'sh', view.toNs(opts.cwd), ...shell], '/', opts);
+      if (view) {
+        const res = await this.spawnAndWait([...enterView(view), 'sh', '-c', 'cd -- "$1" && shift && exec "$@"', 'sh', view.toNs(opts.cwd), ...shell], '/', opts);
+        return CROSS_DEVICE.test(res.output) ? { ...res, sandboxNotes: [COPY_ON_WRITE_RENAME_NOTE] } : res;
+      }
       return this.spawnAndWait(shell, opts.cwd, opts);
     }
     const prepared = prepareSandboxedCommand(this.sandbox, opts.isolation, { cwd: opts.cwd, shell: this.shell, command });
@@ -92,6 +108,7 @@ export class NodeCommandRunner implements CommandRunner {
     try {
       const res = await this.spawnAndWait(prepared.argv, '/', opts);
       const notes = prepared.after();
+      if (inStepView(opts.cwd, opts.isolation.roots) && CROSS_DEVICE.test(res.output)) notes.push(COPY_ON_WRITE_RENAME_NOTE);
       return notes.length ? { ...res, sandboxNotes: notes } : res;
     } finally {
       prepared.cleanup();

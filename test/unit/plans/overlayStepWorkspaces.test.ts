@@ -394,4 +394,48 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a wo
     // The file the step made in that same folder is no conflict.
     assert.deepEqual(await applyStepPatch({ entries: patch.entries.filter((e) => e.path === 'new.txt') }, { workspace: ws, fs: new NodeWorkspaceFs([ws]) }), { ok: true, applied: ['new.txt'] });
   });
+
+  it('a folder the workspace has, moved by mv, is recorded as its files gone and made again, and applies', async () => {
+    const s = await steps.create(ws, 'step1');
+    await s.ready;
+    let patch;
+    try {
+      const root = new NodeWorkspaceFs([s.root]).roots[0]!;
+      const r = await run(root, 'mv old moved && ls moved');
+      assert.equal(r.exitCode, 0, r.output);
+      patch = await steps.readPatch(s);
+    } finally {
+      await steps.remove(s);
+    }
+    assert.deepEqual(patch.entries.map(summary), [
+      ['moved/x.txt', 'file', '644', 'x\n'],
+      ['moved/y.txt', 'file', '644', 'y\n'],
+      ['old/x.txt', 'deletion'],
+      ['old/y.txt', 'deletion'],
+    ]);
+    assert.deepEqual(await applyStepPatch(patch, { workspace: ws, fs: new NodeWorkspaceFs([ws]) }), { ok: true, applied: ['moved/x.txt', 'moved/y.txt', 'old/x.txt', 'old/y.txt'] });
+    assert.deepEqual([fs.existsSync(path.join(ws, 'old')), fs.readFileSync(path.join(ws, 'moved', 'y.txt'), 'utf8')], [false, 'y\n'], 'the folder moved, none left empty behind');
+  });
+
+  it("a program's own rename of a workspace folder: done in a worktree; refused (EXDEV) in a copy-on-write step with a note saying how to move it, and nothing half-moved", async () => {
+    const s = await steps.create(ws, 'step1');
+    await s.ready;
+    try {
+      const root = new NodeWorkspaceFs([s.root]).roots[0]!;
+      const r = await run(root, `node -e "require('fs').renameSync('old', 'moved')"`);
+      const patch = await steps.readPatch(s);
+      if (kind.env === 'worktree') {
+        assert.equal(r.exitCode, 0, r.output);
+        assert.deepEqual(patch.entries.map((e) => e.path), ['moved/x.txt', 'moved/y.txt', 'old/x.txt', 'old/y.txt']);
+        return;
+      }
+      assert.notEqual(r.exitCode, 0);
+      assert.match(r.output, /EXDEV/);
+      assert.equal(r.sandboxNotes?.length, 1, JSON.stringify(r.sandboxNotes));
+      assert.match(r.sandboxNotes![0]!, /copy-on-write workspace a folder the workspace has cannot be renamed in place.*Move it with `mv`/);
+      assert.deepEqual(patch.entries, []);
+    } finally {
+      await steps.remove(s);
+    }
+  });
 });
