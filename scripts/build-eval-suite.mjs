@@ -12,6 +12,7 @@
 //   node scripts/build-eval-suite.mjs --git cookie=PATH  a clone per project (repeatable)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -67,8 +68,12 @@ const slug = (s) => {
 };
 const LANG = { javascript: 'js', python: 'py', typescript: 'ts' };
 
+// What `tandem eval` gives every verifier (src/host/node/eval/typeScriptRunner.ts): the path of
+// Tandem's own esbuild, with which a TypeScript task's verifier runs its .ts files.
+const verifierEnv = { ...process.env, TANDEM_EVAL_ESBUILD: createRequire(import.meta.url).resolve('esbuild') };
+
 function run(cmd, cwd) {
-  const r = spawnSync('sh', ['-c', cmd], { cwd, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('bash', ['-c', cmd], { cwd, encoding: 'utf8', timeout: 120_000, env: verifierEnv });
   return { ok: r.status === 0, out: `${r.stdout}${r.stderr}`.trim().split('\n').slice(-8).join('\n') };
 }
 
@@ -88,15 +93,15 @@ for (const t of sources.tasks) {
   const changes = git(repo, ['diff-tree', '--no-commit-id', '-r', '--name-status', '--no-renames', sha]).split('\n').filter(Boolean).map((l) => l.split('\t'));
   const tests = changes.filter(([s, f]) => s !== 'D' && isTestFile(f) && kept(p.keep, f)).map(([, f]) => f);
   const code = changes.filter(([s, f]) => s !== 'D' && !isTestFile(f) && kept(p.keep, f) && !/\.md$/i.test(f)).map(([, f]) => f);
-  const id = `${LANG[p.language]}/${t.project}-${t.id ?? slug(message.split('\n')[0].replace(/\s*\(#\d+\)$/, ''))}`;
+  const id = `${LANG[p.language]}/${p.name ?? t.project}-${t.id ?? slug(message.split('\n')[0].replace(/\s*\(#\d+\)$/, ''))}`;
   const dir = path.join(suite, id);
   fs.rmSync(dir, { recursive: true, force: true });
   const files = git(repo, ['ls-tree', '-r', '--name-only', parent]).split('\n').filter((f) => f && kept(p.keep, f));
   writeAt(repo, parent, files, path.join(dir, 'repo'));
   writeAt(repo, sha, tests, path.join(dir, 'verify'));
-  if (p.shim) {
+  for (const shim of p.shims ?? []) {
     fs.mkdirSync(path.join(dir, 'verify', '.tandem-eval'), { recursive: true });
-    fs.copyFileSync(path.join(suite, '.shared', p.shim), path.join(dir, 'verify', '.tandem-eval', p.shim));
+    fs.copyFileSync(path.join(suite, '.shared', shim), path.join(dir, 'verify', '.tandem-eval', shim));
   }
   writeAt(repo, sha, code, path.join(dir, 'reference'));
   const spec = {
@@ -104,7 +109,7 @@ for (const t of sources.tasks) {
     prompt: promptOf(message),
     repo: 'repo',
     setup: [],
-    verify: { command: p.verify, files: 'verify', timeoutSeconds: 120 },
+    verify: { command: p.verify, files: 'verify', timeoutSeconds: 120, ...(p.typescript ? { typescript: true } : {}) },
     reference: 'reference',
     limits: { minutes: 15, toolCalls: 60 },
     source: { project: t.project, url: `${p.repository}/commit/${sha}`, commit: sha, license: p.license },
@@ -132,7 +137,7 @@ for (const t of sources.tasks) {
   // The project's licence, once, beside the suite's README.
   const license = path.join(suite, 'licenses', `${t.project}-LICENSE`);
   if (!fs.existsSync(license)) writeAt(repo, sha, ['LICENSE'], path.join(suite, 'licenses', '.tmp')), fs.renameSync(path.join(suite, 'licenses', '.tmp', 'LICENSE'), license), fs.rmSync(path.join(suite, 'licenses', '.tmp'), { recursive: true });
-  rows.push(`| \`${id}\` | [${t.project}](${p.repository}) | [\`${sha.slice(0, 10)}\`](${p.repository}/commit/${sha}) | ${p.license} | ${p.language} | ${code.join(', ')} | ${tests.join(', ')} |`);
+  rows.push(`| \`${id}\` | [${p.name ?? t.project}](${p.repository}) | [\`${sha.slice(0, 10)}\`](${p.repository}/commit/${sha}) | ${p.license} | ${p.language} | ${code.join(', ')} | ${tests.join(', ')} |`);
 }
 if (!values.only) {
   const readme = fs.readFileSync(path.join(suite, 'README.md'), 'utf8');

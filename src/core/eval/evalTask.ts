@@ -28,6 +28,12 @@ export const EvalTaskSpec = z
         /** A folder in the task folder whose files are laid over the copy before the command (the commit's tests). */
         files: z.string().trim().min(1).optional(),
         timeoutSeconds: z.number().int().min(1).max(3_600).default(300),
+        /**
+         * The verifier runs TypeScript: the runner gives it Tandem's own esbuild (its path in
+         * TANDEM_EVAL_ESBUILD; see host/node/eval/typeScriptRunner.ts), and where it has none the
+         * task stops before the agent starts (reason setup_failed) rather than fail every model.
+         */
+        typescript: z.boolean().optional(),
       })
       .strict(),
     /** The reference change: a folder of whole files as they should end up (used by reference models in tests and by `eval show`). */

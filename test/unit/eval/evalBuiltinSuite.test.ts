@@ -34,7 +34,7 @@ describe('the built-in eval suite (built CLI, scripted server)', function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('has about 20 tasks in JavaScript and Python, each documented with its project, commit and licence', () => {
+  it('has about 20 tasks in JavaScript, TypeScript and Python, each documented with its project, commit and licence', () => {
     assert.ok(dirs.length >= 20, `${dirs.length} tasks`);
     const readme = fs.readFileSync(path.join(SUITE, 'README.md'), 'utf8');
     const languages = new Set<string>();
@@ -49,7 +49,11 @@ describe('the built-in eval suite (built CLI, scripted server)', function () {
       assert.ok(fs.existsSync(path.join(dir, 'repo', 'LICENSE')), `${t.id}: the snapshot keeps the project's LICENSE`);
       languages.add(t.spec.language!);
     }
-    assert.deepEqual([...languages].sort(), ['javascript', 'python']);
+    assert.deepEqual([...languages].sort(), ['javascript', 'python', 'typescript']);
+    // TypeScript tasks: at least three, each verified by its commit's own .ts tests through the compiler the runner offers.
+    const ts = dirs.map((d) => JSON.parse(fs.readFileSync(path.join(d, 'task.json'), 'utf8'))).filter((t) => t.language === 'typescript');
+    assert.ok(ts.length >= 3, `${ts.length} TypeScript tasks`);
+    for (const t of ts) assert.equal(t.verify.typescript, true, t.source.url);
     assert.ok(dirs.some((d) => JSON.parse(fs.readFileSync(path.join(d, 'task.json'), 'utf8')).tags.includes('plan-worthy')));
   });
 
@@ -71,6 +75,26 @@ describe('the built-in eval suite (built CLI, scripted server)', function () {
     const failed = rep.results.filter((x) => !x.passed).map((x) => `${x.task}: ${x.reason} ${x.detail}`);
     assert.deepEqual(failed, []);
     assert.match(r.stdout, new RegExp(`${dirs.length}/${dirs.length} passed \\(100 %\\)`));
+  });
+
+  it('without a TypeScript compiler a TypeScript task stops before the agent starts, saying why', async () => {
+    const empty = fs.mkdtempSync(path.join(tmp, 'no-esbuild-'));
+    server = await ScriptedServer.start([], { respond: referenceModel(dirs.map(referenceOf)) });
+    const r = await runCliProcess(cli, ['eval', '--out', path.join(tmp, 'out'), '--tasks', 'ts/*', '--flow', 'act'], {
+      cwd: tmp,
+      env: { TANDEM_BASE_URL: server.url, TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0', TANDEM_EVAL_ESBUILD: empty },
+      timeoutMs: 120_000,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const rep = report();
+    assert.ok(rep.results.length >= 3);
+    for (const x of rep.results) {
+      assert.equal(x.passed, false, x.task);
+      assert.equal(x.reason, 'setup_failed', x.task);
+      assert.match(x.detail!, /runs TypeScript with esbuild, and TANDEM_EVAL_ESBUILD=.* holds no esbuild package/, x.task);
+      assert.equal(x.modelRequests, 0, `${x.task}: no model was asked`);
+    }
+    assert.equal(server.chatRequests().length, 0);
   });
 
   it('a nonsense model passes none, and each task says why', async () => {

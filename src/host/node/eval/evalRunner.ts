@@ -22,14 +22,16 @@ import { evalMarkdown, seconds, usd } from '../../../core/eval/evalMarkdown';
 import { evalHtml } from '../../../core/eval/evalHtml';
 import { HeadlessAsker } from '../headlessAsker';
 import type { AgentSettings } from '../../../core/settings/settings';
-import type { CommandIsolation, HostPorts } from '../../../core/ports/ports';
+import type { CommandIsolation, CommandRunner } from '../../../core/ports/ports';
 import { PRODUCT_REGISTRIES, type Registries } from '../../../core/registries/registries';
 import { createNodeHost } from '../nodeHost';
+import { NodeCommandRunner } from '../nodeCommandRunner';
 import { streamLogger } from '../streamLogger';
 import type { SandboxSettings } from '../sandbox/sandboxedCommand';
 import { changedFiles, copyTaskRepository, layVerifierFiles, makeRunFolder } from './taskCopy';
 import { git } from './git';
 import { EvalProgress } from './evalProgress';
+import { ESBUILD_ENV, findEsbuild, noEsbuildReason } from './typeScriptRunner';
 
 export interface EvalRunOptions {
   tasks: readonly EvalTask[];
@@ -181,11 +183,14 @@ async function runOne(task: EvalTask, assignment: Assignment, copy: string, o: E
   } catch (e) {
     return finish(false, 'setup_failed', `the copy could not be made: ${(e as Error).message}`);
   }
+  const esbuild = findEsbuild(o.env);
+  if (task.spec.verify.typescript && !esbuild) return finish(false, 'setup_failed', noEsbuildReason(o.env));
   const logger = streamLogger((line) => o.stderr(`[${task.id}] ${line}`), 'error', o.settings.apiKey);
+  const sandboxSettings: SandboxSettings = { ...o.sandbox, hiddenFolders: [...(o.sandbox.hiddenFolders ?? []), ...o.hidden] };
   const host = createNodeHost({
     roots: [copy],
     logger,
-    sandbox: { ...o.sandbox, hiddenFolders: [...(o.sandbox.hiddenFolders ?? []), ...o.hidden] },
+    sandbox: sandboxSettings,
     approver: new EvalApprover(),
     asker: new HeadlessAsker('default', logger),
   });
@@ -218,7 +223,9 @@ async function runOne(task: EvalTask, assignment: Assignment, copy: string, o: E
   }
   if (o.signal.aborted) return undefined;
   const changed = changedFiles(copy);
-  const verified = await verify(task, copy, host, isolation, o.signal);
+  // The verifier's own runner: the same sandbox, plus what only it is given (the TypeScript compiler).
+  const verifier = new NodeCommandRunner({ sandbox: sandboxSettings, env: () => ({ [ESBUILD_ENV]: esbuild ?? null }) });
+  const verified = await verify(task, copy, verifier, isolation, o.signal);
   if (o.signal.aborted) return undefined;
   if (verified.passed) return finish(true, undefined, undefined, run, changed);
   if (run.stop) {
@@ -244,13 +251,13 @@ function copyCommit(copy: string): void {
   git(copy, ['commit', '-q', '--no-verify', '-m', 'After the task\'s setup']);
 }
 
-async function verify(task: EvalTask, copy: string, host: HostPorts, isolation: CommandIsolation, signal: AbortSignal): Promise<{ passed: boolean; output: string }> {
+async function verify(task: EvalTask, copy: string, commands: CommandRunner, isolation: CommandIsolation, signal: AbortSignal): Promise<{ passed: boolean; output: string }> {
   try {
     layVerifierFiles(task, copy);
   } catch (e) {
     return { passed: false, output: (e as Error).message };
   }
-  const r = await host.commands.run(task.spec.verify.command, { cwd: copy, timeoutMs: task.spec.verify.timeoutSeconds * 1000, signal, isolation });
+  const r = await commands.run(task.spec.verify.command, { cwd: copy, timeoutMs: task.spec.verify.timeoutSeconds * 1000, signal, isolation });
   const how = r.exitCode === 0 ? 'passed' : r.timedOut ? `timed out after ${task.spec.verify.timeoutSeconds} s` : `exited ${r.exitCode ?? 'killed'}`;
   return { passed: r.exitCode === 0, output: `verifier ${how}:\n${tail(r.output)}` };
 }
