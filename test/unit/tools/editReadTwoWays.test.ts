@@ -9,7 +9,11 @@ import * as assert from 'node:assert/strict';
 import { editFileTool } from '../../../src/core/tools/editFile';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import { makeHarness } from './toolHarness';
-import { foreignCorpora } from '../../support/damagedEdits';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { foreignCorpora, type Commit } from '../../support/damagedEdits';
+
+const LAZY_COMMITS = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'lazy-commits');
 
 async function call(file: string, original: string, args: Record<string, unknown>): Promise<{ isError: boolean; content: string; after: string }> {
   const h = makeHarness();
@@ -128,6 +132,23 @@ def third(c):
     const r = await call('browser.ts', c.pre, { edits: [{ old_text, new_text }] });
     assert.equal(r.isError, false, r.content);
     assert.equal(r.after, c.post);
+  });
+
+  it('a marker that would keep an old block beside its new version is refused naming the block, never written twice (click\'s aliases example, a real commit)', async () => {
+    // The commit changes one comment line of get_command. The model sends the method as old_text and,
+    // as new_text, a marker for the lines before the change and the rest written out. On main the
+    // rebuild kept the old comment and the 16 lines after it (its if/matches block) and wrote the new
+    // ones after them: the block twice.
+    const c = JSON.parse(fs.readFileSync(path.join(LAZY_COMMITS, 'click-10.json'), 'utf8')) as Commit;
+    assert.equal(c.path, 'examples/aliases/aliases.py');
+    const from = c.pre.indexOf('    def get_command(self, ctx, cmd_name):');
+    const to = c.pre.indexOf('if x.lower().startswith(cmd_name.lower())]', from) + 'if x.lower().startswith(cmd_name.lower())]'.length;
+    const old_text = c.pre.slice(from, to);
+    const changed = old_text.replace('lookup an explicit', 'look up an explicit');
+    const new_text = `        # ... existing code ...\n\n${changed.slice(changed.indexOf('        # Step three'))}`;
+    const r = await call('aliases.py', c.pre, { edits: [{ old_text, new_text }] });
+    assert.ok(r.after === c.pre || r.after === c.post, `written wrong:\n${r.after.slice(from, from + 2500)}`);
+    if (r.isError) assert.match(r.content, /"if cmd_name in cfg\.aliases:" and the \d+ lines after it would appear twice/);
   });
 
   it('Go one level too shallow where the neighbours misplace old_text\'s own lines (a template in a string): refused, not guessed', async () => {

@@ -16,6 +16,7 @@
  */
 import { buildIndentMapping, indentOf, indentStrays, indentUnit, usesTabs, type IndentReading, type PlacedLine } from './editIndentation';
 import { looksLikeElisionMarker } from './editMarkers';
+import { describeKeptTwice, keptBlockTwice } from './keptBlockTwice';
 
 export interface EditBlock {
   old_text: string;
@@ -363,6 +364,15 @@ function replacementWith(
   }
   // The region's last line keeps its own ending (a file without a final newline has no \r there either).
   if (out.length && m.end === fileLines.length && !fileLines[m.end - 1]!.endsWith('\r')) out[out.length - 1] = stripCr(out[out.length - 1]!);
+  for (let g = 0; g < runs.length; g++) {
+    const twice = keptBlockTwice(fileLines, runs[g]![0], runs[g]![1], segs[g]!, segs[g + 1]!, [...fileLines.slice(0, m.start), ...out, ...fileLines.slice(m.end)]);
+    if (twice) {
+      return {
+        ok: false,
+        error: `new_text's elision marker would keep lines of the file that new_text writes again beside it, so ${describeKeptTwice(twice)} would appear twice (the file has them once); it is unclear where the marker's lines end. ${SEND_PLAINLY}`,
+      };
+    }
+  }
   return { ok: true, lines: out, kept };
 }
 

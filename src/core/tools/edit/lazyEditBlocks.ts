@@ -92,7 +92,7 @@ export async function applyLazyEditBlocks(file: string, original: string, blocks
         continue;
       }
       if (rebuilt && !rebuilt.ok) {
-        return { ok: false, block: k + 1, error: `${name}: new_text's elision markers could not be placed: ${rebuilt.reason}. Send new_text complete (no markers) for the lines old_text covers.${nothing}` };
+        return { ok: false, block: k + 1, ...(rebuilt.clearer ? { clearer: true as const } : {}), error: `${name}: new_text's elision markers could not be placed: ${rebuilt.reason}. Send new_text complete (no markers) for the lines old_text covers.${nothing}` };
       }
       if (k === 0 && total === 1) return undefined;
     }

@@ -17,8 +17,10 @@ import { listKids } from './listMembers';
 import { likeness, nameKey, textKey } from './nodeKeys';
 import { ALIKE, alignSiblings, extendByText, type Pair } from './siblingAlignment';
 import { grammarFor, guardTreeOf } from '../../syntax/syntaxGuard';
+import { describeKeptTwice, keptBlockTwice } from './keptBlockTwice';
 
-export type Reconstruction = { ok: true; text: string; kept: number } | { ok: false; reason: string };
+/** `clearer`: the refusal names what is wrong with the rebuilt text (a block kept twice), which says more than the line rules' own refusal. */
+export type Reconstruction = { ok: true; text: string; kept: number } | { ok: false; reason: string; clearer?: true };
 
 /** A marker read: the original rows [from, to] it stands for (none when to < from), and how far right of them the lazy text sits. */
 interface Placement {
@@ -402,6 +404,27 @@ function assemble(r: Reading, lazyRows: [number, number], plainLazy: (row: numbe
   return { text: out.join('\n'), kept };
 }
 
+/**
+ * Why the rebuilt text is refused when a marker keeps a block that the text writes again beside it
+ * (keptBlockTwice.ts); undefined when none does.
+ */
+function keptTwice(r: Reading, lazyRows: [number, number], result: string): string | undefined {
+  const rows = [...new Set(r.markers.map((m) => m.row))].sort((a, b) => a - b);
+  const resultLines = result.split('\n');
+  for (const p of r.placements) {
+    if (p.to < p.from) continue;
+    const k = rows.indexOf(p.marker.row);
+    const before = r.lazy.slice(k > 0 ? rows[k - 1]! + 1 : lazyRows[0], p.marker.row);
+    const after = r.lazy.slice(p.marker.row + 1, k + 1 < rows.length ? rows[k + 1]! : lazyRows[1]);
+    const t = keptBlockTwice(r.orig, p.from, p.to + 1, before, after, resultLines);
+    if (t) {
+      return `the marker ${named(p.marker)} would keep lines of the file that the text writes again beside it, so ${describeKeptTwice(t)} would appear twice (the file has them once); ` +
+        'it is unclear where the marker\'s lines end';
+    }
+  }
+  return undefined;
+}
+
 /** How many line feeds end `s` (a loop: /\n*$/ on a whole file tries every position). */
 function trailingNewlines(s: string): number {
   let n = 0;
@@ -472,6 +495,8 @@ async function readByStructure(
       const lost = r.markers.find((m) => !placed.has(m.node.id));
       if (lost) return { ok: false, reason: `the marker ${named(lost)} stands in code that matches nothing in the file, so it is unclear which lines it keeps` };
       const built = assemble(r, lazyRows, plainLazy, origVerbatim, lazyVerbatim);
+      const twice = keptTwice(r, lazyRows, built.text);
+      if (twice) return { ok: false, reason: twice, clearer: true };
       // The file ends as the original does when the text's last line is a marker keeping the original's last code; else as the text does.
       let lastOrig = origLines.length - 1;
       while (lastOrig > 0 && origLines[lastOrig]!.trim() === '') lastOrig--;
