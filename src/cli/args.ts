@@ -80,6 +80,8 @@ export interface FactsArgs {
   json: boolean;
   /** consolidate: keep the proposal (else it is only shown). */
   apply: boolean;
+  /** add, clear: the user's facts for every workspace. */
+  global: boolean;
   model?: string;
   baseURL?: string;
 }
@@ -184,6 +186,7 @@ export function parseArgs(argv: readonly string[], roles: RoleRegistry<RoleInfo>
       cite: list(values.cite),
       json: values.json === true,
       apply: values.apply === true,
+      global: values.global === true,
       ...(str(values.model) ? { model: str(values.model) } : {}),
       ...(str(values['base-url']) ? { baseURL: str(values['base-url']) } : {}),
     };

@@ -1,5 +1,6 @@
 /**
  * The CLI's facts: the file beside the workspace's history (`--history-dir` or the data folder),
+ * the global facts' file in the data folder itself (`$TANDEM_DATA_DIR/facts.json`),
  * this workspace's key, and `tandem.facts.*` from the environment (`TANDEM_FACTS=off`,
  * `TANDEM_FACTS_MAX_AGE_DAYS`, `TANDEM_FACTS_MAX_TOKENS`, `TANDEM_FACTS_MAX`).
  */
@@ -8,7 +9,7 @@ import type { WorkspaceFs } from '../core/ports/ports';
 import { FactBook } from '../core/facts/factBook';
 import { FACTS_FILE, FactStore } from '../core/facts/factStore';
 import { DEFAULT_FACT_SETTINGS, type FactSettings } from '../core/facts/factSettings';
-import { workspaceFolderName } from '../core/history/storageDir';
+import { dataHome, workspaceFolderName } from '../core/history/storageDir';
 
 function whole(v: string | undefined, fallback: number, min: number): number {
   const n = v === undefined ? NaN : Number(v);
@@ -28,6 +29,8 @@ export function cliFactBook(o: { workspace: string; historyDir: string; fs: Work
   const settings = factSettingsFromEnv(o.env);
   return new FactBook({
     store: new FactStore(path.join(o.historyDir, FACTS_FILE)),
+    // The user's global facts: in the data folder itself, beside every workspace's folder.
+    globalStore: new FactStore(path.join(dataHome(o.env), FACTS_FILE)),
     fs: o.fs,
     workspace: workspaceFolderName(o.workspace),
     settings: () => settings,

@@ -236,6 +236,7 @@ export const OPTIONS = {
     commands: ['facts'],
     check: (v) => (/^.+:\d+(-\d+)?$/.test(v) ? undefined : `--cite names lines as PATH:START-END (got "${v}")`),
   },
+  global: { type: 'boolean', help: ['add, clear: your facts for every workspace (kept in the data', 'folder itself; they cite no file, lines belong to one workspace)'], commands: ['facts'] },
   call: { type: 'string', value: 'CALL_ID', help: ['revert: undo only this tool call'], commands: ['history'] },
   help: { type: 'boolean', short: 'h', help: ['show this help'], commands: ['run', 'plan', 'review', 'history', 'facts', 'apply'] },
 } satisfies Record<string, OptionDef>;
@@ -274,8 +275,9 @@ export const COMMANDS: Record<CommandName, CommandDef> = {
     synopsis: () => [
       ['tandem facts [list] [--workspace DIR] [--json]', "the workspace's facts, each checked now (stale: not sent)"],
       ['tandem facts add "<sentence>" [--cite PATH:START-END]…', 'add a fact of your own'],
+      ['tandem facts add --global "<sentence>"', 'add a fact for every workspace'],
       ['tandem facts rm ID', 'forget one fact (a unique prefix of its id is enough)'],
-      ['tandem facts clear', "forget every fact of the workspace"],
+      ['tandem facts clear [--global]', "forget every fact of the workspace (or every global one)"],
       ['tandem facts consolidate [--apply]', 'the summary model proposes merging and dropping facts; --apply keeps it'],
       ['tandem facts undo', 'put back the facts from before the last consolidation'],
     ],

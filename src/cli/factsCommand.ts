@@ -36,9 +36,16 @@ function parseCite(c: string): CiteInput {
 }
 
 function listText(views: readonly FactView[], now: number, enabled: boolean): string {
-  if (!views.length) return 'No facts for this workspace.\n';
+  const mine = views.filter((v) => !v.fact.global);
+  const global = views.filter((v) => v.fact.global);
+  const off = enabled ? '' : 'Facts are turned off (TANDEM_FACTS=off): none are sent or learned.\n';
+  const globalText = global.length ? `\nGlobal facts (yours, sent in every workspace):\n${factLines(global, now)}` : '';
+  return `${off}${mine.length ? factLines(mine, now) : 'No facts for this workspace.\n'}${globalText}`;
+}
+
+function factLines(views: readonly FactView[], now: number): string {
   const lines = views.map((v) => `${v.fact.id}  ${age(v.fact.checked, now).padStart(5)}  ${v.stale ? 'STALE ' : ''}${v.fact.text}\n    — from ${v.cited}${v.fact.source.by === 'reviewer' ? ` (learned by the ${v.fact.source.role ?? 'reviewer'}${v.fact.source.model ? `, ${v.fact.source.model}` : ''})` : ' (yours)'}${v.stale ? `\n    stale, not sent: ${v.stale.detail}` : ''}`);
-  return `${enabled ? '' : 'Facts are turned off (TANDEM_FACTS=off): none are sent or learned.\n'}${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n`;
 }
 
 export async function runFactsCommand(args: FactsArgs, io: FactsIo): Promise<number> {
@@ -63,6 +70,7 @@ export async function runFactsCommand(args: FactsArgs, io: FactsIo): Promise<num
   };
   if (args.cite.length && sub !== 'add') return usageError('--cite goes with facts add');
   if (args.apply && sub !== 'consolidate') return usageError('--apply goes with facts consolidate');
+  if (args.global && sub !== 'add' && sub !== 'clear') return usageError('--global goes with facts add or facts clear');
   const warnProblem = () => {
     const p = book.takeProblem();
     if (p) shownErr(`tandem: ${p}\n`);
@@ -75,20 +83,21 @@ export async function runFactsCommand(args: FactsArgs, io: FactsIo): Promise<num
       if (args.json) for (const v of views) io.stdout(`${JSON.stringify(v)}\n`);
       else {
         shownOut(listText(views, Date.now(), book.settings.enabled));
-        if (views.length > book.settings.max) shownOut(`${views.length} facts, past TANDEM_FACTS_MAX (${book.settings.max}): tandem facts consolidate proposes merging and dropping some.\n`);
+        const mine = views.filter((v) => !v.fact.global).length;
+        if (mine > book.settings.max) shownOut(`${mine} facts, past TANDEM_FACTS_MAX (${book.settings.max}): tandem facts consolidate proposes merging and dropping some.\n`);
       }
       return EXIT.done;
     }
     case 'add': {
       const text = rest.join(' ').trim();
       if (!text) return usageError('facts add needs the fact: tandem facts add "<sentence>" [--cite PATH:START-END]');
-      const r = await book.add(text, args.cite.map(parseCite));
+      const r = await book.add(text, { lines: args.cite.map(parseCite) }, { scope: args.global ? 'global' : 'workspace' });
       warnProblem();
       if (!r.ok) {
         shownErr(`tandem: fact not added: ${r.why}\n`);
         return EXIT.error;
       }
-      shownOut(`${r.updated ? 'Updated' : 'Added'} ${r.fact.id}: ${r.fact.text} — from ${r.cited}\n`);
+      shownOut(`${r.updated ? 'Updated' : 'Added'} ${r.fact.global ? 'global fact ' : ''}${r.fact.id}: ${r.fact.text} — from ${r.cited}\n`);
       return EXIT.done;
     }
     case 'rm': {
@@ -104,9 +113,9 @@ export async function runFactsCommand(args: FactsArgs, io: FactsIo): Promise<num
     }
     case 'clear': {
       if (rest.length) return usageError('facts clear takes no argument');
-      const n = book.clear();
+      const n = book.clear(args.global ? 'global' : 'workspace');
       warnProblem();
-      shownOut(`Forgot ${n} fact${n === 1 ? '' : 's'}.\n`);
+      shownOut(`Forgot ${n} ${args.global ? 'global ' : ''}fact${n === 1 ? '' : 's'}.\n`);
       return EXIT.done;
     }
     case 'consolidate': {

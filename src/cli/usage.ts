@@ -91,8 +91,9 @@ added by you), sent to the planning and executing roles of later tasks. Each cit
 the lines (or the command output) it rests on and is checked before use: cited
 lines that changed, a file that is gone, or an age past TANDEM_FACTS_MAX_AGE_DAYS
 make it stale, and a stale fact is not sent. They are kept per workspace beside
-its history ($TANDEM_DATA_DIR, else $XDG_DATA_HOME/tandem). \`tandem run --no-facts\`
-runs without them.
+its history ($TANDEM_DATA_DIR, else $XDG_DATA_HOME/tandem); your global facts
+(\`facts add --global\`) in that data folder itself, sent in every workspace.
+\`tandem run --no-facts\` runs without them.
 
 Options:
 ${optionLines(['facts'], ctx)}

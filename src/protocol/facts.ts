@@ -43,8 +43,13 @@ export const Fact = z.object({
   /** Absent only on a fact the user added without evidence: then only its age can make it stale. */
   citation: FactCitation.optional(),
   source: FactSource,
-  /** The workspace it belongs to (its folder's name and real-path hash): a fact never reaches another. */
+  /** The workspace it belongs to (its folder's name and real-path hash): a fact never reaches another. A global fact: the workspace it was added in. */
   workspace: z.string().max(300),
+  /**
+   * The user's own fact for every workspace (kept outside any workspace's folder). It cites no
+   * file — lines belong to one workspace — only a command's output, or nothing.
+   */
+  global: z.literal(true).optional(),
   created: z.number(),
   /** When its citation was last found to hold (learned, added, re-checked): the age that expires it counts from here. */
   checked: z.number(),

@@ -102,6 +102,10 @@ describe('facts in the real workbench (UI)', function () {
     const box = page().locator('.quick-input-widget input');
     await box.fill('The app object is created in src/app.py');
     await box.press('Enter');
+    // Then where it is kept: this workspace (with its citation) or every workspace (without it).
+    await page().locator('.quick-input-widget .monaco-list-row', { hasText: 'Every workspace (global)' }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page().locator('.quick-input-widget').innerText(), /This workspace\s*citing src\/app\.py:1-3[\s\S]*Every workspace \(global\)\s*without the citation: lines belong to one workspace/);
+    await page().locator('.quick-input-widget .monaco-list-row', { hasText: 'This workspace' }).click();
     const row = factRow('The app object is created in src/app.py');
     await row.waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await row.innerText(), /src\/app\.py:1-3/);
@@ -110,6 +114,26 @@ describe('facts in the real workbench (UI)', function () {
     await row.waitFor({ state: 'detached', timeout: 20_000 });
     await ui.wb.screenshot('facts-06-forgot-in-view');
     await sleep(100);
+  });
+
+  it('Remember… as global: kept for every workspace, shown in the Facts view as its own group', async () => {
+    await ui.wb.runCommand('Tandem: Remember…');
+    const box = page().locator('.quick-input-widget input');
+    await page().locator('.quick-input-widget', { hasText: 'One sentence about this project' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await box.fill('Prefer pnpm over npm in every project');
+    await box.press('Enter');
+    await page().locator('.quick-input-widget .monaco-list-row', { hasText: 'Every workspace (global)' }).click();
+    const group = page().getByRole('treeitem', { name: /Global facts/ });
+    await group.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await group.innerText(), /Global facts\s*1 · every workspace/);
+    assert.equal(await group.getAttribute('aria-label'), 'Global facts: 1, sent in every workspace');
+    const row = page().getByRole('treeitem', { name: /Fact: Prefer pnpm over npm in every project, from your own note, global/ });
+    await row.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await row.getAttribute('aria-level'), '2', 'inside the Global group');
+    await ui.wb.screenshot('facts-06b-global-group');
+    await row.hover();
+    await row.locator('.action-label[aria-label="Forget"]').click();
+    await group.waitFor({ state: 'detached', timeout: 20_000 });
   });
 
   it('Consolidate Facts…: "Facts: 2 → 1" is shown before anything is replaced; Keep replaces, Undo puts them back', async () => {

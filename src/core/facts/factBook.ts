@@ -4,6 +4,9 @@
  * only ever kept with a citation that a read of the workspace would allow and that exists now (the
  * lines are hashed as they are), its text masked for the API key and flattened to one line. The
  * store may hold other workspaces' facts (a shared `--history-dir`): this book sees only its own.
+ * Beside them, the user's global facts (their own store, outside every workspace): sent and checked
+ * with the workspace's, and only ever added by the user, never citing a file (lines belong to one
+ * workspace, and a global fact is sent in all of them).
  */
 import { randomBytes } from 'node:crypto';
 import { FACT_TEXT_MAX, citationLabel, type Fact, type FactCitation, type FactSource, type FactView, type ReviewLearn } from '../../protocol';
@@ -26,10 +29,19 @@ export interface CiteInput {
 /** A citation longer than this proves nothing in particular. */
 export const MAX_CITED_LINES = 400;
 
+/** What a fact the user adds rests on: lines of workspace files, or a command and the output that showed it. */
+export type Evidence = { lines: readonly CiteInput[] } | { command: string; output: string };
+
+export type FactScope = 'workspace' | 'global';
+
+export const GLOBAL_CITES_NO_FILE = 'a global fact cannot cite files: lines belong to one workspace, and a global fact is sent in every workspace (add it to this workspace instead, or without a citation)';
+
 export type FactResult = { ok: true; fact: Fact; cited: string; updated?: boolean } | { ok: false; why: string; cited: string };
 
 export interface FactBookOptions {
   store: FactStore;
+  /** The user's facts for every workspace (the editor's global storage, the CLI's data folder); none: no global facts. */
+  globalStore?: FactStore;
   fs: WorkspaceFs;
   /** This workspace's key (its history folder's name): stored with each fact. */
   workspace: string;
@@ -69,17 +81,29 @@ export class FactBook {
     return this.o.store.takeProblem();
   }
 
-  /** This workspace's facts, newest first, without checking them. */
-  facts(): Fact[] {
-    return this.o.store.read().filter((f) => f.workspace === this.o.workspace).sort((a, b) => b.created - a.created);
+  /** Whether global facts can be kept here. */
+  get hasGlobal(): boolean {
+    return this.o.globalStore !== undefined;
   }
 
-  /** This workspace's facts, each checked against the code now. */
-  async list(): Promise<FactView[]> {
+  private globalFacts(): Fact[] {
+    // Only facts marked global: a history folder given as the data folder itself shares the file, and a workspace's facts never leak out of it.
+    return (this.o.globalStore?.read() ?? []).filter((f) => f.global);
+  }
+
+  /** This workspace's facts and the global ones (or one of the two), newest first, without checking them. */
+  facts(scope: FactScope | 'all' = 'all'): Fact[] {
+    const mine = scope === 'global' ? [] : this.o.store.read().filter((f) => f.workspace === this.o.workspace && !f.global);
+    const global = scope === 'workspace' ? [] : this.globalFacts();
+    return [...mine, ...global].sort((a, b) => b.created - a.created);
+  }
+
+  /** The facts (this workspace's and the global ones, or one of the two), each checked against the code now. */
+  async list(scope: FactScope | 'all' = 'all'): Promise<FactView[]> {
     const matcher = new IgnoreMatcher(this.o.fs);
     const now = this.now();
     const out: FactView[] = [];
-    for (const fact of this.facts()) {
+    for (const fact of this.facts(scope)) {
       const stale = await checkFact(fact, this.o.fs, now, this.settings.maxAgeDays, matcher);
       out.push({ fact, cited: citationLabel(fact.citation), ...(stale ? { stale } : {}) });
     }
@@ -93,11 +117,27 @@ export class FactBook {
     return { fresh: all.filter((v) => !v.stale).map((v) => v.fact), stale: all.filter((v) => v.stale) };
   }
 
-  /** The user's own fact (the palette, the Facts view, `tandem facts add`); with or without a citation. */
-  async add(text: string, cites: readonly CiteInput[] | undefined, source: FactSource = { by: 'user' }): Promise<FactResult> {
-    const citation = cites?.length ? await this.citeLines(cites) : undefined;
-    if (citation && 'why' in citation) return { ok: false, why: citation.why, cited: cites!.map((c) => `${c.path}:${c.start}-${c.end}`).join(', ') };
-    return this.keep(text, citation, source);
+  /**
+   * The user's own fact (the palette, a chat message, the Facts view, `tandem facts add`), with or
+   * without evidence; global only when the user says so, and then citing no file.
+   */
+  async add(text: string, evidence?: Evidence, o: { scope?: FactScope; source?: FactSource } = {}): Promise<FactResult> {
+    const source = o.source ?? { by: 'user' };
+    const lines = evidence && 'lines' in evidence && evidence.lines.length ? evidence.lines : undefined;
+    const asked = lines ? lines.map((c) => `${c.path}:${c.start}-${c.end}`).join(', ') : evidence && 'command' in evidence ? `\`${evidence.command}\`` : citationLabel(undefined);
+    if (o.scope === 'global') {
+      if (!this.o.globalStore) return { ok: false, why: 'global facts are not kept here', cited: asked };
+      if (lines) return { ok: false, why: GLOBAL_CITES_NO_FILE, cited: asked };
+    }
+    let citation: FactCitation | undefined;
+    if (lines) {
+      const c = await this.citeLines(lines);
+      if ('why' in c) return { ok: false, why: c.why, cited: asked };
+      citation = c;
+    } else if (evidence && 'command' in evidence && evidence.command.trim()) {
+      citation = { kind: 'command', command: this.mask(evidence.command).slice(0, 500), output_hash: evidenceHash(evidence.output) };
+    }
+    return this.keep(text, citation, source, o.scope === 'global');
   }
 
   /**
@@ -141,35 +181,36 @@ export class FactBook {
     return { kind: 'lines', files };
   }
 
-  private keep(given: string, citation: FactCitation | undefined, source: FactSource): FactResult {
+  private keep(given: string, citation: FactCitation | undefined, source: FactSource, global = false): FactResult {
     const cited = citationLabel(citation);
     const text = maskSecret(given, this.o.secret?.()).replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
     if (!text) return { ok: false, why: 'the fact is empty', cited };
     if (text.length > FACT_TEXT_MAX) return { ok: false, why: `a fact is one short sentence (at most ${FACT_TEXT_MAX} characters; this one has ${text.length})`, cited };
     const now = this.now();
-    return this.o.store.update((all) => {
+    const store = global ? this.o.globalStore! : this.o.store;
+    return store.update((all) => {
       // The same sentence learned again refreshes the fact (its evidence, its age) instead of adding a copy.
-      const same = all.find((f) => f.workspace === this.o.workspace && sameText(f.text, text));
+      const same = all.find((f) => (global ? f.global : f.workspace === this.o.workspace && !f.global) && sameText(f.text, text));
       if (same) {
         if (citation) same.citation = citation;
         same.checked = now;
         same.source = source;
         return { ok: true, fact: same, cited, updated: true };
       }
-      const fact: Fact = { id: `f${randomBytes(4).toString('hex')}`, text, ...(citation ? { citation } : {}), source, workspace: this.o.workspace, created: now, checked: now };
+      const fact: Fact = { id: `f${randomBytes(4).toString('hex')}`, text, ...(citation ? { citation } : {}), source, workspace: this.o.workspace, ...(global ? { global: true as const } : {}), created: now, checked: now };
       all.push(fact);
       return { ok: true, fact, cited };
     });
   }
 
   /**
-   * This workspace's facts become `after`, only if they are still exactly `before` (a consolidation
+   * This workspace's facts (never the global ones) become `after`, only if they are still exactly `before` (a consolidation
    * the user keeps, or its Undo): a fact learned or forgotten meanwhile is never lost by it.
    */
   replace(before: readonly Fact[], after: readonly Fact[]): { ok: true } | { ok: false; why: string } {
     const key = (fs: readonly Fact[]) => JSON.stringify([...fs].map((f) => [f.id, f.text, f.checked]).sort());
     return this.o.store.update((all) => {
-      const mine = all.filter((f) => f.workspace === this.o.workspace);
+      const mine = all.filter((f) => f.workspace === this.o.workspace && !f.global);
       if (key(mine) !== key(before)) return { ok: false as const, why: 'the facts changed since this was proposed; nothing was replaced' };
       for (const f of mine) all.splice(all.indexOf(f), 1);
       all.push(...after.map((f) => ({ ...f, workspace: this.o.workspace })));
@@ -177,20 +218,25 @@ export class FactBook {
     });
   }
 
-  /** Forget one fact, by id or a unique prefix of it. */
+  /** Forget one fact (this workspace's or a global one), by id or a unique prefix of it. */
   remove(id: string): { removed: Fact } | { why: string } {
-    return this.o.store.update((all) => {
-      const found = this.find(all, id);
-      if ('why' in found) return found;
-      all.splice(all.indexOf(found.fact), 1);
-      return { removed: found.fact };
+    return this.change(id, (all, fact) => {
+      all.splice(all.indexOf(fact), 1);
+      return { removed: fact };
     });
   }
 
-  /** Forget every fact of this workspace; how many went. */
-  clear(): number {
+  /** Forget every fact of this workspace (or every global one); how many went. */
+  clear(scope: FactScope = 'workspace'): number {
+    if (scope === 'global') {
+      return this.o.globalStore?.update((all) => {
+        const global = all.filter((f) => f.global);
+        for (const f of global) all.splice(all.indexOf(f), 1);
+        return global.length;
+      }) ?? 0;
+    }
     return this.o.store.update((all) => {
-      const mine = all.filter((f) => f.workspace === this.o.workspace);
+      const mine = all.filter((f) => f.workspace === this.o.workspace && !f.global);
       for (const f of mine) all.splice(all.indexOf(f), 1);
       return mine.length;
     });
@@ -198,16 +244,15 @@ export class FactBook {
 
   /** The user's new wording of a fact (its citation stays). */
   edit(id: string, text: string): FactResult {
-    const masked = maskSecret(text, this.o.secret?.()).replace(/\s+/g, ' ').trim();
-    return this.o.store.update((all): FactResult => {
-      const found = this.find(all, id);
-      if ('why' in found) return { ok: false, why: found.why, cited: '' };
-      const cited = citationLabel(found.fact.citation);
+    const masked = this.mask(text);
+    const r = this.change(id, (_all, fact): FactResult => {
+      const cited = citationLabel(fact.citation);
       if (!masked) return { ok: false, why: 'the fact is empty', cited };
       if (masked.length > FACT_TEXT_MAX) return { ok: false, why: `a fact is at most ${FACT_TEXT_MAX} characters`, cited };
-      found.fact.text = masked;
-      return { ok: true, fact: found.fact, cited };
+      fact.text = masked;
+      return { ok: true, fact, cited };
     });
+    return 'why' in r && !('ok' in r) ? { ok: false, why: r.why, cited: '' } : r;
   }
 
   /**
@@ -215,27 +260,42 @@ export class FactBook {
    * lines as they are now (refused as any citation would be), and its age starts over.
    */
   async recheck(id: string): Promise<FactResult> {
-    const found = this.find(this.o.store.read(), id);
+    const found = this.locate(id);
     if ('why' in found) return { ok: false, why: found.why, cited: '' };
     const c = found.fact.citation;
+    if (found.global && c?.kind === 'lines') return { ok: false, why: GLOBAL_CITES_NO_FILE, cited: citationLabel(c) };
     const citation = c?.kind === 'lines' ? await this.citeLines(c.files) : c;
     if (citation && 'why' in citation) return { ok: false, why: citation.why, cited: citationLabel(c) };
     const now = this.now();
-    return this.o.store.update((all): FactResult => {
-      const again = this.find(all, found.fact.id);
-      if ('why' in again) return { ok: false, why: again.why, cited: '' };
-      if (citation) again.fact.citation = citation;
-      again.fact.checked = now;
-      return { ok: true, fact: again.fact, cited: citationLabel(citation), updated: true };
+    const r = this.change(found.fact.id, (_all, fact): FactResult => {
+      if (citation) fact.citation = citation;
+      fact.checked = now;
+      return { ok: true, fact, cited: citationLabel(citation), updated: true };
+    });
+    return 'why' in r && !('ok' in r) ? { ok: false, why: r.why, cited: '' } : r;
+  }
+
+  /** Which fact an id (or a unique prefix of one) names, among this workspace's and the global ones. */
+  private locate(id: string): { fact: Fact; global: boolean } | { why: string } {
+    const mine = this.facts('workspace').map((fact) => ({ fact, global: false }));
+    const global = this.facts('global').map((fact) => ({ fact, global: true }));
+    const all = [...mine, ...global];
+    const exact = all.find((f) => f.fact.id === id);
+    if (exact) return exact;
+    const matches = id.length >= 2 ? all.filter((f) => f.fact.id.startsWith(id)) : [];
+    if (matches.length === 1) return matches[0]!;
+    return { why: matches.length ? `"${id}" matches ${matches.length} facts; give more of the id` : `no fact "${id}" in this workspace or among the global ones` };
+  }
+
+  /** Changes one fact in its own store, read fresh: the change sees the stored fact itself. */
+  private change<T>(id: string, how: (all: Fact[], fact: Fact) => T): T | { why: string } {
+    const found = this.locate(id);
+    if ('why' in found) return found;
+    const store = found.global ? this.o.globalStore! : this.o.store;
+    return store.update((all) => {
+      const fact = all.find((f) => f.id === found.fact.id && (found.global ? f.global : f.workspace === this.o.workspace && !f.global));
+      return fact ? how(all, fact) : { why: `no fact "${id}" any more` };
     });
   }
 
-  private find(all: Fact[], id: string): { fact: Fact } | { why: string } {
-    const mine = all.filter((f) => f.workspace === this.o.workspace);
-    const exact = mine.find((f) => f.id === id);
-    if (exact) return { fact: exact };
-    const matches = id.length >= 2 ? mine.filter((f) => f.id.startsWith(id)) : [];
-    if (matches.length === 1) return { fact: matches[0]! };
-    return { why: matches.length ? `"${id}" matches ${matches.length} facts; give more of the id` : `no fact "${id}" in this workspace` };
-  }
 }

@@ -2,7 +2,7 @@
  * The check before use: a fact is sent only while its evidence still holds. Cited lines whose hash
  * differs, a file that is gone (or no longer readable: ignored, a secret, outside), or a fact not
  * re-checked within `maxAgeDays` make it stale. A command's output is not run again to check it (that
- * would need an approval): such a fact expires by age alone.
+ * would need an approval): such a fact expires by age alone. A global fact is checked the same way.
  */
 import type { Fact, FactStaleness } from '../../protocol';
 import type { WorkspaceFs } from '../ports/ports';
@@ -13,6 +13,8 @@ import { citedLines, evidenceHash } from './citedLines';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function checkFact(fact: Fact, fs: WorkspaceFs, now: number, maxAgeDays: number, matcher = new IgnoreMatcher(fs)): Promise<FactStaleness | undefined> {
+  // A global fact is sent in every workspace: lines of one workspace prove nothing in another (only a hand-edited file has them).
+  if (fact.global && fact.citation?.kind === 'lines') return { reason: 'refused', detail: 'a global fact cannot rest on lines of one workspace' };
   if (fact.citation?.kind === 'lines') {
     for (const f of fact.citation.files) {
       const where = `${f.path}:${f.start}-${f.end}`;

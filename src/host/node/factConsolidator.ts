@@ -1,7 +1,8 @@
 /**
  * Asks the summary model (else the first role's model) how to consolidate a workspace's facts and
  * turns its answer into a checked proposal; nothing is replaced here. Shared by `tandem facts
- * consolidate` and the editor's Consolidate Facts.
+ * consolidate` and the editor's Consolidate Facts. Only the workspace's facts: the global ones are
+ * the user's own, across workspaces.
  */
 import type { FactBook } from '../../core/facts/factBook';
 import { CONSOLIDATION_SYSTEM, ConsolidationAnswer, consolidationBrief, proposeConsolidation, type ConsolidationProposal } from '../../core/facts/factConsolidation';
@@ -11,7 +12,7 @@ import { modelFor, type AgentSettings } from '../../core/settings/settings';
 import { PRODUCT_ROLE_INFO } from '../../protocol';
 
 export async function proposeWithSummaryModel(book: FactBook, settings: AgentSettings, signal?: AbortSignal): Promise<ConsolidationProposal | { error: string }> {
-  const views = await book.list();
+  const views = await book.list('workspace');
   if (views.length < 2) return { error: `there ${views.length === 1 ? 'is 1 fact' : `are ${views.length} facts`}: nothing to consolidate` };
   const model = settings.summaryModel || modelFor(settings, PRODUCT_ROLE_INFO.initial.id);
   const client = new LlmClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: settings.limits.maxRetries, idleTimeoutMs: settings.limits.requestIdleTimeoutMs, requestDeadlineMs: settings.limits.requestDeadlineMs });

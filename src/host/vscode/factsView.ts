@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FactView } from '../../protocol';
-import type { FactBook } from '../../core/facts/factBook';
+import type { Evidence, FactBook, FactResult, FactScope } from '../../core/facts/factBook';
 import type { Logger } from '../../core/ports/ports';
 import { readFactSettings } from './vscodeFacts';
 import type { AgentSettings } from '../../core/settings/settings';
@@ -23,7 +23,15 @@ function ageOf(ts: number): string {
   return days <= 0 ? 'today' : days === 1 ? '1 day' : `${days} days`;
 }
 
-class FactsTree implements vscode.TreeDataProvider<FactView> {
+/** The global facts' group: below the workspace's own facts, open. */
+interface GlobalGroup {
+  group: 'global';
+  facts: FactView[];
+}
+type FactsNode = FactView | GlobalGroup;
+const isGroup = (n: FactsNode): n is GlobalGroup => 'group' in n;
+
+class FactsTree implements vscode.TreeDataProvider<FactsNode> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
@@ -33,29 +41,41 @@ class FactsTree implements vscode.TreeDataProvider<FactView> {
     this.changed.fire();
   }
 
-  async getChildren(parent?: FactView): Promise<FactView[]> {
-    if (parent) return [];
+  async getChildren(parent?: FactsNode): Promise<FactsNode[]> {
+    if (parent) return isGroup(parent) ? parent.facts : [];
     const views = await this.book.list();
     const problem = this.book.takeProblem();
     if (problem) {
       this.logger.warn(problem);
       void vscode.window.showWarningMessage(problem);
     }
-    return views;
+    const global = views.filter((v) => v.fact.global);
+    return [...views.filter((v) => !v.fact.global), ...(global.length ? [{ group: 'global' as const, facts: global }] : [])];
   }
 
-  getTreeItem(v: FactView): vscode.TreeItem {
+  getTreeItem(n: FactsNode): vscode.TreeItem {
+    if (isGroup(n)) {
+      const group = new vscode.TreeItem('Global facts', vscode.TreeItemCollapsibleState.Expanded);
+      group.id = 'global-facts';
+      group.description = `${n.facts.length} · every workspace`;
+      group.tooltip = 'Your own facts, sent in every workspace (kept outside any workspace). They cite no file: lines belong to one workspace.';
+      group.iconPath = new vscode.ThemeIcon('globe');
+      group.contextValue = 'facts-global';
+      group.accessibilityInformation = { label: `Global facts: ${n.facts.length}, sent in every workspace` };
+      return group;
+    }
+    const v = n;
     const item = new vscode.TreeItem(v.fact.text, vscode.TreeItemCollapsibleState.None);
     item.id = v.fact.id;
     item.description = `${v.stale ? 'stale · ' : ''}${v.cited} · ${ageOf(v.fact.checked)}`;
-    const who = v.fact.source.by === 'reviewer' ? `learned by the ${v.fact.source.role ?? 'reviewer'}${v.fact.source.model ? ` (${v.fact.source.model})` : ''}` : 'added by you';
+    const who = v.fact.source.by === 'reviewer' ? `learned by the ${v.fact.source.role ?? 'reviewer'}${v.fact.source.model ? ` (${v.fact.source.model})` : ''}` : v.fact.global ? 'added by you for every workspace' : 'added by you';
     const tip = new vscode.MarkdownString(undefined, false);
     tip.appendText(`${v.fact.text}\n\nFrom ${v.cited} — ${who}, ${new Date(v.fact.created).toLocaleString()}; checked ${ageOf(v.fact.checked)} ago.`);
     if (v.stale) tip.appendText(`\n\nStale, not sent: ${v.stale.detail}`);
     item.tooltip = tip;
     item.contextValue = v.stale ? 'fact-stale' : 'fact';
     item.iconPath = new vscode.ThemeIcon(v.stale ? 'warning' : 'lightbulb');
-    item.accessibilityInformation = { label: `${v.stale ? 'Stale fact' : 'Fact'}: ${v.fact.text}, from ${v.cited}` };
+    item.accessibilityInformation = { label: `${v.stale ? 'Stale fact' : 'Fact'}: ${v.fact.text}, from ${v.cited}${v.fact.global ? ', global' : ''}` };
     if (v.fact.citation?.kind === 'lines') item.command = { command: 'tandem.facts.openCitation', title: 'Open Cited Lines', arguments: [v] };
     return item;
   }
@@ -70,10 +90,43 @@ export interface FactsViewDeps {
   onForgotten?(factId: string): void;
 }
 
+/**
+ * "Remember…": one sentence from the user, then where it is kept — this workspace, or every
+ * workspace (global). A global fact cites no file, so with lines to cite the choice says it goes
+ * without them; a command's output may still be its citation. Undefined when the user cancelled.
+ */
+export function rememberFlow(book: FactBook) {
+  return async (evidence: Evidence | undefined, citing: string | undefined, value?: string): Promise<FactResult | undefined> => {
+    const text = await vscode.window.showInputBox({
+      title: 'Tandem: Remember…',
+      prompt: citing ? `One sentence about this project, citing ${citing}` : 'One sentence about this project (select lines first to cite them)',
+      ...(value ? { value } : {}),
+      validateInput: (s) => (s.trim() ? undefined : 'Say what to remember'),
+    });
+    if (text === undefined) return undefined;
+    let scope: FactScope = 'workspace';
+    if (book.hasGlobal) {
+      const lines = evidence && 'lines' in evidence && evidence.lines.length > 0;
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'This workspace', description: citing ? `citing ${citing}` : 'your own note', scope: 'workspace' as const },
+          { label: 'Every workspace (global)', description: lines ? 'without the citation: lines belong to one workspace' : citing ? `citing ${citing}` : 'your own note', scope: 'global' as const },
+        ],
+        { title: `Remember "${text.length > 60 ? `${text.slice(0, 59)}…` : text}" for…`, placeHolder: 'Where this fact is kept and sent' },
+      );
+      if (!picked) return undefined;
+      scope = picked.scope;
+    }
+    const lines = evidence && 'lines' in evidence;
+    return book.add(text, scope === 'global' && lines ? undefined : evidence, { scope });
+  };
+}
+
 /** Registers the view and its commands; `refresh` is for the host's own changes (a fact learned). */
 export function registerFactsView(context: vscode.ExtensionContext, deps: FactsViewDeps): { refresh(): void } {
   const { book, logger } = deps;
   const tree = new FactsTree(book, logger);
+  const remember = rememberFlow(book);
   const view = vscode.window.createTreeView('tandem.facts', { treeDataProvider: tree, showCollapseAll: false });
   const showState = () => {
     view.message = readFactSettings().enabled ? undefined : OFF_MESSAGE;
@@ -149,13 +202,8 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
       const sel = editor && !editor.selection.isEmpty ? editor.selection : undefined;
       const rel = editor ? vscode.workspace.asRelativePath(editor.document.uri, false) : undefined;
       const cite = sel && rel && !path.isAbsolute(rel) ? { path: rel, start: sel.start.line + 1, end: sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1 } : undefined;
-      const text = await vscode.window.showInputBox({
-        title: 'Tandem: Remember…',
-        prompt: cite ? `One sentence about this project, citing ${cite.path}:${cite.start}-${cite.end}` : 'One sentence about this project (select lines first to cite them)',
-        validateInput: (s) => (s.trim() ? undefined : 'Say what to remember'),
-      });
-      if (text === undefined) return;
-      said(await book.add(text, cite ? [cite] : undefined), 'Remembered');
+      const r = await remember(cite ? { lines: [cite] } : undefined, cite ? `${cite.path}:${cite.start}-${cite.end}` : undefined);
+      if (r) said(r, 'Remembered');
       await vscode.commands.executeCommand('tandem.facts.focus');
     }),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tandem.facts')) refresh(); }),

@@ -1,6 +1,7 @@
 /**
  * The editor's facts: one book for the window's workspace folder, its file beside the task history
- * (the extension's global storage, outside the workspace), `tandem.facts.*` read at each use.
+ * (the extension's global storage, outside the workspace), the user's global facts at the top of that
+ * storage, `tandem.facts.*` read at each use.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -23,12 +24,13 @@ export function readFactSettings(config: vscode.WorkspaceConfiguration = vscode.
   };
 }
 
-/** The window's facts, or undefined without a workspace folder (nothing to cite). */
-export function createVscodeFactBook(historyDir: string, fs: WorkspaceFs, secret: () => string | undefined): FactBook | undefined {
+/** The window's facts, or undefined without a workspace folder (nothing to cite); the global ones in `globalDir` (the extension's global storage). */
+export function createVscodeFactBook(historyDir: string, globalDir: string, fs: WorkspaceFs, secret: () => string | undefined): FactBook | undefined {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!root) return undefined;
   return new FactBook({
     store: new FactStore(path.join(historyDir, FACTS_FILE)),
+    globalStore: new FactStore(path.join(globalDir, FACTS_FILE)),
     fs,
     workspace: workspaceFolderName(root),
     settings: () => readFactSettings(),

@@ -97,7 +97,7 @@ export function createVscodeHost(
   const registries = withMcp(readOnlyShell ? withReadOnlyShell(PRODUCT_REGISTRIES) : PRODUCT_REGISTRIES, mcp.hub);
   const hooks = new VscodeUserHooks(context, logger);
   // The workspace's facts, beside its task history; the key is masked out of every fact.
-  const facts: FactBook | undefined = deps.history ? createVscodeFactBook(deps.history.dir, fs, (): string => session.currentSettings.apiKey) : undefined;
+  const facts: FactBook | undefined = deps.history ? createVscodeFactBook(deps.history.dir, context.globalStorageUri.fsPath, fs, (): string => session.currentSettings.apiKey) : undefined;
   const session = new AgentSession({
     host: ports,
     approver,

@@ -267,6 +267,53 @@ describe('facts across tasks (built CLI, scripted model)', function () {
     assert.equal((await facts('list', '--json')).stdout.trim().split('\n').length, 3);
   });
 
+  it('a global fact (`facts add --global`) is kept outside every workspace, listed as its own group and sent in every workspace; one citing a file is refused', async () => {
+    const GLOBAL = 'Prefer pnpm over npm in every project';
+    const add = await facts('add', '--global', GLOBAL);
+    assert.equal(add.code, 0, add.stderr);
+    const id = /Added global fact (f[0-9a-f]{8}): /.exec(add.stdout)?.[1];
+    assert.ok(id, add.stdout);
+    // In the data folder itself, beside (not inside) any workspace's folder; nothing in the workspace.
+    const kept = JSON.parse(fs.readFileSync(path.join(data, 'facts.json'), 'utf8'));
+    assert.deepEqual(kept.facts.map((f: any) => [f.id, f.text, f.global]), [[id, GLOBAL, true]]);
+    const inWorkspace = (fs.readdirSync(kit.ws, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(kit.ws, f)).isFile() && fs.readFileSync(path.join(kit.ws, f), 'utf8').includes('pnpm'));
+    assert.deepEqual(inWorkspace, [], 'nothing written in the workspace');
+    // Lines belong to one workspace: a global fact citing a file is refused, and says why.
+    const cited = await facts('add', '--global', 'The app is Flask', '--cite', 'src/app.py:1-3');
+    assert.equal(cited.code, 1);
+    assert.match(cited.stderr, /fact not added: a global fact cannot cite files: lines belong to one workspace/);
+    assert.equal((await facts('add', '--global', 'x', '--cite', 'src/app.py:1-1')).code, 1);
+
+    // Another workspace lists it in its own group and is sent it; so is this one, beside its own fact.
+    assert.equal((await review(flaskFact)).code, 0);
+    const b = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-facts-b-')));
+    try {
+      const listB = await runCliProcess(kit.cli, ['facts', 'list', '--workspace', b], { env: { TANDEM_DATA_DIR: data } });
+      assert.equal(listB.code, 0, listB.stderr);
+      assert.match(listB.stdout, new RegExp(`^No facts for this workspace\\.\\n\\nGlobal facts \\(yours, sent in every workspace\\):\\n${id} +today  ${GLOBAL}\\n {4}— from your own note \\(yours\\)\\n$`));
+      const server = await ScriptedServer.start([text('ok')]);
+      try {
+        const runB = await runCliProcess(kit.cli, ['run', '--workspace', b, '--base-url', server.url, 'Set up the build'], { env: { TANDEM_DATA_DIR: data, TANDEM_API_KEY: 'sk-x', TANDEM_MAX_RETRIES: '0' } });
+        assert.equal(runB.code, 0, runB.stderr);
+        const system = systemOf(server.chatRequests()[0]);
+        assert.ok(system.includes(`- ${GLOBAL} [your own note]`), system);
+        assert.doesNotMatch(system, /Flask, not FastAPI/, "workspace A's own fact stays in A");
+      } finally {
+        await server.close();
+      }
+      const runA = await tandem([text('ok')], ['run', 'Add a route to src/app.py']);
+      assert.equal(runA.code, 0, runA.stderr);
+      const systemA = systemOf(kit.server!.chatRequests()[0]);
+      assert.ok(systemA.includes(`- ${FACT} [src/app.py:1-3]`) && systemA.includes(`- ${GLOBAL} [your own note]`), systemA);
+      // Forgotten from workspace B: gone everywhere.
+      const rm = await runCliProcess(kit.cli, ['facts', 'rm', id!, '--workspace', b], { env: { TANDEM_DATA_DIR: data } });
+      assert.equal(rm.code, 0, rm.stderr);
+      assert.doesNotMatch((await facts('list')).stdout, /pnpm|Global facts/);
+    } finally {
+      fs.rmSync(b, { recursive: true, force: true });
+    }
+  });
+
   it('a corrupt facts file is kept aside and reported, never lost silently', async () => {
     assert.equal((await review(flaskFact)).code, 0);
     const dir = path.join(data, 'workspaces');
