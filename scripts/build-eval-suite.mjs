@@ -106,7 +106,9 @@ for (const t of sources.tasks) {
   writeAt(repo, sha, code, path.join(dir, 'reference'));
   const spec = {
     format: 'tandem-eval-task/1',
-    prompt: promptOf(message),
+    // A task may word its prompt itself where the message is a squashed pull request's bullet list;
+    // sources.json says what it was written from (`promptFrom`), and the README's table shows it.
+    prompt: t.prompt ?? promptOf(message),
     repo: 'repo',
     setup: [],
     verify: { command: p.verify, files: 'verify', timeoutSeconds: 120, ...(p.typescript ? { typescript: true } : {}) },
@@ -137,11 +139,11 @@ for (const t of sources.tasks) {
   // The project's licence, once, beside the suite's README.
   const license = path.join(suite, 'licenses', `${t.project}-LICENSE`);
   if (!fs.existsSync(license)) writeAt(repo, sha, ['LICENSE'], path.join(suite, 'licenses', '.tmp')), fs.renameSync(path.join(suite, 'licenses', '.tmp', 'LICENSE'), license), fs.rmSync(path.join(suite, 'licenses', '.tmp'), { recursive: true });
-  rows.push(`| \`${id}\` | [${p.name ?? t.project}](${p.repository}) | [\`${sha.slice(0, 10)}\`](${p.repository}/commit/${sha}) | ${p.license} | ${p.language} | ${code.join(', ')} | ${tests.join(', ')} |`);
+  rows.push(`| \`${id}\` | [${p.name ?? t.project}](${p.repository}) | [\`${sha.slice(0, 10)}\`](${p.repository}/commit/${sha}) | ${p.license} | ${p.language} | ${code.join(', ')} | ${tests.join(', ')} |${t.promptFrom ? ` prompt from ${t.promptFrom} |` : ' |'}`);
 }
 if (!values.only) {
   const readme = fs.readFileSync(path.join(suite, 'README.md'), 'utf8');
-  const table = ['| task | project | commit | licence | language | code changed | tests (the verifier) |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  const table = ['| task | project | commit | licence | language | code changed | tests (the verifier) | note |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n');
   fs.writeFileSync(path.join(suite, 'README.md'), readme.replace(/<!-- tasks -->[\s\S]*<!-- \/tasks -->/, `<!-- tasks -->\n${table}\n<!-- /tasks -->`));
 }
 console.log(`${rows.length} tasks written, ${failed} refused`);

@@ -54,7 +54,10 @@ describe('the built-in eval suite (built CLI, scripted server)', function () {
     const ts = dirs.map((d) => JSON.parse(fs.readFileSync(path.join(d, 'task.json'), 'utf8'))).filter((t) => t.language === 'typescript');
     assert.ok(ts.length >= 3, `${ts.length} TypeScript tasks`);
     for (const t of ts) assert.equal(t.verify.typescript, true, t.source.url);
-    assert.ok(dirs.some((d) => JSON.parse(fs.readFileSync(path.join(d, 'task.json'), 'utf8')).tags.includes('plan-worthy')));
+    // Plan-worthy tasks: the commit changed several code files, and each is tagged so.
+    const planWorthy = dirs.filter((d) => Object.keys(referenceOf(d).files).length >= 2);
+    assert.ok(planWorthy.length >= 3, `${planWorthy.length} tasks change several files`);
+    for (const d of planWorthy) assert.ok(JSON.parse(fs.readFileSync(path.join(d, 'task.json'), 'utf8')).tags.includes('plan-worthy'), d);
   });
 
   const evalSuite = async (respond: (b: any) => any, args: string[]) => {
