@@ -108,7 +108,14 @@ export class AgentSession implements ChatSession {
         await deps.approver.showTexts(`${msg.path}: since the task started ↔ now`, start.path, start.before, undefined);
       },
       open_file: async (msg) => { await openWorkspaceFile(msg.path, deps.host.fs.roots, deps.host.logger); },
-      mention_search: async (msg) => ({ type: 'mention_results', query: msg.query, paths: (await deps.mentionSearch?.search(msg.query)) ?? [] }),
+      // Always answered, even when the search fails: the picker waits for an answer to each query.
+      mention_search: async (msg) => {
+        const paths = await Promise.resolve(deps.mentionSearch?.search(msg.query)).catch((e: unknown) => {
+          deps.host.logger.warn(`mention search "${msg.query}" failed: ${e instanceof Error ? e.message : String(e)}`);
+          return [];
+        });
+        return { type: 'mention_results', query: msg.query, paths: paths ?? [] };
+      },
       // Always allow: the entries come from the card's own command as the core parsed it, never
       // from the webview; the command waiting on the card is approved with it.
       allow_command: async (msg) => {

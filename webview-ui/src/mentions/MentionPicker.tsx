@@ -6,10 +6,12 @@
  * While the search for what was typed is under way the list says so, and Enter waits for it and
  * picks the top match: "Explain @car" never goes out as plain text because the results were late.
  * With no match, Enter does nothing until Escape closes the list (then the text is the user's).
+ * Either way the list says that Enter was taken, so the key never seems lost.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
-import { useView } from '../ui/storeContext';
+import { forgetMentionAnswers } from '../state/viewStore';
+import { useView, useViewStore } from '../ui/storeContext';
 
 const KINDS = [
   { value: 'problems', hint: 'current problems (errors, warnings)' },
@@ -26,30 +28,40 @@ function tokenAt(text: string, cursor: number): { start: number; query: string }
   return m ? { start: cursor - m[2]!.length - 1, query: m[2]! } : undefined;
 }
 
+/** The list's last line while nothing can be picked yet: searching, or no match; and whether Enter was taken. */
+function status(searching: boolean, pickWhenReady: boolean, enterTaken: boolean): string {
+  if (searching) return pickWhenReady ? 'Searching… Enter picks the first match when it comes' : 'Searching…';
+  return enterTaken ? 'No match: Enter was taken (Esc, then Enter sends it as plain text)' : 'No match (Esc: plain text)';
+}
+
 export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, draft: string, onDraft: (t: string) => void) {
   const [cursor, setCursor] = useState(0);
   const [active, setActive] = useState(0);
   const [closedAt, setClosedAt] = useState<number | undefined>(undefined);
   /** Enter (or Tab) came before the results: pick the top match when they arrive. */
   const [pickWhenReady, setPickWhenReady] = useState(false);
-  const results = useView((s) => s.mentionResults);
+  /** Enter (or Tab) came with no match: the list says the key was taken, until the query changes. */
+  const [takenFor, setTakenFor] = useState<string | undefined>(undefined);
 
   const token = tokenAt(draft, cursor);
   const open = token !== undefined && closedAt !== token.start;
   const query = token?.query ?? '';
+  const answer = useView((s) => s.mentionResults.get(query));
+  const store = useViewStore();
   useEffect(() => {
     if (open) postToHost({ type: 'mention_search', query: query.slice(0, 500) });
+    else forgetMentionAnswers(store);
   }, [open, query]);
 
   const q = query.toLowerCase();
   const items: Item[] = open
     ? [
         ...KINDS.filter((k) => !q.includes('/') && k.value.startsWith(q)),
-        ...(results.query === query ? results.paths : []).map((p) => ({ value: p, hint: p.endsWith('/') ? 'folder' : '' })),
+        ...(answer ?? []).map((p) => ({ value: p, hint: p.endsWith('/') ? 'folder' : '' })),
       ]
     : [];
   const shown = Math.min(active, Math.max(0, items.length - 1));
-  const searching = open && results.query !== query;
+  const searching = open && answer === undefined;
 
   const pick = (item: Item): void => {
     if (!token) return;
@@ -68,6 +80,7 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
     if (!pickWhenReady || searching) return;
     setPickWhenReady(false);
     if (open && items.length > 0) pick(items[0]!);
+    else if (open) setTakenFor(query);
   }, [pickWhenReady, searching]);
 
   const sync = (): void => {
@@ -83,6 +96,7 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
       // Not sent as plain text: wait for the results (or, with no match, for Escape).
       e.preventDefault();
       if (searching) setPickWhenReady(true);
+      else setTakenFor(query);
       return true;
     }
     if (e.key === 'Escape') {
@@ -120,7 +134,7 @@ export function useMentionPicker(ta: { current: HTMLTextAreaElement | null }, dr
           {it.hint && <span class="muted"> {it.hint}</span>}
         </li>
       ))}
-      {(searching || items.length === 0) && <li class="muted" aria-disabled="true">{searching ? 'Searching…' : 'No match (Esc: plain text)'}</li>}
+      {(searching || items.length === 0) && <li class="muted" aria-disabled="true">{status(searching, pickWhenReady, takenFor === query)}</li>}
     </ul>
   );
 

@@ -74,7 +74,16 @@ export class ChatFrame {
   }
 }
 
-export interface MentionResults { query: string; paths: string[] }
+/**
+ * The host's answers to the `@` picker's searches, by query. Typed quickly, every key asks for its
+ * own search and the answers come back in any order (each waits for the first index, then for its
+ * own ignore checks): the picker looks up the answer to what is typed now, never just the last one
+ * to arrive, which left it on "Searching…" for good. The latest MENTION_ANSWERS_KEPT are kept, and
+ * only while the picker stays open: once it closes they are forgotten, so a later `@` never shows
+ * what the workspace held minutes ago.
+ */
+export type MentionResults = ReadonlyMap<string, readonly string[]>;
+const MENTION_ANSWERS_KEPT = 32;
 
 export interface ViewState {
   chat: ChatFrame;
@@ -86,7 +95,7 @@ export interface ViewState {
   closedLanes: ReadonlySet<string>;
   /** The composer's text; Approve / Reject of a pending change carry it as feedback. */
   draft: string;
-  /** The host's latest answer to the `@` picker's path search. */
+  /** The host's recent answers to the `@` picker's path search, by query. */
   mentionResults: MentionResults;
   /** A card to bring into view (a waiting decision's "Show"), once per tick. */
   reveal: { id: string; tick: number } | null;
@@ -101,10 +110,29 @@ export function createViewStore(init: Partial<ViewState> = {}): ViewStore {
     openGroups: new Set(),
     closedLanes: new Set(),
     draft: '',
-    mentionResults: { query: '', paths: [] },
+    mentionResults: new Map(),
     reveal: null,
     ...init,
   });
+}
+
+/** Keeps the host's answer to the picker's search for `query` (a newer answer to the same query replaces it). */
+export function mentionAnswered(store: ViewStore, query: string, paths: readonly string[]): void {
+  store.update((s) => {
+    const next = new Map(s.mentionResults);
+    next.delete(query);
+    next.set(query, paths);
+    for (const old of next.keys()) {
+      if (next.size <= MENTION_ANSWERS_KEPT) break;
+      next.delete(old);
+    }
+    return { mentionResults: next };
+  });
+}
+
+/** The picker closed: its answers are forgotten (see MentionResults). */
+export function forgetMentionAnswers(store: ViewStore): void {
+  if (store.get().mentionResults.size > 0) store.update({ mentionResults: new Map() });
 }
 
 /** Opens a grouped run, or closes it. */

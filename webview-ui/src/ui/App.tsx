@@ -16,7 +16,7 @@ import { pendingApproval, pendingDecisions } from '../state/pendingApproval';
 import { planProgress } from '../state/planProgress';
 import { lastCallUsage } from '../state/foldedCards';
 import { formatUsage } from './format';
-import { ChatFrame, createViewStore, revealCard } from '../state/viewStore';
+import { ChatFrame, createViewStore, mentionAnswered, revealCard } from '../state/viewStore';
 import { useSelected, ViewStoreContext } from './storeContext';
 import type { ContextMeter, ModelChoice } from './Header';
 import { TaskNotice } from './TaskNotice';
@@ -125,7 +125,7 @@ export function App() {
         case 'task_unavailable': setUnavailable((u) => ({ taskId: msg.task_id, reason: msg.reason, takeOver: msg.take_over, tick: (u?.tick ?? 0) + 1 })); break;
         case 'read_only': setReadOnly(msg.reason ?? null); break;
         case 'send_deferred': queued.addFront(msg.text); saveQueue(); break;
-        case 'mention_results': view.update({ mentionResults: { query: msg.query, paths: msg.paths } }); break;
+        case 'mention_results': mentionAnswered(view, msg.query, msg.paths); break;
         case 'insert_mention': setDraft(withMention(view.get().draft, msg.text)); setFocusTick((t) => t + 1); break;
         case 'allow_list': view.update({ allowList: msg.entries }); break;
         case 'models': setModels({ byRole: msg.by_role, available: msg.available }); break;
