@@ -135,7 +135,8 @@ export const OPTIONS = {
     value: 'N',
     help: [
       'with --plan: run up to N independent steps at once (default 2),',
-      '  each in its own git worktree; 1 = one at a time.',
+      '  each in a workspace of its own (copy-on-write on Linux,',
+      '  else a git worktree); 1 = one at a time.',
       '  Outside git, steps run one at a time.',
     ],
     commands: ['run'],
@@ -157,7 +158,7 @@ export const OPTIONS = {
     type: 'string',
     value: 'N',
     help: [
-      'with --plan: run only step N, in a worktree of its own, and write',
+      'with --plan: run only step N, in a workspace of its own, and write',
       '  its changes to --emit-patch (the other steps run elsewhere:',
       '  a CI job each; tandem apply puts the patches together)',
     ],

@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { StepWorkspace, StepWorkspaces } from '../core/ports/stepWorkspaces';
+import { stepWorkspaceName, type StepWorkspace, type StepWorkspaces } from '../core/ports/stepWorkspaces';
 import type { PlanRecord } from '../core/plans/planRecord';
 import { fileInScope } from '../core/plans/stepScope';
 import { encodeStepPatch } from '../core/planRuns/stepPatchFile';
@@ -26,7 +26,7 @@ export interface StepJob {
 export async function prepareStepJob(ws: string, step: number, patches: readonly string[], steps: StepWorkspaces, io: ApplyIo): Promise<StepJob | { code: number }> {
   const why = await steps.unavailable(ws);
   if (why) {
-    io.stderr(`tandem: --step runs the step in a worktree of its own, but ${why}\n`);
+    io.stderr(`tandem: --step runs the step in a workspace of its own (a copy-on-write view or a git worktree), but ${why}\n`);
     return { code: EXIT.usage };
   }
   if (patches.length) {
@@ -39,7 +39,7 @@ export async function prepareStepJob(ws: string, step: number, patches: readonly
     await made.ready;
   } catch (e) {
     await steps.remove(made);
-    io.stderr(`tandem: step ${step}'s worktree could not be made: ${(e as Error).message}\n`);
+    io.stderr(`tandem: step ${step}'s ${stepWorkspaceName(made.kind)} could not be made: ${(e as Error).message}\n`);
     return { code: EXIT.error };
   }
   return { steps, made, step };

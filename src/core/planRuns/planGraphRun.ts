@@ -36,7 +36,7 @@ import { fileInScope } from '../plans/stepScope';
 import { dependentsOf } from '../plans/graph/stepGraph';
 import { mayRunBeside, stepsToStart } from '../plans/graph/stepScheduler';
 import { applyStepPatch, describeRefusals, onlyConflicts } from './applyStepPatch';
-import type { StepPatch, StepWorkspace } from '../ports/stepWorkspaces';
+import { stepWorkspaceName, type StepPatch, type StepWorkspace } from '../ports/stepWorkspaces';
 import type { CountedUsage, SettledToolCall } from '../turn/turnHooks';
 import { formatUsd } from '../cost/priceTable';
 import { capHeadTail } from '../text/truncate';
@@ -269,12 +269,15 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       child.setStep(n, 'stopped', stoppedWhy());
       return 'stopped';
     }
-    child.setStep(n, 'failed', `${made && !ready ? 'its git worktree could not be made: ' : ''}${e instanceof Error ? e.message : String(e)}`);
+    child.setStep(n, 'failed', `${made && !ready ? `its ${stepWorkspaceName(made.kind)} could not be made: ` : ''}${e instanceof Error ? e.message : String(e)}`);
     return 'error';
   } finally {
     signal.removeEventListener('abort', onAbort);
     halt.controller.signal.removeEventListener('abort', onAbort);
-    if (made) removals.push(d.host.stepWorkspaces!.remove(made).catch((e: unknown) => d.host.logger.warn(`step ${n}: worktree not removed: ${String(e)}`)));
+    if (made) {
+      const place = stepWorkspaceName(made.kind);
+      removals.push(d.host.stepWorkspaces!.remove(made).catch((e: unknown) => d.host.logger.warn(`step ${n}: its ${place} was not removed: ${String(e)}`)));
+    }
   }
 }
 

@@ -42,8 +42,15 @@ export class StepPatchRefusal extends Error {
   }
 }
 
+/** What a step workspace is: a git worktree (a full checkout) or a copy-on-write view of the workspace. */
+export type StepWorkspaceKind = 'worktree' | 'copy-on-write';
+
+/** A step workspace's kind as the user reads it in a message ("its git worktree was removed"). */
+export const stepWorkspaceName = (kind: StepWorkspaceKind) => (kind === 'worktree' ? 'git worktree' : 'copy-on-write workspace');
+
 /** One step's workspace, as `create` returns it. */
 export interface StepWorkspace {
+  readonly kind: StepWorkspaceKind;
   /**
    * The step's root: the folder its file tools, searches and sandboxed commands use in place of the
    * workspace (absolute and real; the workspace's counterpart, a subfolder of the copy when the
@@ -64,6 +71,7 @@ export interface StepWorkspace {
 
 /** A step workspace a process that is gone left behind, swept at the next start. */
 export interface LeftoverStep {
+  kind: StepWorkspaceKind;
   /** Where it was. */
   dir: string;
   /** Its step's unapplied changes, kept as a step patch file in the folder the host named; null when it had none. */

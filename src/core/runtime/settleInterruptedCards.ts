@@ -2,7 +2,7 @@ import type { Card } from '../../protocol';
 
 const INTERRUPTED = 'Interrupted: the task was closed before this call finished.';
 // A step that ran in a worktree of its own wrote nothing to the workspace: its changes there are kept as a patch when Tandem next starts (removeLeftoverWorktrees).
-const STEP_INTERRUPTED = 'interrupted: the task was closed while this step ran; its changes so far are kept (revert them on its calls), or, if it ran in a worktree beside another step, not applied but saved as a patch (Tandem\'s log names it)';
+const STEP_INTERRUPTED = 'interrupted: the task was closed while this step ran; its changes so far are kept (revert them on its calls), or, if it ran beside another step in a workspace of its own (a copy-on-write view or a git worktree), not applied but saved as a patch (Tandem\'s log names it)';
 
 /**
  * A task saved while it ran (VS Code closed or reloaded mid-turn) comes back with cards frozen in

@@ -201,6 +201,7 @@ export class GitStepWorkspaces implements StepWorkspaces {
     // A workspace below the repository's top level is a folder the checkout makes: wait for it.
     if (prefix) await making;
     const step: StepWorkspace = {
+      kind: 'worktree',
       root: prefix ? path.join(dir, prefix) : dir,
       workspace,
       readOnlyFolders: dependencies.map((d) => path.join(top, d)),
@@ -246,11 +247,11 @@ export class GitStepWorkspaces implements StepWorkspaces {
       try {
         patch = await keepLeftoverChanges(dir, owner.record, keepIn);
       } catch (e) {
-        removed.push({ dir, patch: null, notKept: e instanceof Error ? e.message : String(e) });
+        removed.push({ kind: 'worktree', dir, patch: null, notKept: e instanceof Error ? e.message : String(e) });
         continue;
       }
       await removeWorktreeDir(top, dir);
-      removed.push({ dir, patch });
+      removed.push({ kind: 'worktree', dir, patch });
     }
     // Also an empty folder an earlier run left behind.
     await fs.rmdir(base).catch(() => undefined);

@@ -80,6 +80,8 @@ for (const kind of STEP_WORKSPACE_KINDS) {
 describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function () {
   useStepWorkspaceKind(kind);
   const worktrees = kind.env === 'worktree';
+  /** What the user is told a step's workspace is. */
+  const place = worktrees ? 'git worktree' : 'copy-on-write workspace';
   /** What is left where this repository's step workspaces go, of either kind. */
   const stepFoldersLeft = (ws: string) => [overlayStepsBase(ws), worktreesBase(ws)].flatMap((b) => (fs.existsSync(b) ? fs.readdirSync(b) : []));
 
@@ -172,7 +174,7 @@ describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function
         const r = await kit.run([text('hello')], ['run', '--history-dir', history, 'hi']);
         assert.equal(r.code, 0, r.stderr);
         assert.equal(fs.existsSync(leftover), false, 'the leftover worktree folder is gone');
-        const named = /step 2 of a run that ended abruptly had changes in its worktree that were not applied; they are kept in (\S+\.patch\.json) \(apply them in the workspace with: tandem apply \1\)/.exec(r.stderr);
+        const named = new RegExp(`step 2 of a run that ended abruptly had changes in its ${place} that were not applied; they are kept in (\\S+\\.patch\\.json) \\(apply them in the workspace with: tandem apply \\1\\); its ${place} was removed`).exec(r.stderr);
         assert.ok(named, r.stderr);
         assert.ok(named[1]!.startsWith(history), `${named[1]} is in the history folder`);
         const kept = JSON.parse(fs.readFileSync(named[1]!, 'utf8'));
@@ -190,7 +192,7 @@ describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function
       const leftover = await crashedStep('step3');
       const r = await kit.run([text('hello')], ['run', '--no-history', 'hi']);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stderr, /step 3 of a run that ended abruptly had changed nothing in its worktree: nothing was lost/);
+      assert.match(r.stderr, new RegExp(`step 3 of a run that ended abruptly had changed nothing in its ${place}: nothing was lost; its ${place} was removed`));
       assert.equal(fs.existsSync(leftover), false, 'its folder is gone');
     });
 

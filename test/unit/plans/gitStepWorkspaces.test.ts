@@ -111,7 +111,7 @@ describe('step worktrees (real git)', function () {
     assert.match(gitIn(ws, 'worktree', 'list'), /crashed/);
 
     const removed = await steps.sweep(ws, keepIn());
-    assert.deepEqual(removed, [{ dir: leftover, patch: null }], 'it had changed nothing: no patch');
+    assert.deepEqual(removed, [{ kind: 'worktree', dir: leftover, patch: null }], 'it had changed nothing: no patch');
     assert.equal(fs.existsSync(leftover), false);
     assert.doesNotMatch(gitIn(ws, 'worktree', 'list'), /crashed/);
     assert.ok(fs.existsSync(mine.root), 'a live process\'s worktree is kept');

@@ -163,6 +163,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
     registerStepView(holder.view);
     const root = prefix ? path.join(holder.view.hostMount, prefix) : holder.view.hostMount;
     const step: StepWorkspace = {
+      kind: 'copy-on-write',
       root,
       workspace,
       readOnlyFolders: await this.dependencies(top, prefix, holder.view.hostMount),
@@ -234,11 +235,11 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
       try {
         if (owner.record && (await fs.stat(folders(dir).upper).catch(() => undefined))) patch = await keepLeftover(dir, owner.record, keepIn);
       } catch (e) {
-        left.push({ dir, patch: null, notKept: e instanceof Error ? e.message : String(e) });
+        left.push({ kind: 'copy-on-write', dir, patch: null, notKept: e instanceof Error ? e.message : String(e) });
         continue;
       }
       await removeFolder(dir);
-      left.push({ dir, patch });
+      left.push({ kind: 'copy-on-write', dir, patch });
     }
     await fs.rmdir(base).catch(() => undefined);
     return left;
