@@ -51,6 +51,16 @@ describe('sandbox: a read-only workspace (writes go to a throwaway overlay)', fu
     assert.deepEqual(treeFingerprint(out), outBefore, 'nothing outside changed');
   });
 
+  it('removing a workspace folder works like any other write there (no I/O error), and the folder is back afterwards', async () => {
+    fs.mkdirSync(path.join(ws, 'src', 'deep'));
+    fs.writeFileSync(path.join(ws, 'src', 'deep', 'c.txt'), 'sea\n');
+    const before = treeFingerprint(ws);
+    const r = await run('rm -r src && test ! -e src && echo "src removed" && mkdir src && echo again > src/new.txt && ls src');
+    assert.equal(r.exitCode, 0, r.output);
+    assert.equal(r.output, 'src removed\nnew.txt\n');
+    assert.deepEqual(treeFingerprint(ws), before, 'the folder and its files are all there again');
+  });
+
   it('has no network', async () => {
     const r = await run('exec 3<>/dev/tcp/1.1.1.1/53 && echo connected');
     assert.notEqual(r.exitCode, 0);

@@ -99,8 +99,13 @@ function prepareWith(
     return { path: r, source: path.join(scratch, `m${i}`), upper: path.join(scratch, `u${i}`), work: path.join(scratch, `w${i}`) };
   });
   const esc = (p: string) => p.replace(/([\\,:])/g, '\\$1');
+  // `userxattr`: in a user namespace overlayfs keeps its marks in `user.*` attributes; without it,
+  // removing a folder fails with EIO. A kernel older than 5.11 does not know the option: mounted without.
   const mountScript = roots
-    .map((r, i) => `mount -t overlay overlay -o "lowerdir=$${3 * i + 1},upperdir=$${3 * i + 2},workdir=$${3 * i + 3}" "${r.source}"`)
+    .map((r, i) => {
+      const dirs = `lowerdir=$${3 * i + 1},upperdir=$${3 * i + 2},workdir=$${3 * i + 3}`;
+      return `{ mount -t overlay overlay -o "userxattr,${dirs}" "${r.source}" 2>/dev/null || mount -t overlay overlay -o "${dirs}" "${r.source}"; }`;
+    })
     .join(' && ');
   const mountArgs = roots.flatMap((r) => [esc(r.path), esc(r.upper), esc(r.work)]);
   const inner = bwrapArgs({ bwrap: probe.path, disableUserns: probe.disableUserns, roots, workspace: 'readonly', network: iso.network, mounts, emptyFile: empty, ...c });
