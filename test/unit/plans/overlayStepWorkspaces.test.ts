@@ -395,6 +395,26 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a wo
     assert.deepEqual(await applyStepPatch({ entries: patch.entries.filter((e) => e.path === 'new.txt') }, { workspace: ws, fs: new NodeWorkspaceFs([ws]) }), { ok: true, applied: ['new.txt'] });
   });
 
+  it("what the step's own .gitignore ignores is left out of its patch, as git in the step sees it", async () => {
+    const s = await steps.create(ws, 'step1');
+    await s.ready;
+    try {
+      const f = new NodeWorkspaceFs([s.root]);
+      const root = f.roots[0]!;
+      // Ignore files are written by a file tool (the user approves it; a command may not make one).
+      await f.writeText(path.join(root, '.gitignore'), `${await f.readText(path.join(root, '.gitignore'))}build.log\n`);
+      await f.writeText(path.join(root, 'pkg', '.gitignore'), 'out/\n');
+      const r = await run(root, 'echo noise > build.log && echo kept > kept.txt && mkdir pkg/out && echo o > pkg/out/o.js && echo src > pkg/a.js');
+      assert.equal(r.exitCode, 0, r.output);
+      assert.deepEqual((await steps.readPatch(s)).entries.map((e) => e.path), ['.gitignore', 'kept.txt', 'pkg/.gitignore', 'pkg/a.js']);
+      // The step takes its rule back: the file is part of its result again.
+      await f.writeText(path.join(root, 'pkg', '.gitignore'), '# nothing ignored\n');
+      assert.deepEqual((await steps.readPatch(s)).entries.map((e) => e.path), ['.gitignore', 'kept.txt', 'pkg/.gitignore', 'pkg/a.js', 'pkg/out/o.js']);
+    } finally {
+      await steps.remove(s);
+    }
+  });
+
   it('a folder the workspace has, moved by mv, is recorded as its files gone and made again, and applies', async () => {
     const s = await steps.create(ws, 'step1');
     await s.ready;

@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import type { LeftoverStep, StepPatch, StepWorkspace, StepWorkspaces } from '../../../core/ports/stepWorkspaces';
 import { encodeStepPatch } from '../../../core/planRuns/stepPatchFile';
 import { holdOverlay, type OverlayHolder } from './overlayHolder';
-import { readOverlayPatch } from './readOverlayPatch';
+import { newIgnoredKnown, readOverlayPatch, type IgnoredKnown } from './readOverlayPatch';
 import { forgetStepView, registerStepView } from './stepView';
 
 /** Installed dependencies: the step's commands read them and never write them (bound read-only). */
@@ -39,7 +39,7 @@ interface OverlayStep {
   startedMs: number;
   holder: OverlayHolder;
   /** What git said of the paths asked so far: ignored or not (readOverlayPatch.ts). */
-  ignoredKnown: Map<string, boolean>;
+  ignoredKnown: IgnoredKnown;
 }
 
 /** The owner file's second line: what a sweep needs to read a leftover step's changes. */
@@ -169,7 +169,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
       readOnlyFolders: await this.dependencies(top, prefix, holder.view.hostMount),
       ready: Promise.resolve(),
     };
-    this.steps.set(step, { dir, top, prefix, startedMs, holder, ignoredKnown: new Map() });
+    this.steps.set(step, { dir, top, prefix, startedMs, holder, ignoredKnown: newIgnoredKnown() });
     return step;
   }
 
@@ -197,7 +197,8 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
     // lead to the empty mount point, and the step's changes would read as none.
     const [view, mountPoint] = await Promise.all([fs.stat(s.holder.view.hostMount).catch(() => undefined), fs.stat(folders(s.dir).mount)]);
     if (!view || view.dev === mountPoint.dev) throw new Error(`the step's copy-on-write view is gone (the process holding it, ${s.holder.view.pid}, ended)`);
-    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: s.holder.view.hostMount, startedMs: s.startedMs, ignoredKnown: s.ignoredKnown });
+    const v = s.holder.view;
+    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: v.hostMount, inside: { enter: v.enter, top: v.mount }, startedMs: s.startedMs, ignoredKnown: s.ignoredKnown });
   }
 
   async remove(step: StepWorkspace): Promise<void> {
@@ -261,7 +262,7 @@ async function keepLeftover(dir: string, r: OwnerRecord, keepIn: string): Promis
   const holder = await holdOverlay({ lower: r.top, ...f });
   let patch: StepPatch;
   try {
-    patch = await readOverlayPatch({ top: r.top, prefix: r.prefix, upper: f.upper, view: holder.view.hostMount, startedMs: r.startedMs });
+    patch = await readOverlayPatch({ top: r.top, prefix: r.prefix, upper: f.upper, view: holder.view.hostMount, inside: { enter: holder.view.enter, top: holder.view.mount }, startedMs: r.startedMs });
   } finally {
     await holder.close();
   }

@@ -5,7 +5,9 @@
  * only the folders the step wrote in are listed, never the whole workspace.
  *
  * Kept out, as a git worktree keeps them out: paths git ignores (build output, installed
- * dependencies), anything in a `.git` folder, paths outside the workspace's part of the repository,
+ * dependencies) — a path the step wrote by the step's own .gitignore files (git asked inside its
+ * view, as `git add -A` in a worktree), a path it deleted by the workspace's (the step never had an
+ * ignored one, as a worktree never has it) —, anything in a `.git` folder, paths outside the workspace's part of the repository,
  * FIFOs, sockets and devices (git sees none; a link to one is refused by name), and files the step
  * only opened for writing without changing them (overlayfs copies those up too).
  *
@@ -38,12 +40,26 @@ export interface OverlayPatchSource {
   view: string;
   /** When the step started (ms since the epoch): a workspace path changed later is changed meanwhile. */
   startedMs: number;
+  /** The command line prefix that enters the step's namespace, and the overlay's top folder as spelled there: git asks the step's own ignore rules there. */
+  inside: { enter: readonly string[]; top: string };
   /**
    * What git said of each path asked before (ignored or not), kept for the step's life: its patch is
    * read several times (around its check, then to apply it), and git need only be asked of new paths.
    */
-  ignoredKnown?: Map<string, boolean>;
+  ignoredKnown?: IgnoredKnown;
 }
+
+/** What git said of the paths asked so far; the step's answers hold while its own .gitignore files stay as they were. */
+export interface IgnoredKnown {
+  /** Deleted paths, by the workspace's rules (the step never had the ignored ones, as a worktree never has them). */
+  deleted: Map<string, boolean>;
+  /** Written paths, by the step's own rules (git in the step, as `git add -A` in a worktree). */
+  written: Map<string, boolean>;
+  /** The .gitignore files the step changed (path, inode, size, time) when `written` was asked. */
+  stepRules: string;
+}
+
+export const newIgnoredKnown = (): IgnoredKnown => ({ deleted: new Map(), written: new Map(), stepRules: '' });
 
 /** A `before` no workspace path matches (a hash of a sentence, not of a file): the workspace changed the path while the step ran. */
 export const CHANGED_WHILE_RUNNING: StepPatchBefore = { kind: 'file', sha256: createHash('sha256').update('tandem: changed in the workspace while the step ran').digest('hex') };
@@ -117,11 +133,16 @@ async function changedPaths(s: OverlayPatchSource): Promise<{ written: Set<strin
   return { written, deleted };
 }
 
-/** The paths among `paths` that git ignores in the workspace (`check-ignore`: tracked files never are). */
-function gitIgnored(top: string, paths: readonly string[]): Promise<Set<string>> {
+/**
+ * The paths among `paths` that git ignores (`check-ignore`: tracked files never are): in the
+ * workspace at `top`, or, `inside` given, in the step's view entered from here (its own .gitignore files).
+ */
+function gitIgnored(top: string, paths: readonly string[], inside?: OverlayPatchSource['inside']): Promise<Set<string>> {
   if (paths.length === 0) return Promise.resolve(new Set());
+  const args = ['-c', 'core.hooksPath=/dev/null', 'check-ignore', '-z', '--stdin'];
+  const [cmd, ...argv] = inside ? [...inside.enter, 'git', '-C', inside.top, ...args] : ['git', ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-c', 'core.hooksPath=/dev/null', 'check-ignore', '-z', '--stdin'], { cwd: top, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd!, argv, { cwd: inside ? '/' : top, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -133,11 +154,36 @@ function gitIgnored(top: string, paths: readonly string[]): Promise<Set<string>>
   });
 }
 
-/** Whether a folder on the way to `rel` is a link in the workspace. */
-async function beyondLink(top: string, rel: string): Promise<boolean> {
+/**
+ * Asks git which of `paths` it ignores, where `base` is (the workspace, or the step's view entered
+ * through `inside`), and notes the answers in `into`. git refuses a whole question with a path beyond
+ * a link; such a path is no ignored file of git's (the apply refuses it by name: a link on the way).
+ */
+async function askIgnored(base: string, paths: readonly string[], into: Map<string, boolean>, inside?: OverlayPatchSource['inside']): Promise<void> {
+  const asked: string[] = [];
+  for (const p of paths) {
+    if (await beyondLink(base, p)) into.set(p, false);
+    else asked.push(p);
+  }
+  const ignoredNow = await gitIgnored(base, asked, inside);
+  for (const p of asked) into.set(p, ignoredNow.has(p));
+}
+
+/** The .gitignore files the step wrote or deleted, as they are now (path, inode, size, time): when they change, git is asked again. */
+async function stepRules(s: OverlayPatchSource, changed: readonly string[]): Promise<string> {
+  const out: string[] = [];
+  for (const p of changed.filter((q) => path.posix.basename(q) === '.gitignore').sort()) {
+    const st = await fs.lstat(path.join(s.upper, p), { bigint: true }).catch(() => undefined);
+    out.push(`${p}:${st?.ino}:${st?.size}:${st?.mtimeNs}`);
+  }
+  return out.join('\n');
+}
+
+/** Whether a folder on the way to `rel` (top-relative) is a link under `base`. */
+async function beyondLink(base: string, rel: string): Promise<boolean> {
   const parts = rel.split('/');
   for (let i = 1; i < parts.length; i++) {
-    if ((await lstat(path.join(top, ...parts.slice(0, i))))?.isSymbolicLink()) return true;
+    if ((await lstat(path.join(base, ...parts.slice(0, i))))?.isSymbolicLink()) return true;
   }
   return false;
 }
@@ -205,18 +251,17 @@ export async function readOverlayPatch(s: OverlayPatchSource): Promise<StepPatch
   const { written, deleted } = await changedPaths(s);
   const inWorkspace = (p: string) => !s.prefix || p.startsWith(s.prefix);
   const all = [...written, ...deleted].filter(inWorkspace);
-  const known = s.ignoredKnown ?? new Map<string, boolean>();
-  // git refuses a whole question with a path beyond a link of the workspace's; such a path is no ignored file
-  // of git's (the apply refuses it by name: a link on the way).
-  const asked: string[] = [];
-  for (const p of all.filter((q) => !known.has(q))) {
-    if (await beyondLink(s.top, p)) known.set(p, false);
-    else asked.push(p);
+  const known = s.ignoredKnown ?? newIgnoredKnown();
+  const rules = await stepRules(s, [...written, ...deleted]);
+  if (rules !== known.stepRules) {
+    known.written.clear();
+    known.stepRules = rules;
   }
-  const ignoredNow = await gitIgnored(s.top, asked);
-  for (const p of asked) known.set(p, ignoredNow.has(p));
+  const ignored = (p: string) => (written.has(p) ? known.written : known.deleted).get(p);
+  await askIgnored(s.top, all.filter((p) => deleted.has(p) && !known.deleted.has(p)), known.deleted);
+  await askIgnored(s.view, all.filter((p) => written.has(p) && !known.written.has(p)), known.written, s.inside);
   const root = s.prefix ? path.join(s.view, s.prefix) : s.view;
-  const kept = all.filter((p) => !known.get(p)).sort();
+  const kept = all.filter((p) => !ignored(p)).sort();
   // Written paths the workspace no longer has, where it may have removed them while the step ran.
   const doubtful: string[] = [];
   for (const p of kept) if (written.has(p) && !(await lstat(path.join(s.top, p))) && (await folderChangedSinceStart(s, p))) doubtful.push(p);

@@ -30,6 +30,14 @@ export class StepView {
     this.prefix = `/proc/${pid}/root`;
   }
 
+  /**
+   * The command line prefix that enters the holder's user and mount namespace, where the overlay is
+   * mounted, keeping this process's credentials (this user is root there, and nothing outside).
+   */
+  get enter(): string[] {
+    return ['nsenter', '-t', String(this.pid), '--user', '--mount', '--preserve-credentials', '--'];
+  }
+
   /** The overlay's top folder as the host reaches it. */
   get hostMount(): string {
     return this.prefix + this.mount;

@@ -160,5 +160,5 @@ function nsMounts(m: SandboxMounts, view: StepView): SandboxMounts {
  * credentials (this user is root there, and nothing outside); the sandbox is set up from there.
  */
 export function enterView(view: StepView): string[] {
-  return ['nsenter', '-t', String(view.pid), '--user', '--mount', '--preserve-credentials', '--'];
+  return view.enter;
 }
