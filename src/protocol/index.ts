@@ -19,3 +19,4 @@ export * from './instructionsHeadline';
 export * from './mentions';
 export * from './facts';
 export * from './factLabel';
+export * from './messageMenu';

@@ -171,4 +171,25 @@ describe('facts in the real workbench (UI)', function () {
     await factRow('The app object comes from Flask').waitFor({ state: 'visible', timeout: 20_000 });
     await factRow('The app is a Flask app, created').waitFor({ state: 'detached', timeout: 20_000 });
   });
+
+  it("a message's context menu: Remember… cites the lines the message names, and the fact is in the Facts view", async () => {
+    ui.server.replace([text('The routes are declared in src/app.py:5-7, with Flask decorators.')]);
+    await ui.send('Where are the routes?');
+    const answer = ui.chat.locator('[data-card-kind="text"]', { hasText: 'The routes are declared in' });
+    await answer.waitFor({ state: 'visible', timeout: 30_000 });
+    await answer.click({ button: 'right' });
+    const item = page().locator('.monaco-menu .action-item', { hasText: 'Remember…' });
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.wb.screenshot('facts-09-message-menu');
+    await item.click();
+    await page().locator('.quick-input-widget', { hasText: 'One sentence about this project, citing src/app.py:5-7 (from the message)' }).waitFor({ state: 'visible', timeout: 10_000 });
+    const box = page().locator('.quick-input-widget input');
+    await box.fill('Routes are declared with Flask decorators');
+    await box.press('Enter');
+    await page().locator('.quick-input-widget .monaco-list-row', { hasText: 'This workspace' }).click();
+    const row = factRow('Routes are declared with Flask decorators, from src/app.py:5-7');
+    await row.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await row.innerText(), /src\/app\.py:5-7 · today/);
+    await ui.wb.screenshot('facts-10-remembered-from-message');
+  });
 });

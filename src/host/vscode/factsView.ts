@@ -7,7 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FactView } from '../../protocol';
+import { MessageMenuContext, type Card, type FactView } from '../../protocol';
+import { evidenceLabel, messageEvidence } from '../../core/facts/messageEvidence';
 import type { Evidence, FactBook, FactResult, FactScope } from '../../core/facts/factBook';
 import type { Logger } from '../../core/ports/ports';
 import { readFactSettings } from './vscodeFacts';
@@ -60,7 +61,7 @@ class FactsTree implements vscode.TreeDataProvider<FactsNode> {
       group.description = `${n.facts.length} · every workspace`;
       group.tooltip = 'Your own facts, sent in every workspace (kept outside any workspace). They cite no file: lines belong to one workspace.';
       group.iconPath = new vscode.ThemeIcon('globe');
-      group.contextValue = 'facts-global';
+      group.contextValue = 'global-facts-group';
       group.accessibilityInformation = { label: `Global facts: ${n.facts.length}, sent in every workspace` };
       return group;
     }
@@ -88,6 +89,8 @@ export interface FactsViewDeps {
   settings(): AgentSettings;
   /** A fact was forgotten from the view: the chat marks its Learned cards. */
   onForgotten?(factId: string): void;
+  /** A card of the chat's task (a message's context menu names it by id). */
+  cardById?(id: string): Card | undefined;
 }
 
 /**
@@ -96,11 +99,10 @@ export interface FactsViewDeps {
  * without them; a command's output may still be its citation. Undefined when the user cancelled.
  */
 export function rememberFlow(book: FactBook) {
-  return async (evidence: Evidence | undefined, citing: string | undefined, value?: string): Promise<FactResult | undefined> => {
+  return async (evidence: Evidence | undefined, citing: string | undefined, uncited = 'select lines first to cite them'): Promise<FactResult | undefined> => {
     const text = await vscode.window.showInputBox({
       title: 'Tandem: Remember…',
-      prompt: citing ? `One sentence about this project, citing ${citing}` : 'One sentence about this project (select lines first to cite them)',
-      ...(value ? { value } : {}),
+      prompt: citing ? `One sentence about this project, citing ${citing}` : `One sentence about this project (${uncited})`,
       validateInput: (s) => (s.trim() ? undefined : 'Say what to remember'),
     });
     if (text === undefined) return undefined;
@@ -205,6 +207,20 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
       const r = await remember(cite ? { lines: [cite] } : undefined, cite ? `${cite.path}:${cite.start}-${cite.end}` : undefined);
       if (r) said(r, 'Remembered');
       await vscode.commands.executeCommand('tandem.facts.focus');
+    }),
+    // A message's context menu in the chat: the fact cites what the message rests on (its command's output, the lines it read or names).
+    vscode.commands.registerCommand('tandem.rememberMessage', async (context?: unknown) => {
+      const parsed = MessageMenuContext.safeParse(context);
+      const card = parsed.success ? deps.cardById?.(parsed.data.cardId) : undefined;
+      if (!card) {
+        logger.warn(`rememberMessage: no message for ${JSON.stringify(context)?.slice(0, 200)}`);
+        void vscode.window.showWarningMessage('Tandem: that message is no longer in the chat; nothing to remember from it.');
+        return;
+      }
+      const evidence = messageEvidence(card);
+      const r = await remember(evidence, evidence ? `${evidenceLabel(evidence)} (from the message)` : undefined, 'the message names no lines and ran no command: your own note');
+      if (r) said(r, 'Remembered');
+      if (r?.ok) await vscode.commands.executeCommand('tandem.facts.focus');
     }),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tandem.facts')) refresh(); }),
     // What is stale follows the files: a saved change to cited lines shows at once.

@@ -1,5 +1,5 @@
 import { Component, type ComponentChildren } from 'preact';
-import type { ToolCallCard } from '../../../../src/protocol';
+import type { MessageMenuContext, ToolCallCard } from '../../../../src/protocol';
 import type { ChatCard } from '../../state/localCards';
 import { validated } from '../../state/decodeInbound';
 import { isFolded } from '../../state/foldedCards';
@@ -90,8 +90,11 @@ function CardBody({ card }: { card: ChatCard }) {
     label = 'Unrecognised message';
   }
   const author = card.kind === 'text' ? ` author-${card.author}` : '';
+  // A message (the user's, the agent's, a tool call) has the chat's context menu: Remember… keeps a fact citing what it rests on.
+  const message = card.kind === 'tool_call' || (card.kind === 'text' && card.author !== 'system');
+  const menu = message ? JSON.stringify({ webviewSection: 'message', cardId: card.id } satisfies MessageMenuContext) : undefined;
   return (
-    <div class={`card card-${card.kind}${author}`} role="article" aria-label={label} data-card-kind={card.kind} data-card-id={card.id}>
+    <div class={`card card-${card.kind}${author}`} role="article" aria-label={label} data-card-kind={card.kind} data-card-id={card.id} data-vscode-context={menu}>
       {body}
     </div>
   );
