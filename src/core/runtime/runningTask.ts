@@ -19,7 +19,8 @@ import type { Card, HostEvent, RoleId } from '../../protocol';
 import type { HostPorts } from '../ports/ports';
 import type { AgentSettings } from '../settings/settings';
 import { PRODUCT_REGISTRIES, type Registries } from '../registries/registries';
-import { Agent } from '../task/taskAgent';
+import type { Agent } from '../task/taskAgent';
+import { wireAgent } from './wireAgent';
 import type { AgentHooks } from '../turn/turnHooks';
 import type { ResumeState } from '../task/agentApi';
 import { DEFAULT_CHECKPOINT_LIMITS, type CheckpointLimits, type RevertResult } from '../checkpoints/checkpointStore';
@@ -211,7 +212,7 @@ function wire(
   });
   const recorder = t.recorder;
   const history: AgentHooks | undefined = recorder ? { onEvent: (e) => recorder.onEvent(e) } : undefined;
-  agent = new Agent({
+  agent = wireAgent({
     host: ports.host,
     settings: ports.settings(),
     role: t.role,

@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent } from '../../../src/core/task/taskAgent';
+import type { Agent } from '../../../src/core/task/taskAgent';
+import { wireAgent } from '../../../src/core/runtime/wireAgent';
 import { defaultSettings, type AgentSettings } from '../../../src/core/settings/settings';
 import type { Card, HostEvent, RoleId } from '../../../src/protocol';
 import { HostEvent as HostEventSchema } from '../../../src/protocol';
@@ -40,7 +41,7 @@ export function llamaAgent(o: {
   const base = defaultSettings({ baseURL: o.baseURL, apiKey: o.apiKey ?? 'sk-no-key-needed', models: { planner: TINY_MODEL, actor: TINY_MODEL } });
   const settings = o.settings ? o.settings(base) : base;
   const events: HostEvent[] = [];
-  const agent = new Agent({
+  const agent = wireAgent({
     host,
     settings,
     role: o.role ?? 'actor',

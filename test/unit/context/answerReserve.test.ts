@@ -9,6 +9,7 @@ import { ContextFitter } from '../../../src/core/context/contextFitter';
 import type { ChatMessage } from '../../../src/core/context/chatMessage';
 import { answerReserve, DEFAULT_WINDOW } from '../../../src/core/context/modelWindows';
 import { countTextTokens } from '../../../src/core/context/tokenCounter';
+import type { AgentSettings } from '../../../src/core/settings/settings';
 
 describe('answer reserve: a quarter of the window at most, sent as max_tokens', () => {
   let h: Harness | undefined;
@@ -26,12 +27,14 @@ describe('answer reserve: a quarter of the window at most, sent as max_tokens', 
 
   it('an unknown model gets max_tokens 2048 (not 4096); a known 128k model keeps 4096; a small setting is kept', async () => {
     // The harness sets a window for its scripted models; this test starts from an unknown one.
-    h = await harness({ steps: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, { type: 'text', text: 'c' }], settings: (s) => ({ ...s, contextWindow: undefined }) });
+    let first: AgentSettings | undefined;
+    h = await harness({ steps: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, { type: 'text', text: 'c' }], settings: (s) => (first = { ...s, contextWindow: undefined }) });
     assert.equal(h.agent.role, 'actor');
     assert.equal(await h.agent.send('one'), 'done');
-    h.agent.updateSettings({ ...(h.agent as any).settings, models: { planner: 'gpt-4o', actor: 'gpt-4o' } });
+    const known = { ...first!, models: { planner: 'gpt-4o', actor: 'gpt-4o' } };
+    h.agent.updateSettings(known);
     assert.equal(await h.agent.send('two'), 'done');
-    h.agent.updateSettings({ ...(h.agent as any).settings, contextWindow: 6000, maxTokens: 300 });
+    h.agent.updateSettings({ ...known, contextWindow: 6000, maxTokens: 300 });
     assert.equal(await h.agent.send('three'), 'done');
     assert.deepEqual(h.server.chatRequests().map((b) => b.max_tokens), [2048, 4096, 300]);
   });

@@ -9,7 +9,7 @@ import { harness, type Harness } from '../../support/agentHarness';
 import { FAKE_WORKSPACE_TOOLS } from '../../support/fakeTools';
 import type { ScriptStep } from '../../support/scriptedServer';
 import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
-import { Agent } from '../../../src/core/task/taskAgent';
+import { wireAgent } from '../../../src/core/runtime/wireAgent';
 import { LOOP_TOOLS } from '../../../src/core/tools';
 import { ToolRegistry, fixedProvider } from '../../../src/core/tools/toolRegistry';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
@@ -202,7 +202,7 @@ describe('plans through the agent', () => {
     const planId = h.cardsOf('plan')[0].id;
     const prov = Object.fromEntries(h.agent.planning.book.all().map((r) => [r.cardId, r.provenance]));
     const events: HostEvent[] = [];
-    const resumed = new Agent({
+    const resumed = wireAgent({
       host: createNodeHost({ roots: [h.ws] }),
       settings: defaultSettings({ baseURL: h.server.url, apiKey: 'k', models: { planner: 'p', actor: 'a' } }),
       emit: (e) => events.push(e),
