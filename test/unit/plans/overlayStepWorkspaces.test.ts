@@ -415,6 +415,23 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a wo
     }
   });
 
+  it("a file the step writes inside a submodule is left out of its patch, as git leaves it out; the step's other files are read", async () => {
+    const inner = repo();
+    gitIn(ws, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'mod');
+    gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'submodule');
+    const s = await steps.create(ws, 'step1');
+    await s.ready;
+    try {
+      const f = new NodeWorkspaceFs([s.root]);
+      await f.writeText(path.join(f.roots[0]!, 'mod', 'new.txt'), 'in the submodule\n');
+      await f.writeText(path.join(f.roots[0]!, 'mine.txt'), 'mine\n');
+      assert.deepEqual((await steps.readPatch(s)).entries.map((e) => e.path), ['mine.txt']);
+    } finally {
+      await steps.remove(s);
+      fs.rmSync(inner, { recursive: true, force: true });
+    }
+  });
+
   it('a folder the workspace has, moved by mv, is recorded as its files gone and made again, and applies', async () => {
     const s = await steps.create(ws, 'step1');
     await s.ready;

@@ -133,6 +133,13 @@ async function changedPaths(s: OverlayPatchSource): Promise<{ written: Set<strin
   return { written, deleted };
 }
 
+/** git could not say which of the step's files it ignores; `said` is git's own answer. */
+class GitAnswer extends Error {
+  constructor(readonly said: string) {
+    super(`git could not tell which of the step's files it ignores, so its changes were not read (git said: ${said})`);
+  }
+}
+
 /**
  * The paths among `paths` that git ignores (`check-ignore`: tracked files never are): in the
  * workspace at `top`, or, `inside` given, in the step's view entered from here (its own .gitignore files).
@@ -149,7 +156,7 @@ function gitIgnored(top: string, paths: readonly string[], inside?: OverlayPatch
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     child.on('error', reject);
     // Exit 1: none of them is ignored.
-    child.on('close', (code) => (code === 0 || code === 1 ? resolve(new Set(out.split('\0').filter(Boolean))) : reject(new Error(`git check-ignore: ${err.trim() || `exit ${code}`}`))));
+    child.on('close', (code) => (code === 0 || code === 1 ? resolve(new Set(out.split('\0').filter(Boolean))) : reject(new GitAnswer(err.trim() || `exit ${code}`))));
     child.stdin.end(paths.join('\0') + '\0');
   });
 }
@@ -160,13 +167,26 @@ function gitIgnored(top: string, paths: readonly string[], inside?: OverlayPatch
  * a link; such a path is no ignored file of git's (the apply refuses it by name: a link on the way).
  */
 async function askIgnored(base: string, paths: readonly string[], into: Map<string, boolean>, inside?: OverlayPatchSource['inside']): Promise<void> {
-  const asked: string[] = [];
+  let asked: string[] = [];
   for (const p of paths) {
     if (await beyondLink(base, p)) into.set(p, false);
     else asked.push(p);
   }
-  const ignoredNow = await gitIgnored(base, asked, inside);
-  for (const p of asked) into.set(p, ignoredNow.has(p));
+  for (;;) {
+    try {
+      const ignoredNow = await gitIgnored(base, asked, inside);
+      for (const p of asked) into.set(p, ignoredNow.has(p));
+      return;
+    } catch (e) {
+      // git refuses a whole question with a path inside a submodule: its files are its own repository's,
+      // and git takes none of them into this one's changes (a worktree leaves them out too).
+      const sub = e instanceof GitAnswer ? /is in submodule '([^']+)'/.exec(e.said)?.[1] : undefined;
+      const inSub = sub ? asked.filter((p) => p.startsWith(`${sub}/`)) : [];
+      if (inSub.length === 0) throw e;
+      for (const p of inSub) into.set(p, true);
+      asked = asked.filter((p) => !inSub.includes(p));
+    }
+  }
 }
 
 /** The .gitignore files the step wrote or deleted, as they are now (path, inode, size, time): when they change, git is asked again. */
