@@ -91,20 +91,15 @@ export class Conversation {
   }
 
   /**
-   * The arguments of every earlier call to `tool` become `{ superseded: note }`: a plan the user
-   * edited afterwards is carried out from its brief alone, not from the Planner's first version
-   * still sitting in the conversation. The call and its result stay, so the exchange stays valid.
+   * The arguments of every earlier call to `tool` become `{ superseded: note }` (see
+   * withCallsSuperseded). The call and its result stay, so the exchange stays valid.
    */
   supersedeCalls(tool: string, note: string): void {
-    const args = JSON.stringify({ superseded: note });
-    const isIt = (c: ToolCallLike) => c.function.name === tool && c.function.arguments !== args;
-    for (let i = 0; i < this.list.length; i++) {
-      const m = this.list[i]!;
-      const calls = toolCallsOf(m);
-      if (!calls.some(isIt)) continue;
-      this.view = undefined;
-      this.list[i] = { ...m, tool_calls: calls.map((c) => (isIt(c) ? { ...c, function: { ...c.function, arguments: args } } : c)) } as ChatMessage;
-    }
+    const next = withCallsSuperseded(this.list, tool, note);
+    if (next === this.list) return;
+    this.view = undefined;
+    this.list.length = 0;
+    this.list.push(...next);
   }
 
   /** Every tool-call id the assistant has used so far (a repeated id gets a suffix before anything sees it). */
@@ -115,4 +110,20 @@ export class Conversation {
     }
     return used;
   }
+}
+
+/**
+ * `messages` with the arguments of every call to `tool` made `{ superseded: note }` (the same list
+ * when there is none): a plan the user edited afterwards is carried out from its brief alone, not
+ * from the Planner's first version still sitting in the conversation — live, and when a resumed
+ * task's conversation is rebuilt from its cards.
+ */
+export function withCallsSuperseded(messages: ChatMessage[], tool: string, note: string): ChatMessage[] {
+  const args = JSON.stringify({ superseded: note });
+  const isIt = (c: ToolCallLike) => c.function.name === tool && c.function.arguments !== args;
+  if (!messages.some((m) => toolCallsOf(m).some(isIt))) return messages;
+  return messages.map((m) => {
+    const calls = toolCallsOf(m);
+    return calls.some(isIt) ? ({ ...m, tool_calls: calls.map((c) => (isIt(c) ? { ...c, function: { ...c.function, arguments: args } } : c)) } as ChatMessage) : m;
+  });
 }

@@ -1,6 +1,9 @@
 import { withAttachments } from '../mentions/attachmentText';
 import type { Card, ToolCallCard } from '../../protocol';
 import type { ChatMessage } from '../context/chatMessage';
+import { withCallsSuperseded } from '../context/conversation';
+import { editedPlanNote } from '../plans/editedPlanNote';
+import { proposePlanTool } from '../tools/proposePlan';
 
 /** An error card's `failure` when a UserPromptSubmit hook blocked the user's prompt: it never reached the model. */
 export const PROMPT_BLOCKED = 'prompt_blocked';
@@ -35,15 +38,18 @@ function toolContent(c: ToolCallCard): string {
  * - user text → user; assistant text followed by tool-call cards → one assistant message with
  *   `tool_calls`, then one tool message per call (its result, error or rejection). The provider
  *   fields kept on the cards (thought signatures, reasoning_content, …) go back on them verbatim.
- * - a plan card not produced by a `propose_plan` call → the plan as assistant JSON.
+ * - a plan card not produced by a `propose_plan` call → the plan as assistant JSON. A version the
+ *   user edited on the card (its provenance says so) is one of those, even right after the call;
+ *   once it ran, the earlier `propose_plan` arguments are superseded as they were live (Execute),
+ *   so a resumed Actor is never briefed with the steps the user changed.
  * - a question answered outside a tool call → a user message with the answer.
  * - system notes (reverts, a stopped run) → user messages marked as notes; notes about the context
  *   itself (condensing, the window) and retry waits are not conversation and are skipped.
  * - the cards of a plan step that ran beside others (`branch`) were that step's own conversation: left out.
  * Adjacent user messages are merged (strict chat templates want alternation).
  */
-export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
+export function rebuildMessages(cards: readonly Card[], provenance: Readonly<Record<string, { path: string }>> = {}): ChatMessage[] {
+  let out: ChatMessage[] = [];
   let pendingText: string | undefined;
   let pendingFields: Record<string, unknown> | undefined;
   let calls: ToolCallCard[] = [];
@@ -103,12 +109,16 @@ export function rebuildMessages(cards: readonly Card[]): ChatMessage[] {
         calls.push(c);
         lastTool = c.tool;
         break;
-      case 'plan':
-        if (lastTool !== 'propose_plan' && c.plan) {
+      case 'plan': {
+        const edited = provenance[c.id]?.path === 'user_edit';
+        if ((lastTool !== 'propose_plan' || edited) && c.plan) {
           flushAssistant();
+          const ran = c.executing === true || Object.values(c.step_states).some((st) => st !== 'pending');
+          if (edited && ran) out = withCallsSuperseded(out, proposePlanTool.name, editedPlanNote(c.version));
           out.push({ role: 'assistant', content: `Plan v${c.version}:\n${JSON.stringify(c.plan)}` });
         }
         break;
+      }
       case 'question':
         if (lastTool !== 'ask_question' && c.status === 'answered') user(`Answer to "${c.question.question}": ${c.answer ?? ''}`);
         break;

@@ -156,7 +156,7 @@ export async function resumeTask(ports: TaskPorts, idOrPrefix: string, start: Ta
     // A task saved mid-run shows its interrupted cards as ended (nothing of that run is alive now);
     // the model gets the conversation as it was.
     cards: settleInterruptedCards(task.cards),
-    messages: rebuildMessages(task.cards),
+    messages: rebuildMessages(task.cards, task.provenance),
     usage: { tokens_in: u.tokens_in, tokens_out: u.tokens_out, ...(u.cost_usd !== undefined ? { cost_usd: u.cost_usd } : {}) },
     idPrefix: `r${Date.now().toString(36)}-`,
     planProvenance: task.provenance,

@@ -239,7 +239,7 @@ export class Agent implements AgentApi {
     if (sentAs && this.roles.has(sentAs)) this.setRole(sentAs, 'Edit & resend');
     this.events.emit({ type: 'snapshot', cards: kept, role: this._role, ...(this.p.taskId ? { task_id: this.p.taskId } : {}) });
     if (note) this.events.addCard({ kind: 'text', id: this.events.newId('note'), author: 'system', text: note.text, ...(note.kind ? { note: note.kind } : {}), ts: Date.now() });
-    this.p.conversation.restore(rebuildMessages(this.cards()));
+    this.p.conversation.restore(rebuildMessages(this.cards(), provenance));
     return this.sendNow(text);
   }
 

@@ -28,6 +28,7 @@ import { parallelPairs } from '../plans/graph/stepScheduler';
 import { whyOneAtATime } from '../planRuns/whyOneAtATime';
 import type { UsageMeter } from '../cost/usageMeter';
 import { proposePlanTool } from '../tools/proposePlan';
+import { editedPlanNote } from '../plans/editedPlanNote';
 
 /** How much of a check's output is kept as the step's evidence (head and tail). */
 const CHECK_OUTPUT_CHARS = 4000;
@@ -105,7 +106,7 @@ export class TaskPlans {
     // A version the user edited on the card is carried out from its brief only: the Planner's
     // earlier propose_plan arguments would brief the Actor with steps the user changed.
     if (begun.execution.record.provenance.path === 'user_edit') {
-      d.conversation.supersedeCalls(proposePlanTool.name, `replaced by plan v${begun.execution.record.version}, which the user edited; carry out the version in the brief below`);
+      d.conversation.supersedeCalls(proposePlanTool.name, editedPlanNote(begun.execution.record.version));
     }
     // The executing role's first message says which plan it executes (the hand-off is visible in the chat).
     d.events.addCard({ kind: 'text', id: d.events.newId('text'), author: 'assistant', text: begun.announcement, role: executor.id, ts: Date.now() });

@@ -169,4 +169,22 @@ describe('plan state across condensing and resume', function () {
     assert.match(after, /Current step: 2\./);
     assert.match(after, /Reviewer on v1: ok — clear steps/);
   });
+  it('a plan the user edited and executed is still the only version a resumed task tells the model: v1\'s propose_plan arguments stay superseded', async () => {
+    const t1 = await task([{ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan }] }, write(1), text('one'), write(2), text('two'), write(3), text('three')]);
+    await t1.agent.send('three notes');
+    const v1 = t1.cards('plan')[0]!;
+    assert.equal(await t1.agent.act({ type: 'edit_plan', card_id: v1.id, steps: [{ step_number: 3, action: 'Write the third note in capitals', files: ['note3.txt'], commands: [], check: 'test -f note3.txt' }] }), 'done');
+    const v2 = t1.cards('plan')[1]!;
+    await t1.agent.act({ type: 'execute_plan', card_id: v2.id });
+    const live = JSON.stringify(t1.server.chatRequests().at(-1)!.messages);
+    assert.doesNotMatch(live, /Write note3\.txt/, 'live: v1\'s step 3 is superseded');
+    await t1.session.close();
+
+    const t2 = await task([text('Still three notes.')], { resumeId: t1.session.id, role: 'actor' });
+    await t2.agent.send('anything left?');
+    const sent = JSON.stringify(t2.server.chatRequests().at(-1)!.messages);
+    assert.match(sent, /Write the third note in capitals/, 'the edited version is in the resumed conversation');
+    assert.doesNotMatch(sent, /Write note3\.txt/, 'v1\'s step 3 did not come back with the resume');
+    assert.match(sent, /replaced by plan v2, which the user edited/);
+  });
 });
