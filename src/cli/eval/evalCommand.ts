@@ -34,8 +34,8 @@ export const EVAL_USAGE = `Usage: tandem eval [options]                     run 
        tandem eval compare A.json B.json           what changed between two reports, task by task
 
 Each task runs in a fresh copy of its repository, with every command in the sandbox, through the
-flow a user gets (plans approved automatically), then its verifier (exit 0 = passed). The verifier
-and the reference change never reach the agent.
+flow a user gets (a plan the Reviewer passes is approved automatically), then its verifier (exit 0
+= passed). The verifier and the reference change never reach the agent.
 
 Options:
   --suite DIR               a folder of task folders (each with task.json; default: the built-in suite)
@@ -51,7 +51,9 @@ Options:
   --jobs N                  run N tasks at a time (default 1)
   --out DIR                 where results and the report go (default ./tandem-eval);
                             run again with the same --out to resume after a kill
-  --replans N               replans after a failed step (plan flow; default 1)
+  --replans N               replans after a failed step, and revisions after the Reviewer
+                            objects to a plan (plan flow; default 1); a plan it still objects
+                            to is not executed (the task fails: plan rejected)
   --base-url URL            the endpoint (default $TANDEM_BASE_URL)
   --keep                    keep each task's copy (under $TANDEM_EVAL_WORK_DIR or the temp folder)
   -h, --help                show this help

@@ -9,7 +9,7 @@ export const EVAL_REPORT_FORMAT = 'tandem-eval-report/1';
 export const EVAL_RESULT_FORMAT = 'tandem-eval-result/1';
 
 /** Why a task did not pass. */
-export const FAILURE_REASONS = ['no_change', 'check_failed', 'budget_hit', 'no_plan', 'setup_failed', 'error'] as const;
+export const FAILURE_REASONS = ['no_change', 'check_failed', 'budget_hit', 'no_plan', 'plan_rejected', 'setup_failed', 'error'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 export const FAILURE_TEXT: Record<FailureReason, string> = {
@@ -17,6 +17,8 @@ export const FAILURE_TEXT: Record<FailureReason, string> = {
   check_failed: 'check failed',
   budget_hit: 'budget hit',
   no_plan: 'no valid plan',
+  /** The Reviewer still objected after the revisions allowed: the plan was not executed (as in the chat, where only the user's Execute anyway runs past it). */
+  plan_rejected: 'plan rejected',
   setup_failed: 'setup failed',
   error: 'error',
 };

@@ -158,6 +158,68 @@ describe('tandem eval (built CLI, scripted server)', function () {
     assert.match(fs.readFileSync(path.join(tmp, 'out', 'report.md'), 'utf8'), /\| js\/sum-fix \| [^|]+ \| 7 \| 1 \| 1 \| 1 \| 1 \| ok \| 1\/1 \|/);
   });
 
+  /** A Reviewer that says revise to the first `objections` plan versions it sees, then ok; a Planner and an Actor that fix add(). */
+  const reviewedModel = (objections: number) => {
+    let reviews = 0;
+    return (body: any) => {
+      const messages: any[] = body.messages ?? [];
+      if (body.response_format?.json_schema?.name === 'tandem_review') {
+        return ++reviews <= objections
+          ? { type: 'json', value: { verdict: 'revise', reasons: ['Step 1 does not say how it proves add() adds.'], concerns: [{ step: 1, file: null, line: null, text: 'Check add(2, 3) === 5 after the write.' }] } }
+          : { type: 'json', value: { verdict: 'ok', reasons: ['fine'], concerns: [] } };
+      }
+      const said = messages.filter((m) => m.role === 'user').map((m) => String(m.content)).join('\n');
+      if (!said.includes('subtracts')) return { type: 'text', text: 'not this task' };
+      const tools: string[] = (body.tools ?? []).map((t: any) => t.function?.name);
+      const last = messages[messages.length - 1];
+      if (tools.includes('propose_plan')) {
+        if (last?.role === 'tool') return { type: 'text', text: 'Proposed.' };
+        const v = said.match(/Revise plan v(\d+)/g)?.length ?? 0;
+        return { type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: {
+          format_version: '1.0', goal: `Fix add() (v${v + 1})`, estimated_total_time: '1 min', risks: [], prerequisites: [],
+          steps: [{ step_number: 1, action: 'Make add() in sum.js add', reason: 'the bug', tools_needed: ['read_file', 'write_file'], estimated_time: '1 min', files: ['sum.js'], commands: [], check: "node -e \"process.exit(require('./sum').add(2, 3) === 5 ? 0 : 1)\"" }],
+        } }] };
+      }
+      // The Actor's tool-calling answers since it was asked to carry out the plan.
+      const from = messages.findIndex((m) => m.role === 'user' && String(m.content).startsWith('Carry out approved plan'));
+      const calls = messages.slice(from).filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+      if (calls === 0) return { type: 'tool_calls', calls: [{ name: 'read_file', arguments: { path: 'sum.js' } }] };
+      if (calls === 1) return { type: 'tool_calls', calls: [{ name: 'write_file', arguments: { path: 'sum.js', content: 'exports.add = (a, b) => a + b;\n' } }] };
+      return { type: 'text', text: 'Fixed.' };
+    };
+  };
+
+  it("the Reviewer's objection goes back to the Planner as Revise, and the version it passes is the one executed", async () => {
+    const r = await evalRun(reviewedModel(1), ['--tasks', 'js/sum-fix']);
+    assert.equal(r.code, 0, r.stderr);
+    const [res] = report().results;
+    assert.equal(res!.passed, true, `${res!.reason} ${res!.detail}`);
+    assert.deepEqual(res!.verdicts, ['revise', 'ok'], 'v1 objected to, v2 passed');
+    assert.equal(res!.byRole.planner!.requests, 2, 'planned, then revised');
+    // The Planner was told what the Reviewer said, as a user's Revise would tell it.
+    const revise = server!.chatRequests().map((b) => (b.messages ?? []).map((m: any) => String(m.content)).join('\n')).find((t) => /Revise plan v1/.test(t));
+    assert.ok(revise, 'a Revise request reached the Planner');
+    assert.match(revise!, /Step 1 does not say how it proves add\(\) adds\./);
+    assert.match(revise!, /step 1 .*Check add\(2, 3\) === 5 after the write\./);
+    // The executed plan is the version the Reviewer passed.
+    assert.ok(server!.chatRequests().some((b) => (b.messages ?? []).some((m: any) => /Carry out approved plan v2/.test(String(m.content)))));
+    assert.ok(!server!.chatRequests().some((b) => (b.messages ?? []).some((m: any) => /Carry out approved plan v1/.test(String(m.content)))));
+  });
+
+  it('a plan the Reviewer still objects to is not executed: the task fails as plan rejected, saying why', async () => {
+    const r = await evalRun(reviewedModel(99), ['--tasks', 'js/sum-fix']);
+    assert.equal(r.code, 0, r.stderr);
+    const [res] = report().results;
+    assert.equal(res!.passed, false);
+    assert.equal(res!.reason, 'plan_rejected');
+    assert.match(res!.detail!, /^the Reviewer objected to plan v2 \(revise\): Step 1 does not say how it proves add\(\) adds\.; the plan was not executed$/);
+    assert.deepEqual(res!.verdicts, ['revise', 'revise'], 'one revision (--replans 1), both versions objected to');
+    assert.equal(res!.byRole.actor, undefined, 'the Actor was never asked');
+    assert.deepEqual(res!.changedFiles, []);
+    assert.match(r.stderr, /fail \(plan rejected: the Reviewer objected to plan v2/);
+    assert.match(fs.readFileSync(path.join(tmp, 'out', 'report.md'), 'utf8'), /\| js\/sum-fix \| fail: plan rejected/);
+  });
+
   it('a run stopped by a task limit fails as budget hit, saying which limit', async () => {
     writeTask(suite, { ...TWO_TASKS[0]!, id: 'js/limited', limits: { toolCalls: 2 } });
     const reader = () => ({ type: 'tool_calls', calls: [{ name: 'list_files', arguments: { path: '.' } }] });

@@ -223,6 +223,7 @@ async function runOne(task: EvalTask, assignment: Assignment, copy: string, o: E
   }
   if (o.signal.aborted) return undefined;
   const changed = changedFiles(copy);
+  if (run.rejected && !run.stop) return finish(false, 'plan_rejected', `${run.rejected}; the plan was not executed`, run, changed);
   // The verifier's own runner: the same sandbox, plus what only it is given (the TypeScript compiler).
   const verifier = new NodeCommandRunner({ sandbox: sandboxSettings, env: () => ({ [ESBUILD_ENV]: esbuild ?? null }) });
   const verified = await verify(task, copy, verifier, isolation, o.signal);
