@@ -45,8 +45,10 @@ describe('tandem eval against a real llama-server', function () {
     for (const x of report.results) {
       assert.equal(x.passed, false, x.task);
       assert.ok(x.reason && (FAILURE_REASONS as readonly string[]).includes(x.reason) && x.detail, `${x.task}: ${x.reason}`);
-      // The model cannot change code: whatever it did, the task says it changed nothing.
-      assert.equal(x.reason, 'no_change', `${x.task}: ${x.reason} ${x.detail}`);
+      // The model cannot change code: whatever it did, the task changed nothing — no valid plan, steps
+      // that changed nothing, or a plan the Reviewer gave no valid verdict on (not executed, as in the chat).
+      assert.ok(x.reason === 'no_change' || (x.reason === 'plan_rejected' && /^the Reviewer (gave no valid verdict|objected)/.test(x.detail!)), `${x.task}: ${x.reason} ${x.detail}`);
+      assert.deepEqual(x.changedFiles, [], x.task);
       assert.ok(x.modelRequests >= 1 && x.tokensIn > 0, `${x.task}: the server was asked (${x.modelRequests} requests)`);
     }
     assert.equal(report.assignments[0]!.passed, 0);
