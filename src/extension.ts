@@ -52,8 +52,8 @@ export function activate(context: vscode.ExtensionContext): TandemExports | unde
 
   // The Facts view beside the chat; a fact learned in the chat shows there at once.
   if (host.facts) {
-    const facts = registerFactsView(context, { book: host.facts, logger, settings: () => session.currentSettings, onForgotten: (id) => session.markFactForgotten(id), cardById: (id) => session.cards().find((c) => c.id === id) });
-    context.subscriptions.push(session.onOutbound((m) => { if (m.type === 'card_added' && m.card.kind === 'learned') facts.refresh(); }));
+    const facts = registerFactsView(context, { book: host.facts, logger, settings: () => session.currentSettings, onForgotten: (id) => session.markFactForgotten(id), cardById: (id) => session.cards().find((c) => c.id === id), taskId: () => session.task.id });
+    context.subscriptions.push(session.onOutbound((m) => { if (m.type === 'card_added' && m.card.kind === 'learned') facts.changed(); }));
   }
 
   registerCommands(context, {

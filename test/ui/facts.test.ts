@@ -21,7 +21,8 @@ const PLAN = {
 
 describe('facts in the real workbench (UI)', function () {
   this.timeout(300_000);
-  const ui = chatSuite({ name: 'facts', files: { 'src/app.py': APP }, factsView: true });
+  // tandem.facts.max 3: the suite keeps at most 3 facts until its last test passes it.
+  const ui = chatSuite({ name: 'facts', files: { 'src/app.py': APP }, factsView: true, settings: { 'tandem.facts.max': 3 } });
   const { input } = ui;
   const page = () => ui.wb.page;
   const factRow = (hasText: string) => page().getByRole('treeitem', { name: new RegExp(`Fact: ${hasText}`) });
@@ -191,5 +192,44 @@ describe('facts in the real workbench (UI)', function () {
     await row.waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await row.innerText(), /src\/app\.py:5-7 · today/);
     await ui.wb.screenshot('facts-10-remembered-from-message');
+  });
+
+  it('past tandem.facts.max a notification offers Consolidate, once per task', async () => {
+    const rememberText = async (t: string) => {
+      await ui.wb.runCommand('Tandem: Remember…');
+      await page().locator('.quick-input-widget', { hasText: 'One sentence about this project' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await page().locator('.quick-input-widget input').fill(t);
+      await page().locator('.quick-input-widget input').press('Enter');
+      await page().locator('.quick-input-widget .monaco-list-row', { hasText: 'This workspace' }).click();
+      await factRow(t).waitFor({ state: 'visible', timeout: 20_000 });
+    };
+    const offer = (n: number) => page().locator('.notification-list-item', { hasText: `Tandem: ${n} facts about this workspace, past tandem.facts.max (3).` });
+    const shown = async (n: number) => {
+      if (await offer(n).first().waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) return;
+      await ui.wb.runCommand('Notifications: Show Notifications');
+      await offer(n).first().waitFor({ state: 'visible', timeout: 10_000 });
+    };
+    // Three facts so far (the two from the reviews, the one from the message): the fourth passes the maximum.
+    await rememberText('The index route returns hi');
+    await shown(4);
+    await ui.wb.screenshot('facts-11-consolidate-offered');
+    // The same task, one more fact: not asked again.
+    await rememberText('The app module is src/app.py');
+    await sleep(1500);
+    assert.equal(await offer(5).count(), 0, 'offered once per task');
+    // The offer's action runs Consolidate Facts…: its proposal, before anything is replaced.
+    ui.server.replace([text(JSON.stringify({ facts: [], drop: [] }))]);
+    await offer(4).first().getByRole('button', { name: 'Consolidate…' }).click();
+    const dialog = page().locator('.monaco-dialog-box', { hasText: 'Facts: 5 → 5' });
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await page().keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    // A new task asks again.
+    await ui.wb.runCommand('Tandem: New Task');
+    // New Task puts the focus in the chat's composer; Remember… after that (its input box closes when it loses focus).
+    await ui.chat.getByText('Describe a task below.').waitFor({ state: 'visible', timeout: 20_000 });
+    await waitUntil(async () => ui.chat.locator('textarea:focus').count().then((n) => n > 0), 'the composer to take the focus', { timeoutMs: 10_000, everyMs: 200 }).catch(() => undefined);
+    await rememberText('Flask serves the app');
+    await shown(6);
   });
 });

@@ -14,6 +14,7 @@ import type { Logger } from '../../core/ports/ports';
 import { readFactSettings } from './vscodeFacts';
 import type { AgentSettings } from '../../core/settings/settings';
 import { proposalLines } from '../../core/facts/factConsolidation';
+import { ConsolidationOffer } from '../../core/facts/consolidationOffer';
 import { proposeWithSummaryModel } from '../node/factConsolidator';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -91,6 +92,8 @@ export interface FactsViewDeps {
   onForgotten?(factId: string): void;
   /** A card of the chat's task (a message's context menu names it by id). */
   cardById?(id: string): Card | undefined;
+  /** The chat's task: past the maximum, Consolidate is offered once per task. */
+  taskId?(): string;
 }
 
 /**
@@ -124,11 +127,21 @@ export function rememberFlow(book: FactBook) {
   };
 }
 
-/** Registers the view and its commands; `refresh` is for the host's own changes (a fact learned). */
-export function registerFactsView(context: vscode.ExtensionContext, deps: FactsViewDeps): { refresh(): void } {
+/** Registers the view and its commands; `changed` is for the host's own changes (a fact learned). */
+export function registerFactsView(context: vscode.ExtensionContext, deps: FactsViewDeps): { changed(): void } {
   const { book, logger } = deps;
   const tree = new FactsTree(book, logger);
   const remember = rememberFlow(book);
+  const offer = new ConsolidationOffer();
+  // More facts than tandem.facts.max: a notification offers Consolidate (once per task); nothing changes unless the user keeps its result.
+  const offerConsolidation = () => {
+    const settings = readFactSettings();
+    const count = book.facts('workspace').length;
+    if (!settings.enabled || !offer.due(deps.taskId?.() ?? '', count, settings.max)) return;
+    void vscode.window
+      .showInformationMessage(`Tandem: ${count} facts about this workspace, past tandem.facts.max (${settings.max}). Consolidate them? The summary model proposes merges and drops; nothing changes before you keep it.`, 'Consolidate…')
+      .then((choice) => { if (choice) void vscode.commands.executeCommand('tandem.facts.consolidate'); });
+  };
   const view = vscode.window.createTreeView('tandem.facts', { treeDataProvider: tree, showCollapseAll: false });
   const showState = () => {
     view.message = readFactSettings().enabled ? undefined : OFF_MESSAGE;
@@ -146,6 +159,10 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
     if (r.ok) void vscode.window.setStatusBarMessage(done, 3000);
     else void vscode.window.showWarningMessage(r.why ?? 'Not done.');
     refresh();
+  };
+  const added = (r: FactResult, done: string) => {
+    said(r, done);
+    if (r.ok) offerConsolidation();
   };
   context.subscriptions.push(
     view,
@@ -205,7 +222,7 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
       const rel = editor ? vscode.workspace.asRelativePath(editor.document.uri, false) : undefined;
       const cite = sel && rel && !path.isAbsolute(rel) ? { path: rel, start: sel.start.line + 1, end: sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1 } : undefined;
       const r = await remember(cite ? { lines: [cite] } : undefined, cite ? `${cite.path}:${cite.start}-${cite.end}` : undefined);
-      if (r) said(r, 'Remembered');
+      if (r) added(r, 'Remembered');
       await vscode.commands.executeCommand('tandem.facts.focus');
     }),
     // A message's context menu in the chat: the fact cites what the message rests on (its command's output, the lines it read or names).
@@ -219,7 +236,7 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
       }
       const evidence = messageEvidence(card);
       const r = await remember(evidence, evidence ? `${evidenceLabel(evidence)} (from the message)` : undefined, 'the message names no lines and ran no command: your own note');
-      if (r) said(r, 'Remembered');
+      if (r) added(r, 'Remembered');
       if (r?.ok) await vscode.commands.executeCommand('tandem.facts.focus');
     }),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tandem.facts')) refresh(); }),
@@ -227,5 +244,10 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
     vscode.workspace.onDidSaveTextDocument(() => { if (view.visible) tree.refresh(); }),
     view.onDidChangeVisibility((e) => { if (e.visible) tree.refresh(); }),
   );
-  return { refresh };
+  return {
+    changed: () => {
+      refresh();
+      offerConsolidation();
+    },
+  };
 }
