@@ -64,3 +64,29 @@ describe("The agent's commands see the user's terminal environment (UI)", functi
     });
   }
 });
+
+describe('The fallback terminal says when a command is sandboxed (UI)', function () {
+  this.timeout(240_000);
+  // No shell integration: the runner gives up waiting and runs each command as a child process,
+  // echoing it into a Tandem terminal of its own. Screen-reader mode keeps the rows as text.
+  const ui = chatSuite({
+    name: 'termfallback',
+    files: { 'a.txt': 'a\n' },
+    role: 'actor',
+    settings: { 'editor.accessibilitySupport': 'on', 'terminal.integrated.shellIntegration.enabled': false },
+  });
+
+  it('a sandboxed command run by the fallback shows as `sandboxed \'CMD\'`, as in the integrated terminal', async () => {
+    ui.server.replace([calls(tc('run_command', { command: 'echo from-the-fallback' })), text('Ran it in the fallback.')]);
+    await ui.send('Say hello from the fallback');
+    const card = ui.toolCard('from-the-fallback').last();
+    await card.getByRole('button', { name: 'Approve' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await card.getByRole('button', { name: 'Approve' }).first().click();
+    await ui.textCard('Ran it in the fallback.').waitFor({ state: 'visible', timeout: 60_000 });
+    const rows = ui.wb.page.locator('.terminal-wrapper .xterm-accessibility-tree, .terminal-wrapper .xterm-rows');
+    const termText = async () => (await rows.allTextContents().catch(() => [])).join('\n');
+    await waitUntil(async () => /from-the-fallback/.test(await termText()), 'the command in the fallback terminal', 20_000);
+    await ui.wb.screenshot('terminal-03-fallback-sandboxed');
+    assert.match(await termText(), /\$ sandboxed 'echo from-the-fallback'/, 'the echoed line says it ran sandboxed');
+  });
+});

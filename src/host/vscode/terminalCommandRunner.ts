@@ -248,7 +248,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   private async runFallback(command: string, opts: RunOpts): Promise<CommandResult> {
     const echo = this.ensureEcho();
-    echo.write(`\x1b[1m$ ${command}\x1b[0m  \x1b[2m(${opts.cwd})\x1b[0m\n`);
+    // As the integrated terminal types it: a sandboxed command reads `sandboxed 'CMD'`, a plain one `CMD`
+    // (the fallback runner sandboxes exactly when the command has an isolation).
+    const shown = opts.isolation ? `${LAUNCHER} ${shellQuote(command)}` : command;
+    echo.write(`\x1b[1m$ ${shown}\x1b[0m  \x1b[2m(${opts.cwd})\x1b[0m\n`);
     const result = await this.opts.fallback.run(command, {
       ...opts,
       onOutput: (chunk) => {
