@@ -74,6 +74,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
       if (!isMissing(e)) throw e;
     }
     const tmp = path.join(dir, `.${path.basename(absPath)}.tandem-${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+    if (mode !== undefined) viewOfPath(absPath)?.noteWriteOver(absPath);
     try {
       await fsp.writeFile(tmp, content, { encoding: 'utf8', flag: 'wx' });
       if (mode !== undefined) await fsp.chmod(tmp, mode); // keep an existing file's mode (an executable script stays one)

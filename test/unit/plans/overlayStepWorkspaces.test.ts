@@ -363,6 +363,7 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a wo
   });
 
   it('a file the step changed and the workspace deleted meanwhile is a conflict, never made again; a file the step made beside it applies', async () => {
+    fs.writeFileSync(path.join(ws, 'notes.txt'), "the user's untracked notes\n");
     const s = await steps.create(ws, 'step1');
     await s.ready;
     let patch;
@@ -371,10 +372,12 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a wo
       const root = f.roots[0]!;
       await f.writeText(path.join(root, 'a.txt'), 'a from the step\n');
       await f.writeText(path.join(root, 'new.txt'), 'made by the step\n');
+      await f.writeText(path.join(root, 'notes.txt'), 'notes edited by the step\n');
       const r = await run(root, 'echo more >> old/x.txt && echo b2 > b.txt');
       assert.equal(r.exitCode, 0, r.output);
       // Meanwhile the user (or another step applied) deletes them in the workspace.
       fs.rmSync(path.join(ws, 'a.txt'));
+      fs.rmSync(path.join(ws, 'notes.txt'));
       fs.rmSync(path.join(ws, 'old'), { recursive: true });
       gitIn(ws, 'rm', '-q', 'b.txt');
       patch = await steps.readPatch(s);
@@ -385,12 +388,13 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a wo
       ['a.txt', 'started from a file'],
       ['b.txt', 'started from a file'],
       ['new.txt', 'started from nothing'],
+      ['notes.txt', 'started from a file'],
       ['old/x.txt', 'started from a file'],
     ]);
     const applied = await applyStepPatch(patch, { workspace: ws, fs: new NodeWorkspaceFs([ws]) });
     assert.ok(!applied.ok && onlyConflicts(applied.refusals), JSON.stringify(applied));
-    assert.deepEqual(applied.refusals.map((x) => x.path), ['a.txt', 'b.txt', 'old/x.txt']);
-    assert.deepEqual(['a.txt', 'b.txt', 'old', 'new.txt'].filter((p) => fs.existsSync(path.join(ws, p))), [], 'nothing made again, nothing half-applied');
+    assert.deepEqual(applied.refusals.map((x) => x.path), ['a.txt', 'b.txt', 'notes.txt', 'old/x.txt']);
+    assert.deepEqual(['a.txt', 'b.txt', 'notes.txt', 'old', 'new.txt'].filter((p) => fs.existsSync(path.join(ws, p))), [], 'nothing made again, nothing half-applied');
     // The file the step made in that same folder is no conflict.
     assert.deepEqual(await applyStepPatch({ entries: patch.entries.filter((e) => e.path === 'new.txt') }, { workspace: ws, fs: new NodeWorkspaceFs([ws]) }), { ok: true, applied: ['new.txt'] });
   });

@@ -160,6 +160,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
       await removeFolder(dir);
       throw e;
     }
+    holder.view.lower = top;
     registerStepView(holder.view);
     const root = prefix ? path.join(holder.view.hostMount, prefix) : holder.view.hostMount;
     const step: StepWorkspace = {
@@ -198,7 +199,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
     const [view, mountPoint] = await Promise.all([fs.stat(s.holder.view.hostMount).catch(() => undefined), fs.stat(folders(s.dir).mount)]);
     if (!view || view.dev === mountPoint.dev) throw new Error(`the step's copy-on-write view is gone (the process holding it, ${s.holder.view.pid}, ended)`);
     const v = s.holder.view;
-    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: v.hostMount, inside: { enter: v.enter, top: v.mount }, startedMs: s.startedMs, ignoredKnown: s.ignoredKnown });
+    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: v.hostMount, inside: { enter: v.enter, top: v.mount }, startedMs: s.startedMs, ignoredKnown: s.ignoredKnown, wroteOver: (rel) => v.wroteOver(rel) });
   }
 
   async remove(step: StepWorkspace): Promise<void> {

@@ -18,9 +18,10 @@
  * it was there when the step wrote it (a tool's write, or `sed -i`, renames a new file over the old).
  * Removing a name changes its folder, so a path whose workspace folder is unchanged since the step
  * started was absent then too: the step made it. Where the folder changed, a path git tracks (in
- * HEAD or the index) was there, and the workspace deleted it meanwhile: a conflict, as in a worktree.
- * Left open: an untracked file the step changed and the workspace deleted meanwhile, in a folder the
- * workspace changed, reads as one the step made.
+ * HEAD or the index) was there, and so was one the step's file tools wrote over while the workspace
+ * had it (noted as they wrote, stepView.ts): the workspace deleted it meanwhile, a conflict, as in a
+ * worktree. Left open: an untracked file only the step's commands changed, deleted by the workspace
+ * meanwhile in a folder it changed, reads as one the step made.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -47,6 +48,8 @@ export interface OverlayPatchSource {
    * read several times (around its check, then to apply it), and git need only be asked of new paths.
    */
   ignoredKnown?: IgnoredKnown;
+  /** Whether the step's file tools wrote over a path (top-relative) while the workspace had it (stepView.ts). */
+  wroteOver?(rel: string): boolean;
 }
 
 /** What git said of the paths asked so far; the step's answers hold while its own .gitignore files stay as they were. */
@@ -286,6 +289,7 @@ export async function readOverlayPatch(s: OverlayPatchSource): Promise<StepPatch
   const doubtful: string[] = [];
   for (const p of kept) if (written.has(p) && !(await lstat(path.join(s.top, p))) && (await folderChangedSinceStart(s, p))) doubtful.push(p);
   const removedMeanwhile = await gitTracked(s.top, doubtful);
+  for (const p of doubtful) if (s.wroteOver?.(p)) removedMeanwhile.add(p);
   const entries: StepPatchEntry[] = [];
   for (const top of kept) {
     const rel = top.slice(s.prefix.length);

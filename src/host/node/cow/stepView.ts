@@ -26,8 +26,30 @@ export class StepView {
    * @param pid the process that holds the namespace
    * @param mount where the overlay is mounted inside the namespace (an empty folder on the host)
    */
+  /**
+   * The workspace's repository below the overlay (its top folder), once the step is made; with it,
+   * the paths the step's file tools wrote over while the workspace had them (top-relative): nothing
+   * in the step's own folder says so (a write is a new file renamed over the old), and a file the
+   * workspace deletes afterwards must read as the workspace's change, not as one the step made.
+   */
+  lower: string | undefined;
+  private readonly wroteOverLower = new Set<string>();
+
   constructor(readonly pid: number, readonly mount: string) {
     this.prefix = `/proc/${pid}/root`;
+  }
+
+  /** Notes a file tool's write over `hostPath` (a host path in this view), if the workspace has that file now. */
+  noteWriteOver(hostPath: string): void {
+    if (!this.lower || !isWithin(this.hostMount, hostPath)) return;
+    const rel = path.relative(this.hostMount, hostPath).split(path.sep).join('/');
+    if (!rel || this.wroteOverLower.has(rel)) return;
+    if (fs.lstatSync(path.join(this.lower, rel), { throwIfNoEntry: false })) this.wroteOverLower.add(rel);
+  }
+
+  /** Whether a file tool of the step wrote over `rel` (top-relative) while the workspace had it. */
+  wroteOver(rel: string): boolean {
+    return this.wroteOverLower.has(rel);
   }
 
   /**
