@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { HookNote } from './hookNote';
-import { Plan, StepEvidence, StepState } from './plan';
+import { MAX_PLAN_STEPS, Plan, PlanStep, StepEvidence, StepState } from './plan';
 import { Question } from './question';
 import { ModelReliability, PlanUsage, PlanVersionDiff, ReviewResult } from './review';
 import { Amendment } from './amendment';
@@ -101,6 +101,42 @@ export const PlanCard = z.object({
   one_at_a_time: z.string().optional(),
   /** This version was made by an amendment during execution ("Add to the plan"): what it widened. */
   amended: z.string().optional(),
+  ts: z.number(),
+});
+
+/**
+ * One step of a plan the Planner is still writing, as soon as its JSON object was complete: the step
+ * when it meets the step's own rules, else what it says and why it does not (never dropped).
+ */
+export const PlanDraftStep = z.object({
+  /** Its place in the plan (1-based), whatever number the model gave it. */
+  at: z.number().int().min(1),
+  step: PlanStep.optional(),
+  /** An invalid step's action as written (empty when it has none that reads as text)… */
+  action: z.string().max(2000).optional(),
+  /** … and why it is not a valid step. */
+  problems: z.array(z.string().max(1000)).max(10).optional(),
+});
+export type PlanDraftStep = z.infer<typeof PlanDraftStep>;
+
+/**
+ * A plan while the Planner writes it (its `propose_plan` call still streaming): the goal and each step
+ * as their JSON completes. Never executable: the plan card that replaces it comes only from the whole
+ * call, validated. `writing` → `checking` (the call arrived) → `published` (the plan card below says
+ * the rest; the draft is no longer shown) or `repairing` (the whole plan did not validate; the Planner
+ * was sent its problems and writes it again here) or `broken` (the answer stopped before the plan was
+ * whole: a failed request, Stop, the editor closed).
+ */
+export const PlanDraftCard = z.object({
+  kind: z.literal('plan_draft'),
+  id: z.string(),
+  state: z.enum(['writing', 'checking', 'repairing', 'published', 'broken']),
+  goal: z.string().max(2000).optional(),
+  steps: z.array(PlanDraftStep).max(MAX_PLAN_STEPS),
+  /** Steps past the most a plan may have: not shown, and the plan will be refused for them. */
+  more_steps: z.number().int().min(0).optional(),
+  /** Why it is being repaired or why it broke. */
+  problems: z.array(z.string().max(2000)).max(31).optional(),
   ts: z.number(),
 });
 
@@ -346,11 +382,12 @@ export const LearnedCard = z.object({
 });
 
 export const Card = z.discriminatedUnion('kind', [
-  TextCard, PlanCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard, SummaryCard, InstructionsCard, FactsCard, LearnedCard,
+  TextCard, PlanCard, PlanDraftCard, QuestionCard, ToolCallCard, ErrorCard, UsageCard, AgentStateCard, SummaryCard, InstructionsCard, FactsCard, LearnedCard,
 ]);
 export type Card = z.infer<typeof Card>;
 export type TextCard = z.infer<typeof TextCard>;
 export type PlanCard = z.infer<typeof PlanCard>;
+export type PlanDraftCard = z.infer<typeof PlanDraftCard>;
 export type QuestionCard = z.infer<typeof QuestionCard>;
 export type ToolCallCard = z.infer<typeof ToolCallCard>;
 export type ErrorCard = z.infer<typeof ErrorCard>;

@@ -79,8 +79,11 @@ export interface StreamHandlers {
   onText?(delta: string): void;
   /** Each reasoning fragment as it arrives (shown apart from the answer). */
   onReasoning?(delta: string): void;
-  /** Tool-call bytes arrived: the calls so far and their characters (progress for a long call). */
-  onToolCallProgress?(progress: { calls: number; chars: number }): void;
+  /**
+   * Tool-call bytes arrived: the calls so far and their characters (progress for a long call), and the
+   * arguments so far of the first call to a tool (a plan shown while it is written).
+   */
+  onToolCallProgress?(progress: { calls: number; chars: number; argumentsOf(tool: string): string | undefined }): void;
   /** The request was sent and nothing has come back yet; `promptTokens` is the caller's count or an estimate. */
   onWaitingForFirstToken?(info: { promptTokens: number; estimated: boolean }): void;
   /** Called on every chunk (for activity indicators). */
@@ -246,7 +249,7 @@ export class LlmClient {
         }
         if (delta.reasoning) handlers.onReasoning?.(delta.reasoning);
         if (delta.text) handlers.onText?.(delta.text);
-        if (delta.progress && acc.calls.size) handlers.onToolCallProgress?.({ calls: acc.calls.size, chars: acc.calls.chars });
+        if (delta.progress && acc.calls.size) handlers.onToolCallProgress?.({ calls: acc.calls.size, chars: acc.calls.chars, argumentsOf: (tool) => acc.calls.argumentsOf(tool) });
       }
     } catch (err) {
       throw new AttemptFailed(this.failure(err, fired, userSignal, acc.text, acc.calls.size, retriesMade), err);

@@ -104,6 +104,13 @@ export class ToolCallAccumulator {
     return this.calls.size;
   }
 
+  /** The arguments so far of the first call (in order) to the tool `name`, if one has begun. */
+  argumentsOf(name: string): string | undefined {
+    let first: AccumulatedToolCall | undefined;
+    for (const c of this.calls.values()) if (c.name === name && (!first || c.index < first.index)) first = c;
+    return first?.arguments;
+  }
+
   /** Characters of tool-call names and arguments so far (progress for a long call). */
   get chars(): number {
     let n = 0;

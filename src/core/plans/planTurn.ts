@@ -10,6 +10,7 @@ import { validatePlan, type PlanCheckOptions } from './validatePlan';
 import type { CarriedSteps, PlanBook } from './planBook';
 import type { PlanAttempt, PlanPath, PlanRecord } from './planRecord';
 import type { Plan, PlanStep, StepEvidence, StepState } from '../../protocol';
+import type { PlanDraft } from './planDraft';
 
 export type PlanSubmission =
   | { status: 'accepted'; record: PlanRecord }
@@ -35,6 +36,8 @@ export interface PlanTurnOptions extends PlanCheckOptions {
    * of version `of` (verbatim, still done, with their evidence) followed by the model's steps.
    */
   replan?: ReplanCarry;
+  /** The card that shows the plan while the model writes it (see planDraft.ts); told how each answer ended. */
+  draft?: PlanDraft;
 }
 
 export interface ReplanCarry {
@@ -95,6 +98,11 @@ export class PlanTurn {
     return this.published !== undefined;
   }
 
+  /** The draft of the plan being written, while this turn may still publish one. */
+  get draft(): PlanDraft | undefined {
+    return this.published ? undefined : this.opts.draft;
+  }
+
   /**
    * Checks one answer. `value` is the parsed JSON (or undefined when none could be parsed, with
    * `parseError` saying why); `raw` is the model's text exactly as received.
@@ -128,10 +136,12 @@ export class PlanTurn {
         plan: composed?.plan ?? v.plan, errors: [], provenance: provenance(),
         ...(composed ? { carried: composed.carried } : {}),
       });
+      this.opts.draft?.published();
       return { status: 'accepted', record: this.published };
     }
     this.opts.logger.warn(`plan: attempt ${this.attempts.length} via ${path} failed validation: ${v.errors.join(' | ')}`);
     if (this.fromCurrent - 1 < this.opts.maxRepairs) {
+      this.opts.draft?.repairing(v.errors);
       return { status: 'repair', errors: v.errors, prompt: planRepairPrompt(v.errors, path === 'tool' ? 'tool' : 'json', this.opts.stepTools) };
     }
     const next = this.fallbacksLeft.shift();
@@ -140,10 +150,12 @@ export class PlanTurn {
       this.fallbacksUsed.push(next);
       this.current = next;
       this.fromCurrent = 0;
+      this.opts.draft?.repairing([...v.errors, `Still not valid after the repairs: the plan is asked of ${next}.`]);
       return { status: 'fallback', model: next, errors: v.errors };
     }
     this.opts.logger.warn(`plan: could not be validated after ${repairs} repair(s); shown as text, Execute disabled`);
     this.published = this.book.publish({ plan: null, errors: v.errors, provenance: provenance() });
+    this.opts.draft?.published();
     return { status: 'rejected', record: this.published };
   }
 
@@ -152,7 +164,12 @@ export class PlanTurn {
    * last answer is still shown (as unvalidated) rather than silently dropped.
    */
   finish(): PlanRecord | undefined {
-    if (this.published || this.attempts.length === 0) return this.published;
+    if (!this.published && this.attempts.length === 0) {
+      // A plan call began and never reached its check: the answer was cut, or the call was refused before it ran.
+      this.opts.draft?.broke('The Planner\'s turn ended before this plan was checked, so it cannot be executed.');
+      return undefined;
+    }
+    if (this.published) return this.published;
     const last = this.attempts[this.attempts.length - 1];
     this.opts.logger.warn('plan: the model stopped before repairing its plan; shown as text, Execute disabled');
     this.published = this.book.publish({
@@ -166,6 +183,7 @@ export class PlanTurn {
         ...(this.fallbacksUsed.length ? { fallbacks: [...this.fallbacksUsed] } : {}),
       },
     });
+    this.opts.draft?.published();
     return this.published;
   }
 }

@@ -19,6 +19,7 @@ import { editPlanSteps, type PlanShapeEdit, type StepEdit } from './editPlanStep
 import { validatePlan } from './validatePlan';
 import type { ScopeAddition } from './stepScope';
 import { StepProblems } from './stepProblems';
+import { PlanDraft } from './planDraft';
 import type { DiagnosticsProvider } from '../ports/ports';
 
 export interface PlanningOptions {
@@ -35,6 +36,8 @@ export interface PlanningOptions {
   diagnostics?: DiagnosticsProvider;
   /** Why steps that could run side by side run one at a time here (the plan card says it when shown). */
   whyOneAtATime?: () => Promise<string | undefined>;
+  /** The shortest time between two updates of the plan's draft card (tests set 0). */
+  draftThrottleMs?: number;
 }
 
 /** The plan being executed and what happened to its current step. */
@@ -121,9 +124,11 @@ export class Planning {
   /** Starts collecting a plan for a Planner turn (each turn may produce at most one plan version). */
   beginPlanTurn(model: string, feedback?: string, more: { promptVersion?: string; replan?: ReplanCarry; fallbacks?: readonly string[] } = {}): PlanTurn {
     this.turnUsage.clear();
+    const stepTools = this.opts.stepTools();
     this.turn = new PlanTurn(this.book, {
       model, feedback, maxRepairs: this.opts.planRepairTries, logger: this.opts.logger,
-      isInside: this.opts.isInside, now: this.opts.now, stepTools: this.opts.stepTools(), ...more,
+      isInside: this.opts.isInside, now: this.opts.now, stepTools, ...more,
+      draft: new PlanDraft(this.ui, { stepTools, ...(this.opts.now ? { now: this.opts.now } : {}), ...(this.opts.draftThrottleMs !== undefined ? { throttleMs: this.opts.draftThrottleMs } : {}) }),
     });
     return this.turn;
   }

@@ -9,7 +9,7 @@
  */
 import * as path from 'node:path';
 import type { z } from 'zod';
-import { Plan } from '../../protocol';
+import { Plan, PlanStep } from '../../protocol';
 import { dropNulls } from '../schemas/strictJsonSchema';
 import { commandEntryProblem, fileEntryProblem } from './scopeEntryRules';
 import type { WorkspacePaths } from '../workspace/workspacePaths';
@@ -70,6 +70,13 @@ export function unwrapEnvelope(value: unknown): unknown {
   return value;
 }
 
+/** One step (`index` 0-based) against the step schema: the step, or the problems in the lines `validatePlan` uses. */
+export function checkStepShape(value: unknown, index: number): { step: PlanStep; problems: [] } | { step?: undefined; problems: string[] } {
+  const parsed = PlanStep.safeParse(dropNulls(value));
+  if (parsed.success) return { step: parsed.data, problems: [] };
+  return { problems: parsed.error.issues.map((issue) => issueLine({ ...issue, path: ['steps', index, ...issue.path] })) };
+}
+
 function issueLine(issue: z.core.$ZodIssue): string {
   const p = issue.path;
   if (p[0] === 'steps' && typeof p[1] === 'number') {
@@ -94,38 +101,51 @@ async function semanticErrors(data: unknown, opts: PlanCheckOptions): Promise<st
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i] as Record<string, unknown> | null;
     if (!s || typeof s !== 'object') continue;
-    const label = `step ${i + 1}`;
-    if (typeof s.step_number === 'number' && s.step_number !== i + 1) {
-      errors.push(`${label}: step_number is ${s.step_number}, expected ${i + 1} (steps are numbered 1..n in order)`);
-    }
-    if (Array.isArray(s.tools_needed)) {
-      for (const t of s.tools_needed) {
-        if (typeof t === 'string' && !known.has(t)) errors.push(`${label}: tools_needed names unknown tool '${t}'`);
-      }
-    }
-    if (Array.isArray(s.files)) {
+    errors.push(...stepRuleProblems(s, i, known));
+    if (opts.isInside && Array.isArray(s.files)) {
       for (const f of s.files) {
-        if (typeof f !== 'string') continue;
-        const lexical = fileEntryProblem(f);
-        if (lexical) errors.push(`${label}: ${lexical}`);
-        else if (opts.isInside && !(await opts.isInside(f.trim()))) errors.push(`${label}: file '${f}' is outside the workspace`);
+        if (typeof f === 'string' && !fileEntryProblem(f) && !(await opts.isInside(f.trim()))) errors.push(`step ${i + 1}: file '${f}' is outside the workspace`);
       }
-    }
-    if (Array.isArray(s.commands)) {
-      s.commands.forEach((c, k) => {
-        const problem = typeof c === 'string' ? commandEntryProblem(c, `commands[${k}]`) : undefined;
-        if (problem) errors.push(`${label}: ${problem}`);
-      });
-    }
-    if (typeof s.check === 'string') {
-      const problem = commandEntryProblem(s.check, 'check');
-      if (problem) errors.push(`${label}: ${problem}`);
     }
   }
   // The graph is judged only on steps that look like steps (zod reports the rest).
   const graphSteps = steps.filter((s): s is GraphStep => !!s && typeof s === 'object' && typeof (s as GraphStep).step_number === 'number'
     && ((s as GraphStep).depends_on === undefined || (Array.isArray((s as GraphStep).depends_on) && (s as GraphStep).depends_on!.every((d) => typeof d === 'number'))));
   return errors.concat(graphProblems(graphSteps));
+}
+
+/**
+ * The rules one step must meet on its own (without the file system or the other steps): numbered in
+ * order, known tools, files and commands that are scope entries. `index` is its place (0-based).
+ */
+export function stepRuleProblems(s: Record<string, unknown>, index: number, known: ReadonlySet<string>): string[] {
+  const errors: string[] = [];
+  const label = `step ${index + 1}`;
+  if (typeof s.step_number === 'number' && s.step_number !== index + 1) {
+    errors.push(`${label}: step_number is ${s.step_number}, expected ${index + 1} (steps are numbered 1..n in order)`);
+  }
+  if (Array.isArray(s.tools_needed)) {
+    for (const t of s.tools_needed) {
+      if (typeof t === 'string' && !known.has(t)) errors.push(`${label}: tools_needed names unknown tool '${t}'`);
+    }
+  }
+  if (Array.isArray(s.files)) {
+    for (const f of s.files) {
+      const lexical = typeof f === 'string' ? fileEntryProblem(f) : undefined;
+      if (lexical) errors.push(`${label}: ${lexical}`);
+    }
+  }
+  if (Array.isArray(s.commands)) {
+    s.commands.forEach((c, k) => {
+      const problem = typeof c === 'string' ? commandEntryProblem(c, `commands[${k}]`) : undefined;
+      if (problem) errors.push(`${label}: ${problem}`);
+    });
+  }
+  if (typeof s.check === 'string') {
+    const problem = commandEntryProblem(s.check, 'check');
+    if (problem) errors.push(`${label}: ${problem}`);
+  }
+  return errors;
 }
 
 /** `isInside` from the workspace's path resolver (symlinks resolved), the one the tools use too. */

@@ -1,6 +1,7 @@
 import type { Card } from '../../protocol';
 
 const INTERRUPTED = 'Interrupted: the task was closed before this call finished.';
+const PLAN_INTERRUPTED = 'Interrupted: the task was closed while the Planner wrote this plan, so it cannot be executed.';
 // A step that ran in a worktree of its own wrote nothing to the workspace: its changes there are kept as a patch when Tandem next starts (removeLeftoverWorktrees).
 const STEP_INTERRUPTED = 'interrupted: the task was closed while this step ran; its changes so far are kept (revert them on its calls), or, if it ran beside another step in a workspace of its own (a copy-on-write view or a git worktree), not applied but saved as a patch (Tandem\'s log names it)';
 
@@ -26,6 +27,8 @@ export function settleInterruptedCards(cards: readonly Card[]): Card[] {
     }
     if (c.kind === 'text' && c.streaming) return { ...c, streaming: false };
     if (c.kind === 'question' && c.status === 'waiting') return { ...c, status: 'cancelled' };
+    // A plan still being written when the task closed never arrived whole: nothing of it can be executed.
+    if (c.kind === 'plan_draft' && (c.state === 'writing' || c.state === 'checking')) return { ...c, state: 'broken', problems: [PLAN_INTERRUPTED] };
     return c;
   });
 }

@@ -19,6 +19,7 @@ import type { Conversation } from '../context/conversation';
 import { answerTokensFor } from '../context/modelWindows';
 import { maskSecret, SecretStreamMasker } from '../secrets/secretMask';
 import { pathsInArguments } from '../knowledge/projectInstructions';
+import { proposePlanTool } from '../tools/proposePlan';
 
 export interface TurnContext {
   /** The role in force (asked again before each request: the user may switch mid-turn). */
@@ -113,6 +114,9 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       }
       return textCardId;
     };
+    // A plan the model writes is shown step by step as its propose_plan call streams (plans/planDraft.ts).
+    const draft = roleDef.mayPlan ? t.dispatchEnv.planning?.currentTurn?.draft : undefined;
+    draft?.newAnswer();
     const started = Date.now();
     let result: ChatResult;
     // An endpoint that echoes the key back as text must not put it in the chat or history.
@@ -146,9 +150,16 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
               shownStep = step;
               t.setState('thinking', step > 0 ? `Receiving ${p.calls === 1 ? 'a tool call' : `${p.calls} tool calls`} (${(step * TOOL_CALL_PROGRESS_STEP).toLocaleString('en-US')}+ characters)` : undefined);
             }
+            if (draft) {
+              const args = p.argumentsOf(proposePlanTool.name);
+              if (args !== undefined) draft.write(args);
+            }
           },
           // A wait before a retry would otherwise look like a frozen chat: say why and for how long.
-          onRetry: (notice) => t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
+          onRetry: (notice) => {
+            draft?.newAnswer();
+            t.events.addCard({ kind: 'text', id: t.events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() });
+          },
         },
       );
     } catch (err) {
@@ -156,6 +167,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       showText(masker.flush());
       if (textCardId) t.events.patchCard(textCardId, { streaming: false });
       const e = err instanceof LlmError ? err : new LlmError('unknown', String(err));
+      draft?.broke(e.kind === 'stopped' || t.signal.aborted ? 'Stopped before the plan was complete, so it cannot be executed.' : `The plan stopped arriving (${e.message.replace(/\.$/, '')}), so it cannot be executed.`);
       recordUsage(t, { model, role, tokensIn: 0, tokensOut: 0, latencyMs: Date.now() - started, outcome: e.kind });
       if (e.kind === 'stopped' || t.signal.aborted) return 'stopped';
       t.events.addCard({ kind: 'error', id: t.events.newId('error'), message: e.message, ...(e.detail && e.detail !== e.message ? { detail: e.detail } : {}), retryable: e.retryable, failure: e.kind, ts: Date.now() });
@@ -163,6 +175,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
     }
     showReasoning(reasoningMasker.flush());
     showText(masker.flush());
+    draft?.arrived();
     // The message's provider fields are kept on its text card (or its first call's card) so a
     // resumed task, rebuilt from cards, can send them back; masked like everything stored.
     const storedFields = result.messageFields ? mapProviderStrings(result.messageFields, (s) => maskSecret(s, key)) : undefined;

@@ -7,7 +7,7 @@ export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'su
  * Cards kept in the task but not shown as rows: a routine usage line (the header shows turn and task
  * totals, with the last call on hover), and the tool-call card of a tool whose own card says
  * everything (its display folds it `own_card`: the plan or the question it produced is right below)
- * once it succeeded. A failed one still shows.
+ * once it succeeded. A failed one still shows. And a plan's draft, once its plan card was published.
  * Read defensively: snapshot cards may not be validated yet.
  */
 export function isFolded(card: ChatCard): boolean {
@@ -16,6 +16,8 @@ export function isFolded(card: ChatCard): boolean {
   // A refused plan edit is said under the form the user saved (RefusalNote); a row in the chat
   // repeated it, and stayed there after the next save made the new version.
   if (c.kind === 'error') return (c.refused as { action?: unknown } | undefined)?.action === 'edit_plan';
+  // A plan's draft once the plan card (valid or not) stands for it.
+  if (c.kind === 'plan_draft') return c.state === 'published';
   if (c.kind === 'tool_call') {
     const d = c.display as { fold?: unknown } | undefined;
     return !!d && typeof d === 'object' && d.fold === 'own_card' && c.status === 'done';

@@ -27,6 +27,7 @@ export function estimateHeight(card: ChatCard): number {
       break;
     }
     case 'plan': h = c.superseded ? 44 : 160 + 56 * (arr((c.plan as { steps?: unknown } | null)?.steps) || 4); break;
+    case 'plan_draft': h = 110 + 56 * arr(c.steps); break;
     case 'question': h = 140 + 20 * arr((c.question as { options?: unknown } | null)?.options); break;
     case 'tool_call': h = c.status === 'pending' ? 150 : c.error ? 110 : 58; break;
     case 'error': h = 90; break;

@@ -8,6 +8,7 @@ import { useView } from '../storeContext';
 import { ToolGroupLine } from './ToolGroupLine';
 import { TextCardView } from './TextCardView';
 import { PlanCardView } from './PlanCardView';
+import { PlanDraftCardView } from './PlanDraftCardView';
 import { QuestionCardView } from './QuestionCardView';
 import { ToolCallCardView } from './ToolCallCardView';
 import { SummaryCardView } from './SummaryCardView';
@@ -69,6 +70,7 @@ function CardBody({ card }: { card: ChatCard }) {
     switch (card.kind) {
       case 'text': body = <TextCardView card={card} />; label = card.author === 'user' ? 'You' : card.author === 'system' ? 'Notice' : 'Tandem'; break;
       case 'plan': body = <PlanCardView card={card} />; label = `Plan, version ${card.version}`; break;
+      case 'plan_draft': body = <PlanDraftCardView card={card} />; label = 'Plan being written (draft)'; break;
       case 'question': body = <QuestionCardView card={card} />; label = 'Question'; break;
       case 'tool_call': body = <ToolCallCardView card={card} />; label = `Tool ${card.tool}`; break;
       case 'error': body = <ErrorCardView card={card} />; label = 'Error'; break;

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import { PathLink } from './ToolCallCardView';
 import type { PlanCard, StepState } from '../../../../src/protocol';
 import { postToHost } from '../../bridge/vscodeApi';
 import { formatTime, formatUsage, isoTime } from '../format';
@@ -10,6 +9,7 @@ import { PRODUCT_ROLE_INFO } from '../../../../src/protocol/roleRegistry';
 import { PlanStepEditor, editedStep } from './PlanStepEditor';
 import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, VerdictChip, VersionChanges } from './PlanReviewParts';
 import { RunTogetherLine } from './RunTogetherLine';
+import { StepScopeLines } from './StepScopeLines';
 
 const roleLabel = (id: string) => PRODUCT_ROLE_INFO.find(id)?.label ?? id;
 
@@ -72,16 +72,7 @@ export function PlanCardView({ card }: { card: PlanCard }) {
                   <div class="step-body">
                     <div class="step-action"><span class="step-no">{s.step_number}.</span> {s.action}</div>
                     {s.reason && <div class="muted">{s.reason}</div>}
-                    <div class="step-meta" data-step-scope="files">
-                      <span class="scope-label">may change:</span>
-                      {s.files.length ? s.files.map((f) => <code key={f} class="file"><PathLink path={f} /></code>) : <span class="muted">no files</span>}
-                      {s.tools_needed.length > 0 && <span class="muted">· {s.tools_needed.join(', ')}</span>}
-                      {s.estimated_time && <span class="muted">≈ {s.estimated_time}</span>}
-                    </div>
-                    {(s.commands?.length ?? 0) > 0 && (
-                      <div class="step-meta" data-step-scope="commands"><span class="scope-label">may run:</span>{s.commands!.map((c) => <code key={c} class="command">$ {c}</code>)}</div>
-                    )}
-                    {s.check && <div class="step-meta" data-step-scope="check"><span class="scope-label">check:</span> <code>{s.check}</code></div>}
+                    <StepScopeLines step={s} />
                     {why.length > 0 && (
                       <ul class={state === 'failed' ? 'error-text step-why' : 'muted step-why'} data-step-why>
                         {why.map((w, i) => <li key={i}>{w}</li>)}
