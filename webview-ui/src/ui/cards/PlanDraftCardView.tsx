@@ -12,13 +12,15 @@ export function PlanDraftCardView({ card }: { card: PlanDraftCard }) {
   const problems = card.problems ?? [];
   const more = card.more_steps ?? 0;
   const open = card.state === 'writing' || card.state === 'checking';
+  // A problem already said under its step is not said again below.
+  const underSteps = new Set(card.steps.flatMap((d) => d.problems ?? []));
+  const listed = card.state === 'repairing' || card.state === 'writing' ? problems.filter((p) => !underSteps.has(p)) : [];
   const status =
     card.state === 'writing' ? `The Planner is writing this plan${n ? `: ${n} step${n === 1 ? '' : 's'} so far` : ''}…`
     : card.state === 'checking' ? 'The plan arrived; checking it…'
-    : card.state === 'repairing' ? 'Not valid as a whole, so it cannot be executed: the Planner was sent these problems to fix.'
+    : card.state === 'repairing' ? `Not valid as a whole, so it cannot be executed: the Planner was sent ${listed.length ? 'these problems' : 'the problems marked above'} to fix${listed.length ? ':' : '.'}`
     : card.state === 'broken' ? (problems[0] ?? 'The plan stopped arriving, so it cannot be executed.')
     : '';
-  const listed = card.state === 'repairing' ? problems : card.state === 'writing' ? problems : [];
   return (
     <div class="plan plan-draft" data-draft-state={card.state}>
       <div class="card-head">
