@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Agent } from '../../src/core/task/taskAgent';
 import { startTask, type RunningTask } from '../../src/core/runtime/runningTask';
 import type { AgentHooks } from '../../src/core/turn/turnHooks';
+import type { Summarizer } from '../../src/core/context/contextFitter';
 import { defaultSettings, type AgentSettings } from '../../src/core/settings/settings';
 import type { Approver, QuestionAsker, ApprovalRequest, DiagnosticsProvider } from '../../src/core/ports/ports';
 import type { Tool } from '../../src/core/tools/tool';
@@ -39,7 +40,10 @@ export interface HarnessOptions {
   settings?: (s: AgentSettings) => AgentSettings;
   approver?: Approver;
   asker?: QuestionAsker;
-  hooks?: AgentHooks;
+  /** The test's observers (the task's own parts come first; its context fitting is the task's). */
+  hooks?: Omit<AgentHooks, 'fitContext'>;
+  /** What condenses the conversation past the window (default: the endpoint's summary model, i.e. the scripted server). */
+  summarizer?: Summarizer;
   /** The editor's problems, for tests of what an editor host reports (the Node host has none). */
   diagnostics?: DiagnosticsProvider;
   /** The user's hook commands, made for this test's workspace. */
@@ -97,6 +101,7 @@ export async function harness(o: HarnessOptions): Promise<Harness> {
       host,
       settings: () => settings,
       ...(userHooks ? { userHooks: () => userHooks } : {}),
+      ...(o.summarizer ? { summarizer: o.summarizer } : {}),
       registries: {
         roles: o.roles ?? PRODUCT_ROLES,
         tools: () => (o.providers ? new ToolRegistry([...o.providers, LOOP_TOOLS]) : o.tools ? new ToolRegistry([fixedProvider('test', o.tools), LOOP_TOOLS]) : productToolRegistry()),

@@ -69,11 +69,8 @@ export interface TaskStart {
   onTakeoverRequested?(): void;
   /** Resuming a task another live writer holds: ask it to hand the task over instead of failing. */
   takeOver?: boolean;
-  /**
-   * The host's own hooks, called after the task's parts (a test's observers). A `fitContext` here
-   * takes the place of the task's context fitting (a test of the loop with a fitter of its own).
-   */
-  hooks?: AgentHooks;
+  /** The host's own observers, called after the task's parts; the task's context fitting is its own. */
+  hooks?: Omit<AgentHooks, 'fitContext'>;
 }
 
 /** A started task: its agent, and what the host may ask of the parts around it. */
@@ -217,7 +214,7 @@ function wire(
     settings: ports.settings(),
     role: t.role,
     emit: start.sink,
-    hooks: combineHooks(history, checkpoints?.hooks, budget.hooks, start.hooks?.fitContext ? undefined : context.hooks, start.hooks),
+    hooks: combineHooks(history, checkpoints?.hooks, budget.hooks, context.hooks, start.hooks),
     roles: (ports.registries ?? PRODUCT_REGISTRIES).roles,
     tools: (ports.registries ?? PRODUCT_REGISTRIES).tools(),
     taskId: t.id,

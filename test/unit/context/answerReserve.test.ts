@@ -5,8 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
-import { ContextFitter } from '../../../src/core/context/contextFitter';
-import type { ChatMessage } from '../../../src/core/context/chatMessage';
 import { answerReserve, DEFAULT_WINDOW } from '../../../src/core/context/modelWindows';
 import { countTextTokens } from '../../../src/core/context/tokenCounter';
 import type { AgentSettings } from '../../../src/core/settings/settings';
@@ -44,10 +42,12 @@ describe('answer reserve: a quarter of the window at most, sent as max_tokens', 
     lines.push('END-MARKER-7f3a');
     const file = lines.join('\n') + '\n';
     assert.ok(countTextTokens(file) > 1000 && countTextTokens(file) < 1800, `file is ${countTextTokens(file)} tokens`);
-    const fitter = new ContextFitter({ settings: () => ({ maxTokens: 4096 }) });
+    const summaries: string[] = [];
     h = await harness({
       files: { 'big.ts': file },
-      hooks: { fitContext: (m, model, o) => fitter.fit(m as ChatMessage[], model, o) },
+      // The window is not known (the scripted server reports none): the task assumes the default.
+      settings: (s) => ({ ...s, contextWindow: undefined, maxTokens: 4096 }),
+      summarizer: { summarize: async (_m, model) => { summaries.push(model); return { text: 'summary', model, tokensIn: 0, tokensOut: 0, latencyMs: 0 }; } },
       steps: [
         { type: 'tool_calls', calls: [{ name: 'read_file', arguments: { path: 'big.ts' } }] },
         { type: 'text', text: 'Read it.' },
@@ -62,5 +62,7 @@ describe('answer reserve: a quarter of the window at most, sent as max_tokens', 
     assert.doesNotMatch(content, /cut to fit|elided/, 'the file was neither cut nor elided');
     for (const i of [0, 40, 79]) assert.match(content, new RegExp(`line ${i}: const value${i} =`));
     assert.match(content, /END-MARKER-7f3a/);
+    assert.deepEqual(summaries, [], 'nothing was condensed');
+    assert.match(h.cardsOf('text').map((c) => c.text).join('\n'), /The context window of actor-model is not known/);
   });
 });

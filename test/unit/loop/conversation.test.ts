@@ -45,15 +45,14 @@ describe('the model conversation has one writer', () => {
   it('notes and a restore go through the owner: the agent conversation is what the model is sent next', async () => {
     h = await harness({
       steps: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }],
-      // The conversation as the agent keeps it: the task's context fitting would merge the note and the next message on the wire.
-      hooks: { fitContext: async (messages) => messages },
     });
     assert.equal(await h.agent.send('one'), 'done');
     h.agent.noteToModel(['The user reverted a.txt.']);
     assert.deepEqual(h.agent.conversation.map((m) => m.role), ['user', 'assistant', 'user']);
     assert.equal(await h.agent.send('two'), 'done');
+    // On the wire the note and the next message are one user message (the task's context fitting merges them), note first.
     const body = h.server.chatRequests().at(-1) as { messages: Array<{ role: string; content: string }> };
-    assert.deepEqual(body.messages.slice(1).map((m) => m.role), ['user', 'assistant', 'user', 'user']);
-    assert.equal(body.messages[3]!.content, '[Note from Tandem] The user reverted a.txt.');
+    assert.deepEqual(body.messages.slice(1).map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.equal(body.messages[3]!.content, '[Note from Tandem] The user reverted a.txt.\n\ntwo');
   });
 });

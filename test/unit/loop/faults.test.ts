@@ -88,12 +88,12 @@ describe('faults end the turn cleanly through the agent', () => {
   it('after an error the next message starts a fresh, consistent request', async () => {
     h = await harness({
       steps: [{ type: 'fault', fault: 'server_error' }, { type: 'text', text: 'second try ok' }],
-      // The conversation as the agent keeps it: the task's context fitting would merge the two user messages on the wire.
-      hooks: { fitContext: async (messages) => messages },
     });
     assert.equal(await h.agent.send('first'), 'error');
     assert.equal(await h.agent.send('second'), 'done');
+    // The agent keeps both messages; the task's context fitting sends them as one user message, in order.
+    assert.deepEqual(h.agent.conversation.map((m) => `${m.role}:${m.content}`), ['user:first', 'user:second', 'assistant:second try ok']);
     const msgs = h.server.chatRequests()[1].messages.map((m: any) => `${m.role}:${m.content}`);
-    assert.deepEqual(msgs.slice(1), ['user:first', 'user:second']);
+    assert.deepEqual(msgs.slice(1), ['user:first\n\nsecond']);
   });
 });

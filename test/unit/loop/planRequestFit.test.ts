@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { harness, type Harness } from '../../support/agentHarness';
-import { ContextFitter } from '../../../src/core/context/contextFitter';
-import type { ChatMessage } from '../../../src/core/context/chatMessage';
 import { messagesTokens, toolsTokens } from '../../../src/core/context/messageTokens';
 import { modelWindow } from '../../../src/core/context/modelWindows';
 
@@ -24,13 +22,13 @@ describe('the plan request after a Revise without a plan is fitted to the window
   it('with a tiny contextWindow, the plan request the server receives fits the window', async () => {
     const window = 6000;
     const maxTokens = 400;
-    const fitter = new ContextFitter({ settings: () => ({ contextWindow: window, maxTokens }) });
     const long = (i: number) => `Thoughts ${i} on renaming: ` + 'the function hello is used in several places and the rename must be careful. '.repeat(120);
     h = await harness({
       role: 'planner',
       files: { 'a.txt': 'say hello\n' },
       settings: (s) => ({ ...s, contextWindow: window, maxTokens, structuredOutputs: 'on' }),
-      hooks: { fitContext: (m, model, o) => fitter.fit(m as ChatMessage[], model, o) },
+      // Condensing asks this summarizer, not the scripted server (whose answers are the turns').
+      summarizer: { summarize: async (_m, model) => ({ text: 'Earlier: thoughts on renaming hello.', model, tokensIn: 10, tokensOut: 10, latencyMs: 1 }) },
       steps: [
         { type: 'text', text: long(1) },
         { type: 'text', text: long(2) },

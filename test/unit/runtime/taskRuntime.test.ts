@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { resumeRefusal, TaskRuntime } from '../../../src/core/runtime/taskRuntime';
-import type { RunningTask } from '../../../src/core/runtime/runningTask';
+import { startTask, type RunningTask, type TaskStart } from '../../../src/core/runtime/runningTask';
 import { combineHooks } from '../../../src/core/runtime/combineHooks';
 import { HistoryStore, TaskLockedError } from '../../../src/core/history/historyStore';
 import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
@@ -320,6 +320,15 @@ describe('agent hooks: the parts around a task are told, not watching the events
     assert.deepEqual(seen, ['a:done', 'b:done', 'b:m', 'a:before']);
     assert.equal(hooks.onEvent, undefined);
     assert.throws(() => combineHooks({ fitContext: async (m) => m }, { fitContext: async (m) => m }), /more than one part fits the context/);
+  });
+
+  it('every task fits its requests with its own context fitting: a host\'s hooks cannot take its place', () => {
+    const host = createNodeHost({ roots: [fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-fit-'))] });
+    const settings = defaultSettings({ baseURL: 'http://127.0.0.1:9', apiKey: 'k', models: { planner: 'p', actor: 'a' } });
+    // Typed out of TaskStart: only a caller that goes around the types can try, and the runtime still refuses.
+    const hooks = { fitContext: async (m: unknown[]) => m } as unknown as TaskStart['hooks'];
+    assert.throws(() => startTask({ host, settings: () => settings }, { sink: () => {}, hooks }), /more than one part fits the context/);
+    fs.rmSync(host.fs.roots[0]!, { recursive: true, force: true });
   });
 });
 
