@@ -1,9 +1,10 @@
 /**
  * Tandem: Evaluate Models… in the real workbench (code-server + Chromium): the palette command
- * asks which tasks, the model assignment and the flow, runs the built-in suite in a terminal named
- * "Tandem eval" with its progress, and opens the HTML report beside the editor when it ends. The
- * endpoint is a scripted model that makes each task's reference change (act flow), so every task
- * passes. Screenshots: test-results/evaluate-models-*.png.
+ * asks where the tasks come from and which of them, the model assignment, the flow and how many at
+ * a time, runs the picked tasks of the built-in suite in a terminal named "Tandem eval" with its
+ * progress, and opens the HTML report beside the editor when it ends. The endpoint is a scripted
+ * model that makes each task's reference change (act flow), so every task passes. Screenshots:
+ * test-results/evaluate-models-*.png.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -37,10 +38,10 @@ describe('Tandem: Evaluate Models… (UI)', function () {
     if (ws) fs.rmSync(ws, { recursive: true, force: true });
   });
 
-  it('asks which tasks, models and flow, shows progress in a terminal, and opens the report', async () => {
+  it('is in the palette right after the window opens; asks which tasks, models, flow and how many at a time, shows progress in a terminal, and opens the report', async () => {
     const page = wb!.page;
-    // Once Tandem is loaded (its status-bar item shows): before that the palette knows none of its commands.
-    await wb!.roleStatus().waitFor({ state: 'visible', timeout: 60_000 });
+    // Right after the window opens, as a user would: the command is in Tandem's manifest, so the
+    // palette offers it as soon as the window has read it, whether or not Tandem has started.
     await wb!.runCommand('Tandem: Evaluate Models');
     const input = page.locator('.quick-input-widget input.input');
     const pick = async (label: string) => {
@@ -49,17 +50,34 @@ describe('Tandem: Evaluate Models… (UI)', function () {
       await page.keyboard.press('Enter');
     };
     await pick('The built-in suite');
+    // Which tasks: every task of the suite is offered, all picked; the user keeps the TypeScript ones.
+    const widget = page.locator('.quick-input-widget');
+    await widget.filter({ hasText: `which tasks? (${dirs.length})` }).waitFor({ state: 'visible' });
+    const toggleAll = widget.getByRole('checkbox', { name: 'Toggle all checkboxes' });
+    assert.equal(await toggleAll.isChecked(), true, 'all tasks are picked at first');
+    await toggleAll.click();
+    await input.fill('ts/');
+    await waitUntil(async () => (await widget.locator('.monaco-list-row').allTextContents()).every((t) => /^ts\//.test(t.trim())), 'only the TypeScript tasks shown');
+    await toggleAll.click();
+    await wb!.screenshot('evaluate-models-tasks');
+    await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget', { hasText: 'model assignments' }).waitFor({ state: 'visible' });
     assert.equal(await input.inputValue(), 'planner=scripted-model,actor=scripted-model', 'the assignment in force is offered');
     await page.keyboard.press('Enter');
     await pick('act');
+    // How many at a time: two.
+    await page.locator('.quick-input-widget', { hasText: 'how many tasks at a time?' }).waitFor({ state: 'visible' });
+    await input.fill('2');
+    await page.keyboard.press('Enter');
+    const ts = dirs.filter((d) => path.relative(path.join(ROOT, 'eval-suite'), d).startsWith('ts/')).length;
 
     const rows = page.locator('.terminal-wrapper .xterm-accessibility-tree, .terminal-wrapper .xterm-rows');
     const termText = async () => (await rows.allTextContents().catch(() => [])).join('\n');
     await page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab', { hasText: 'Tandem eval' }).first().waitFor({ state: 'visible', timeout: 30_000 }).catch(() => undefined);
-    await waitUntil(async () => /\[#+-*\] \d+\/21 .*ETA/.test(await termText()), 'progress with the time left in the terminal', 120_000);
+    await waitUntil(async () => new RegExp(`${ts} tasks × 1 assignment, flow act, 2 at a time`).test(await termText()), 'the picked tasks and jobs in the terminal', 60_000);
+    await waitUntil(async () => new RegExp(`\\[#+-*\\] \\d+/${ts} .*ETA`).test(await termText()), 'progress with the time left in the terminal', 120_000);
     await wb!.screenshot('evaluate-models-progress');
-    await waitUntil(async () => /21\/21 passed \(100 %\)/.test(await termText()), 'the summary in the terminal', 300_000);
+    await waitUntil(async () => new RegExp(`${ts}/${ts} passed \\(100 %\\)`).test(await termText()), 'the summary in the terminal', 300_000);
     assert.match(await termText(), /Report: .*report\.html/);
 
     // The report opens in a webview beside the editor.
@@ -72,8 +90,9 @@ describe('Tandem: Evaluate Models… (UI)', function () {
       }
       return shown !== '';
     }, 'the report in its webview', 30_000);
-    assert.match(shown, /100 % \(21\/21\)/);
-    assert.match(shown, /js\/cookie-add-priority-option/);
+    assert.match(shown, new RegExp(`100 % \\(${ts}/${ts}\\)`));
+    assert.match(shown, /ts\/cookie-add-stringify-method-to-mirror-parse/);
+    assert.doesNotMatch(shown, /js\/cookie-add-priority-option/, 'only the picked tasks ran');
     await wb!.screenshot('evaluate-models-report');
   });
 });

@@ -76,7 +76,7 @@ export interface Workbench {
   openTandemView(): Promise<FrameLocator>;
   /** The chat webview's content frame (the view must be open). */
   chat(): FrameLocator;
-  /** Runs a command from the palette by its title, e.g. "Tandem: New Task". */
+  /** Runs a command from the palette by its title, e.g. "Tandem: New Task" (typed again until the window knows it). */
   runCommand(title: string): Promise<void>;
   /** The status-bar item showing Tandem's role. */
   roleStatus(): Locator;
@@ -150,9 +150,17 @@ function makeWorkbench(page: Page, server: CodeServer, workspace: string, close:
       await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget input.input');
       await input.waitFor({ state: 'visible' });
-      await input.fill(`>${title}`);
       const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-      await row.waitFor({ state: 'visible' });
+      // The palette lists the commands the window knows when its text changes. Right after the window
+      // opens it has not read the extensions' manifests yet (Tandem's icon is not in the activity bar
+      // either) and no Tandem command is there: type the title again, as a user would, until it shows.
+      const end = Date.now() + 60_000;
+      for (;;) {
+        await input.fill(`>${title}`);
+        if (await row.waitFor({ state: 'visible', timeout: 2_000 }).then(() => true, () => false)) break;
+        if (Date.now() > end) throw new Error(`the palette never offered "${title}"`);
+        await input.fill('>');
+      }
       await page.keyboard.press('Enter');
     },
     roleStatus() {

@@ -1,9 +1,10 @@
 /**
- * **Tandem: Evaluate Models…** — `tandem eval` from the palette: which tasks (the built-in suite,
- * the workspace's own history, or a suite folder), which model assignments and which flow are asked
- * in turn; the eval then runs in a terminal of its own (a pseudoterminal fed by the same runner as
- * the CLI: progress lines with the time left, Ctrl-C stops and keeps what finished), and the HTML
- * report opens beside the editor when it ends. Reports go to the extension's storage, one folder
+ * **Tandem: Evaluate Models…** — `tandem eval` from the palette: where the tasks come from (the
+ * built-in suite, the workspace's own history, or a suite folder), which of them (`--tasks`), which
+ * model assignments, which flow and how many at a time (`--jobs`) are asked in turn; the eval then
+ * runs in a terminal of its own (a pseudoterminal fed by the same runner as the CLI: progress lines
+ * with the time left, Ctrl-C stops and keeps what finished), and the HTML report opens beside the
+ * editor when it ends. Reports go to the extension's storage, one folder
  * per run, whose path the terminal prints.
  */
 import * as fs from 'node:fs';
@@ -56,11 +57,11 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const builtin = path.join(context.extensionPath, 'eval-suite');
   const choices: Choice[] = [
-    ...(fs.existsSync(path.join(builtin, 'README.md')) ? [{ id: 'builtin' as const, label: 'The built-in suite', detail: 'About 20 small real tasks in JavaScript and Python, verified by their own tests' }] : []),
+    ...(fs.existsSync(path.join(builtin, 'README.md')) ? [{ id: 'builtin' as const, label: 'The built-in suite', detail: 'About 30 small real tasks in JavaScript, TypeScript and Python, verified by their own tests' }] : []),
     ...(workspace && fs.existsSync(path.join(workspace, '.git')) ? [{ id: 'git' as const, label: "This repository's history", detail: 'The last commits that change code and tests: the code taken back, the commit message as the request, its tests as the check' }] : []),
     { id: 'folder', label: 'A suite folder…', detail: 'Folders with a task.json each' },
   ];
-  const source = await vscode.window.showQuickPick(choices, { title: 'Tandem: Evaluate Models (1/3): which tasks?' });
+  const source = await vscode.window.showQuickPick(choices, { title: 'Tandem: Evaluate Models (1/5): where do the tasks come from?' });
   if (!source) return;
   const apiKey = await deps.keys.get();
   const settings = readAgentSettings(apiKey);
@@ -94,6 +95,15 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
     tasks = loaded;
     hidden.push(suite);
   }
+  // Which of them: all are picked; typing filters (the ids say language and project), Space toggles.
+  if (tasks.length > 1) {
+    const picked = await vscode.window.showQuickPick(
+      tasks.map((t) => ({ label: t.id, description: [t.spec.language, t.spec.tags.includes('plan-worthy') ? 'several files' : ''].filter(Boolean).join(' · '), detail: t.spec.prompt.split('\n')[0]!.slice(0, 120), picked: true, task: t })),
+      { title: `Tandem: Evaluate Models (2/5): which tasks? (${tasks.length})`, canPickMany: true, matchOnDescription: true, placeHolder: 'All are picked: type to filter, Space to toggle, the box at the top toggles the ones shown' },
+    );
+    if (!picked?.length) return;
+    tasks = picked.map((p) => p.task);
+  }
   for (const t of tasks) {
     hidden.push(t.dir);
     const src = gitSourceOf(t);
@@ -101,7 +111,7 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
   }
   const current = `planner=${settings.models.planner ?? ''},actor=${settings.models.actor ?? ''}`;
   const modelsText = await vscode.window.showInputBox({
-    title: 'Tandem: Evaluate Models (2/3): model assignments',
+    title: 'Tandem: Evaluate Models (3/5): model assignments',
     prompt: 'ROLE=MODEL pairs; separate assignments to compare with ";"',
     value: current,
     validateInput: (v) => {
@@ -113,9 +123,19 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
   const assignments = parseAssignments(modelsText) as Assignment[];
   const flow = await vscode.window.showQuickPick(
     [{ label: 'plan', detail: 'Planner, Reviewer, then the Actor step by step, plans approved automatically' }, { label: 'act', detail: 'The Actor alone' }],
-    { title: 'Tandem: Evaluate Models (3/3): which flow?' },
+    { title: 'Tandem: Evaluate Models (4/5): which flow?' },
   );
   if (!flow) return;
+  const jobsText = tasks.length * assignments.length > 1
+    ? await vscode.window.showInputBox({
+      title: 'Tandem: Evaluate Models (5/5): how many tasks at a time?',
+      prompt: 'Each task runs in its own copy; more at a time is faster, and asks the endpoint more at once',
+      value: '1',
+      validateInput: (v) => (/^([1-9]|[12][0-9]|3[0-2])$/.test(v.trim()) ? undefined : 'A whole number from 1 to 32'),
+    })
+    : '1';
+  if (!jobsText) return;
+  const jobs = Number(jobsText.trim());
 
   const write = new vscode.EventEmitter<string>();
   const done = new vscode.EventEmitter<number | void>();
@@ -126,9 +146,9 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
     onDidWrite: write.event,
     onDidClose: done.event,
     open: () => {
-      say(`Tandem eval: ${tasks.length} task${tasks.length === 1 ? '' : 's'} × ${assignments.length} assignment${assignments.length === 1 ? '' : 's'}, flow ${flow.label} → ${outDir}\nCtrl-C stops; finished results are kept.\n\n`);
+      say(`Tandem eval: ${tasks.length} task${tasks.length === 1 ? '' : 's'} × ${assignments.length} assignment${assignments.length === 1 ? '' : 's'}, flow ${flow.label}, ${jobs} at a time → ${outDir}\nCtrl-C stops; finished results are kept.\n\n`);
       void runEval({
-        tasks, assignments, flow: flow.label as 'plan' | 'act', jobs: 1, outDir, settings, hidden,
+        tasks, assignments, flow: flow.label as 'plan' | 'act', jobs, outDir, settings, hidden,
         sandbox: { network: false, secretFiles: c.get<string[]>('hiddenFiles'), allowSecretFiles: c.get<string[]>('shownFiles') },
         env: process.env, stderr: say, signal: abort.signal,
       }).then(
