@@ -58,6 +58,22 @@ export function foreignCorpora(root = FIXTURES): Map<string, Commit[]> {
   return out;
 }
 
+/**
+ * This repository's own corpora by project (click, cobra, tandem): the real single-file commits of
+ * bench/fixtures/edits and test/fixtures/lazy-commits, which the edits bench and the lazy-edit
+ * corpus replay too.
+ */
+export function ownCorpora(repo = path.join(FIXTURES, '..', '..', '..')): Map<string, Commit[]> {
+  const out = new Map<string, Commit[]>();
+  for (const dir of [path.join(repo, 'bench', 'fixtures', 'edits'), path.join(repo, 'test', 'fixtures', 'lazy-commits')]) {
+    for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+      const c = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Commit;
+      out.set(c.source, [...(out.get(c.source) ?? []), c]);
+    }
+  }
+  return out;
+}
+
 interface Region { oldStart: number; oldL: string[]; newL: string[]; body: string[] }
 
 function regions(pre: string, post: string, context: number): Region[] {
@@ -229,7 +245,10 @@ export interface Replayed { call: DamagedCall; outcome: Outcome; result: string 
  * refusals (three failed calls in a row stop a turn).
  */
 export async function replayThroughCli(cli: string, c: Commit, damaged: (file: string) => Promise<DamagedCall[]>): Promise<Replayed[]> {
-  const base = c.path.split('/').pop()!;
+  // A tool's configuration file can be one the CLI never lets blanket approval change (pre-commit's
+  // runs the hooks it lists): here edits are measured, so a dotfile is written without its dot
+  // (its language, told by its extension, is the same).
+  const base = c.path.split('/').pop()!.replace(/^\./, '');
   const list = await damaged(base);
   if (list.length === 0) return [];
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-foreign-')));

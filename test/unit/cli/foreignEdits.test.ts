@@ -3,11 +3,13 @@
  * (test/fixtures/foreign-commits: Flask's Python with PEP 8 spacing and decorators, zod's and ky's
  * TypeScript tests of repeated blocks, chi's tab-indented Go), each hunk sent as the tool calls a
  * model sends, damaged the way models damage them (test/support/damagedEdits.ts), through the built
- * CLI. Per project: no wrong write, and ≥ 95 % of the damaged calls land.
+ * CLI; and the same for the commits of this repository's own corpora (click, cobra, tandem:
+ * bench/fixtures/edits and test/fixtures/lazy-commits). Per project: no wrong write, every exact
+ * call lands, and ≥ 95 % of the damaged calls land.
  */
 import assert from 'node:assert/strict';
 import { buildCli } from '../../support/cliRunner';
-import { DAMAGED, damagedCalls, foreignCorpora, replayThroughCli, tallyByKind, type Commit, type Replayed } from '../../support/damagedEdits';
+import { DAMAGED, damagedCalls, foreignCorpora, ownCorpora, replayThroughCli, tallyByKind, type Commit, type Replayed } from '../../support/damagedEdits';
 
 describe('damaged edits on other people\'s commits, through the built CLI', function () {
   this.timeout(600_000);
@@ -18,10 +20,15 @@ describe('damaged edits on other people\'s commits, through the built CLI', func
 
   // Per language, one project each, with ky's few TypeScript tests counted with zod's.
   const all = foreignCorpora();
+  // And this repository's own corpora of other projects' commits (and its own), held to the same.
+  const own = ownCorpora();
   const corpora: [string, Commit[]][] = [
     ['flask (Python)', all.get('flask')!],
     ['zod and ky (TypeScript tests)', [...all.get('zod')!, ...all.get('ky')!]],
     ['chi (Go)', all.get('chi')!],
+    ['click (Python, YAML)', own.get('click')!],
+    ['cobra (Go)', own.get('cobra')!],
+    ['tandem (TypeScript)', own.get('tandem')!],
   ];
   for (const [project, commits] of corpora) {
     it(`${project}: every exact call lands, no damaged call is written wrong, ≥ 95 % of them land`, async () => {

@@ -83,14 +83,15 @@ describe('edit_file', () => {
     });
     assert.equal(flat.isError, undefined, flat.content);
     assert.match(h.read('math.js'), /^function add\(a, b\) \{\n  return b \+ a;\n\}$/m);
-    // In Python the same flattening says nothing of where a line belongs (a body or after it both parse): refused.
+    // In Python the same flattening places a new line only where Python's rules allow one place
+    // (editReadTwoWays.test.ts); a line changed in place keeps its line's place.
     h.write('flat.py', 'def add(a, b):\n  return a + b\n\n\ndef sub(a, b):\n  return a - b\n');
     const flatPy = await h.call(editFileTool, {
       path: 'flat.py',
       edits: [{ old_text: 'def add(a, b):\nreturn a + b', new_text: 'def add(a, b):\nreturn b + a' }],
     });
-    assert.equal(flatPy.isError, true);
-    assert.match(flatPy.content, /indentation of old_text does not correspond to the file's/);
+    assert.equal(flatPy.isError, undefined, flatPy.content);
+    assert.equal(h.read('flat.py'), 'def add(a, b):\n  return b + a\n\n\ndef sub(a, b):\n  return a - b\n');
     // A block shifted as a whole (and of a different length) is shifted back:
     const r2 = await h.call(editFileTool, {
       path: 'math.js',

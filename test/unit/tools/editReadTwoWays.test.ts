@@ -88,6 +88,90 @@ describe('edit repairs that could be read two ways', function () {
     assert.match(r.content, /read two ways[\s\S]*columns shallower[\s\S]*indent unit/);
   });
 
+  // Two-space Python, as Google's style writes it: one level too shallow with column 0 untouched
+  // puts the top level and the first level both at column 0.
+  const TWO_SPACE = `import os
+
+
+def load(path):
+  with open(path) as f:
+    data = f.read()
+  return data
+
+
+def save(path, data):
+  with open(path, "w") as f:
+    f.write(data)
+`;
+
+  it('Python one level too shallow with the top level untouched (a partial shift): new lines land where Python allows one place', async () => {
+    // On main: refused ("lines the model indented alike are indented differently in the file").
+    const r = await call('store.py', TWO_SPACE, {
+      edits: [{
+        old_text: 'def load(path):\nwith open(path) as f:\n  data = f.read()\nreturn data',
+        // After "def load(path):" a statement is in the body; "log(path)" comes before "return data", which is in it.
+        new_text: 'def load(path):\nif not os.path.exists(path):\n  return None\nwith open(path) as f:\n  data = f.read()\nlog(path)\nreturn data',
+      }],
+    });
+    assert.equal(r.isError, false, r.content);
+    assert.equal(r.after, TWO_SPACE.replace(
+      'def load(path):\n  with open(path) as f:\n    data = f.read()\n  return data',
+      'def load(path):\n  if not os.path.exists(path):\n    return None\n  with open(path) as f:\n    data = f.read()\n  log(path)\n  return data',
+    ));
+    // A line changed in place keeps its line's place.
+    const flat = await call('store.py', TWO_SPACE, { edits: [{ old_text: 'def save(path, data):\nwith open(path, "w") as f:\n  f.write(data)', new_text: 'def save(path, data):\nwith open(path, "a") as f:\n  f.write(data)' }] });
+    assert.equal(flat.isError, false, flat.content);
+    assert.equal(flat.after, TWO_SPACE.replace('open(path, "w")', 'open(path, "a")'));
+  });
+
+  it('one level too shallow, column 0 for two levels: lines new_text shares with old_text at its start and end, and lines changed in place, keep their places (shapes of cobra\'s and click\'s commits)', async () => {
+    // Go (cobra's flag_groups.go): old_text starts at the import block's ")"; on main new_text's
+    // own first line, that ")", could not be placed ("cannot tell how to indent").
+    const go = 'package cobra\n\nimport (\n\t"fmt"\n)\n\nconst (\n\trequiredAsGroup   = "cobra_annotation_required_if_others_set"\n\toneRequired       = "cobra_annotation_one_required"\n)\n\nfunc f() { fmt.Println(requiredAsGroup) }\n';
+    const r = await call('flag_groups.go', go, {
+      edits: [{
+        old_text: ')\n\nconst (\nrequiredAsGroup   = "cobra_annotation_required_if_others_set"\noneRequired       = "cobra_annotation_one_required"\n)',
+        new_text: ')\n\nconst (\nrequiredAsGroupAnnotation = "cobra_annotation_required_if_others_set"\noneRequiredAnnotation     = "cobra_annotation_one_required"\n)',
+      }],
+    });
+    assert.equal(r.isError, false, r.content);
+    assert.equal(r.after, go.replace('\trequiredAsGroup   =', '\trequiredAsGroupAnnotation =').replace('\toneRequired       =', '\toneRequiredAnnotation     ='));
+    // YAML (click's pre-commit config): "rev:" changed in place under "- repo:"; on main refused
+    // (column 0 stood for the list's items and their keys alike).
+    const yaml = 'repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: 488940d9  # frozen: v0.14.5\n  hooks:\n    - id: ruff\n- repo: https://github.com/astral-sh/uv-pre-commit\n  rev: b6675a11  # frozen: 0.9.9\n  hooks:\n    - id: uv-lock\n';
+    const y = await call('.pre-commit-config.yaml', yaml, {
+      edits: [{
+        old_text: '- repo: https://github.com/astral-sh/ruff-pre-commit\nrev: 488940d9  # frozen: v0.14.5\nhooks:\n  - id: ruff',
+        new_text: '- repo: https://github.com/astral-sh/ruff-pre-commit\nrev: 4924b0e0  # frozen: v0.15.6\nhooks:\n  - id: ruff',
+      }],
+    });
+    assert.equal(y.isError, false, y.content);
+    assert.equal(y.after, yaml.replace('rev: 488940d9  # frozen: v0.14.5', 'rev: 4924b0e0  # frozen: v0.15.6'));
+    // A new YAML line at column 0 that is no old line is not guessed: nothing places it.
+    const n = await call('.pre-commit-config.yaml', yaml, {
+      edits: [{
+        old_text: '- repo: https://github.com/astral-sh/ruff-pre-commit\nrev: 488940d9  # frozen: v0.14.5\nhooks:\n  - id: ruff',
+        new_text: '- repo: https://github.com/astral-sh/ruff-pre-commit\nrev: 488940d9  # frozen: v0.14.5\nname: ruff\nhooks:\n  - id: ruff',
+      }],
+    });
+    assert.equal(n.isError, true, `written:\n${n.after}`);
+    assert.equal(n.after, yaml);
+  });
+
+  it('Python one level too shallow where a new line could end the function or go on in it: refused naming both readings, nothing written', async () => {
+    // "CACHE = {}" after "return data": at column 0 a module constant, one level in dead code in
+    // load(); both parse, and nothing after it tells.
+    const r = await call('store.py', TWO_SPACE, {
+      edits: [{
+        old_text: 'def load(path):\nwith open(path) as f:\n  data = f.read()\nreturn data',
+        new_text: 'def load(path):\nwith open(path) as f:\n  data = f.read()\nreturn data\n\n\nCACHE = {}',
+      }],
+    });
+    assert.equal(r.isError, true, `written:\n${r.after}`);
+    assert.equal(r.after, TWO_SPACE);
+    assert.match(r.content, /read two ways[\s\S]*"CACHE = \{\}" is indented not at all[\s\S]*indented 2 spaces/);
+  });
+
   const MODULE = `import os
 
 

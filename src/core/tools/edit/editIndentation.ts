@@ -45,8 +45,19 @@ export interface PlacedLine {
  */
 export interface IndentReading {
   name: string;
-  map(modelIndent: string, firstLine: boolean, text: string, before: readonly PlacedLine[]): string | undefined;
+  /** `next`: the next non-blank line new_text writes, with its file indent where that is known already (a line pinned to its old place). */
+  map(modelIndent: string, firstLine: boolean, text: string, before: readonly PlacedLine[], next?: NextLine): string | undefined;
 }
+
+/** The line new_text writes next: its model indent and text, and its file indent when known without this reading. */
+export interface NextLine {
+  model: string;
+  text: string;
+  file?: string;
+}
+
+/** How the file's language closes blocks: by a character, by indentation (Python, whose rules are known here), or by indentation otherwise (YAML). */
+export type BlockKind = 'delimited' | 'python' | 'indented';
 
 /**
  * Every reading of the model's indentation that explains the matched lines. More than one when two
@@ -130,10 +141,15 @@ const COMMENT = /^(\/\/|\/\*|\*|#)/;
  * placed by its neighbours — beside an old line of the same text it takes that line's indent;
  * right after a line that opens a block at column 0 it is one level in; a closer right after a
  * first-level line goes back to column 0; otherwise it stays at the level of the nearest line
- * the model also wrote at column 0. Only for languages whose blocks are delimited (a Python line
- * at column 0 could end a body or continue it, and both parse).
+ * the model also wrote at column 0. Neighbours place lines so only in languages whose blocks are
+ * delimited. In Python a line at column 0 could end a body or go on in it, and both parse: its
+ * own rules place it where they allow one place (pythonPlace), and where they allow two there are
+ * two readings, which the caller compares (and refuses naming both where they differ). Elsewhere
+ * (YAML) a new line at column 0 is placed only where it is an old line (the caller also pins the
+ * lines new_text shares with old_text at its start and end, and lines changed in place).
  */
-function collapsedLevel(pairs: readonly IndentPair[], oldLines: readonly { text: string; file: string }[], render: (w: number) => string): IndentReading | undefined {
+function collapsedLevel(pairs: readonly IndentPair[], oldLines: readonly { text: string; file: string }[], render: (w: number) => string, blocks: BlockKind): IndentReading[] | undefined {
+  const delimitedBlocks = blocks === 'delimited';
   const atZero = new Set(pairs.filter((p) => p.model === '').map((p) => p.file));
   const indented = pairs.filter((p) => p.model !== '');
   if (atZero.size !== 2 || !atZero.has('')) return undefined;
@@ -151,9 +167,11 @@ function collapsedLevel(pairs: readonly IndentPair[], oldLines: readonly { text:
     byText.get(k)!.add(l.file);
     prev = t;
   }
-  // The neighbours must place old_text's own lines where the file has them, or they say nothing of this code.
+  // The neighbours must place old_text's own lines where the file has them, or they say nothing of
+  // this code. Where indentation closes blocks (Python, YAML) they place nothing: a line at column 0
+  // there could end a block or go on in it, and both read; only lines known as old ones are placed.
   const placedOld: PlacedLine[] = [];
-  for (const l of oldLines) {
+  for (const l of delimitedBlocks ? oldLines : []) {
     if (l.text.trim() === '') continue;
     const model = indentOf(l.text);
     if (model === '' && placedOld.length > 0) {
@@ -162,18 +180,29 @@ function collapsedLevel(pairs: readonly IndentPair[], oldLines: readonly { text:
     }
     placedOld.push({ model, file: l.file, text: l.text.trim() });
   }
-  return {
-    name: 'every line one level shallower than the file\'s, column 0 as it is',
-    map(modelIndent, _first, text, before) {
-      if (modelIndent !== '') return render(width(modelIndent) + d);
-      // An old line of the same text after the same line (the line did not move) keeps its place;
-      // else the neighbours place it (punctuation alone, "});", names no line).
-      const prevText = before.at(-1)?.text;
-      const same = /[A-Za-z0-9_]/.test(text) ? byText.get(`${prevText ?? ''}\n${text.trim()}`) : undefined;
-      if (same && same.size === 1) return [...same][0]!;
-      return byNeighbours(text, before);
-    },
+  const known = (modelIndent: string, text: string, before: readonly PlacedLine[]): string | undefined => {
+    if (modelIndent !== '') return render(width(modelIndent) + d);
+    // An old line of the same text after the same line (the line did not move) keeps its place;
+    // else the neighbours place it (punctuation alone, "});", names no line).
+    const prevText = before.at(-1)?.text;
+    const same = /[A-Za-z0-9_]/.test(text) ? byText.get(`${prevText ?? ''}\n${text.trim()}`) : undefined;
+    if (same && same.size === 1) return [...same][0]!;
+    return delimitedBlocks ? byNeighbours(text, before) : undefined;
   };
+  const name = 'every line one level shallower than the file\'s, column 0 as it is';
+  if (blocks !== 'python') return [{ name, map: (modelIndent, _first, text, before) => known(modelIndent, text, before) }];
+  // Python: where its rules put a new line at column 0 in one place only, there; where it could end
+  // a block or go on in it (both read), two readings, which the caller compares.
+  const reading = (top: boolean): IndentReading => ({
+    name: `${name}, a new line that could end a block or go on in it ${top ? 'ending it (at column 0)' : 'going on in it (one level in)'}`,
+    map(modelIndent, _first, text, before, next) {
+      const k = known(modelIndent, text, before);
+      if (k !== undefined) return k;
+      const placed = pythonPlace(text, before, next, level);
+      return placed === 'either' ? (top ? '' : level) : placed;
+    },
+  });
+  return [reading(true), reading(false)];
 
   function byNeighbours(text: string, before: readonly PlacedLine[]): string | undefined {
     const prev = before.at(-1);
@@ -193,16 +222,44 @@ function collapsedLevel(pairs: readonly IndentPair[], oldLines: readonly { text:
   }
 }
 
+const PY_OPENS_BLOCK = /:\s*(#.*)?$/;
+const PY_GOES_ON = /([([{,\\]|\b(and|or|not|in|is|if|else|lambda))\s*(#.*)?$/;
+const PY_DEDENT = /^(else|elif|except|finally|case)\b/;
+const TRIPLE_QUOTE = /"""|'''/g;
+
+/**
+ * Where Python's own rules put a new line the model wrote at column 0 when column 0 stands for two
+ * levels (the top and `level`): 'either' where both read. After a top-level line that opens a
+ * block, a statement is one level in (a block needs a body); after a top-level line that does not,
+ * it stays at the top (one level in is an unexpected indent). After a line one level in, it could
+ * end the block or go on in it; a next line one level in (or deeper) decides for going on, unless
+ * this line opens a block of its own. A comment goes with the code after it. Inside a string, in
+ * a continued expression, or for a closing bracket or an else-like line, both read: 'either'.
+ */
+function pythonPlace(text: string, before: readonly PlacedLine[], next: NextLine | undefined, level: string): string | 'either' {
+  const t = text.trim();
+  const quotes = before.reduce((n, b) => n + (b.text.match(TRIPLE_QUOTE) ?? []).length, 0);
+  if (quotes % 2 === 1) return 'either';
+  if (t.startsWith('#')) return next?.file === '' || next?.file === level ? next.file : 'either';
+  if (/^[)\]}]/.test(t) || PY_DEDENT.test(t)) return 'either';
+  const prev = [...before].reverse().find((b) => !b.text.startsWith('#'));
+  if (!prev || PY_GOES_ON.test(prev.text)) return 'either';
+  if (prev.file === '') return PY_OPENS_BLOCK.test(prev.text) ? level : '';
+  if (PY_OPENS_BLOCK.test(prev.text)) return 'either';
+  if (next?.file !== undefined && width(next.file) >= width(level) && !PY_OPENS_BLOCK.test(t)) return level;
+  return 'either';
+}
+
 /**
  * The readings of the model's indentation. `oldLines`: the matched lines of old_text with the
- * file's indent of each (for the collapsed-level reading); `delimitedBlocks`: the language's blocks
- * are closed by a character, not by indentation.
+ * file's indent of each (for the collapsed-level reading); `blocks`: how the file's language
+ * closes its blocks.
  */
 export function buildIndentMapping(
   pairs: readonly IndentPair[],
   fileUsesTabs: boolean,
   oldLines: readonly { text: string; file: string }[] = [],
-  delimitedBlocks = false,
+  blocks: BlockKind = 'indented',
 ): IndentMapping {
   if (pairs.every((p) => p.model === p.file)) return { ok: true, identity: true, readings: [{ name: 'as written', map: (m) => m }] };
   const render = (w: number) => (fileUsesTabs ? '\t'.repeat(Math.floor(w / TAB)) + ' '.repeat(w % TAB) : ' '.repeat(w));
@@ -223,9 +280,9 @@ export function buildIndentMapping(
     }
   }
   if (!('table' in e)) {
-    const collapsed = delimitedBlocks ? collapsedLevel(pairs, oldLines, render) : undefined;
+    const collapsed = collapsedLevel(pairs, oldLines, render, blocks);
     if (!collapsed) return { ok: false, reason: e.reason };
-    return { ok: true, identity: false, readings: [collapsed] };
+    return { ok: true, identity: false, readings: collapsed };
   }
   const { table, rules } = e;
   // The first line bounds new levels too, unless its model indent means something else in the table.

@@ -14,7 +14,7 @@
  * - If any block fails, the result is an error naming the block and saying what to send instead;
  *   the caller writes nothing (all or nothing).
  */
-import { buildIndentMapping, indentOf, indentStrays, indentUnit, usesTabs, type IndentReading, type PlacedLine } from './editIndentation';
+import { buildIndentMapping, indentOf, indentStrays, indentUnit, usesTabs, type BlockKind, type IndentReading, type NextLine, type PlacedLine } from './editIndentation';
 import { looksLikeElisionMarker } from './editMarkers';
 import { describeKeptTwice, keptBlockTwice } from './keptBlockTwice';
 
@@ -206,7 +206,7 @@ function buildReplacement(
   exact: boolean,
   wholeText: string,
   crlf: boolean,
-  delimitedBlocks = false,
+  blocks: BlockKind = 'indented',
 ): Replacement {
   const pairs = m.pieces.flatMap((p) =>
     p.lines.flatMap((l, j) => (l.trim() === '' ? [] : [{ model: indentOf(l), file: indentOf(fileBare[p.at + j]!) }])),
@@ -214,7 +214,7 @@ function buildReplacement(
   const oldPlaced = m.pieces.flatMap((p) => p.lines.map((l, j) => ({ text: l, file: indentOf(fileBare[p.at + j]!) })));
   const mapping = exact
     ? { ok: true as const, identity: true, readings: [{ name: 'as written', map: (x: string) => x }] }
-    : buildIndentMapping(pairs, usesTabs(fileBare.slice(m.start, m.end), wholeText), oldPlaced, delimitedBlocks);
+    : buildIndentMapping(pairs, usesTabs(fileBare.slice(m.start, m.end), wholeText), oldPlaced, blocks);
   if (!mapping.ok) return { ok: false, error: `${mapping.reason}. Copy old_text from the file as it is (read it again) and retry.` };
   const built = mapping.readings.map((r) => ({ reading: r, out: replacementWith(m, fileLines, fileBare, newLines, mapping.identity, r, crlf) }));
   const fits = built.filter((b) => b.out.ok) as { reading: IndentReading; out: Extract<Replacement, { ok: true }> }[];
@@ -248,6 +248,38 @@ function show(indent: string): string {
   return [tabs ? `${tabs} tab${tabs > 1 ? 's' : ''}` : '', spaces ? `${spaces} space${spaces > 1 ? 's' : ''}` : ''].filter(Boolean).join(' + ');
 }
 
+/**
+ * The lines of new_text that are old_text's own lines, by their place: those new_text shares with
+ * old_text at its start and at its end (the same text and the same indentation, before the first
+ * change and after the last), and, where new_text has as many lines as old_text each indented as
+ * its old line is, every line (each changed in place). Keyed by the index of the line among
+ * new_text's non-blank, non-marker lines; the value is the file's indent of its old line. Where the
+ * model's indentation alone cannot say where a line goes (column 0 standing for two levels), these
+ * lines still go where the file has them.
+ */
+function pinnedLines(m: LineMatch, fileBare: string[], newLines: string[], isMarker: (l: string) => boolean): Map<number, string> {
+  const pinned = new Map<number, string>();
+  const oldOf = (p: LineMatch['pieces'][number]) => p.lines.flatMap((l, j) => (l.trim() === '' ? [] : [{ text: l, file: indentOf(fileBare[p.at + j]!) }]));
+  const first = oldOf(m.pieces[0]!);
+  const last = oldOf(m.pieces[m.pieces.length - 1]!);
+  const lines = newLines.filter((l) => l.trim() !== '');
+  const writtenCount = lines.filter((l) => !isMarker(l)).length;
+  const noMarkers = writtenCount === lines.length;
+  if (noMarkers && m.pieces.length === 1 && lines.length === first.length && lines.every((l, i) => indentOf(l) === indentOf(first[i]!.text))) {
+    first.forEach((o, i) => pinned.set(i, o.file));
+    return pinned;
+  }
+  let p = 0;
+  while (p < lines.length && p < first.length && !isMarker(lines[p]!) && lines[p] === first[p]!.text) pinned.set(p, first[p++]!.file);
+  // From the end, stopping short of the lines already pinned from the start.
+  for (let q = 1; q <= lines.length - p && q <= last.length - (m.pieces.length === 1 ? p : 0); q++) {
+    const l = lines[lines.length - q]!;
+    if (isMarker(l) || l !== last[last.length - q]!.text) break;
+    pinned.set(writtenCount - q, last[last.length - q]!.file);
+  }
+  return pinned;
+}
+
 /** The replacement under one reading of the model's indentation. */
 function replacementWith(
   m: LineMatch,
@@ -265,11 +297,26 @@ function replacementWith(
 
   const eolMark = crlf ? '\r' : '';
   let seenFirst = false;
+  const pinned = identity ? new Map<number, string>() : pinnedLines(m, fileBare, newLines, isMarker);
+  // new_text's written lines in order, for the line after each (a marker ends what is known of it).
+  const nonBlank = newLines.filter((l) => l.trim() !== '');
+  const writtenAt: number[] = [];
+  nonBlank.forEach((l, i) => {
+    if (!isMarker(l)) writtenAt.push(i);
+  });
+  const nextOf = (k: number): NextLine | undefined => {
+    const l = nonBlank[writtenAt[k]! + 1];
+    if (l === undefined || isMarker(l)) return undefined;
+    const file = pinned.get(k + 1) ?? (indentOf(l) !== '' ? reading.map(indentOf(l), false, l, []) : undefined);
+    return { model: indentOf(l), text: l.trim(), ...(file !== undefined ? { file } : {}) };
+  };
+  let written = 0;
   const modelLine = (l: string): string | { bad: string } => {
     if (l.trim() === '') return mapping.identity ? l + eolMark : eolMark;
     if (mapping.identity) return l + eolMark;
     const ind = indentOf(l);
-    const to = mapping.map(ind, !seenFirst, l, placed.slice(-40));
+    const k = written++;
+    const to = pinned.get(k) ?? mapping.map(ind, !seenFirst, l, placed.slice(-40), ind === '' ? nextOf(k) : undefined);
     seenFirst = true;
     if (to === undefined) return { bad: l };
     placed.push({ model: ind, file: to, text: l.trim() });
@@ -449,7 +496,7 @@ const DELIMITED = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|go|java|c|h|cc|cpp|hpp|cs|rs
 
 /** `file`: the file's name, when known (its language tells how far indentation can be repaired). */
 export function applyEditBlocks(original: string, blocks: readonly EditBlock[], eol: '\n' | '\r\n' = '\n', file?: string): EditOutcome {
-  const delimited = file !== undefined && DELIMITED.test(file);
+  const blockKind: BlockKind = file !== undefined && DELIMITED.test(file) ? 'delimited' : file !== undefined && /\.pyi?$/i.test(file) ? 'python' : 'indented';
   if (blocks.length === 0) return { ok: false, error: 'No edit blocks were given.', block: 0 };
   let text = original;
   const notes: string[] = [];
@@ -555,7 +602,7 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
             const best = Math.max(...elided.map((x) => indentAgreement(x, bare)));
             const likely = elided.filter((x) => indentAgreement(x, bare) === best);
             const results = likely.map((x) => {
-              const b = buildReplacement(x, lines, bare, newLines, false, text, eol === '\r\n', delimited);
+              const b = buildReplacement(x, lines, bare, newLines, false, text, eol === '\r\n', blockKind);
               return b.ok ? [...lines.slice(0, x.start), ...b.lines, ...lines.slice(x.end)].join('\n') : undefined;
             });
             if (results[0] !== undefined && results.every((r) => r === results[0])) elided = [likely[0]!];
@@ -586,7 +633,7 @@ export function applyEditBlocks(original: string, blocks: readonly EditBlock[], 
       }
     }
 
-    const built = buildReplacement(match, lines, bare, newLines, exactMatch, text, eol === '\r\n', delimited);
+    const built = buildReplacement(match, lines, bare, newLines, exactMatch, text, eol === '\r\n', blockKind);
     if (!built.ok) return fail(built.error);
     text = [...lines.slice(0, match.start), ...built.lines, ...lines.slice(match.end)].join('\n');
     traceReplace(match.start, match.end, built.lines.length, n);
