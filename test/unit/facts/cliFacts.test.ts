@@ -260,11 +260,36 @@ describe('facts across tasks (built CLI, scripted model)', function () {
     const undo = await facts('undo');
     assert.equal(undo.code, 0, undo.stderr);
     assert.deepEqual((await facts('list', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l).fact.id).sort(), [a, b, c].sort());
-    // An answer naming a fact that does not exist replaces nothing.
-    const bad = await tandem([text(JSON.stringify({ facts: [{ from: ['fnothere'], text: 'x' }], drop: [] }))], ['facts', 'consolidate', '--apply']);
+  });
+
+  it('`tandem facts consolidate`: an answer the schema rejects goes back for one repair; a second bad one is a clear error and nothing is replaced', async () => {
+    for (const [t, c] of [['Tests run with npm test', 'src/app.py:1-1'], ['The tests are run by npm test', 'src/app.py:3-3'], ['Routes live in src/app.py', 'src/app.py:5-7']] as const) {
+      assert.equal((await facts('add', t, '--cite', c)).code, 0);
+    }
+    const ids = Object.fromEntries((await facts('list', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l)).map((v) => [v.fact.text, v.fact.id as string]));
+    const [a, b] = [ids['Tests run with npm test']!, ids['The tests are run by npm test']!];
+    // Not the schema ("from" a string, "drop" missing), then a good answer: the repaired one is proposed.
+    const repaired = await tandem(
+      [text(JSON.stringify({ facts: [{ from: a, text: 'Tests run with npm test' }] })), text(JSON.stringify({ facts: [{ from: [a, b], text: 'Tests run with `npm test`' }], drop: [] }))],
+      ['facts', 'consolidate', '--apply'],
+    );
+    assert.equal(repaired.code, 0, repaired.stderr);
+    assert.match(repaired.stdout, new RegExp(`^Facts: 3 → 2\\n  merged ${a}, ${b} → ${a}: Tests run with \`npm test\`\\n[\\s\\S]*Kept\\.`));
+    const [first, repair] = kit.server!.chatRequests();
+    assert.equal(kit.server!.chatRequests().length, 2);
+    const said = String(repair.messages.at(-1).content);
+    assert.match(said, /That answer was rejected:\n- facts\.0\.from: .*\n- drop: /);
+    assert.equal(repair.messages.at(-2).role, 'assistant', 'the rejected answer is in the conversation');
+    assert.equal(first.messages.length, 2);
+    assert.equal((await facts('undo')).code, 0);
+
+    // Twice wrong (no JSON, then an id that is no fact): exit 1 naming what was wrong, every fact as it was.
+    const bad = await tandem([text('I would merge the two test facts.'), text(JSON.stringify({ facts: [{ from: ['fnothere'], text: 'x' }], drop: [] }))], ['facts', 'consolidate', '--apply']);
     assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /the answer names fnothere, which is not one of the facts/);
-    assert.equal((await facts('list', '--json')).stdout.trim().split('\n').length, 3);
+    assert.equal(kit.server!.chatRequests().length, 2, 'one repair, no more');
+    assert.match(bad.stderr, /the summary model \(.+\) gave no valid consolidation after 1 repair: the answer names fnothere, which is not one of the facts\. Nothing was replaced: the 3 facts are as they were/);
+    assert.equal(bad.stdout, '');
+    assert.deepEqual((await facts('list', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l).fact.id).sort(), Object.values(ids).sort());
   });
 
   it('a global fact (`facts add --global`) is kept outside every workspace, listed as its own group and sent in every workspace; one citing a file is refused', async () => {
