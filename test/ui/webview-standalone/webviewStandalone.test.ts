@@ -66,6 +66,14 @@ describe('webview in Chromium (standalone page)', function () {
     assert.equal(await h.page.locator('[role="log"] article, [role="log"] [role="article"]').count() > 0, true);
   });
 
+  it('keeps nothing on the page for tests or benches: no global of its own after a chat has rendered', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'planner', cards: fx.demoCards() });
+    await h.page.waitForSelector('[role="log"] [data-card-kind="plan"]');
+    // What the harness page itself defines (__sent, __onSent: the host side of the test) is not the webview's.
+    const own = await h.page.evaluate(() => Object.keys(window).filter((k) => /tandem/i.test(k)));
+    assert.deepEqual(own, []);
+  });
+
   it('shows a card whose fields have the wrong types as plain text, and the rest of the chat still renders', async () => {
     const good = { kind: 'tool_call', call_id: 'c', tool: 'read_file', summary: 'read a.ts', args: {}, status: 'done', ts: 2 };
     await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: [
@@ -290,9 +298,12 @@ describe('webview in Chromium (standalone page)', function () {
     const gapToBottom = () => h.page.evaluate(() => { const l = document.querySelector('[role="log"]')!; return l.scrollHeight - l.scrollTop - l.clientHeight; });
     let seq = 2;
     const appendLines = async (n: number) => {
-      const target = (await h.page.evaluate(() => (window as unknown as { __tandemStats: { messages: number } }).__tandemStats.messages)) + n;
       for (let i = 0; i < n; i++) await h.post({ type: 'text_appended', seq: seq++, id: 'live', text: `\n\nline ${seq}` });
-      await h.page.waitForFunction((t) => (window as unknown as { __tandemStats: { messages: number } }).__tandemStats.messages >= t, target);
+      // The header's state line says what came after the lines (the live card may be out of view):
+      // events apply in order, so once it shows, every line before it is in the chat.
+      const marker = `after line ${seq - 1}`;
+      await h.post({ type: 'agent_state', seq: seq++, state: 'thinking', detail: marker });
+      await h.page.waitForSelector(`[data-agent-state="thinking"][title="${marker}"]`);
       await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     };
     await appendLines(30);

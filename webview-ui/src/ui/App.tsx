@@ -21,9 +21,6 @@ import { useSelected, ViewStoreContext } from './storeContext';
 import type { ContextMeter, ModelChoice } from './Header';
 import { TaskNotice } from './TaskNotice';
 
-/** Figures the standalone bench reads (window.__tandemStats); cheap enough to keep always on. */
-export interface Stats { flushes: number; messages: number; flushMs: number; lastFlushMs: number; decodeMs: number }
-
 const RESYNC_RETRY_MS = 2000;
 
 /**
@@ -79,11 +76,6 @@ export function App() {
   // frame of it after each batch that changed it); one of each per page.
   const chat = useState(() => new ChatStore())[0];
   const view = useState(() => createViewStore({ draft: persisted.draft ?? '' }))[0];
-  const stats = useState<Stats>(() => {
-    const s = { flushes: 0, messages: 0, flushMs: 0, lastFlushMs: 0, decodeMs: 0 };
-    (globalThis as { __tandemStats?: Stats }).__tandemStats = s;
-    return s;
-  })[0];
   const [version, setVersion] = useState(0);
   const draft = useSelected(view, (s) => s.draft);
   const [setup, setSetup] = useState<{ url?: string; models?: Record<string, string>; keyNeeded?: boolean } | null>(null);
@@ -133,15 +125,10 @@ export function App() {
       }
     };
     const queue = new InboundQueue((batch) => {
-      const t0 = performance.now();
       const before = chat.version;
       let resync = false;
       for (const data of batch) {
-        const d0 = performance.now();
-        const items = decodeInbound(data);
-        stats.decodeMs += performance.now() - d0;
-        for (const item of items) {
-          stats.messages++;
+        for (const item of decodeInbound(data)) {
           if (item.kind === 'event') {
             if (item.event.type === 'snapshot') {
               queued.settle();
@@ -161,13 +148,6 @@ export function App() {
         setVersion(chat.version);
         if (chat.lastSeq !== null) saveState({ last_seq: chat.lastSeq });
       }
-      // Preact renders in a microtask queued by setVersion; this one runs after it, so the
-      // figure includes the render.
-      queueMicrotask(() => {
-        stats.flushes++;
-        stats.lastFlushMs = performance.now() - t0;
-        stats.flushMs += stats.lastFlushMs;
-      });
     });
     const onMessage = (e: MessageEvent): void => queue.push(e.data);
     window.addEventListener('message', onMessage);
