@@ -159,6 +159,10 @@ describe('What the chat says, read as a user reads it (UI)', function () {
     const placeholder = (await input().getAttribute('placeholder')) ?? '';
     assert.doesNotMatch(placeholder, /Tandem is working/, `the composer says it waits for the user (${placeholder})`);
     assert.match(placeholder, /your answer/);
+    // The question card is what waits: no tool card with a blue "running" pill above it.
+    assert.equal(await ui.toolCard('Which file first?').count(), 0, 'the ask_question call shows only as its question card while it waits');
+    const sevBg = await q.locator('.chip.sev-minor').evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.match(sevBg, /rgba\(0, 0, 0, 0\)|transparent/, `the "minor" label is not a filled (running-blue) pill: ${sevBg}`);
     await ui.wb.screenshot('clarity-05-question-waiting');
     await q.getByRole('button', { name: 'notes' }).click();
     await textCard('w1 ').last().waitFor({ state: 'visible', timeout: 20_000 });

@@ -7,7 +7,8 @@ export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'su
  * Cards kept in the task but not shown as rows: a routine usage line (the header shows turn and task
  * totals, with the last call on hover), and the tool-call card of a tool whose own card says
  * everything (its display folds it `own_card`: the plan or the question it produced is right below)
- * once it succeeded. A failed one still shows. And a plan's draft, once its plan card was published.
+ * once it succeeded (a question's call also while it waits: the question card is what waits). A
+ * failed one still shows. And a plan's draft, once its plan card was published.
  * Read defensively: snapshot cards may not be validated yet.
  */
 export function isFolded(card: ChatCard): boolean {
@@ -20,7 +21,10 @@ export function isFolded(card: ChatCard): boolean {
   if (c.kind === 'plan_draft') return c.state === 'published';
   if (c.kind === 'tool_call') {
     const d = c.display as { fold?: unknown } | undefined;
-    return !!d && typeof d === 'object' && d.fold === 'own_card' && c.status === 'done';
+    if (!d || typeof d !== 'object' || d.fold !== 'own_card') return false;
+    // A question waiting for its answer is the question card's to show: the call's own card said
+    // "running" in blue above it, as if Tandem worked while it waited for the user.
+    return c.status === 'done' || ((d as { kind?: unknown }).kind === 'question' && c.status === 'running');
   }
   return false;
 }
