@@ -11,13 +11,13 @@ export function llmPlanCompleter(
   /** A retry wait, for the chat (as the loop shows it). */
   onRetry?: (notice: RetryNotice) => void,
 ): PlanCompleter {
-  return async (request, responseFormat, signal) => {
+  return async (request, responseFormat, signal, onText) => {
     const r = await client.stream({
       model,
       messages: request as unknown as ChatCompletionMessageParam[],
       maxTokens,
       ...(responseFormat ? { responseFormat } : {}),
-    }, { signal, ...(onRetry ? { onRetry } : {}) });
+    }, { signal, ...(onRetry ? { onRetry } : {}), ...(onText ? { onText } : {}) });
     onUsage?.(r);
     return { text: r.text };
   };

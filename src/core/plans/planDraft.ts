@@ -104,6 +104,11 @@ export class PlanDraft {
     if (this.cardId && (this.state === 'writing' || this.state === 'checking')) this.setState('broken', [why]);
   }
 
+  /** The answer failed (`message`) or the user stopped it, before the plan was whole. */
+  streamFailed(message: string, stopped: boolean): void {
+    this.broke(stopped ? 'Stopped before the plan was complete, so it cannot be executed.' : `The plan stopped arriving (${message.replace(/\.$/, '')}), so it cannot be executed.`);
+  }
+
   /** Whether the draft is still open (its call streams or waits to be checked). */
   get open(): boolean {
     return !!this.cardId && (this.state === 'writing' || this.state === 'checking');

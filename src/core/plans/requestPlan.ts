@@ -19,11 +19,12 @@ export interface PlanMessage {
   [k: string]: unknown;
 }
 
-/** One non-streamed, tool-less chat completion; the loop's LLM client provides it. */
+/** One tool-less chat completion; the loop's LLM client provides it. `onText`: each piece of the answer as it streams. */
 export type PlanCompleter = (
   messages: PlanMessage[],
   responseFormat: ReturnType<typeof planResponseFormat> | undefined,
   signal: AbortSignal,
+  onText?: (delta: string) => void,
 ) => Promise<{ text: string }>;
 
 export interface RequestPlanDeps {
@@ -40,10 +41,18 @@ export async function requestPlan(deps: RequestPlanDeps, history: PlanMessage[],
   added.push({ role: 'user', content: useSchema ? PLAN_AS_JSON_INSTRUCTION : PLAN_AS_TEXT_INSTRUCTION });
   while (!turn.done) {
     let text: string;
+    // An answer held to the schema is the plan's JSON from its first character: shown step by step as it
+    // streams, like a propose_plan call (plans/planDraft.ts). Text to extract from may start with prose.
+    const draft = useSchema ? turn.draft : undefined;
+    draft?.newAnswer();
+    let streamed = '';
+    const onText = draft ? (delta: string) => draft.write(streamed += delta) : undefined;
     try {
       deps.logger.info(`plan: requesting the plan via ${useSchema ? 'response_format json_schema' : 'JSON extraction from text'}`);
-      text = (await deps.complete([...history, ...added], useSchema ? planResponseFormat(turn.stepTools, { portable: deps.structured.portable }) : undefined, deps.signal)).text;
+      text = (await deps.complete([...history, ...added], useSchema ? planResponseFormat(turn.stepTools, { portable: deps.structured.portable }) : undefined, deps.signal, onText)).text;
+      draft?.arrived();
     } catch (err) {
+      draft?.streamFailed(err instanceof Error ? err.message : String(err), deps.signal.aborted);
       if (useSchema && deps.structured.fallBackAfter(err)) {
         // Still a schema, only without the constraints the endpoint refused.
         if (deps.structured.use) continue;

@@ -177,16 +177,16 @@ export class TaskTurns {
   private async planRequest(planTurn: Parameters<typeof requestPlan>[2], role: RoleDef, signal: AbortSignal): Promise<TurnOutcome> {
     const { events, usage, hooks, settings } = this.d;
     this.d.status.set('thinking');
-    const complete: PlanCompleter = (messages, responseFormat, sig) => llmPlanCompleter(settings.llm, planTurn.model, answerTokensFor(planTurn.model, settings.now), (r) =>
+    const complete: PlanCompleter = (messages, responseFormat, sig, onText) => llmPlanCompleter(settings.llm, planTurn.model, answerTokensFor(planTurn.model, settings.now), (r) =>
       emitUsage(events, usage, { model: r.model, role: role.id, tokensIn: r.usage.tokensIn, tokensOut: r.usage.tokensOut, latencyMs: r.latencyMs, outcome: 'plan' }, hooks.onUsage),
       (notice) => events.addCard({ kind: 'text', id: events.newId('note'), author: 'system', note: 'retry', text: notice.message, ts: Date.now() }),
-    )(messages, responseFormat, sig);
+    )(messages, responseFormat, sig, onText);
     let added: PlanMessage[];
     try {
       added = await requestPlan(
         {
           // Fitted like every loop request: this one carries the whole conversation plus the answer that had no plan.
-          complete: async (messages, responseFormat, sig) => complete(await this.fitPlanRequest(planTurn.model, role.id, messages, responseFormat, sig), responseFormat, sig),
+          complete: async (messages, responseFormat, sig, onText) => complete(await this.fitPlanRequest(planTurn.model, role.id, messages, responseFormat, sig), responseFormat, sig, onText),
           structured: this.d.planning.structured,
           logger: this.d.host.logger,
           signal,

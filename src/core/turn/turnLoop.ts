@@ -167,7 +167,7 @@ export async function runTurn(t: TurnContext): Promise<TurnOutcome> {
       showText(masker.flush());
       if (textCardId) t.events.patchCard(textCardId, { streaming: false });
       const e = err instanceof LlmError ? err : new LlmError('unknown', String(err));
-      draft?.broke(e.kind === 'stopped' || t.signal.aborted ? 'Stopped before the plan was complete, so it cannot be executed.' : `The plan stopped arriving (${e.message.replace(/\.$/, '')}), so it cannot be executed.`);
+      draft?.streamFailed(e.message, e.kind === 'stopped' || t.signal.aborted);
       recordUsage(t, { model, role, tokensIn: 0, tokensOut: 0, latencyMs: Date.now() - started, outcome: e.kind });
       if (e.kind === 'stopped' || t.signal.aborted) return 'stopped';
       t.events.addCard({ kind: 'error', id: t.events.newId('error'), message: e.message, ...(e.detail && e.detail !== e.message ? { detail: e.detail } : {}), retryable: e.retryable, failure: e.kind, ts: Date.now() });

@@ -3,6 +3,12 @@ import { harness, type Harness } from '../../support/agentHarness';
 import { PlanDraftCard, type Card, type HostEvent } from '../../../src/protocol';
 import { PlanDraft } from '../../../src/core/plans/planDraft';
 import type { CardSink } from '../../../src/core/events/cardSink';
+import { ScriptedServer } from '../../support/scriptedServer';
+import { LlmClient } from '../../../src/core/llm';
+import { Planning } from '../../../src/core/plans/planning';
+import { requestPlan } from '../../../src/core/plans/requestPlan';
+import { llmPlanCompleter } from '../../../src/core/plans/llmPlanCompleter';
+import { recorder } from './planFixtures';
 
 function step(n: number, over: Record<string, unknown> = {}): Record<string, unknown> {
   return { step_number: n, action: `Step ${n}: edit "file${n}.ts" {carefully}`, reason: 'because \\ reasons', tools_needed: ['edit_file'], estimated_time: '1 min', files: [`src/file${n}.ts`], check: `npm test -- file${n}`, ...over };
@@ -126,6 +132,26 @@ describe('A plan shown while the Planner writes it (propose_plan streamed)', () 
     assert.equal(draft!.state, 'broken');
     assert.deepEqual(draft!.problems, ['Stopped before the plan was complete, so it cannot be executed.']);
     assert.equal(h.cardsOf('plan').length, 0);
+  });
+});
+
+describe('A plan asked for as JSON (a model that did not call propose_plan), shown while it streams', () => {
+  let server: ScriptedServer | undefined;
+  afterEach(async () => server?.close());
+
+  it('the json_schema answer shows step by step in a draft, then the validated plan', async () => {
+    server = await ScriptedServer.start([{ type: 'json', value: plan([step(1), step(2), step(3)]), chunkSize: 8, chunkDelayMs: 4 }]);
+    const r = recorder();
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'auto', planRepairTries: 0, stepTools: () => ['edit_file'], draftThrottleMs: 0 });
+    const client = new LlmClient({ baseURL: server.url, apiKey: 'k', maxRetries: 0, idleTimeoutMs: 5000 });
+    const turn = planning.beginPlanTurn('scripted-model');
+    await requestPlan({ complete: llmPlanCompleter(client, 'scripted-model', 1000), structured: planning.structured, logger: r.logger, signal: new AbortController().signal }, [{ role: 'user', content: 'plan it' }], turn);
+    const drafts = draftHistory(r.events);
+    const planAdded = indexOf(r.events, (e) => e.type === 'card_added' && e.card.kind === 'plan');
+    const before = drafts.filter((d) => d.at < planAdded).map((d) => d.card.steps.length);
+    assert.deepEqual([...new Set(before)], [0, 1, 2, 3], 'each step shown on its own before the plan was published');
+    assert.equal(drafts.at(-1)!.card.state, 'published');
+    assert.ok(r.stream.cards().find((c) => c.kind === 'plan' && c.plan));
   });
 });
 
