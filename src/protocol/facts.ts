@@ -10,6 +10,8 @@ import * as z from 'zod';
 
 /** Lines of one workspace file, 1-based and inclusive, and the hash of their text when cited. */
 export const FactLines = z.object({
+  /** The workspace folder's name, in a workspace of several folders: `path` is relative to it (else to the only folder). */
+  folder: z.string().min(1).max(255).optional(),
   path: z.string().min(1).max(500),
   start: z.number().int().min(1),
   end: z.number().int().min(1),

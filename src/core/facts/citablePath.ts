@@ -11,7 +11,28 @@ import { IgnoreMatcher } from '../policy/ignorePolicy';
 import { isSecretFileName } from '../policy/secretFiles';
 import { gitControlledPaths } from '../policy/gitControlledPaths';
 
-export type CitablePath = { ok: true; rel: string; real: string } | { ok: false; why: string };
+export type CitablePath = { ok: true; rel: string; real: string; root: string } | { ok: false; why: string };
+
+/** The open folder of that name (a citation's `folder`). */
+export function folderRoot(roots: readonly string[], folder: string): string | undefined {
+  return roots.find((r) => path.basename(r) === folder);
+}
+
+/**
+ * A path as given, in a workspace of several folders: `api/src/app.py` is `src/app.py` of the folder
+ * named api (how such a workspace names its files), else it is relative to the first folder.
+ */
+export function inFolder(roots: readonly string[], given: string): string {
+  if (roots.length < 2 || path.isAbsolute(given)) return given;
+  const [head, ...rest] = given.split(/[\\/]/);
+  const root = head && rest.length ? folderRoot(roots, head) : undefined;
+  return root ? path.join(root, ...rest) : given;
+}
+
+/** The folder a citation names (several folders open), for the fact to keep. */
+export function folderOf(roots: readonly string[], root: string): string | undefined {
+  return roots.length > 1 ? path.basename(root) : undefined;
+}
 
 export async function citablePath(fs: WorkspaceFs, given: string, matcher = new IgnoreMatcher(fs)): Promise<CitablePath> {
   let r;
@@ -36,5 +57,5 @@ export async function citablePath(fs: WorkspaceFs, given: string, matcher = new 
   const st = await fs.stat(r.real);
   if (!st) return { ok: false, why: `${r.rel} does not exist` };
   if (st.type !== 'file') return { ok: false, why: `${r.rel} is not a file` };
-  return { ok: true, rel: r.rel.split(path.sep).join('/'), real: r.real };
+  return { ok: true, rel: r.rel.split(path.sep).join('/'), real: r.real, root: r.root };
 }

@@ -9,11 +9,12 @@
  * workspace, and a global fact is sent in all of them).
  */
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import { FACT_TEXT_MAX, citationLabel, type Fact, type FactCitation, type FactSource, type FactView, type ReviewLearn } from '../../protocol';
 import type { WorkspaceFs } from '../ports/ports';
 import { maskSecret } from '../secrets/secretMask';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
-import { citablePath } from './citablePath';
+import { citablePath, folderOf, folderRoot, inFolder } from './citablePath';
 import { citedLines, evidenceHash, lineCount } from './citedLines';
 import { checkFact } from './factCheck';
 import type { FactStore } from './factStore';
@@ -62,9 +63,9 @@ export class FactBook {
     return (this.o.now ?? Date.now)();
   }
 
-  /** The workspace folder the citations are relative to. */
-  get root(): string | undefined {
-    return this.o.fs.roots[0];
+  /** The folder a cited file is in: the one it names (several folders open), else the first. */
+  rootOf(folder: string | undefined): string | undefined {
+    return folder ? folderRoot(this.o.fs.roots, folder) : this.o.fs.roots[0];
   }
 
   get settings(): FactSettings {
@@ -171,12 +172,13 @@ export class FactBook {
     for (const c of cites.slice(0, 5)) {
       if (!Number.isInteger(c.start) || !Number.isInteger(c.end) || c.start < 1 || c.end < c.start) return { why: `${c.path}: lines ${c.start}-${c.end} are not a range` };
       if (c.end - c.start + 1 > MAX_CITED_LINES) return { why: `${c.path}: cite at most ${MAX_CITED_LINES} lines, the ones that show the fact` };
-      const p = await citablePath(this.o.fs, c.path, matcher);
+      const p = await citablePath(this.o.fs, inFolder(this.o.fs.roots, c.path), matcher);
       if (!p.ok) return { why: `Refused: ${p.why}` };
       const text = await this.o.fs.readText(p.real);
       const lines = citedLines(text, c.start, c.end);
-      if (lines === undefined) return { why: `${p.rel} has ${lineCount(text)} lines; lines ${c.start}-${c.end} do not exist` };
-      files.push({ path: p.rel, start: c.start, end: c.end, hash: evidenceHash(lines) });
+      const folder = folderOf(this.o.fs.roots, p.root);
+      if (lines === undefined) return { why: `${folder ? `${folder}/` : ''}${p.rel} has ${lineCount(text)} lines; lines ${c.start}-${c.end} do not exist` };
+      files.push({ ...(folder ? { folder } : {}), path: p.rel, start: c.start, end: c.end, hash: evidenceHash(lines) });
     }
     return { kind: 'lines', files };
   }
@@ -264,7 +266,11 @@ export class FactBook {
     if ('why' in found) return { ok: false, why: found.why, cited: '' };
     const c = found.fact.citation;
     if (found.global && c?.kind === 'lines') return { ok: false, why: GLOBAL_CITES_NO_FILE, cited: citationLabel(c) };
-    const citation = c?.kind === 'lines' ? await this.citeLines(c.files) : c;
+    // Read again in the folder the citation names; a folder no longer open has none of its lines here.
+    const closed = c?.kind === 'lines' ? c.files.find((f) => f.folder && !folderRoot(this.o.fs.roots, f.folder)) : undefined;
+    if (closed) return { ok: false, why: `the folder ${closed.folder} is not open`, cited: citationLabel(c) };
+    const lines = c?.kind === 'lines' ? c.files.map((f) => ({ ...f, path: f.folder ? path.join(folderRoot(this.o.fs.roots, f.folder)!, f.path) : f.path })) : undefined;
+    const citation = lines ? await this.citeLines(lines) : c;
     if (citation && 'why' in citation) return { ok: false, why: citation.why, cited: citationLabel(c) };
     const now = this.now();
     const r = this.change(found.fact.id, (_all, fact): FactResult => {

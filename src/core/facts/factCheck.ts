@@ -7,7 +7,8 @@
 import type { Fact, FactStaleness } from '../../protocol';
 import type { WorkspaceFs } from '../ports/ports';
 import { IgnoreMatcher } from '../policy/ignorePolicy';
-import { citablePath } from './citablePath';
+import * as path from 'node:path';
+import { citablePath, folderRoot } from './citablePath';
 import { citedLines, evidenceHash } from './citedLines';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,17 +18,20 @@ export async function checkFact(fact: Fact, fs: WorkspaceFs, now: number, maxAge
   if (fact.global && fact.citation?.kind === 'lines') return { reason: 'refused', detail: 'a global fact cannot rest on lines of one workspace' };
   if (fact.citation?.kind === 'lines') {
     for (const f of fact.citation.files) {
-      const where = `${f.path}:${f.start}-${f.end}`;
-      const cite = await citablePath(fs, f.path, matcher);
+      const where = `${f.folder ? `${f.folder}/` : ''}${f.path}:${f.start}-${f.end}`;
+      // A citation naming its folder is checked in that folder, not in the first one.
+      const root = f.folder ? folderRoot(fs.roots, f.folder) : fs.roots[0];
+      if (!root) return { reason: 'gone', detail: `${f.folder}/${f.path}: the folder ${f.folder} is not open` };
+      const cite = await citablePath(fs, f.folder ? path.join(root, f.path) : f.path, matcher);
       if (!cite.ok) {
         const gone = / does not exist$/.test(cite.why);
-        return { reason: gone ? 'gone' : 'refused', detail: gone ? `${f.path} is gone` : cite.why };
+        return { reason: gone ? 'gone' : 'refused', detail: gone ? `${f.folder ? `${f.folder}/` : ''}${f.path} is gone` : cite.why };
       }
       let text: string;
       try {
         text = await fs.readText(cite.real);
       } catch (e) {
-        return { reason: 'gone', detail: `${f.path} cannot be read (${(e as Error).message})` };
+        return { reason: 'gone', detail: `${f.folder ? `${f.folder}/` : ''}${f.path} cannot be read (${(e as Error).message})` };
       }
       const lines = citedLines(text, f.start, f.end);
       if (lines === undefined) return { reason: 'changed', detail: `${where}: those lines no longer exist` };

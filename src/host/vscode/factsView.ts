@@ -171,7 +171,7 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
     vscode.commands.registerCommand('tandem.facts.disable', () => setEnabled(false)),
     vscode.commands.registerCommand('tandem.facts.openCitation', async (v?: FactView) => {
       const f = v?.fact.citation?.kind === 'lines' ? v.fact.citation.files[0] : undefined;
-      const root = book.root;
+      const root = book.rootOf(f?.folder);
       if (!f || !root) return;
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, f.path)));
       const last = Math.min(f.end, doc.lineCount) - 1;
@@ -219,9 +219,10 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
     vscode.commands.registerCommand('tandem.remember', async () => {
       const editor = vscode.window.activeTextEditor;
       const sel = editor && !editor.selection.isEmpty ? editor.selection : undefined;
-      const rel = editor ? vscode.workspace.asRelativePath(editor.document.uri, false) : undefined;
-      const cite = sel && rel && !path.isAbsolute(rel) ? { path: rel, start: sel.start.line + 1, end: sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1 } : undefined;
-      const r = await remember(cite ? { lines: [cite] } : undefined, cite ? `${cite.path}:${cite.start}-${cite.end}` : undefined);
+      // Named as the workspace names it (with its folder when several are open); cited by its own path, so the lines are read in that folder.
+      const rel = editor ? vscode.workspace.asRelativePath(editor.document.uri) : undefined;
+      const cite = sel && rel && !path.isAbsolute(rel) ? { path: editor!.document.uri.fsPath, start: sel.start.line + 1, end: sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1 } : undefined;
+      const r = await remember(cite ? { lines: [cite] } : undefined, cite ? `${rel}:${cite.start}-${cite.end}` : undefined);
       if (r) added(r, 'Remembered');
       await vscode.commands.executeCommand('tandem.facts.focus');
     }),
