@@ -151,11 +151,16 @@ describe('Mentions and editor context in the real workbench (UI)', function () {
     await ui.wb.runCommand('Terminal: Create New Terminal');
     const term = ui.wb.page.locator('.terminal-wrapper.active .xterm-helper-textarea, .terminal .xterm-helper-textarea').first();
     await term.waitFor({ state: 'attached', timeout: 30_000 });
-    await sleep(2500);
-    await term.focus();
-    // A command that runs a moment (as builds and tests do): its output comes after the shell reports the start.
-    await ui.wb.page.keyboard.type('sleep 1; echo marker-$((40+2))-from-terminal\n', { delay: 20 });
-    await sleep(4000);
+    // What the user sees when the shell has reported a command that ended well: the success mark in the terminal's gutter.
+    const succeeded = ui.wb.page.locator('.terminal-command-decoration[class*="decoration-success"]');
+    // The shell reports its commands once its integration has loaded; a command typed before that is
+    // never marked (nor known to the mention), so until one is marked it is typed again.
+    await waitUntil(async () => {
+      await term.focus();
+      // A command that runs a moment (as builds and tests do): its output comes after the shell reports the start.
+      await ui.wb.page.keyboard.type('sleep 1; echo marker-$((40+2))-from-terminal\n', { delay: 20 });
+      return succeeded.first().waitFor({ state: 'attached', timeout: 20_000 }).then(() => true, () => false);
+    }, 'the terminal to mark the command as ended well', 120_000);
     await input().click();
     await mention('term', '@terminal');
     await input().pressSequentially('what failed?', { delay: 20 });

@@ -261,7 +261,13 @@ for (const kind of STEP_WORKSPACE_KINDS) {
     });
 
     it('an amendment in one step is asked labelled by its step; Allow once brings that file back to the workspace with the step\'s own', async () => {
-      // The workspace as the first test left it (its changes reverted): a.txt alpha, b.txt beta + gamma.
+      // Stands alone: whatever an earlier test left (a failed one may leave a run, a step's change or
+      // its worktree), no run goes on, no step workspace is left, and the files are as the suite made them.
+      await ui.idle();
+      await worktreesGone(ui.ws);
+      fs.writeFileSync(path.join(ui.ws, 'a.txt'), 'alpha\n');
+      fs.writeFileSync(path.join(ui.ws, 'b.txt'), 'beta\ngamma\n');
+      fs.rmSync(path.join(ui.ws, 'note.txt'), { force: true });
       await ui.pickRole('planner');
       ui.server.replace([calls(tc('propose_plan', { ...PLAN, goal: 'Shout with a note' }))]);
       ui.server.useLanes({
