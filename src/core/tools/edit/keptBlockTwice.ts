@@ -66,11 +66,12 @@ export function keptBlockTwice(
 ): KeptTwice | undefined {
   const k = nonBlank(original.slice(from, to));
   if (k.length < MIN_BLOCK) return undefined;
-  const orig = nonBlank(original);
-  const res = nonBlank(result);
-  const next = nonBlank(original.slice(to))[0];
-  const prev = nonBlank(original.slice(0, from)).at(-1);
-  const sides = [['end', nonBlank(writtenAfter), next], ['start', nonBlank(writtenBefore).reverse(), prev]] as const;
+  // The file's nearest non-blank line on each side of the kept lines (a scan, not a copy: files are long).
+  const nearest = (i: number, step: 1 | -1) => {
+    for (; i >= 0 && i < original.length; i += step) if (original[i]!.trim() !== '') return original[i]!.trim();
+    return undefined;
+  };
+  const sides = [['end', nonBlank(writtenAfter), nearest(to, 1)], ['start', nonBlank(writtenBefore).reverse(), nearest(from - 1, -1)]] as const;
   for (const [side, near, fileNeighbour] of sides) {
     if (near.length === 0 || near[0] === fileNeighbour) continue;
     const written = side === 'end' ? near : [...near].reverse();
@@ -78,7 +79,7 @@ export function keptBlockTwice(
     // Lines of punctuation alone ("}", "});") recur in any file; a block must name something.
     if (!block || !block.some((l) => /[A-Za-z0-9_]/.test(l))) continue;
     if (occurrences(written, block).length > 1) continue;
-    if (occurrences(res, block).length > occurrences(orig, block).length) return { lines: block };
+    if (occurrences(nonBlank(result), block).length > occurrences(nonBlank(original), block).length) return { lines: block };
   }
   return undefined;
 }
