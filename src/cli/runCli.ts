@@ -176,6 +176,9 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
   const emit = args.json ? (e: HostEvent) => io.stdout(`${JSON.stringify(e)}\n`) : (e: HostEvent) => printer.handle(e);
   // A resumed task keeps its role unless --role says otherwise.
   let task: RunningTask;
+  // The workspace's facts, beside its history (--no-facts: none sent, none learned; --no-history: sent, none learned).
+  const factBook = args.noFacts ? undefined : cliFactBook({ workspace: root, historyDir: historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir)), fs: host.fs, env: io.env, secret: settings.apiKey, learning: !args.noHistory });
+  const factsBefore = factBook?.facts('workspace').length ?? 0;
   try {
     const ports: TaskPorts = {
       host,
@@ -183,8 +186,7 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
       workspace: root,
       registries: withServers,
       ...(userHooks ? { userHooks: () => userHooks } : {}),
-      // The workspace's facts, beside its history (--no-facts: none sent, none learned; --no-history: sent, none learned).
-      ...(args.noFacts ? {} : { facts: cliFactBook({ workspace: root, historyDir: historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir)), fs: host.fs, env: io.env, secret: settings.apiKey, learning: !args.noHistory }) }),
+      ...(factBook ? { facts: factBook } : {}),
       ...(args.noHistory ? {} : { history: new HistoryStore(historyDirFor(ws, io.env, args.historyDir && path.resolve(io.cwd, args.historyDir))) }),
     };
     const start = { sink: emit, role: args.role, keepRole: args.roleGiven };
@@ -224,6 +226,11 @@ export async function runCli(io: CliIo, given: Registries = PRODUCT_REGISTRIES):
     const executed = agent.planning.book.get(agent.planning.lastExecutedCardId ?? '') ?? agent.planning.book.latest();
     const code = await finishStepJob(job, executed, args.emitPatch!, { cwd: io.cwd, stdout: shownOut, stderr: shownErr });
     if (code !== undefined) exitOverride = code;
+  }
+  // This run's learning took the facts past the maximum: consolidating is offered, once (the editor's notification).
+  const factsAfter = factBook?.facts('workspace').length ?? 0;
+  if (factBook && factsAfter > factsBefore && factsAfter > factBook.settings.max) {
+    io.stderr(`» ${factsAfter} facts about this workspace, past TANDEM_FACTS_MAX (${factBook.settings.max}): tandem facts consolidate proposes merging and dropping some (nothing changes without --apply).\n`);
   }
   if (task.recorder && !args.json) io.stderr(`\n[task ${task.id} saved: tandem run --resume ${task.id} "…"]\n`);
   const amendment = outcome === 'waiting' ? agent.planning.refusedAmendment : undefined;

@@ -262,6 +262,17 @@ describe('facts across tasks (built CLI, scripted model)', function () {
     assert.deepEqual((await facts('list', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l).fact.id).sort(), [a, b, c].sort());
   });
 
+  it('a run whose review takes the facts past TANDEM_FACTS_MAX says so once, with the consolidate command; a run that learns nothing does not', async () => {
+    assert.equal((await facts('add', 'Routes live in src/app.py', '--cite', 'src/app.py:5-7')).code, 0);
+    const past = await tandem([learning(flaskFact)], ['review', '--plan', path.join(kit.ws, 'plan.json')], { TANDEM_FACTS_MAX: '1' });
+    assert.equal(past.code, 0, past.stderr);
+    const lines = past.stderr.split('\n').filter((l) => /past TANDEM_FACTS_MAX/.test(l));
+    assert.deepEqual(lines, ['» 2 facts about this workspace, past TANDEM_FACTS_MAX (1): tandem facts consolidate proposes merging and dropping some (nothing changes without --apply).']);
+    const quiet = await tandem([text('ok')], ['run', 'Add a route'], { TANDEM_FACTS_MAX: '1' });
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.doesNotMatch(quiet.stderr, /past TANDEM_FACTS_MAX/);
+  });
+
   it('`tandem facts consolidate`: an answer the schema rejects goes back for one repair; a second bad one is a clear error and nothing is replaced', async () => {
     for (const [t, c] of [['Tests run with npm test', 'src/app.py:1-1'], ['The tests are run by npm test', 'src/app.py:3-3'], ['Routes live in src/app.py', 'src/app.py:5-7']] as const) {
       assert.equal((await facts('add', t, '--cite', c)).code, 0);
