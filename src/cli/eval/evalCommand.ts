@@ -167,7 +167,7 @@ export async function runEvalCommand(io: EvalIo, registries: Registries = PRODUC
   try {
     const r = await runEval({
       tasks, assignments, flow: flow as EvalFlow, jobs, outDir, settings, sandbox: sandboxSettingsFromEnv(io.env), hidden,
-      env: io.env, stderr: io.stderr, signal: abort.signal, keepCopies: values.keep === true, replans, registries,
+      env: io.env, stderr: io.stderr, signal: abort.signal, keepCopies: values.keep === true, replans, registries, projects: [io.cwd],
     });
     for (const a of r.report.assignments) io.stdout(`${a.assignment}: ${a.passed}/${a.tasks} passed (${percent(a.passRate)}), cost ${usd(a.costUsd)}, tokens ${a.tokensIn} in / ${a.tokensOut} out\n`);
     io.stdout(`report: ${r.files.html}\n        ${r.files.markdown}\n        ${r.files.json}\n`);

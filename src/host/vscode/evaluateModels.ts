@@ -150,7 +150,7 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
       void runEval({
         tasks, assignments, flow: flow.label as 'plan' | 'act', jobs, outDir, settings, hidden,
         sandbox: { network: false, secretFiles: c.get<string[]>('hiddenFiles'), allowSecretFiles: c.get<string[]>('shownFiles') },
-        env: process.env, stderr: say, signal: abort.signal,
+        env: process.env, stderr: say, signal: abort.signal, projects: workspace ? [workspace] : [],
       }).then(
         (r) => {
           for (const a of r.report.assignments) say(`${a.assignment}: ${a.passed}/${a.tasks} passed (${percent(a.passRate)}), cost ${usd(a.costUsd)}\n`);

@@ -51,6 +51,8 @@ export interface EvalRunOptions {
   keepCopies?: boolean;
   replans?: number;
   registries?: Registries;
+  /** The user's project folders, where an esbuild for TypeScript tasks may be installed (see typeScriptRunner.ts). */
+  projects?: readonly string[];
 }
 
 export interface EvalRunSummary {
@@ -183,7 +185,7 @@ async function runOne(task: EvalTask, assignment: Assignment, copy: string, o: E
   } catch (e) {
     return finish(false, 'setup_failed', `the copy could not be made: ${(e as Error).message}`);
   }
-  const esbuild = findEsbuild(o.env);
+  const esbuild = findEsbuild(o.env, o.projects);
   if (task.spec.verify.typescript && !esbuild) return finish(false, 'setup_failed', noEsbuildReason(o.env));
   const logger = streamLogger((line) => o.stderr(`[${task.id}] ${line}`), 'error', o.settings.apiKey);
   const sandboxSettings: SandboxSettings = { ...o.sandbox, hiddenFolders: [...(o.sandbox.hiddenFolders ?? []), ...o.hidden] };
