@@ -27,6 +27,7 @@ import { DEFAULT_CHECKPOINT_LIMITS, type CheckpointLimits, type RevertResult } f
 import type { Summarizer } from '../context/contextFitter';
 import { HistoryStore } from '../history/historyStore';
 import type { TaskRecorder } from '../history/taskRecorder';
+import { resumedUsage } from './resumedUsage';
 import { rebuildMessages } from '../history/rebuildMessages';
 import { combineHooks } from './combineHooks';
 import { settleInterruptedCards } from './settleInterruptedCards';
@@ -159,7 +160,7 @@ export async function resumeTask(ports: TaskPorts, idOrPrefix: string, start: Ta
     planProvenance: task.provenance,
   };
   const role = start.keepRole && start.role ? start.role : recorder.state.role;
-  return wire(ports, start, {
+  const running = wire(ports, start, {
     id: recorder.id,
     recorder,
     role,
@@ -168,6 +169,10 @@ export async function resumeTask(ports: TaskPorts, idOrPrefix: string, start: Ta
     calls: task.cards.flatMap((c) => (c.kind === 'tool_call' ? [{ callId: c.call_id, cardId: c.id }] : [])),
     bind: (a) => (agentRef = a),
   });
+  // The header's Turn and Task lines as they were when the task was saved (the snapshot carries them).
+  const usage = resumedUsage(resume.cards, resume.usage ?? { tokens_in: 0, tokens_out: 0 });
+  if (usage) running.agent.events.emit({ type: 'usage_total', ...usage });
+  return running;
 }
 
 function lockHandling(start: TaskStart): { onTakeoverRequested?: () => void } {

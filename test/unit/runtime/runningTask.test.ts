@@ -141,6 +141,29 @@ describe('task runtime: history, checkpoints, context and budget through the age
     assert.equal(loaded.meta.usage.tokens_in, 300);
   });
 
+  it('a resumed task\'s snapshot carries its usage: the chat\'s header shows Turn and Task as before, not nothing until the next request', async () => {
+    const r1 = await rig({ steps: [
+      { type: 'tool_calls', calls: [{ id: 'call_u', name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { type: 'text', text: 'Read it.' },
+      { type: 'text', text: 'Second turn.' },
+    ] });
+    await r1.agent.send('Read a.txt');
+    await r1.agent.send('And again');
+    const before = r1.session.snapshot() as Extract<HostEvent, { type: 'snapshot' }>;
+    assert.ok(before.usage, 'the live snapshot has usage');
+    const id = r1.session.id;
+    await r1.close();
+    rigs.splice(rigs.indexOf(r1), 1);
+
+    store = new HistoryStore(store.dir);
+    const r2 = await rig({ resumeId: id, steps: [] });
+    const after = r2.session.snapshot() as Extract<HostEvent, { type: 'snapshot' }>;
+    assert.ok(after.usage, 'the resumed snapshot has usage');
+    assert.deepEqual(after.usage.task, before.usage!.task, 'the task\'s totals');
+    assert.deepEqual(after.usage.turn, before.usage!.turn, 'the last turn\'s totals');
+    assert.equal(after.usage.turn.tokens_in, 100, 'the last turn made one request');
+  });
+
   it('a plan made before closing can be executed after resuming, and its provenance is saved', async () => {
     const r1 = await rig({ role: 'planner', steps: [{ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan }] }] });
     assert.equal(await r1.agent.send('Plan a --verbose flag'), 'done');
