@@ -138,10 +138,13 @@ export function chatSuite(o: ChatSuiteOptions): ChatSuite {
     userCard: (hasText) => ui.chat.locator('[data-card-kind="text"].author-user', { hasText }),
     read: (rel) => fs.readFileSync(path.join(ui.ws, rel), 'utf8'),
     async send(message, shown = message) {
+      const asked = ui.server.chatRequests().length;
       await ui.input().click();
       await ui.input().fill(message);
       await ui.input().press('Enter');
-      await ui.userCard(shown).first().waitFor({ state: 'visible', timeout: 15_000 });
+      // Its card shows, or the model was already asked: a long answer (a nine-step plan) can push
+      // the card out of the virtual list's window before a slow machine gets to look for it.
+      await waitUntil(async () => (await ui.userCard(shown).count()) > 0 || ui.server.chatRequests().length > asked, `the message "${shown}" to be sent`, 15_000);
     },
     async idle() {
       await waitUntil(async () => !/Tandem is working/.test((await ui.input().getAttribute('placeholder')) ?? ''), 'the turn to end', 30_000);
