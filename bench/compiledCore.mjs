@@ -10,7 +10,7 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT = path.resolve(process.env.TANDEM_OUT ?? path.join(root, 'out'));
 const require = createRequire(import.meta.url);
 
-if (!process.env.TANDEM_OUT && !existsSync(path.join(OUT, 'src/core/task/taskAgent.js'))) {
+if (!process.env.TANDEM_OUT && !existsSync(path.join(OUT, 'src/core/runtime/wireAgent.js'))) {
   spawnSync(process.execPath, ['scripts/compile-tests.mjs'], { cwd: root, stdio: 'inherit' });
 }
 
