@@ -7,3 +7,5 @@ export * from '../../../webview-ui/src/state/viewStore';
 export * from '../../../webview-ui/src/ui/storeContext';
 export { VirtualCardList } from '../../../webview-ui/src/ui/VirtualCardList';
 export { decodeCard } from '../../../webview-ui/src/state/decodeInbound';
+export { Header } from '../../../webview-ui/src/ui/Header';
+export { ChatStore } from '../../../webview-ui/src/state/chatStore';

@@ -5,7 +5,8 @@ import { fakeDom, type FakeElement } from './fakeDom';
 /** What viewStore.entry.tsx re-exports (typed from the .ts modules; the list component is .tsx). */
 type M = typeof import('preact') & typeof import('preact/test-utils') & typeof import('../../../webview-ui/src/state/viewStore')
   & typeof import('../../../webview-ui/src/ui/storeContext') & typeof import('../../../webview-ui/src/state/decodeInbound')
-  & { VirtualCardList: import('preact').FunctionComponent<Record<string, unknown>> };
+  & { VirtualCardList: import('preact').FunctionComponent<Record<string, unknown>>; Header: import('preact').FunctionComponent<Record<string, unknown>> }
+  & typeof import('../../../webview-ui/src/state/chatStore');
 
 /**
  * The webview's one store: cards read what lies beyond their own card (a turn running, the Retry
@@ -108,6 +109,24 @@ describe('webview: one store, read through selectors', () => {
     const frame = new M.ChatFrame(1, [], false, null, new Map([['p1#2', 'the check failed']]));
     assert.equal(frame.stepReason('p1', 2), 'the check failed');
     assert.equal(frame.stepReason('p1', 1), undefined);
+  });
+
+  it('the header shows what the store holds, given no props: the chat\'s role and state, the context meter, the models', () => {
+    const store = M.createViewStore();
+    const { root } = fakeDom();
+    M.act(() => { M.render(M.h(M.ViewStoreContext.Provider, { value: store }, M.h(M.Header, {})), root as never); });
+    const roleButton = () => root.findAll((e) => e.getAttribute('data-role') !== null)[0]!;
+    assert.equal(roleButton().getAttribute('data-role'), 'planner');
+    const chat = new M.ChatStore();
+    chat.apply({ type: 'snapshot', seq: 1, role: 'actor', cards: [] });
+    chat.apply({ type: 'agent_state', seq: 2, state: 'thinking', detail: 'Reading the cart' });
+    M.act(() => store.update({ chat: M.ChatFrame.of(chat) }));
+    assert.equal(roleButton().getAttribute('data-role'), 'actor');
+    assert.match(text(root), /Reading the cart/);
+    chat.apply({ type: 'agent_state', seq: 3, state: 'idle' });
+    M.act(() => store.update({ chat: M.ChatFrame.of(chat), meter: { model: 'm', used: 1000, window: 8000, known: true }, models: { byRole: { actor: 'qwen-coder' }, available: ['qwen-coder', 'llama'] } }));
+    assert.match(text(root), /Context.*\(13%\)/);
+    assert.ok(root.findAll((e) => e.localName === 'option').some((o) => text(o) === 'llama'), 'the endpoint\'s models are offered');
   });
 
   it('toggling a run and taking the draft as a note go through the store', () => {

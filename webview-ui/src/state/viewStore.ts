@@ -7,7 +7,8 @@
  * Pure logic, no DOM and no Preact: unit-tested in Node.
  */
 import type { ChatCard } from './localCards';
-import type { ChatStore } from './chatStore';
+import { ChatStore } from './chatStore';
+import { headerFacts, type HeaderFacts } from './headerFacts';
 import { cardGroups, groupSummary, type CardGroup } from './cardGroups';
 import { currentRefusals, refusalKey } from './refusals';
 
@@ -50,10 +51,12 @@ export class ChatFrame {
     /** The error card whose Retry still means something (only the latest failed turn can be retried). */
     readonly retryOfferId: string | null,
     private readonly stepReasons: ReadonlyMap<string, string>,
+    /** What the header shows of the chat at this version (an empty chat's for a frame made without one). */
+    readonly header: HeaderFacts = headerFacts(new ChatStore()),
   ) {}
 
   static of(chat: ChatStore): ChatFrame {
-    return new ChatFrame(chat.version, chat.cards, chat.agentState !== 'idle', chat.retryOfferId, chat.stepReasons);
+    return new ChatFrame(chat.version, chat.cards, chat.agentState !== 'idle', chat.retryOfferId, chat.stepReasons, headerFacts(chat));
   }
 
   /** Why a plan step failed, from step_failed (the card schema has no field for it). */
@@ -99,13 +102,22 @@ export interface ViewState {
   mentionResults: MentionResults;
   /** A card to bring into view (a waiting decision's "Show"), once per tick. */
   reveal: { id: string; tick: number } | null;
+  /** Each role's model and the endpoint's list, for the header's picker (none until the host says). */
+  models: ModelChoice | null;
+  /** How much of the model's window the task's last request took (none before one, or in a task just opened). */
+  meter: ContextMeter | null;
 }
+
+export interface ModelChoice { byRole: Record<string, string>; available: string[] }
+export interface ContextMeter { model: string; used: number; window: number; known: boolean }
 
 export type ViewStore = Store<ViewState>;
 
 export function createViewStore(init: Partial<ViewState> = {}): ViewStore {
   return new Store<ViewState>({
     chat: new ChatFrame(0, [], false, null, new Map()),
+    models: null,
+    meter: null,
     allowList: [],
     openGroups: new Set(),
     closedLanes: new Set(),

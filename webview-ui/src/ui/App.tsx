@@ -4,7 +4,6 @@ import { loadState, postToHost, saveState } from '../bridge/vscodeApi';
 import { InboundQueue } from '../bridge/inboundQueue';
 import { ChatStore } from '../state/chatStore';
 import { decodeInbound } from '../state/decodeInbound';
-import type { ChatCard } from '../state/localCards';
 import { Composer } from './Composer';
 import { withMention } from '../mentions/withMention';
 import { Header } from './Header';
@@ -13,12 +12,8 @@ import { VirtualCardList, type ScrollMemory } from './VirtualCardList';
 import { laneRows } from '../state/stepLanes';
 import { MessageQueue } from '../state/messageQueue';
 import { pendingApproval, pendingDecisions } from '../state/pendingApproval';
-import { planProgress } from '../state/planProgress';
-import { lastCallUsage } from '../state/foldedCards';
-import { formatUsage } from './format';
 import { ChatFrame, createViewStore, mentionAnswered, revealCard } from '../state/viewStore';
 import { useSelected, ViewStoreContext } from './storeContext';
-import type { ContextMeter, ModelChoice } from './Header';
 import { TaskNotice } from './TaskNotice';
 
 const RESYNC_RETRY_MS = 2000;
@@ -37,18 +32,6 @@ function onEscapeAnywhere(e: KeyboardEvent): void {
   }
   e.preventDefault();
   postToHost({ type: 'stop' });
-}
-
-/** The files the task's revertible changes touched, in the order first changed. */
-function revertibleFiles(cards: readonly ChatCard[]): string[] {
-  const files = new Set<string>();
-  for (const c of cards) {
-    if (c.kind !== 'tool_call' || c.revertible !== true || c.reverted === true) continue;
-    // A plan step applied back from its worktree changed several files at once: its arguments name them.
-    const named: unknown = typeof c.approval?.path === 'string' ? [c.approval.path] : (c.args as { files?: unknown } | undefined)?.files;
-    if (Array.isArray(named)) for (const f of named) if (typeof f === 'string') files.add(f);
-  }
-  return [...files];
 }
 
 type RecentTask = { id: string; title: string; updated: number; detail?: string };
@@ -85,8 +68,6 @@ export function App() {
   const [connection, setConnection] = useState<ConnectionResult | null>(null);
   const [focusTick, setFocusTick] = useState(0);
   const [recent, setRecent] = useState<RecentTask[]>([]);
-  const [models, setModels] = useState<ModelChoice | null>(null);
-  const [meter, setMeter] = useState<ContextMeter | null>(null);
   const [unavailable, setUnavailable] = useState<{ taskId: string; reason: string; takeOver: boolean; tick: number } | null>(null);
   const [readOnly, setReadOnly] = useState<string | null>(null);
   const queued = useState(() => new MessageQueue(persisted.queue ?? []))[0];
@@ -120,8 +101,8 @@ export function App() {
         case 'mention_results': mentionAnswered(view, msg.query, msg.paths); break;
         case 'insert_mention': setDraft(withMention(view.get().draft, msg.text)); setFocusTick((t) => t + 1); break;
         case 'allow_list': view.update({ allowList: msg.entries }); break;
-        case 'models': setModels({ byRole: msg.by_role, available: msg.available }); break;
-        case 'context_meter': setMeter({ model: msg.model, used: msg.used, window: msg.window, known: msg.known }); break;
+        case 'models': view.update({ models: { byRole: msg.by_role, available: msg.available } }); break;
+        case 'context_meter': view.update({ meter: { model: msg.model, used: msg.used, window: msg.window, known: msg.known } }); break;
       }
     };
     const queue = new InboundQueue((batch) => {
@@ -134,7 +115,7 @@ export function App() {
               queued.settle();
               // Another task opened: the notice about the one that could not be is moot.
               // …and the old task's context figure (a meter later in this batch is the new task's).
-              if (item.event.task_id !== chat.taskId) { setUnavailable(null); setMeter(null); }
+              if (item.event.task_id !== chat.taskId) { setUnavailable(null); view.update({ meter: null }); }
             }
             resync = chat.apply(item.event) === 'resync' || resync;
           }
@@ -182,12 +163,6 @@ export function App() {
   // Each plan step's cards as its own lane under a header (folded ones show the header alone).
   const closedLanes = useSelected(view, (s) => s.closedLanes);
   const lanes = useMemo(() => laneRows(chat.cards, closedLanes), [version, closedLanes]);
-  const progress = useMemo(() => planProgress(chat.cards), [version]);
-  const outcomeReason = useMemo(() => {
-    const last = chat.cards.at(-1);
-    return last?.kind === 'summary' ? (last as { reason?: string }).reason : undefined;
-  }, [version]);
-  const lastCall = useMemo(() => lastCallUsage(chat.cards, (u) => `${u.model} · ${u.role} · ${formatUsage(u)} · ${(u.latency_ms / 1000).toFixed(1)} s`), [version]);
   const onScrollMemory = (m: ScrollMemory): void =>
     saveState({ scroll_top: m.scrollTop, stick_to_bottom: m.stick, anchor_id: m.anchorId, anchor_offset: m.anchorOffset });
   const frame = view.get().chat;
@@ -196,7 +171,7 @@ export function App() {
   return (
     <ViewStoreContext.Provider value={view}>
       <div class="app">
-        <Header role={chat.roleInfo} next={chat.nextRole} agentState={chat.agentState} agentDetail={chat.agentDetail} turn={chat.turnUsage} task={chat.taskUsage} notice={chat.roleNotice} noticeTick={chat.roleNoticeTick} lastOutcome={chat.lastOutcome} outcomeReason={outcomeReason} revertible={chat.revertibleCount()} busy={busy} progress={progress} lastCall={lastCall} revertibleFiles={() => revertibleFiles(chat.cards)} models={models} meter={meter} revertRefusal={frame.refusal('revert_task')} />
+        <Header />
         {setup && <SetupCard key={`${setup.url ?? ''}|${setup.keyNeeded ? 1 : 0}`} initialUrl={setup.url} initialModels={setup.models} keyNeeded={setup.keyNeeded} result={connection} onClose={() => setSetup(null)} onSaved={() => { setSetup(null); setUnconnected(null); }} />}
         <VirtualCardList
           cards={lanes.rows}

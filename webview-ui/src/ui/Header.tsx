@@ -1,48 +1,20 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import type { AgentState, RoleInfo } from '../../../src/protocol';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { RoleInfo } from '../../../src/protocol';
 import { roleAccess } from '../../../src/protocol/roleTable';
 import { postToHost } from '../bridge/vscodeApi';
-import type { Totals, TurnOutcome } from '../state/chatStore';
+import type { TurnOutcome } from '../state/chatStore';
+import { planProgress, type PlanProgress } from '../state/planProgress';
+import { lastCallUsage } from '../state/foldedCards';
+import { revertibleFiles } from '../state/headerFacts';
+import type { ContextMeter, ModelChoice } from '../state/viewStore';
+import { useView } from './storeContext';
 import { AgentStateChip } from './AgentStateChip';
 import { formatTokens, formatUsage } from './format';
 import { focusOnMount } from './focusOnMount';
 import { RefusalNote } from './RefusalNote';
-import type { PlanProgress } from '../state/planProgress';
 
-interface Props {
-  /** The role in force, and the one a click switches to (the next in the role table). */
-  role: RoleInfo;
-  next: RoleInfo;
-  agentState: AgentState;
-  /** What the state waits on ("Waiting for the model's first token (prompt 1,200 tokens)"). */
-  agentDetail?: string | null;
-  turn: Totals | null;
-  task: Totals | null;
-  notice: string | null;
-  noticeTick: number;
-  lastOutcome: TurnOutcome | null;
-  /** Why the last run stopped short, in words (a failed step's check), said instead of "ended with an error". */
-  outcomeReason?: string | undefined;
-  /** Changes of this task that can still be reverted (0 hides "Revert task"). */
-  revertible: number;
-  busy: boolean;
-  /** The plan being executed, if one is: its current step stays in view here. */
-  progress?: PlanProgress | null;
-  /** The latest model call, for the usage line's hover. */
-  lastCall?: string;
-  /** The files a whole-task revert would put back (read when the confirmation opens). */
-  revertibleFiles?(): string[];
-  /** Each role's model and the endpoint's list, for the picker. */
-  models?: ModelChoice | null;
-  /** How much of the window the last request took. */
-  meter?: ContextMeter | null;
-  /** Why the last Revert task was refused, while that is current. */
-  revertRefusal?: string;
-}
-
-export interface ModelChoice { byRole: Record<string, string>; available: string[] }
-export interface ContextMeter { model: string; used: number; window: number; known: boolean }
+export type { ContextMeter, ModelChoice } from '../state/viewStore';
 
 /**
  * The model in force for this role, with the endpoint's other models to pick from (the choice is
@@ -128,7 +100,27 @@ const OUTCOME_LABEL: Partial<Record<TurnOutcome, string>> = { stopped: 'stopped'
 // Long enough to read once (it fades out over its last second, styles.css .notice; keyed by its tick so a new note fades anew); a run's header is one line again after it.
 const NOTICE_MS = 4_000;
 
-export function Header({ role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, outcomeReason, revertible, busy, progress, lastCall, revertibleFiles, models, meter, revertRefusal }: Props) {
+/** The last model call, for the usage line's hover. */
+const lastCallText = (cards: Parameters<typeof lastCallUsage>[0]) => lastCallUsage(cards, (u) => `${u.model} · ${u.role} · ${formatUsage(u)} · ${(u.latency_ms / 1000).toFixed(1)} s`);
+
+/**
+ * The chat's header: everything it shows comes from the view store (the chat's frame, the models
+ * and the context meter the host sent), each through its selector.
+ */
+export function Header() {
+  const frame = useView((s) => s.chat);
+  const models = useView((s) => s.models);
+  const meter = useView((s) => s.meter);
+  const { role, next, agentState, agentDetail, turn, task, notice, noticeTick, lastOutcome, revertible } = frame.header;
+  const busy = frame.busy;
+  const revertRefusal = frame.refusal('revert_task');
+  // Derived from the cards once per frame, not once per render.
+  const progress = useMemo(() => planProgress(frame.cards), [frame]);
+  const lastCall = useMemo(() => lastCallText(frame.cards), [frame]);
+  const outcomeReason = useMemo(() => {
+    const last = frame.cards.at(-1);
+    return last?.kind === 'summary' ? (last as { reason?: string }).reason : undefined;
+  }, [frame]);
   const [confirmRevert, setConfirmRevert] = useState(false);
   useEffect(() => { if (revertible === 0) setConfirmRevert(false); }, [revertible]);
   // Why the role changed matters when it happens; after a while it is just noise.
@@ -196,8 +188,8 @@ export function Header({ role, next, agentState, agentDetail, turn, task, notice
           onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); setConfirmRevert(false); } }}
         >
           <span>Revert {revertible === 1 ? 'the change' : `all ${revertible} changes`} the agent made in this task? Files edited since are left alone and the revert is refused.</span>
-          {revertibleFiles && revertibleFiles().length > 0 && (
-            <ul class="revert-files" aria-label="Files to revert">{revertibleFiles().map((f) => <li key={f}><code>{f}</code></li>)}</ul>
+          {revertibleFiles(frame.cards).length > 0 && (
+            <ul class="revert-files" aria-label="Files to revert">{revertibleFiles(frame.cards).map((f) => <li key={f}><code>{f}</code></li>)}</ul>
           )}
           <div class="actions">
             <button
