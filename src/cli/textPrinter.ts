@@ -12,6 +12,8 @@ export class TextPrinter {
   private readonly store = new CardStore();
   private atLineStart = true;
   private readonly printed = new Set<string>();
+  /** Per plan draft, how many of its steps were printed. */
+  private readonly draftShown = new Map<string, number>();
 
   constructor(private readonly out: (s: string) => void, private readonly err: (s: string) => void) {}
 
@@ -45,6 +47,7 @@ export class TextPrinter {
         const settled = 'result' in e.patch || 'error' in e.patch;
         if (c?.kind === 'tool_call' && settled && FINAL.has(c.status) && !this.printed.has(c.id)) this.toolLine(c);
         if (c?.kind === 'question' && c.status === 'answered' && e.patch.answer !== undefined) this.line(`  → ${String(e.patch.answer)}`);
+        if (c?.kind === 'plan_draft') this.draftSteps(c);
         break;
       }
       case 'role_changed':
@@ -94,6 +97,21 @@ export class TextPrinter {
       default:
         break;
     }
+  }
+
+  /**
+   * A plan a slow model is still writing: each step on stderr as it arrives whole (stdout stays the
+   * answer; the validated plan is printed when it is published). A rewrite (a repair) starts again at step 1.
+   */
+  private draftSteps(c: Extract<Card, { kind: 'plan_draft' }>): void {
+    if (c.state !== 'writing' && c.state !== 'checking') return;
+    let shown = this.draftShown.get(c.id) ?? 0;
+    if (c.steps.length < shown) shown = 0;
+    for (const d of c.steps.slice(shown)) {
+      const action = d.step?.action ?? d.action ?? '(no action)';
+      this.err(`… plan step ${d.at}: ${action}${d.problems?.length ? ` — not valid: ${d.problems.join('; ')}` : ''}\n`);
+    }
+    this.draftShown.set(c.id, c.steps.length);
   }
 
   private added(card: Card): void {

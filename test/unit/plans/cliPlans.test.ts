@@ -45,6 +45,15 @@ describe('tandem plan / run --plan (built CLI, scripted server)', function () {
     assert.equal(kit.server!.chatRequests()[0].messages[0].content.includes('Planner'), true);
   });
 
+  it('tandem plan shows each step on stderr as a slow model writes it, then writes the validated plan', async () => {
+    const slow: ScriptStep = { type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: writingPlan() as Record<string, unknown> }], argChunkSize: 9, chunkDelayMs: 3 };
+    const r = await tandem([slow], ['plan', 'create notes', '--out', out()]);
+    assert.equal(r.code, 0, r.stderr);
+    const drafted = r.stderr.split('\n').filter((l) => l.startsWith('… plan step'));
+    assert.deepEqual(drafted, ['… plan step 1: Create notes.txt containing the line hello', '… plan step 2: Read notes.txt back to check it']);
+    assert.equal(JSON.parse(fs.readFileSync(out(), 'utf8')).steps.length, 2);
+  });
+
   it('tandem plan exits 1 with the errors and writes nothing when the plan never validates', async () => {
     const r = await tandem([propose(planWithUnknownTool()), propose(planWithUnknownTool()), propose(planWithUnknownTool()), text('never')], ['plan', 'add a flag', '--out', out()]);
     assert.equal(r.code, 1, r.stderr);
