@@ -66,7 +66,8 @@ describe('facts in the real workbench (UI)', function () {
     const used = ui.chat.locator('[data-card-kind="facts"]').last();
     assert.equal((await used.locator('summary').innerText()).trim(), 'Using 1 fact');
     await used.locator('summary').click();
-    assert.match(await used.innerText(), /The web app uses Flask, not FastAPI\s*— src\/app\.py:1-3/);
+    // Opened by the click (the details render on the next frame: under load, not at once).
+    await waitUntil(async () => /The web app uses Flask, not FastAPI\s*— src\/app\.py:1-3/.test(await used.innerText()), 'the facts card to open to its fact', { timeoutMs: 10_000, everyMs: 200 });
 
     await ui.wb.runCommand('Tandem: Turn Facts Off');
     await page().getByText('Facts are turned off (tandem.facts.enabled): none are learned or sent.').first().waitFor({ state: 'visible', timeout: 20_000 });
@@ -194,6 +195,7 @@ describe('facts in the real workbench (UI)', function () {
     await ui.wb.screenshot('facts-10-remembered-from-message');
   });
 
+
   it('past tandem.facts.max a notification offers Consolidate, once per task', async () => {
     const rememberText = async (t: string) => {
       await ui.wb.runCommand('Tandem: Remember…');
@@ -231,5 +233,31 @@ describe('facts in the real workbench (UI)', function () {
     await waitUntil(async () => ui.chat.locator('textarea:focus').count().then((n) => n > 0), 'the composer to take the focus', { timeoutMs: 10_000, everyMs: 200 }).catch(() => undefined);
     await rememberText('Flask serves the app');
     await shown(6);
+  });
+
+  it("a message's citation refused (no such file): the sentence is kept without it when the user says so, not lost", async () => {
+    // The notification centre the previous test opened is closed first: the context menu opens beside it.
+    await ui.wb.runCommand('Notifications: Clear All Notifications');
+    ui.server.replace([text('The settings live in src/settings.py:1-4.')]);
+    await ui.send('Where are the settings?');
+    const answer = ui.chat.locator('[data-card-kind="text"]', { hasText: 'The settings live in' });
+    await answer.waitFor({ state: 'visible', timeout: 30_000 });
+    await answer.click({ button: 'right' });
+    const item = page().locator('.monaco-menu .action-item', { hasText: 'Remember…' });
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    await item.click();
+    await page().locator('.quick-input-widget', { hasText: 'citing src/settings.py:1-4 (from the message)' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page().locator('.quick-input-widget input').fill('Settings are read from the environment');
+    await page().locator('.quick-input-widget input').press('Enter');
+    await page().locator('.quick-input-widget .monaco-list-row', { hasText: 'This workspace' }).click();
+    const warning = page().locator('.notification-list-item', { hasText: 'Not remembered with its citation: Refused: src/settings.py does not exist' }).first();
+    // As a toast, or in the notification centre when the workbench kept it quiet.
+    if (!(await warning.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false))) {
+      await ui.wb.runCommand('Notifications: Show Notifications');
+      await warning.waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    await ui.wb.screenshot('facts-10b-citation-refused');
+    await warning.getByRole('button', { name: 'Keep Without the Citation' }).click();
+    await factRow('Settings are read from the environment, from your own note').waitFor({ state: 'visible', timeout: 20_000 });
   });
 });

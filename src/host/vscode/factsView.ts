@@ -123,7 +123,12 @@ export function rememberFlow(book: FactBook) {
       scope = picked.scope;
     }
     const lines = evidence && 'lines' in evidence;
-    return book.add(text, scope === 'global' && lines ? undefined : evidence, { scope });
+    const kept = scope === 'global' && lines ? undefined : evidence;
+    const r = await book.add(text, kept, { scope });
+    if (r.ok || !kept) return r;
+    // The citation was refused (a file a read refuses, lines that are not there): the sentence the user typed is not lost.
+    const choice = await vscode.window.showWarningMessage(`Not remembered with its citation: ${r.why}`, 'Keep Without the Citation');
+    return choice ? book.add(text, undefined, { scope }) : { ...r, why: '' };
   };
 }
 
@@ -157,7 +162,8 @@ export function registerFactsView(context: vscode.ExtensionContext, deps: FactsV
   };
   const said = (r: { ok: boolean; why?: string }, done: string) => {
     if (r.ok) void vscode.window.setStatusBarMessage(done, 3000);
-    else void vscode.window.showWarningMessage(r.why ?? 'Not done.');
+    // An empty reason: the user was told already (and chose not to keep it).
+    else if (r.why !== '') void vscode.window.showWarningMessage(r.why ?? 'Not done.');
     refresh();
   };
   const added = (r: FactResult, done: string) => {
