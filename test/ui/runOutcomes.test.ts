@@ -11,7 +11,7 @@ import type { ScriptStep } from '../support/scriptedServer';
 import { waitUntil } from '../support/wait';
 
 // Runs in the page (the Node tsconfig has no DOM lib).
-declare function getComputedStyle(el: unknown): { backgroundColor: string };
+declare function getComputedStyle(el: unknown): { backgroundColor: string; lineHeight: string };
 
 const PLAN = (check?: string) => ({
   format_version: '1.0',
@@ -147,6 +147,11 @@ describe('Run outcomes named truly (UI)', function () {
     await setSidebarWidth(ui.wb.page, 300);
     await ui.reveal(summary);
     await ui.wb.screenshot('outcomes-07-assertion-300');
+    // Idle after the failed check, the header is its row plus one failure line (the summary card has the whole reason).
+    const line = ui.chat.locator('[data-turn-outcome="reason"]');
+    const lines = await line.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight || '0')));
+    assert.equal(lines, 1, `the header's failure line takes ${lines} lines at 300 px`);
+    assert.match((await line.getAttribute('title')) ?? '', /190 !== 180/, 'the whole reason on hover');
   });
 
   it('a one-command Actor turn whose test failed does not say "Run finished"', async () => {

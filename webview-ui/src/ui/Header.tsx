@@ -176,7 +176,8 @@ export function Header() {
       </div>
       {/* Under the row, never in it: a long reason would wrap Revert task onto another row. */}
       {agentState === 'idle' && lastOutcome && (outcomeReason
-        ? <div class="muted" data-turn-outcome="reason">{outcomeReason}</div>
+        // One line, the whole reason on hover: the run's summary card says it in full, and at 300 px it took three.
+        ? <div class="muted outcome-reason" data-turn-outcome="reason" title={outcomeReason}>{outcomeReason}</div>
         : OUTCOME_LABEL[lastOutcome] && <div class="muted" data-turn-outcome={lastOutcome}>Last turn {OUTCOME_LABEL[lastOutcome]}</div>)}
       {!confirmRevert && revertible > 0 && <RefusalNote text={revertRefusal} />}
       {confirmRevert && revertible > 0 && (
