@@ -88,5 +88,7 @@ describe('The fallback terminal says when a command is sandboxed (UI)', function
     await waitUntil(async () => /from-the-fallback/.test(await termText()), 'the command in the fallback terminal', 20_000);
     await ui.wb.screenshot('terminal-03-fallback-sandboxed');
     assert.match(await termText(), /\$ sandboxed 'echo from-the-fallback'/, 'the echoed line says it ran sandboxed');
+    // Named as the integrated terminal is: a loaded machine falls back here when shell integration is slow.
+    await ui.wb.page.locator('.panel', { hasText: 'Tandem (sandboxed)' }).first().waitFor({ state: 'visible', timeout: 10_000 });
   });
 });

@@ -31,6 +31,8 @@ export interface TerminalRunnerOptions {
 type RunOpts = { cwd: string; timeoutMs: number; signal: AbortSignal; onOutput?: (chunk: string) => void; isolation?: CommandIsolation };
 
 const NAME = 'Tandem';
+/** The agent terminal's name says whether its first command runs in the sandbox. */
+const terminalName = (sandboxed: boolean): string => (sandboxed ? `${NAME} (sandboxed)` : NAME);
 /** The launcher a sandboxed command is typed with: the terminal shows `sandboxed 'npm test'`, not the bwrap line. */
 const LAUNCHER = 'sandboxed';
 
@@ -119,7 +121,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     const userPath = (this.opts.env ?? userTerminalEnv)().PATH;
     const basePath = userPath === undefined ? process.env.PATH ?? '' : userPath ?? '';
     this.terminal = vscode.window.createTerminal({
-      name: sandboxed ? `${NAME} (sandboxed)` : NAME,
+      name: terminalName(sandboxed),
       cwd,
       shellPath: this.shellPath,
       iconPath: new vscode.ThemeIcon('hubot'),
@@ -247,7 +249,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   }
 
   private async runFallback(command: string, opts: RunOpts): Promise<CommandResult> {
-    const echo = this.ensureEcho();
+    const echo = this.ensureEcho(opts.isolation !== undefined);
     // As the integrated terminal types it: a sandboxed command reads `sandboxed 'CMD'`, a plain one `CMD`
     // (the fallback runner sandboxes exactly when the command has an isolation).
     const shown = opts.isolation ? `${LAUNCHER} ${shellQuote(command)}` : command;
@@ -264,8 +266,9 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     return result;
   }
 
-  private ensureEcho(): EchoTerminal {
-    if (!this.echo) this.echo = new EchoTerminal(NAME);
+  private ensureEcho(sandboxed: boolean): EchoTerminal {
+    // Named as the integrated terminal would be: the fallback is what runs when that one could not start.
+    if (!this.echo) this.echo = new EchoTerminal(terminalName(sandboxed));
     this.echo.terminal.show(true);
     return this.echo;
   }
