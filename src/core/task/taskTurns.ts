@@ -74,14 +74,7 @@ export interface TaskTurnsDeps {
 }
 
 /** Where one turn works: the task's own conversation and workspace, or a plan step's (see `branchTurn`). */
-interface TurnScope {
-  events: EventStream;
-  conversation: Conversation;
-  host: HostPorts;
-  paths: WorkspacePaths;
-  reads: ReadTracker;
-  planning: Planning;
-  hooks: AgentHooks;
+interface TurnScope extends Pick<TaskTurnsDeps, 'events' | 'conversation' | 'host' | 'paths' | 'reads' | 'planning' | 'hooks'> {
   /** The task's checkpoints see its changes (not those in a step's worktree: its apply-back is the checkpointed change). */
   checkpoints: boolean;
   setState(state: AgentState, detail?: string): void;
