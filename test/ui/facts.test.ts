@@ -7,6 +7,7 @@
  * Screenshots: test-results/facts-*.png.
  */
 import assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
 import { chatSuite } from './chatSuite';
 import { calls, json, numberedTc as tc, text } from '../support/scriptSteps';
 import { sleep, waitUntil } from '../support/wait';
@@ -25,6 +26,19 @@ describe('facts in the real workbench (UI)', function () {
   const ui = chatSuite({ name: 'facts', files: { 'src/app.py': APP }, factsView: true, settings: { 'tandem.facts.max': 3 } });
   const { input } = ui;
   const page = () => ui.wb.page;
+  /**
+   * Runs a context-menu item and waits for the input box it opens. The workbench's menu ignores a
+   * click that lands right after it opened (an idle machine is that fast), so the click is repeated
+   * while the menu is still there.
+   */
+  async function runMenuItem(item: Locator): Promise<void> {
+    const box = page().locator('.quick-input-widget');
+    await waitUntil(async () => {
+      if (await box.isVisible()) return true;
+      if (await item.isVisible()) await item.click({ timeout: 2_000 }).catch(() => undefined);
+      return false;
+    }, 'the menu item to open its input box', 20_000);
+  }
   const factRow = (hasText: string) => page().getByRole('treeitem', { name: new RegExp(`Fact: ${hasText}`) });
   const systemOf = (i: number): string => String(ui.server.chatRequests()[i].messages[0].content);
 
@@ -183,7 +197,7 @@ describe('facts in the real workbench (UI)', function () {
     const item = page().locator('.monaco-menu .action-item', { hasText: 'Remember…' });
     await item.waitFor({ state: 'visible', timeout: 10_000 });
     await ui.wb.screenshot('facts-09-message-menu');
-    await item.click();
+    await runMenuItem(item);
     await page().locator('.quick-input-widget', { hasText: 'One sentence about this project, citing src/app.py:5-7 (from the message)' }).waitFor({ state: 'visible', timeout: 10_000 });
     const box = page().locator('.quick-input-widget input');
     await box.fill('Routes are declared with Flask decorators');
@@ -245,7 +259,7 @@ describe('facts in the real workbench (UI)', function () {
     await answer.click({ button: 'right' });
     const item = page().locator('.monaco-menu .action-item', { hasText: 'Remember…' });
     await item.waitFor({ state: 'visible', timeout: 10_000 });
-    await item.click();
+    await runMenuItem(item);
     await page().locator('.quick-input-widget', { hasText: 'citing src/settings.py:1-4 (from the message)' }).waitFor({ state: 'visible', timeout: 10_000 });
     await page().locator('.quick-input-widget input').fill('Settings are read from the environment');
     await page().locator('.quick-input-widget input').press('Enter');
