@@ -6,7 +6,7 @@
  * card's data only (never its display text), and the citation is still checked as any other: a file
  * a read would refuse, or lines that do not exist, refuse the fact.
  */
-import type { Card } from '../../protocol';
+import { placeLabel, type Card } from '../../protocol';
 import type { CiteInput, Evidence } from './factBook';
 
 const RANGE = /(?:^|[\s(`'"[])((?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z0-9]+):(\d+)(?:-(\d+))?(?=$|[\s)`'",.;:\]])/g;
@@ -41,5 +41,5 @@ export function messageEvidence(card: Card): Evidence | undefined {
 
 /** The evidence in one line, as the Remember… prompt names it. */
 export function evidenceLabel(e: Evidence): string {
-  return 'command' in e ? `\`${e.command}\`` : e.lines.map((c) => `${c.path}:${c.start === c.end ? c.start : `${c.start}-${c.end}`}`).join(', ');
+  return 'command' in e ? `\`${e.command}\`` : e.lines.map((c) => placeLabel(c.path, c.start, c.end)).join(', ');
 }
