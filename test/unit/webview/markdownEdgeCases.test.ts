@@ -103,4 +103,23 @@ describe('webview markdown: what users saw wrong, and the shapes that stalled th
   it('emphasis: an unmatched closer kind does not stop later pairs (openers bottom)', () => {
     assert.equal(flat(md.renderMarkdown(`${'_a '.repeat(50)}b* c* *d* _e_`)).endsWith('b* c* <em>d</em> <em>e</em></p>'), true);
   });
+
+  it('a blank line inside a nested item spaces out that item only, not the whole list around it', () => {
+    const html = flat(md.renderMarkdown('- Build\n  - compile\n\n    then bundle\n- Test\n- Ship'));
+    assert.equal(html, '<ul><li>Build<ul><li><p>compile</p><p>then bundle</p></li></ul></li><li>Test</li><li>Ship</li></ul>');
+    // A fence with blank lines in an item leaves its list tight too.
+    assert.match(flat(md.renderMarkdown('- a\n- ```\n  x\n\n  y\n  ```\n- c')), /^<ul><li>a<\/li>/);
+    // A blank line between a nested list and more text of the item does space out the outer list.
+    assert.match(flat(md.renderMarkdown('- a\n  - b\n\n  c\n- d')), /<li><p>d<\/p><\/li>/);
+  });
+
+  it('tabs indent as four columns where they stand: a tab-indented block under an item is code', () => {
+    const html = md.renderMarkdown('- Run it:\n\n\t\tnpm test');
+    assert.match(html, /<pre><code>  npm test<\/code><\/pre>/);
+    assert.match(md.renderMarkdown('  \tindented by a tab'), /<pre><code>indented by a tab<\/code><\/pre>/);
+  });
+
+  it('a code fence still open at the end of a streamed text shows no empty last line', () => {
+    assert.match(md.renderMarkdown('```ts\nconst a = 1;\n'), /<pre><code>const a = 1;<\/code><\/pre>/);
+  });
 });

@@ -29,8 +29,8 @@ export function escapeHtml(s: string): string {
 export interface MarkdownParts {
   /** `inner` is rendered HTML; `href` as written (unchecked), `title` unescaped. */
   link(href: string, title: string | undefined, inner: string): string;
-  /** `alt` and `href` as written; `inLink`: inside a link's text (no anchor of its own there). */
-  image(href: string, alt: string, inLink: boolean): string;
+  /** `alt` and `href` as written, `title` unescaped; `inLink`: inside a link's text (no anchor of its own there). */
+  image(href: string, alt: string, inLink: boolean, title?: string): string;
   /** The code's text as written (unescaped); `inLink`: inside a link's text. */
   codespan(text: string, inLink: boolean): string;
   /** A code block's text (unescaped) and the first word of its info string. */
@@ -45,7 +45,6 @@ const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?:([ \t]+)(.*))?$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 /** A table's delimiter cell once trimmed: `---`, `:--`, `--:`, `:-:`. */
 const DELIM_CELL = /^:?-+:?$/;
-const INDENTED = /^(?: {4}|\t)/;
 // Inline patterns, matched in place (sticky) so a long paragraph is never copied once per character.
 const TICKS = /`+/y;
 const AUTOLINK = /<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>/y;
@@ -127,15 +126,45 @@ function indentOf(line: string): number {
   return n;
 }
 
-/** The line without its first `n` columns of indentation. */
-function unindent(line: string, n: number): string {
-  let col = 0;
+/**
+ * The line without its first `n` columns of indentation; `from`: the column the line starts at in
+ * the text (after a list marker or a `>`). Tabs count to the next multiple of 4 where they stand:
+ * the part of a tab left over is spaces, and when the cut is not on a tab stop the rest of the
+ * indentation is spaces too, so what is nested keeps its width (`- foo` then `\t\tbar` is code
+ * indented by two). A fenced block's own text keeps its tabs (`expand` false).
+ */
+function unindent(line: string, n: number, from = 0, expand = true): string {
+  const stop = from + n;
+  let col = from;
   let i = 0;
-  while (i < line.length && col < n && (line[i] === ' ' || line[i] === '\t')) {
+  while (i < line.length && col < stop && (line[i] === ' ' || line[i] === '\t')) {
     col += line[i] === '\t' ? 4 - (col % 4) : 1;
     i++;
   }
-  return ' '.repeat(Math.max(0, col - n)) + line.slice(i);
+  let lead = ' '.repeat(Math.max(0, col - stop));
+  if (expand && stop % 4 !== 0) {
+    for (; line[i] === ' ' || line[i] === '\t'; i++) {
+      const width = line[i] === '\t' ? 4 - (col % 4) : 1;
+      lead += ' '.repeat(width);
+      col += width;
+    }
+  }
+  return lead + line.slice(i);
+}
+
+/** A block-quote line's content: after the `>` and the one blank that may follow it (a tab's rest stays as spaces). */
+function quoteContent(line: string): string {
+  const gt = line.indexOf('>');
+  const rest = line.slice(gt + 1);
+  return unindent(rest, rest[0] === ' ' || rest[0] === '\t' ? 1 : 0, gt + 1);
+}
+
+/**
+ * A lazy continuation line as paragraph text only: CommonMark lets no lazy line be a setext
+ * underline, so one that looks like it (`> foo` then `bar` then `===`) gets its first mark escaped.
+ */
+function lazyLine(line: string): string {
+  return SETEXT.test(line) ? line.replace(/^[ \t]*/, '$&\\') : line;
 }
 
 /** Cells of a table row: split on unescaped pipes, the outer ones dropped. */
@@ -277,14 +306,29 @@ function itemStart(line: string): ItemStart | null {
   const indent = m[1]!.length;
   const marker = m[2]!;
   const spaces = m[3] ?? '';
-  // Five or more spaces after the marker: the content is indented code, starting one space in.
-  const pad = spaces.length === 0 || indentOf(spaces) > 4 ? 1 : indentOf(spaces);
-  const content = spaces.length === 0 ? '' : (indentOf(spaces) > 4 ? ' '.repeat(indentOf(spaces) - 1) : '') + (m[4] ?? '');
-  return { indent, marker, ordered: /\d/.test(marker), content, contentIndent: indent + marker.length + pad };
+  const rest = m[4] ?? '';
+  const after = indent + marker.length;
+  // The blank's width where it stands (a tab after `-` is 3 columns wide, not 4).
+  const width = indentOf(' '.repeat(after) + spaces) - after;
+  // An item starting with a blank line, or with five or more blanks (its content is indented
+  // code): the content starts one column after the marker.
+  const pad = rest === '' || width > 4 ? 1 : width;
+  const content = rest === '' ? '' : width > 4 ? unindent(spaces + rest, 1, after) : rest;
+  return { indent, marker, ordered: /\d/.test(marker), content, contentIndent: after + pad };
 }
 
 function sameList(a: ItemStart, b: ItemStart): boolean {
   return a.ordered === b.ordered && a.marker.slice(-1) === b.marker.slice(-1);
+}
+
+/** A rendered block, or a paragraph's inline HTML (shown with or without <p> by the list it is in). */
+type Block = string | { paragraph: string };
+
+/** Blocks as HTML; `tight`: paragraphs without <p> (a tight list's items). */
+function joinBlocks(blocks: Block[], tight: boolean): string {
+  let out = '';
+  for (const b of blocks) out += typeof b === 'string' ? b : tight ? b.paragraph : `<p>${b.paragraph}</p>\n`;
+  return out;
 }
 
 export class MarkdownRenderer {
@@ -293,7 +337,10 @@ export class MarkdownRenderer {
   render(src: string): string {
     // Past this size a text is a pasted log or a runaway answer: shown as it is, at once.
     if (src.length > MAX_TEXT) return this.parts.code(src, '');
-    return this.blocks(src.replace(/\r\n?/g, '\n').split('\n'), false, 0);
+    const lines = src.replace(/\r\n?/g, '\n').split('\n');
+    // The line break that ends the text starts no line (an unclosed fence would show it as one).
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    return this.blocks(lines, false, 0);
   }
 
   /** Whether `line` starts a block that ends a paragraph before it. */
@@ -309,13 +356,26 @@ export class MarkdownRenderer {
 
   /** Renders lines as blocks; `tight`: paragraphs without <p> (a tight list's items); `depth`: lists and quotes around. */
   private blocks(lines: string[], tight: boolean, depth: number): string {
+    return joinBlocks(this.blockList(lines, depth).blocks, tight);
+  }
+
+  /**
+   * Lines → their blocks, each paragraph kept apart (a list shows it with or without <p> once it
+   * knows whether it is loose), and whether a blank line stands between two of the blocks.
+   */
+  private blockList(lines: string[], depth: number): { blocks: Block[]; gap: boolean } {
     // Deeper than any real answer nests: the rest is text (no stack to overflow, no cost per level).
-    if (depth > MAX_DEPTH) return `<p>${escapeHtml(lines.join('\n'))}</p>\n`;
-    let out = '';
+    if (depth > MAX_DEPTH) return { blocks: [`<p>${escapeHtml(lines.join('\n'))}</p>\n`], gap: false };
+    const out: Block[] = [];
+    let gap = false;
+    let blank = false;
     let i = 0;
     while (i < lines.length) {
       const line = lines[i]!;
-      if (BLANK.test(line)) { i++; continue; }
+      if (BLANK.test(line)) { blank = out.length > 0; i++; continue; }
+      // Blank lines consumed inside a block (a fence, a nested list's item) are not seen here: only
+      // the ones between this text's own blocks make a list loose.
+      if (blank) { gap = true; blank = false; }
       let m: RegExpExecArray | null;
       if ((m = FENCE.exec(line)) && !(m[2]![0] === '`' && m[3]!.includes('`'))) {
         const indent = m[1]!.length;
@@ -326,53 +386,55 @@ export class MarkdownRenderer {
           const l = lines[i]!;
           const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(l);
           if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) { i++; break; }
-          body.push(unindent(l, indent));
+          body.push(unindent(l, indent, 0, false));
           i++;
         }
-        out += this.parts.code(body.join('\n'), m[3]!.trim().split(/\s+/)[0] ?? '');
+        out.push(this.parts.code(body.join('\n'), linkText(m[3]!.trim().split(/\s+/)[0] ?? '')));
         continue;
       }
-      if (INDENTED.test(line)) {
+      if (indentOf(line) >= 4) {
         const body: string[] = [];
-        while (i < lines.length && (INDENTED.test(lines[i]!) || BLANK.test(lines[i]!))) body.push(unindent(lines[i++]!, 4));
-        while (body.length && BLANK.test(body[body.length - 1]!)) body.pop();
-        out += this.parts.code(body.join('\n'), '');
+        while (i < lines.length && (indentOf(lines[i]!) >= 4 || BLANK.test(lines[i]!))) body.push(unindent(lines[i++]!, 4));
+        // Blank lines after the code are not its own: they stay for what follows to see.
+        while (body.length && BLANK.test(body[body.length - 1]!)) { body.pop(); i--; }
+        out.push(this.parts.code(body.join('\n'), ''));
         continue;
       }
       if ((m = HEADING.exec(line))) {
         const level = m[1]!.length;
         const text = headingText(m[2]!);
-        out += `<h${level}>${this.inline(text)}</h${level}>\n`;
+        out.push(`<h${level}>${this.inline(text)}</h${level}>\n`);
         i++;
         continue;
       }
-      if (isRule(line)) { out += '<hr>\n'; i++; continue; }
+      if (isRule(line)) { out.push('<hr>\n'); i++; continue; }
       if (QUOTE.test(line)) {
         const inner: string[] = [];
         let lazyOk = false;
         while (i < lines.length) {
           const l = lines[i]!;
           if (QUOTE.test(l)) {
-            const stripped = l.replace(QUOTE, '');
+            const stripped = quoteContent(l);
             inner.push(stripped);
-            lazyOk = !BLANK.test(stripped) && !FENCE.test(stripped);
+            // Only a paragraph's text goes on lazily: not a fence's, a code block's or a heading's.
+            lazyOk = !BLANK.test(stripped) && !FENCE.test(stripped) && indentOf(stripped) < 4 && !HEADING.test(stripped) && !isRule(stripped);
           } else if (lazyOk && !BLANK.test(l) && !this.interrupts(l, lines[i + 1])) {
-            inner.push(l);
+            inner.push(lazyLine(l));
           } else break;
           i++;
         }
-        out += `<blockquote>\n${this.blocks(inner, false, depth + 1)}</blockquote>\n`;
+        out.push(`<blockquote>\n${this.blocks(inner, false, depth + 1)}</blockquote>\n`);
         continue;
       }
       const first = itemStart(line);
-      if (first) { i = this.list(lines, i, first, depth, (html) => { out += html; }); continue; }
+      if (first) { i = this.list(lines, i, first, depth, (html) => { out.push(html); }); continue; }
       if (line.includes('|') && i + 1 < lines.length && isTableDelim(lines[i + 1]!)) {
         const head = cells(line);
         const aligns = cells(lines[i + 1]!).map((c) => (c.startsWith(':') ? (c.endsWith(':') ? 'center' : 'left') : c.endsWith(':') ? 'right' : ''));
         // A row is padded to the header's width, so the cells are capped: rows × columns.
         if (head.length === aligns.length && head.length * 2 <= MAX_TABLE_CELLS) {
           const cell = (tag: string, text: string, k: number) => `<${tag}${aligns[k] ? ` align="${aligns[k]}"` : ''}>${this.inline(text)}</${tag}>`;
-          out += `<table>\n<thead>\n<tr>${head.map((c, k) => cell('th', c, k)).join('')}</tr>\n</thead>\n`;
+          let table = `<table>\n<thead>\n<tr>${head.map((c, k) => cell('th', c, k)).join('')}</tr>\n</thead>\n`;
           i += 2;
           let body = '';
           let rows = 1;
@@ -381,7 +443,7 @@ export class MarkdownRenderer {
             body += `<tr>${aligns.map((_, k) => cell('td', row[k] ?? '', k)).join('')}</tr>\n`;
             i++;
           }
-          out += `${body ? `<tbody>\n${body}</tbody>\n` : ''}</table>\n`;
+          out.push(`${table}${body ? `<tbody>\n${body}</tbody>\n` : ''}</table>\n`);
           continue;
         }
       }
@@ -398,15 +460,14 @@ export class MarkdownRenderer {
         i++;
       }
       const text = trimEndBlanks(para.map((l) => l.replace(/^[ \t]+/, '')).join('\n'));
-      if (heading) out += `<h${heading}>${this.inline(text)}</h${heading}>\n`;
-      else out += tight ? this.inline(text) : `<p>${this.inline(text)}</p>\n`;
+      out.push(heading ? `<h${heading}>${this.inline(text)}</h${heading}>\n` : { paragraph: this.inline(text) });
     }
-    return out;
+    return { blocks: out, gap };
   }
 
   /** A list starting at `lines[i]`; returns the index after it. */
   private list(lines: string[], i: number, first: ItemStart, depth: number, emit: (html: string) => void): number {
-    const items: string[][] = [];
+    const items: { task: string; blocks: Block[] }[] = [];
     let loose = false;
     let start: ItemStart | null = first;
     while (start && sameList(first, start)) {
@@ -416,31 +477,43 @@ export class MarkdownRenderer {
       let blankBefore = false;
       while (i < lines.length) {
         const l = lines[i]!;
-        if (BLANK.test(l)) { body.push(''); blankBefore = true; i++; continue; }
+        if (BLANK.test(l)) {
+          // An item may start with one blank line, not two: `-` then a blank line is an empty item.
+          if (body.length === 1 && body[0] === '') break;
+          body.push(''); blankBefore = true; i++; continue;
+        }
         if (indentOf(l) >= ci) { body.push(unindent(l, ci)); blankBefore = false; i++; continue; }
         // A lazy continuation of the item's paragraph.
-        if (!blankBefore && !BLANK.test(body[body.length - 1]!) && !itemStart(l) && !this.interrupts(l, lines[i + 1])) { body.push(l); i++; continue; }
+        if (!blankBefore && !BLANK.test(body[body.length - 1]!) && !itemStart(l) && !this.interrupts(l, lines[i + 1])) { body.push(lazyLine(l)); i++; continue; }
         break;
       }
       // Blank lines at the end of an item belong to the gap before whatever follows.
       let trailing = 0;
       while (body.length > 1 && BLANK.test(body[body.length - 1]!)) { body.pop(); trailing++; }
-      if (body.slice(1).some((l, k) => BLANK.test(l) && k + 2 < body.length)) loose = true;
-      items.push(body);
-      start = i < lines.length ? itemStart(lines[i]!) : null;
-      if (start && sameList(first, start) && trailing > 0) loose = true;
-    }
-    const num = parseInt(first.marker, 10);
-    const open = first.ordered ? `<ol${num !== 1 ? ` start="${num}"` : ''}>` : '<ul>';
-    let html = `${open}\n`;
-    for (const body of items) {
+      // (An empty item stopped at its second blank line: the list may go on after them.)
+      while (i < lines.length && BLANK.test(lines[i]!)) { i++; trailing++; }
       let task = '';
       const t = /^\[([ xX])\][ \t]+/.exec(body[0]!);
       if (t) {
         task = `<input ${t[1] === ' ' ? '' : 'checked="" '}disabled="" type="checkbox"> `;
         body[0] = body[0]!.slice(t[0].length);
       }
-      const inner = this.blocks(body, !loose, depth + 1);
+      // A list is loose when a blank line separates two of its items or two blocks of one item;
+      // one inside a nested list's item or inside a fence leaves this list tight.
+      const parsed = this.blockList(body, depth + 1);
+      if (parsed.gap) loose = true;
+      items.push({ task, blocks: parsed.blocks });
+      start = i < lines.length ? itemStart(lines[i]!) : null;
+      if (start && sameList(first, start)) { if (trailing > 0) loose = true; }
+      // The list ends here: its last blank lines go back to the text around, where they separate
+      // the list from what follows (and make an item holding this list loose).
+      else i -= trailing;
+    }
+    const num = parseInt(first.marker, 10);
+    const open = first.ordered ? `<ol${num !== 1 ? ` start="${num}"` : ''}>` : '<ul>';
+    let html = `${open}\n`;
+    for (const { task, blocks } of items) {
+      const inner = joinBlocks(blocks, !loose);
       html += `<li>${task}${inner.endsWith('\n') ? inner.slice(0, -1) : inner}</li>\n`;
     }
     emit(`${html}${first.ordered ? '</ol>' : '</ul>'}\n`);
@@ -486,7 +559,7 @@ export class MarkdownRenderer {
         const link = this.linkAt(src, c === '!' ? i + 1 : i, brackets);
         if (link) {
           flush();
-          out.push(c === '!' ? this.parts.image(link.href, link.label, inLink) : this.parts.link(link.href, link.title, this.inline(link.label, true)));
+          out.push(c === '!' ? this.parts.image(link.href, link.label, inLink, link.title) : this.parts.link(link.href, link.title, this.inline(link.label, true)));
           i = link.end;
           continue;
         }
