@@ -11,6 +11,8 @@ import { ChatStore } from './chatStore';
 import { headerFacts, type HeaderFacts } from './headerFacts';
 import { cardGroups, groupSummary, type CardGroup } from './cardGroups';
 import { currentRefusals, refusalKey } from './refusals';
+import { pendingApproval, pendingDecisions, type PendingApproval, type PendingDecision } from './pendingApproval';
+import type { QueuedMessage } from './messageQueue';
 
 /** A state replaced as a whole on each update, with listeners told after each one. */
 export class Store<S extends object> {
@@ -42,6 +44,7 @@ export class Store<S extends object> {
 export class ChatFrame {
   private groups: Map<string, CardGroup> | undefined;
   private refusals: Map<string, string> | undefined;
+  private waitingOn: { approval: PendingApproval | null; decisions: PendingDecision[] } | undefined;
 
   constructor(
     readonly version: number,
@@ -53,10 +56,12 @@ export class ChatFrame {
     private readonly stepReasons: ReadonlyMap<string, string>,
     /** What the header shows of the chat at this version (an empty chat's for a frame made without one). */
     readonly header: HeaderFacts = headerFacts(new ChatStore()),
+    /** The task these cards are of (none before the host's first snapshot). */
+    readonly taskId?: string,
   ) {}
 
   static of(chat: ChatStore): ChatFrame {
-    return new ChatFrame(chat.version, chat.cards, chat.agentState !== 'idle', chat.retryOfferId, chat.stepReasons, headerFacts(chat));
+    return new ChatFrame(chat.version, chat.cards, chat.agentState !== 'idle', chat.retryOfferId, chat.stepReasons, headerFacts(chat), chat.taskId);
   }
 
   /** Why a plan step failed, from step_failed (the card schema has no field for it). */
@@ -74,6 +79,20 @@ export class ChatFrame {
   refusal(action: string, target?: string): string | undefined {
     this.refusals ??= currentRefusals(this.cards);
     return this.refusals.get(refusalKey(action, target));
+  }
+
+  /** The approval the agent waits on, if any (what is typed goes with Approve or Reject). */
+  approval(): PendingApproval | null {
+    return this.pending().approval;
+  }
+
+  /** Every decision the run waits on (steps side by side may wait at once). */
+  decisions(): readonly PendingDecision[] {
+    return this.pending().decisions;
+  }
+
+  private pending(): { approval: PendingApproval | null; decisions: PendingDecision[] } {
+    return this.waitingOn ??= { approval: pendingApproval(this.cards), decisions: pendingDecisions(this.cards) };
   }
 }
 
@@ -106,7 +125,31 @@ export interface ViewState {
   models: ModelChoice | null;
   /** How much of the model's window the task's last request took (none before one, or in a task just opened). */
   meter: ContextMeter | null;
+  /** The setup card, while open: the endpoint and models the host knows of. */
+  setup: SetupRequest | null;
+  /**
+   * No model connected yet (not merely the card opened from an error card's Set API key): nothing
+   * can be sent, since a request would go out without a key and fail. Closing the card keeps it so.
+   */
+  unconnected: { url?: string; models?: Record<string, string> } | null;
+  /** The host's answer to the setup card's last Test connection or Save. */
+  connection: ConnectionResult | null;
+  /** Moves each time the host asks for the cursor in the composer. */
+  focusTick: number;
+  /** The empty chat offers the workspace's latest tasks (worded by the host). */
+  recentTasks: readonly RecentTask[];
+  /** A saved task that could not be opened here, and why (a tick per notice: the same one shows anew). */
+  unavailable: TaskUnavailable | null;
+  /** Another window took this task over: why, and the composer gives way to the way back. */
+  readOnly: string | null;
+  /** Messages typed while the agent ran, in the order they go out (state/messageQueue.ts keeps them). */
+  queue: readonly QueuedMessage[];
 }
+
+export interface SetupRequest { url?: string; models?: Record<string, string>; keyNeeded?: boolean }
+export interface ConnectionResult { ok: boolean; models?: string[]; suggested?: Record<string, string>; error?: string; tick: number }
+export interface RecentTask { id: string; title: string; updated: number; detail?: string }
+export interface TaskUnavailable { taskId: string; reason: string; takeOver: boolean; tick: number }
 
 export interface ModelChoice { byRole: Record<string, string>; available: string[] }
 export interface ContextMeter { model: string; used: number; window: number; known: boolean }
@@ -124,22 +167,28 @@ export function createViewStore(init: Partial<ViewState> = {}): ViewStore {
     draft: '',
     mentionResults: new Map(),
     reveal: null,
+    setup: null,
+    unconnected: null,
+    connection: null,
+    focusTick: 0,
+    recentTasks: [],
+    unavailable: null,
+    readOnly: null,
+    queue: [],
     ...init,
   });
 }
 
-/** Keeps the host's answer to the picker's search for `query` (a newer answer to the same query replaces it). */
-export function mentionAnswered(store: ViewStore, query: string, paths: readonly string[]): void {
-  store.update((s) => {
-    const next = new Map(s.mentionResults);
-    next.delete(query);
-    next.set(query, paths);
-    for (const old of next.keys()) {
-      if (next.size <= MENTION_ANSWERS_KEPT) break;
-      next.delete(old);
-    }
-    return { mentionResults: next };
-  });
+/** The picker's answers with the host's answer for `query` kept (a newer answer to the same query replaces it). */
+export function withMentionAnswer(answers: MentionResults, query: string, paths: readonly string[]): MentionResults {
+  const next = new Map(answers);
+  next.delete(query);
+  next.set(query, paths);
+  for (const old of next.keys()) {
+    if (next.size <= MENTION_ANSWERS_KEPT) break;
+    next.delete(old);
+  }
+  return next;
 }
 
 /** The picker closed: its answers are forgotten (see MentionResults). */
@@ -172,6 +221,26 @@ export function revealCard(store: ViewStore, id: string, step?: number): void {
     const lanes = step === undefined ? s.closedLanes : new Set([...s.closedLanes].filter((l) => !l.endsWith(`#${step}`)));
     return { closedLanes: lanes, reveal: { id, tick: (s.reveal?.tick ?? 0) + 1 } };
   });
+}
+
+/** The setup card closes; a chat with no model connected still waits for one. */
+export function closeSetup(store: ViewStore): void {
+  store.update({ setup: null });
+}
+
+/** The settings were saved and the endpoint answered: a model is connected. */
+export function setupSaved(store: ViewStore): void {
+  store.update({ setup: null, unconnected: null });
+}
+
+/** "Connect a model": the setup card opens again with what the host knows (or stays as it is). */
+export function openSetup(store: ViewStore): void {
+  store.update((s) => ({ setup: s.setup ?? (s.unconnected ? { ...s.unconnected } : null) }));
+}
+
+/** The notice about a task that could not be opened goes away. */
+export function dismissUnavailable(store: ViewStore): void {
+  store.update({ unavailable: null });
 }
 
 /** The composer's text as a decision's note (trimmed, at most 10,000 characters); the composer empties when there was one. */

@@ -1,46 +1,37 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { postToHost } from '../bridge/vscodeApi';
-import type { PendingApproval, PendingDecision } from '../state/pendingApproval';
-import type { QueuedMessage } from '../state/messageQueue';
+import type { PendingDecision } from '../state/pendingApproval';
+import { MessageQueue } from '../state/messageQueue';
+import { openSetup, revealCard } from '../state/viewStore';
+import { useView, useViewSession, useViewStore } from './storeContext';
 import { useMentionPicker } from '../mentions/MentionPicker';
 import { MentionChips } from '../mentions/MentionChips';
-
-interface Props {
-  draft: string;
-  onDraft(text: string): void;
-  busy: boolean;
-  /** Bumped by the host's `focus_input`. */
-  focusTick: number;
-  /** The approval the agent waits on: what is typed now goes with Approve or Reject. */
-  approval: PendingApproval | null;
-  /** The agent waits for the user (a question's answer): it is not working. */
-  waiting?: boolean;
-  /** Every decision the run waits on (steps side by side may wait at once), each one click from its card. */
-  decisions?: readonly PendingDecision[];
-  onShowDecision?(d: PendingDecision): void;
-  /** Messages typed while the agent ran, delivered in order when the turn ends. */
-  queue: readonly QueuedMessage[];
-  /** Whether the queue waits for the user (the last turn stopped or failed) instead of going out by itself. */
-  queueHeld: boolean;
-  onQueue(text: string): void;
-  onEditQueued(id: number): void;
-  onRemoveQueued(id: number): void;
-  onSendQueued(id: number): void;
-  /**
-   * Set while no model is connected: Send is disabled (a request would go out without a key), the
-   * text stays, and this opens the setup card again.
-   */
-  connectFirst?: () => void;
-  /** The setup card is open above: the way to it needs no link. */
-  setupOpen?: boolean;
-}
 
 /**
  * The input: Enter sends, Shift+Enter is a newline, Escape stops the run. Text is cleared only once
  * it is delivered: while an approval waits it goes with Approve/Reject as feedback, and while the
  * agent runs it is queued (shown above the input, editable and removable) until the turn ends.
+ * Everything it shows it selects from the view store; the queue's actions go through the session.
  */
-export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = false, decisions = [], onShowDecision, queue, queueHeld, onQueue, onEditQueued, onRemoveQueued, onSendQueued, connectFirst, setupOpen = false }: Props) {
+export function Composer() {
+  const store = useViewStore();
+  const session = useViewSession();
+  const draft = useView((s) => s.draft);
+  const frame = useView((s) => s.chat);
+  const focusTick = useView((s) => s.focusTick);
+  const queue = useView((s) => s.queue);
+  // No model connected yet: Send is disabled (a request would go out without a key), the text stays,
+  // and the way to the setup card is offered (no link while the card is open above).
+  const unconnected = useView((s) => s.unconnected !== null);
+  const setupOpen = useView((s) => s.setup !== null);
+  const busy = frame.busy;
+  const approval = frame.approval();
+  const decisions = frame.decisions();
+  const waiting = frame.header.agentState === 'waiting_on_user';
+  const queueHeld = MessageQueue.held(frame.header.lastOutcome);
+  const onDraft = (text: string): void => store.update({ draft: text });
+  const connectFirst = unconnected ? () => openSetup(store) : undefined;
+  const onShowDecision = (d: PendingDecision): void => revealCard(store, d.cardId, d.step);
   const ta = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentionPicker(ta, draft, onDraft);
   useEffect(() => {
@@ -66,7 +57,7 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
     if (!t || approval) return;
     if (connectFirst && !busy) { connectFirst(); return; }
     if (busy) {
-      onQueue(t.slice(0, 100_000));
+      session.queueMessage(t.slice(0, 100_000));
     } else {
       postToHost({ type: 'send', text: t.slice(0, 100_000) });
     }
@@ -95,9 +86,9 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
             <li key={m.id} class="queued">
               <span class="chip">queued</span>
               <span class="queued-text" title={m.text}>{m.text}</span>
-              {queueHeld && <button type="button" class="secondary" aria-label="Send queued message now" disabled={busy} onClick={() => onSendQueued(m.id)}>Send</button>}
-              <button type="button" class="icon" aria-label="Edit queued message" title="Edit" onClick={() => onEditQueued(m.id)}>✎</button>
-              <button type="button" class="icon" aria-label="Remove queued message" title="Remove" onClick={() => onRemoveQueued(m.id)}>✕</button>
+              {queueHeld && <button type="button" class="secondary" aria-label="Send queued message now" disabled={busy} onClick={() => session.sendQueuedNow(m.id)}>Send</button>}
+              <button type="button" class="icon" aria-label="Edit queued message" title="Edit" onClick={() => session.editQueued(m.id)}>✎</button>
+              <button type="button" class="icon" aria-label="Remove queued message" title="Remove" onClick={() => session.removeQueued(m.id)}>✕</button>
             </li>
           ))}
           {queueHeld && <li class="muted queue-note">The last turn did not finish; queued messages wait for you.</li>}
@@ -108,7 +99,7 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
         <ul class="waiting-list" aria-label="Waiting for you">
           {decisions.filter((d) => d.cardId !== approval?.cardId).map((d) => (
             <li key={d.cardId} data-waiting-card={d.cardId}>
-              {onShowDecision && <button type="button" class="link" onClick={() => onShowDecision(d)}>Show</button>}
+              <button type="button" class="link" onClick={() => onShowDecision(d)}>Show</button>
               <span class="muted decide-what" title={d.what}>{d.step ? `Step ${d.step}` : 'Tandem'} {d.kind === 'question' ? 'asks' : 'waits for your decision to'} {d.what}</span>
             </li>
           ))}
@@ -117,7 +108,7 @@ export function Composer({ draft, onDraft, busy, focusTick, approval, waiting = 
       {approval && (
         <div class="decide" role="group" aria-label="Send with your decision">
           <span class="muted decide-what">{approval.step ? `Step ${approval.step} waits` : 'Waiting'} for your decision to {approval.what}{text ? ': your message goes with it.' : '. Type here to send feedback with Approve or Reject.'}</span>
-          {onShowDecision && approval.cardId && <>{' '}<button type="button" class="link" onClick={() => onShowDecision({ cardId: approval.cardId!, kind: 'approval', what: approval.what, ...(approval.step ? { step: approval.step } : {}) })}>Show</button></>}
+          {approval.cardId && <>{' '}<button type="button" class="link" onClick={() => onShowDecision({ cardId: approval.cardId!, kind: 'approval', what: approval.what, ...(approval.step ? { step: approval.step } : {}) })}>Show</button></>}
           {text && (
             <div class="actions">
               <button type="button" class="secondary" onClick={() => decide(false)}>Reject with message</button>

@@ -3,6 +3,7 @@ import type { RoleInfo, RoleRegistry } from '../../../src/protocol';
 import { PRODUCT_ROLE_INFO } from '../../../src/protocol/roleRegistry';
 import { endpointNeedsKey } from '../../../src/protocol/endpointNeedsKey';
 import { postToHost } from '../bridge/vscodeApi';
+import type { ConnectionResult } from '../state/viewStore';
 
 /** First-run setup: pick an endpoint, test it, choose a model per role, save. */
 export const PRESETS = [
@@ -14,7 +15,6 @@ export const PRESETS = [
   { id: 'custom', label: 'Custom URL', url: '', needsKey: false },
 ] as const;
 
-export interface ConnectionResult { ok: boolean; models?: string[]; suggested?: Record<string, string>; error?: string; tick: number }
 
 interface Props {
   initialUrl?: string;

@@ -6,8 +6,17 @@
 import { createContext } from 'preact';
 import { useContext, useLayoutEffect, useReducer, useRef } from 'preact/hooks';
 import type { Store, ViewState, ViewStore } from '../state/viewStore';
+import type { ViewSession } from '../state/viewSession';
 
 export const ViewStoreContext = createContext<ViewStore | null>(null);
+/** The panel's session, for what the user does that only it can (the message queue's actions). */
+export const ViewSessionContext = createContext<ViewSession | null>(null);
+
+export function useViewSession(): ViewSession {
+  const session = useContext(ViewSessionContext);
+  if (!session) throw new Error('no view session: render inside <ViewSessionContext.Provider>');
+  return session;
+}
 
 export function useViewStore(): ViewStore {
   const store = useContext(ViewStoreContext);
