@@ -15,10 +15,14 @@ export function planRepairPrompt(errors: readonly string[], via: 'tool' | 'json'
   ].join('\n');
 }
 
-/** The instruction for a final plan request when the endpoint has no structured outputs. */
-export const PLAN_AS_TEXT_INSTRUCTION =
+/**
+ * The instruction for a final plan request when the endpoint has no structured outputs: no schema
+ * travels with it (and no tools), so it names what tools_needed may hold itself.
+ */
+export const planAsTextInstruction = (stepTools: readonly string[]): string =>
   'Now write the plan. Answer with only one ```json block holding an object with: format_version "1.0", goal, ' +
-  'steps [{step_number, action, reason, tools_needed, estimated_time, files}], estimated_total_time, risks, prerequisites.';
+  'steps [{step_number, action, reason, tools_needed, estimated_time, files}], estimated_total_time, risks, prerequisites. ' +
+  `tools_needed only from: ${stepTools.join(', ')}.`;
 
 /** The instruction for a final plan request constrained by the JSON schema. */
 export const PLAN_AS_JSON_INSTRUCTION = 'Now write the plan as JSON matching the schema. Each step must be self-contained.';

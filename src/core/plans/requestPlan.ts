@@ -10,7 +10,7 @@ import type { Logger } from '../ports/ports';
 import { extractJson } from './extractJson';
 import { planResponseFormat } from '../schemas/planJsonSchema';
 import type { PlanTurn } from './planTurn';
-import { PLAN_AS_JSON_INSTRUCTION, PLAN_AS_TEXT_INSTRUCTION } from './repairPrompt';
+import { PLAN_AS_JSON_INSTRUCTION, planAsTextInstruction } from './repairPrompt';
 import type { StructuredOutputs } from './structuredOutputs';
 
 export interface PlanMessage {
@@ -38,7 +38,7 @@ export interface RequestPlanDeps {
 export async function requestPlan(deps: RequestPlanDeps, history: PlanMessage[], turn: PlanTurn): Promise<PlanMessage[]> {
   const added: PlanMessage[] = [];
   let useSchema = deps.structured.use;
-  added.push({ role: 'user', content: useSchema ? PLAN_AS_JSON_INSTRUCTION : PLAN_AS_TEXT_INSTRUCTION });
+  added.push({ role: 'user', content: useSchema ? PLAN_AS_JSON_INSTRUCTION : planAsTextInstruction(turn.stepTools) });
   while (!turn.done) {
     let text: string;
     // An answer held to the schema is the plan's JSON from its first character: shown step by step as it
@@ -58,7 +58,7 @@ export async function requestPlan(deps: RequestPlanDeps, history: PlanMessage[],
         if (deps.structured.use) continue;
         useSchema = false;
         // The instruction must now describe the JSON, since no schema travels with the request.
-        added[added.length - 1] = { ...added[added.length - 1], content: appendTextInstruction(added[added.length - 1].content) };
+        added[added.length - 1] = { ...added[added.length - 1], content: appendTextInstruction(added[added.length - 1].content, turn.stepTools) };
         continue;
       }
       throw err;
@@ -76,7 +76,7 @@ export async function requestPlan(deps: RequestPlanDeps, history: PlanMessage[],
   return added;
 }
 
-function appendTextInstruction(content: string | null): string {
-  if (content === PLAN_AS_JSON_INSTRUCTION) return PLAN_AS_TEXT_INSTRUCTION;
-  return `${content ?? ''}\n${PLAN_AS_TEXT_INSTRUCTION}`;
+function appendTextInstruction(content: string | null, stepTools: readonly string[]): string {
+  if (content === PLAN_AS_JSON_INSTRUCTION) return planAsTextInstruction(stepTools);
+  return `${content ?? ''}\n${planAsTextInstruction(stepTools)}`;
 }

@@ -15,7 +15,8 @@ const input = z.preprocess(dropNulls, Question) as unknown as z.ZodType<Question
 
 export const askQuestionTool: Tool<Question> = {
   name: 'ask_question',
-  description: 'Ask the user a multiple-choice question (2-5 options; default: an option\'s value) and wait.',
+  // How many options is the schema's minItems/maxItems, not repeated here.
+  description: 'Ask the user a multiple-choice question and wait (default: an option\'s value).',
   input,
   parameters: toStrictJsonSchema(Question),
   permissions: [],

@@ -141,5 +141,8 @@ describe('requestPlan against the scripted server', () => {
     assert.ok(reqs.every((b) => b.response_format === undefined));
     assert.match(reqs[1].messages.at(-1).content, /no JSON object found/);
     assert.ok(t.planning.book.latest()!.plan);
+    // No schema and no tools travel with these requests: the instruction itself names the tools a step may use.
+    assert.ok(reqs[0].tools === undefined || reqs[0].tools.length === 0);
+    assert.equal(reqs[0].messages.at(-1).content.endsWith(`tools_needed only from: ${STEP_TOOLS.join(', ')}.`), true, reqs[0].messages.at(-1).content);
   });
 });
