@@ -5,6 +5,7 @@
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { packEvalSuite } from './scripts/pack-eval-suite.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -121,6 +122,10 @@ const GRAMMARS = ['python', 'go', 'typescript', 'tsx', 'javascript', 'css', 'jav
 mkdirSync(join(dist, 'tree-sitter'), { recursive: true });
 copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', join(dist, 'tree-sitter', 'tree-sitter.wasm'));
 for (const g of GRAMMARS) copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`, join(dist, 'tree-sitter', `tree-sitter-${g}.wasm`));
+
+// The built-in eval suite packed for the VSIX (about 1 s): a checkout runs it from eval-suite/, so
+// the development build skips it (src/host/node/eval/builtinSuite.ts).
+if (production) packEvalSuite(join(dist, 'builtin-eval', 'suite.json.br'));
 
 if (watch) {
   for (const t of targets) (await esbuild.context(t)).watch();

@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from './test-host-paths.mjs';
 
 /** What the packaged extension carries besides dist/ (.vscodeignore then picks the files). */
-const MANIFEST_FILES = ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'media', 'eval-suite'];
+// The built-in eval suite goes in packed (dist/builtin-eval/, written by the production build), not as eval-suite/.
+const MANIFEST_FILES = ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'media'];
 
 /** Runs a step; `quiet` keeps its output unless it fails (the budgets stage prints figures only). */
 function run(cmd, args, { cwd = ROOT, quiet = false } = {}) {

@@ -16,6 +16,8 @@ import type { EvalTask } from '../../core/eval/evalTask';
 import { settingsFromEnv } from '../settingsFromEnv';
 import { sandboxSettingsFromEnv } from '../sandboxEnv';
 import { loadSuite } from '../../host/node/eval/evalTasks';
+import { builtinSuite, PACKED_SUITE } from '../../host/node/eval/builtinSuite';
+import { dataHome } from '../../core/history/storageDir';
 import { buildGitTasks } from '../../host/node/eval/fromGit';
 import { gitSourceOf } from '../../host/node/eval/taskCopy';
 import { runEval } from '../../host/node/eval/evalRunner';
@@ -64,15 +66,6 @@ result under DIR/results/. Progress and an estimate of the time left go to stder
 Exit codes: 0 the eval ran (whatever passed), 1 an error, 2 bad usage, 130 Ctrl-C (results kept);
 compare: 0, or 1 when a task that passed in A fails in B.
 `;
-
-/** The suite that ships with Tandem: `eval-suite/` beside the bundle's folder (dist/ → the package root). */
-export function builtinSuite(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'eval-suite');
-    if (fs.existsSync(path.join(candidate, 'README.md'))) return candidate;
-    if (path.dirname(dir) === dir) return path.join(__dirname, '..', 'eval-suite');
-  }
-}
 
 /** `planner=a,actor=b` → every role's model (roles not named: the first model named). */
 export function parseAssignment(text: string, registries: Registries): Assignment | string {
@@ -146,11 +139,20 @@ export async function runEvalCommand(io: EvalIo, registries: Registries = PRODUC
     }
     io.stderr(`tandem eval: ${tasks.length} task${tasks.length === 1 ? '' : 's'} from ${repo}'s history${tasks.length < Number(fromGit) ? ` (asked for ${fromGit}: no more commits change both code and tests)` : ''}\n`);
   } else {
-    const suite = values.suite ? path.resolve(io.cwd, values.suite as string) : builtinSuite();
+    let suite: string | undefined;
+    try {
+      // The built-in one: a checkout's eval-suite/, else the pack beside the bundle, unpacked into the data folder.
+      suite = values.suite ? path.resolve(io.cwd, values.suite as string) : builtinSuite(__dirname, dataHome(io.env));
+    } catch (e) {
+      io.stderr(`tandem eval: ${(e as Error).message}\n`);
+      return 1;
+    }
+    if (!suite) return usageError(io, 'this install of Tandem has no built-in suite: name one with --suite DIR');
     const loaded = loadSuite(suite, (values.tasks as string[] | undefined) ?? []);
     if ('error' in loaded) return usageError(io, loaded.error);
     tasks = loaded;
     hidden.push(suite);
+    if (!values.suite) hidden.push(path.join(__dirname, path.dirname(PACKED_SUITE)));
   }
   for (const t of tasks) {
     hidden.push(t.dir);

@@ -18,6 +18,8 @@ import { percent, usd } from '../../core/eval/evalMarkdown';
 import { PRODUCT_ROLE_INFO } from '../../protocol';
 import { runEval } from '../node/eval/evalRunner';
 import { loadSuite } from '../node/eval/evalTasks';
+import { builtinSuite, hasBuiltinSuite, PACKED_SUITE } from '../node/eval/builtinSuite';
+import { editorTypeScript } from '../node/eval/typeScriptRunner';
 import { buildGitTasks, repositoryTestCommand } from '../node/eval/fromGit';
 import { gitSourceOf } from '../node/eval/taskCopy';
 import type { ApiKeyStore } from './secrets';
@@ -55,9 +57,10 @@ interface Choice extends vscode.QuickPickItem { id: 'builtin' | 'git' | 'folder'
 
 export async function evaluateModels(context: vscode.ExtensionContext, deps: { keys: ApiKeyStore; logger: Logger }): Promise<void> {
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const builtin = path.join(context.extensionPath, 'eval-suite');
+  // The extension's code folder: dist/ holds the packed suite of an install; a checkout has eval-suite/ above it.
+  const codeDir = path.join(context.extensionPath, 'dist');
   const choices: Choice[] = [
-    ...(fs.existsSync(path.join(builtin, 'README.md')) ? [{ id: 'builtin' as const, label: 'The built-in suite', detail: 'About 30 small real tasks in JavaScript, TypeScript and Python, verified by their own tests' }] : []),
+    ...(hasBuiltinSuite(codeDir) ? [{ id: 'builtin' as const, label: 'The built-in suite', detail: 'About 30 small real tasks in JavaScript, TypeScript and Python, verified by their own tests' }] : []),
     ...(workspace && fs.existsSync(path.join(workspace, '.git')) ? [{ id: 'git' as const, label: "This repository's history", detail: 'The last commits that change code and tests: the code taken back, the commit message as the request, its tests as the check' }] : []),
     { id: 'folder', label: 'A suite folder…', detail: 'Folders with a task.json each' },
   ];
@@ -81,8 +84,16 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
       return;
     }
   } else {
-    let suite = builtin;
-    if (source.id === 'folder') {
+    let suite: string | undefined;
+    if (source.id === 'builtin') {
+      try {
+        suite = builtinSuite(codeDir, context.globalStorageUri.fsPath);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Tandem: ${(e as Error).message}`);
+        return;
+      }
+      if (!suite) return;
+    } else {
       const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, title: 'The suite folder' });
       if (!picked?.[0]) return;
       suite = picked[0].fsPath;
@@ -94,6 +105,7 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
     }
     tasks = loaded;
     hidden.push(suite);
+    if (source.id === 'builtin') hidden.push(path.join(codeDir, path.dirname(PACKED_SUITE)));
   }
   // Which of them: all are picked; typing filters (the ids say language and project), Space toggles.
   if (tasks.length > 1) {
@@ -150,7 +162,7 @@ export async function evaluateModels(context: vscode.ExtensionContext, deps: { k
       void runEval({
         tasks, assignments, flow: flow.label as 'plan' | 'act', jobs, outDir, settings, hidden,
         sandbox: { network: false, secretFiles: c.get<string[]>('hiddenFiles'), allowSecretFiles: c.get<string[]>('shownFiles') },
-        env: process.env, stderr: say, signal: abort.signal, projects: workspace ? [workspace] : [],
+        env: process.env, stderr: say, signal: abort.signal, projects: workspace ? [workspace] : [], editorTypeScript: editorTypeScript(vscode.env.appRoot),
       }).then(
         (r) => {
           for (const a of r.report.assignments) say(`${a.assignment}: ${a.passed}/${a.tasks} passed (${percent(a.passRate)}), cost ${usd(a.costUsd)}\n`);

@@ -94,7 +94,7 @@ describe('the built-in eval suite (built CLI, scripted server)', function () {
     for (const x of rep.results) {
       assert.equal(x.passed, false, x.task);
       assert.equal(x.reason, 'setup_failed', x.task);
-      assert.match(x.detail!, /runs TypeScript with esbuild, and TANDEM_EVAL_ESBUILD=.* holds no esbuild package/, x.task);
+      assert.match(x.detail!, /compiles TypeScript, and TANDEM_EVAL_ESBUILD=.* holds no esbuild package/, x.task);
       assert.equal(x.modelRequests, 0, `${x.task}: no model was asked`);
     }
     assert.equal(server.chatRequests().length, 0);

@@ -21,10 +21,12 @@ describe('the VSIX contents', function () {
   });
 
   it('holds only what runs: the manifest, README, LICENSE, the icon, the built bundles and the built-in eval suite', () => {
-    // eval-suite/ is data Tandem: Evaluate Models… runs from the extension's folder (each task's repository,
-    // verifier and licence), never code the extension loads.
-    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|media\/[\w.-]+\.svg|dist\/[\w.-]+\.(js|css|woff2|ttf)|dist\/tree-sitter\/tree-sitter(-[a-z]+)?\.wasm|eval-suite\/.+)$/.test(f));
-    assert.ok(files.some((f) => /^eval-suite\/[^/]+\/[^/]+\/task\.json$/.test(f)), 'the built-in eval suite is packaged with its tasks');
+    // The built-in eval suite (data Tandem: Evaluate Models… runs, never code the extension loads) goes in
+    // as one pack the production build writes (test/unit/eval/evalFromVsix.test.ts packages and runs it),
+    // never as its hundreds of task files.
+    const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|media\/[\w.-]+\.svg|dist\/[\w.-]+\.(js|css|woff2|ttf)|dist\/tree-sitter\/tree-sitter(-[a-z]+)?\.wasm|dist\/builtin-eval\/suite\.json\.br)$/.test(f));
+    assert.deepEqual(files.filter((f) => f.startsWith('eval-suite/')), [], 'no task folders');
+    assert.match(readFileSync(join(ROOT, '.vscodeignore'), 'utf8'), /^!dist\/builtin-eval\/suite\.json\.br$/m, 'the pack is packaged');
     assert.deepStrictEqual(unexpected, [], `files that do not run in VS Code: ${unexpected.join(', ')}`);
     assert.ok(!files.includes('dist/cli.js'), 'the CLI bundle is not part of the extension');
   });

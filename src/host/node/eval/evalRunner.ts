@@ -31,7 +31,7 @@ import type { SandboxSettings } from '../sandbox/sandboxedCommand';
 import { changedFiles, copyTaskRepository, layVerifierFiles, makeRunFolder } from './taskCopy';
 import { git } from './git';
 import { EvalProgress } from './evalProgress';
-import { ESBUILD_ENV, findEsbuild, noEsbuildReason } from './typeScriptRunner';
+import { ESBUILD_ENV, findTypeScriptCompiler, noCompilerReason, TYPESCRIPT_ENV } from './typeScriptRunner';
 
 export interface EvalRunOptions {
   tasks: readonly EvalTask[];
@@ -51,8 +51,10 @@ export interface EvalRunOptions {
   keepCopies?: boolean;
   replans?: number;
   registries?: Registries;
-  /** The user's project folders, where an esbuild for TypeScript tasks may be installed (see typeScriptRunner.ts). */
+  /** The user's project folders, where a compiler for TypeScript tasks may be installed (see typeScriptRunner.ts). */
   projects?: readonly string[];
+  /** The TypeScript package of the editor running the eval, for TypeScript tasks (see typeScriptRunner.ts). */
+  editorTypeScript?: string;
 }
 
 export interface EvalRunSummary {
@@ -185,8 +187,8 @@ async function runOne(task: EvalTask, assignment: Assignment, copy: string, o: E
   } catch (e) {
     return finish(false, 'setup_failed', `the copy could not be made: ${(e as Error).message}`);
   }
-  const esbuild = findEsbuild(o.env, o.projects);
-  if (task.spec.verify.typescript && !esbuild) return finish(false, 'setup_failed', noEsbuildReason(o.env));
+  const compiler = findTypeScriptCompiler(o.env, o.projects, undefined, o.editorTypeScript);
+  if (task.spec.verify.typescript && !compiler) return finish(false, 'setup_failed', noCompilerReason(o.env));
   const logger = streamLogger((line) => o.stderr(`[${task.id}] ${line}`), 'error', o.settings.apiKey);
   const sandboxSettings: SandboxSettings = { ...o.sandbox, hiddenFolders: [...(o.sandbox.hiddenFolders ?? []), ...o.hidden] };
   const host = createNodeHost({
@@ -227,7 +229,10 @@ async function runOne(task: EvalTask, assignment: Assignment, copy: string, o: E
   const changed = changedFiles(copy);
   if (run.rejected && !run.stop) return finish(false, 'plan_rejected', `${run.rejected}; the plan was not executed`, run, changed);
   // The verifier's own runner: the same sandbox, plus what only it is given (the TypeScript compiler).
-  const verifier = new NodeCommandRunner({ sandbox: sandboxSettings, env: () => ({ [ESBUILD_ENV]: esbuild ?? null }) });
+  const verifier = new NodeCommandRunner({
+    sandbox: sandboxSettings,
+    env: () => ({ [ESBUILD_ENV]: compiler?.env === ESBUILD_ENV ? compiler.dir : null, [TYPESCRIPT_ENV]: compiler?.env === TYPESCRIPT_ENV ? compiler.dir : null }),
+  });
   const verified = await verify(task, copy, verifier, isolation, o.signal);
   if (o.signal.aborted) return undefined;
   if (verified.passed) return finish(true, undefined, undefined, run, changed);
