@@ -5,6 +5,10 @@
  * never a plan: nothing on it can be executed; the plan card comes only from the whole call, validated
  * by `PlanTurn` as always. The card is updated at most every `throttleMs`: a long plan in many small
  * chunks must not flood the chat.
+ *
+ * A plan asked for as text (an endpoint without structured outputs, requestPlan.ts) is drafted too,
+ * from the first line that starts with `{` (the ```json block the instruction asks for, or a bare
+ * object): the prose before it and what follows the object are not the plan's.
  */
 import { MAX_PLAN_STEPS, type PlanDraftCard, type PlanDraftStep } from '../../protocol';
 import type { CardSink } from '../events/cardSink';
@@ -52,6 +56,9 @@ export class PlanDraft {
   private dirty = false;
   private sentAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A text answer: where its plan's JSON starts, once found, and the start of the first line not yet looked at. */
+  private textStart: number | undefined;
+  private textScan = 0;
 
   constructor(private readonly ui: CardSink, private readonly opts: PlanDraftOptions) {
     this.known = new Set(opts.stepTools);
@@ -65,19 +72,51 @@ export class PlanDraft {
   /** A new request (or a retry of one) begins: a call streamed from now on is a new one. */
   newAnswer(): void {
     this.fresh = true;
+    this.textStart = undefined;
+    this.textScan = 0;
   }
 
   /** The `propose_plan` call's arguments as streamed so far. */
   write(args: string): void {
+    this.feed(args, 0, false);
+  }
+
+  /**
+   * A text answer as streamed so far: nothing is shown until a line starts with `{`; from there on it
+   * is read as the plan's JSON, up to the end of that object. Each line is looked at once.
+   */
+  writeText(text: string): void {
     if (this.state === 'published') return;
-    if (this.fresh || args.length < this.fed) this.restart();
-    if (args.length === this.fed) return;
-    const chunk = args.slice(this.fed);
-    this.fed = args.length;
+    if (this.textStart === undefined) {
+      while (this.textScan < text.length) {
+        let i = this.textScan;
+        while (text[i] === ' ' || text[i] === '\t') i++;
+        if (text[i] === '{') { this.textStart = i; break; }
+        // The line's first character is not here yet: look again when more has come.
+        if (i >= text.length) return;
+        const eol = text.indexOf('\n', i);
+        if (eol < 0) return;
+        this.textScan = eol + 1;
+      }
+      if (this.textStart === undefined) return;
+    }
+    this.feed(text, this.textStart, true);
+  }
+
+  /** `text` from `from` on is the plan's JSON as streamed so far; `inText`: what follows the object is not read. */
+  private feed(text: string, from: number, inText: boolean): void {
+    if (this.state === 'published') return;
+    const length = text.length - from;
+    if (this.fresh || length < this.fed) this.restart();
+    if (length === this.fed) return;
+    const chunk = text.slice(from + this.fed);
+    this.fed = length;
     const reader = this.reader!;
+    if (inText && reader.done) return;
     const hadError = reader.error !== undefined;
     for (const v of reader.push(chunk)) this.take(v);
-    if (!hadError && reader.error) {
+    // In a text answer the object ends the plan: the fence's end or a remark after it are not an error.
+    if (!hadError && reader.error && !(inText && reader.done)) {
       this.problems = [`The plan's text is not JSON here: ${reader.error}. What came before is shown; the whole plan is checked when it arrives.`];
       this.dirty = true;
     }

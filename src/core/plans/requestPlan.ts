@@ -41,12 +41,14 @@ export async function requestPlan(deps: RequestPlanDeps, history: PlanMessage[],
   added.push({ role: 'user', content: useSchema ? PLAN_AS_JSON_INSTRUCTION : planAsTextInstruction(turn.stepTools) });
   while (!turn.done) {
     let text: string;
-    // An answer held to the schema is the plan's JSON from its first character: shown step by step as it
-    // streams, like a propose_plan call (plans/planDraft.ts). Text to extract from may start with prose.
-    const draft = useSchema ? turn.draft : undefined;
+    // The plan is shown step by step as it streams, like a propose_plan call (plans/planDraft.ts): an
+    // answer held to the schema is JSON from its first character; text to extract from may start with
+    // prose, so its draft starts at the JSON.
+    const draft = turn.draft;
     draft?.newAnswer();
     let streamed = '';
-    const onText = draft ? (delta: string) => draft.write(streamed += delta) : undefined;
+    const schema = useSchema;
+    const onText = draft ? (delta: string) => (schema ? draft.write(streamed += delta) : draft.writeText(streamed += delta)) : undefined;
     try {
       deps.logger.info(`plan: requesting the plan via ${useSchema ? 'response_format json_schema' : 'JSON extraction from text'}`);
       text = (await deps.complete([...history, ...added], useSchema ? planResponseFormat(turn.stepTools, { portable: deps.structured.portable }) : undefined, deps.signal, onText)).text;

@@ -155,6 +155,41 @@ describe('A plan asked for as JSON (a model that did not call propose_plan), sho
   });
 });
 
+describe('A plan asked for as text (an endpoint without structured outputs), shown while it streams', () => {
+  let server: ScriptedServer | undefined;
+  afterEach(async () => server?.close());
+
+  async function planFromText(text: string): Promise<ReturnType<typeof recorder>> {
+    server = await ScriptedServer.start([{ type: 'text', text, chunkSize: 8, chunkDelayMs: 2 }]);
+    const r = recorder();
+    const planning = new Planning(r.stream, { logger: r.logger, structuredOutputs: 'off', planRepairTries: 0, stepTools: () => ['edit_file'], draftThrottleMs: 0 });
+    const client = new LlmClient({ baseURL: server.url, apiKey: 'k', maxRetries: 0, idleTimeoutMs: 5000 });
+    const turn = planning.beginPlanTurn('scripted-model');
+    await requestPlan({ complete: llmPlanCompleter(client, 'scripted-model', 1000), structured: planning.structured, logger: r.logger, signal: new AbortController().signal }, [{ role: 'user', content: 'plan it' }], turn);
+    return r;
+  }
+
+  it('the ```json block after some prose shows step by step in a draft; the prose and the remark after it are not read as the plan', async () => {
+    const text = `Here is the plan {roughly}:\n\n\`\`\`json\n${JSON.stringify(plan([step(1), step(2), step(3)]), null, 2)}\n\`\`\`\n\nTell me if {anything} should change.`;
+    const r = await planFromText(text);
+    const drafts = draftHistory(r.events);
+    const planAdded = indexOf(r.events, (e) => e.type === 'card_added' && e.card.kind === 'plan');
+    assert.ok(planAdded >= 0, 'the plan was published');
+    const before = drafts.filter((d) => d.at < planAdded);
+    assert.deepEqual([...new Set(before.map((d) => d.card.steps.length))], [0, 1, 2, 3], 'each step shown on its own before the plan was published');
+    assert.equal(before.find((d) => d.card.steps.length === 1)!.card.goal, 'Make the "three" files say café');
+    assert.deepEqual(before.find((d) => d.card.steps.length === 1)!.card.steps[0], { at: 1, step: step(1) });
+    assert.deepEqual(drafts.flatMap((d) => d.card.problems ?? []), [], 'neither the prose nor the remark after the block is a problem');
+    assert.equal(drafts.at(-1)!.card.state, 'published');
+    assert.equal(r.stream.cards().find((c) => c.kind === 'plan')?.plan?.steps.length, 3);
+  });
+
+  it('an answer with no JSON in it shows no draft', async () => {
+    const r = await planFromText('I would edit {the parser} first, then the tests.\nThat is all.');
+    assert.equal(r.stream.cards().filter((c) => c.kind === 'plan_draft').length, 0);
+  });
+});
+
 describe('PlanDraft: updates of the card are throttled', () => {
   function sink(): CardSink & { cards: Card[]; patches: Record<string, unknown>[] } {
     let n = 0;
