@@ -119,6 +119,14 @@ describe('webview markdown: what users saw wrong, and the shapes that stalled th
     assert.match(md.renderMarkdown('  \tindented by a tab'), /<pre><code>indented by a tab<\/code><\/pre>/);
   });
 
+  it('a link written inside a link\'s text: the inner one is the link, the outer brackets stay text', () => {
+    const html = flat(md.renderMarkdown('[see [the docs](https://a.io/docs)](https://a.io/home)'));
+    assert.match(html, /^<p>\[see <a href="https:\/\/a.io\/docs">the docs<\/a>\]\(/);
+    assert.doesNotMatch(html, /<a [^>]*>(?:(?!<\/a>).)*<a /, 'an anchor inside an anchor');
+    // A badge (an image in a link) is still one link.
+    assert.equal(flat(md.renderMarkdown('[![CI](https://ci.io/b.svg)](https://ci.io/runs)')), '<p><a href="https://ci.io/runs">[image: CI]</a></p>');
+  });
+
   it('a code fence still open at the end of a streamed text shows no empty last line', () => {
     assert.match(md.renderMarkdown('```ts\nconst a = 1;\n'), /<pre><code>const a = 1;<\/code><\/pre>/);
   });

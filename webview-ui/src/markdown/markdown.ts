@@ -556,7 +556,7 @@ export class MarkdownRenderer {
       }
       // A link's text holds no link, but may hold an image (a badge: `[![CI](svg)](url)`).
       if ((c === '[' && !inLink) || (c === '!' && src[i + 1] === '[')) {
-        const link = this.linkAt(src, c === '!' ? i + 1 : i, brackets);
+        const link = this.linkAt(src, c === '!' ? i + 1 : i, brackets, c === '!');
         if (link) {
           flush();
           out.push(c === '!' ? this.parts.image(link.href, link.label, inLink, link.title) : this.parts.link(link.href, link.title, this.inline(link.label, true)));
@@ -689,29 +689,33 @@ export class MarkdownRenderer {
   }
 
   /** `[label](href "title")` at `i` (the `[`), or null. */
-  private linkAt(src: string, i: number, brackets: BracketPairs): { label: string; href: string; title?: string; end: number } | null {
-    const j = brackets.closing(i);
-    // A link's text is short: past 2,000 characters a `[` is taken as text.
-    if (j < 0 || j - i > 2000 || src[j + 1] !== '(') return null;
-    const tail = linkTail(src, j + 1);
-    if (!tail) return null;
-    return { label: src.slice(i + 1, j), href: linkText(tail.href), title: tail.title === undefined ? undefined : linkText(tail.title), end: tail.end };
+  private linkAt(src: string, i: number, brackets: BracketPairs, image: boolean): { label: string; href: string; title?: string; end: number } | null {
+    const pair = brackets.at(i);
+    // A link holds no link (CommonMark: the innermost one is the link, the brackets around it text);
+    // an image may hold one.
+    if (!pair?.tail || (!image && pair.holdsLink)) return null;
+    const tail = pair.tail;
+    return { label: src.slice(i + 1, pair.close), href: linkText(tail.href), title: tail.title === undefined ? undefined : linkText(tail.title), end: tail.end };
   }
 }
 
+/** A `[` with the `]` that closes it: the link tail after it, if any, and whether a link is inside. */
+interface BracketPair { close: number; tail: ReturnType<typeof linkTail>; holdsLink: boolean }
+
 /**
  * Which `]` closes each `[` of a text, found in one pass (escapes and code spans skipped), so that
- * a text of many `[` costs one scan, not one per bracket.
+ * a text of many `[` costs one scan, not one per bracket. Each pair's link tail is read once, as it
+ * closes, and whether a link is inside it is passed up to the pair around it.
  */
 class BracketPairs {
-  private pairs: Map<number, number> | undefined;
+  private pairs: Map<number, BracketPair> | undefined;
   constructor(private readonly src: string, private readonly ticks: TickRuns) {}
 
-  /** The index of the `]` that closes the `[` at `open`, or -1. */
-  closing(open: number): number {
+  /** The pair opened by the `[` at `open`, or undefined. */
+  at(open: number): BracketPair | undefined {
     if (!this.pairs) {
-      const pairs = new Map<number, number>();
-      const stack: number[] = [];
+      const pairs = new Map<number, BracketPair>();
+      const stack: { open: number; holdsLink: boolean }[] = [];
       const s = this.src;
       for (let j = 0; j < s.length; j++) {
         const c = s[j];
@@ -722,12 +726,20 @@ class BracketPairs {
           j = (end >= 0 ? end : j) + run.length - 1;
           continue;
         }
-        if (c === '[') stack.push(j);
-        else if (c === ']' && stack.length) pairs.set(stack.pop()!, j);
+        if (c === '[') stack.push({ open: j, holdsLink: false });
+        else if (c === ']' && stack.length) {
+          const o = stack.pop()!;
+          // A link's text is short: past 2,000 characters a `[` is taken as text.
+          const tail = s[j + 1] === '(' && j - o.open <= 2000 ? linkTail(s, j + 1) : null;
+          pairs.set(o.open, { close: j, tail, holdsLink: o.holdsLink });
+          // A link (an image is none: a badge stays one link) or a link deeper down: the pair around holds one.
+          const around = stack[stack.length - 1];
+          if (around && (o.holdsLink || (tail && s[o.open - 1] !== '!'))) around.holdsLink = true;
+        }
       }
       this.pairs = pairs;
     }
-    return this.pairs.get(open) ?? -1;
+    return this.pairs.get(open);
   }
 }
 
