@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { chatSuite } from './chatSuite';
+import { chatSuite, type ChatSuite } from './chatSuite';
 import { setSidebarWidth } from './sidebarWidth';
 import { RESULTS_DIR } from './harness';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
@@ -24,11 +24,26 @@ async function openTandem(page: Page): Promise<FrameLocator> {
   await item.waitFor({ state: 'visible', timeout: 60_000 });
   const chat = chatOf(page);
   const input = chat.locator('textarea[aria-label="Message Tandem"]');
-  // A reloaded window brings the view back by itself; click only when the side bar shows something else.
-  const shown = await input.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false);
+  // A reloaded window brings the side bar back by itself. Decide on the side bar's title, not on the
+  // chat's input: on a loaded machine the webview can take longer than any guess, and a click on the
+  // icon while Tandem's view is already showing would close the side bar.
+  const title = page.locator('.part.sidebar .composite.title', { hasText: /Tandem/i });
+  const shown = await title.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false);
   if (!shown) await item.click();
-  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.waitFor({ state: 'visible', timeout: 90_000 });
   return chat;
+}
+
+/** A finished task of its own in the first tab, so a test does not lean on what the one before it left. */
+async function aTaskHere(ui: ChatSuite, word: string): Promise<string> {
+  await ui.wb.runCommand('Tandem: New Task');
+  await waitUntil(async () => (await ui.chat.locator('[data-card-kind]').count()) === 0, 'an empty chat');
+  ui.server.replace([text(`Noted: ${word}.`)]);
+  const prompt = `Remember the word ${word}`;
+  await ui.send(prompt);
+  await ui.textCard(`Noted: ${word}.`).waitFor({ state: 'visible', timeout: 20_000 });
+  await ui.idle();
+  return prompt;
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -71,12 +86,7 @@ describe('Resume after a reload and in a second tab (UI)', function () {
   });
 
   it('reload, and once the old window has stopped beating History → Resume opens the task without asking', async () => {
-    await ui.wb.runCommand('Tandem: New Task');
-    await waitUntil(async () => (await ui.chat.locator('[data-card-kind]').count()) === 0, 'an empty chat');
-    ui.server.replace([text('Noted: KIWI.')]);
-    await ui.send('Remember the word KIWI');
-    await ui.textCard('Noted: KIWI.').waitFor({ state: 'visible', timeout: 20_000 });
-    await ui.idle();
+    await aTaskHere(ui, 'KIWI');
 
     await ui.wb.page.reload();
     await ui.wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
@@ -93,18 +103,19 @@ describe('Resume after a reload and in a second tab (UI)', function () {
   });
 
   it('a second tab: told the task is open here, Take over moves it; this tab turns read-only and says why (420 and 300 px)', async () => {
+    const prompt = await aTaskHere(ui, 'PLUM');
     let other: Page | undefined;
     try {
       other = await ui.wb.openAnotherWindow();
       const chat2 = await openTandem(other);
       await setSidebarWidth(other, 300);
-      await chat2.getByRole('navigation', { name: 'Recent tasks' }).getByRole('button', { name: 'Remember the word KIWI' }).click({ timeout: 30_000 });
+      await chat2.getByRole('navigation', { name: 'Recent tasks' }).getByRole('button', { name: prompt }).click({ timeout: 30_000 });
       const told = chat2.getByRole('alert', { name: 'Task not opened' });
       await told.waitFor({ state: 'visible', timeout: 15_000 });
       assert.match(await told.innerText(), /open in another window/);
       await shot(other, 'resume-04-second-tab-told-300');
       await told.getByRole('button', { name: 'Take over' }).click();
-      await chat2.locator('[data-card-kind="text"]', { hasText: 'Noted: KIWI.' }).waitFor({ state: 'visible', timeout: 30_000 });
+      await chat2.locator('[data-card-kind="text"]', { hasText: 'Noted: PLUM.' }).waitFor({ state: 'visible', timeout: 30_000 });
       await told.waitFor({ state: 'detached' });
 
       // The first tab: its cards stay, read-only, with the reason and what it can do.
@@ -112,7 +123,7 @@ describe('Resume after a reload and in a second tab (UI)', function () {
       await readOnly.waitFor({ state: 'visible', timeout: 15_000 });
       assert.match(await readOnly.innerText(), /opened in another window/);
       assert.equal(await ui.input().count(), 0, 'no composer in the read-only tab');
-      await ui.textCard('Noted: KIWI.').waitFor({ state: 'visible' });
+      await ui.textCard('Noted: PLUM.').waitFor({ state: 'visible' });
       await shot(ui.wb.page, 'resume-05-first-tab-read-only-420');
 
       // The palette is no way around it: Explain Selection in the read-only tab sends nothing and says why.
@@ -137,10 +148,10 @@ describe('Resume after a reload and in a second tab (UI)', function () {
       assert.equal(await ui.chat.locator('[data-card-kind="text"].author-user', { hasText: 'note.txt' }).count(), 0, 'no prompt card in the read-only tab');
 
       // The second tab carries on with the task.
-      ui.server.replace([text('The word was KIWI.')]);
+      ui.server.replace([text('The word was PLUM.')]);
       await chat2.locator('textarea[aria-label="Message Tandem"]').fill('Which word?');
       await chat2.locator('textarea[aria-label="Message Tandem"]').press('Enter');
-      await chat2.locator('[data-card-kind="text"]', { hasText: 'The word was KIWI.' }).waitFor({ state: 'visible', timeout: 30_000 });
+      await chat2.locator('[data-card-kind="text"]', { hasText: 'The word was PLUM.' }).waitFor({ state: 'visible', timeout: 30_000 });
       await shot(other, 'resume-06-second-tab-continues-300');
     } finally {
       await other?.close();
