@@ -75,6 +75,9 @@ describe('a plan shown while the Planner writes it (UI)', function () {
     await draft.locator('[data-draft-state="repairing"]').waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await draft.locator('[data-draft-status]').innerText(), /Not valid as a whole, so it cannot be executed: the Planner was sent the problems marked above to fix\./);
     assert.equal((await draft.innerText()).split("unknown tool 'sed'").length - 1, 1, 'the reason is said once, under its step');
+    // ... and once in the whole chat: the failed propose_plan call is told by the draft, not by a card of its own.
+    const chatText = await ui.chat.locator('.list[role="log"]').innerText();
+    assert.equal(chatText.split("unknown tool 'sed'").length - 1, 1, `the reason is said once in the chat:\n${chatText}`);
     assert.ok(await draft.getByRole('button', { name: 'Execute plan' }).isDisabled());
     await ui.wb.screenshot('plandraft-300-repairing');
 
@@ -84,6 +87,9 @@ describe('a plan shown while the Planner writes it (UI)', function () {
     assert.match(await card.locator('.step-action').nth(1).innerText(), /Create b\.txt/);
     assert.ok(await card.getByRole('button', { name: 'Execute plan' }).isEnabled());
     assert.equal(await draftCard().count(), 0);
+    // The repaired plan stands alone: no failed call above it repeating the first version's problem.
+    assert.equal(await ui.toolCard('Write two reports').count(), 0, 'no failed propose_plan card above the plan');
+    assert.doesNotMatch(await ui.chat.locator('.list[role="log"]').innerText(), /unknown tool 'sed'/);
     await ui.wb.screenshot('plandraft-300-done');
   });
 });

@@ -9,6 +9,7 @@ import { setSidebarWidth } from './sidebarWidth';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import type { ScriptStep } from '../support/scriptedServer';
 import { waitUntil } from '../support/wait';
+import { chatRows, timesSaid } from './chatRows';
 
 // Runs in the page (the Node tsconfig has no DOM lib).
 declare function getComputedStyle(el: unknown): { backgroundColor: string; lineHeight: string };
@@ -83,19 +84,22 @@ describe('Run outcomes named truly (UI)', function () {
     await setSidebarWidth(ui.wb.page, 420);
     await runPlan(PLAN('test -f missing.txt'), 'Add two notes, checked', [calls(tc('write_file', { path: 'one.txt', content: '1\n' })), text('Step 1 done.')]);
     await approveUntilSummary();
-    const check = ui.toolCard('missing.txt').last();
-    assert.equal(await check.locator('.chip').last().innerText(), 'check failed');
+    // The check is said on its step's lane (the command and that it failed), not as a card of its own.
+    const check = ui.chat.locator('[data-lane-step="1"] [data-lane-check]');
+    await ui.reveal(check);
+    assert.equal(await check.getAttribute('data-lane-check'), 'failed');
+    assert.match(await check.innerText(), /check test -f missing\.txt failed/);
+    assert.equal(await ui.toolCard('missing.txt').count(), 0, 'no card of its own repeating the command');
     const summary = ui.chat.locator('[data-card-kind="summary"]').last();
     const reason = summary.getByRole('status', { name: 'Why the run stopped' });
     await reason.waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await reason.innerText(), /Step 1's check failed: `test -f missing\.txt` exited 1/);
     for (const name of ['Replan', 'Retry step 1', 'Review', 'Open output']) await reason.getByRole('button', { name }).waitFor({ state: 'visible' });
-    assert.equal(await summary.locator('[data-check-step="1"]').getAttribute('data-check'), 'failed');
     assert.equal(await summary.locator('.card-title').innerText(), '∑ Run stopped: a check failed', 'a failed check is not "ended with an error"');
     assert.equal(await ui.chat.locator('[data-turn-outcome="error"]').count(), 0, 'no "Last turn ended with an error"');
     assert.match(await ui.chat.locator('[data-turn-outcome="reason"]').innerText(), /Step 1's check failed/);
     await reason.getByRole('button', { name: 'Open output' }).click();
-    await summary.locator('[data-check-step="1"] pre').waitFor({ state: 'visible' });
+    await reason.locator('pre').waitFor({ state: 'visible' });
     await summary.scrollIntoViewIfNeeded();
     await ui.wb.screenshot('outcomes-03-check-failed-420');
     await setSidebarWidth(ui.wb.page, 300);
@@ -131,7 +135,9 @@ describe('Run outcomes named truly (UI)', function () {
     await ui.reveal(plan);
     const step = plan.locator('[data-step-state="failed"]').first();
     const stepText = await step.innerText();
-    assert.equal(stepText.split('exited 1').length - 1, 1, `the plan card says "exited 1" once for the step: ${stepText}`);
+    // The step names its check once, with its result; the exit code and the failure line are the summary's to say.
+    assert.equal(stepText.split('sh check.sh').length - 1, 1, `the plan card names the check once for the step: ${stepText}`);
+    assert.match(stepText, /check: sh check\.sh failed/);
     // The lane's chip is the plan's red, not the default badge.
     const laneChip = ui.chat.locator('[data-lane-step="1"] .chip');
     if (await laneChip.count()) {
@@ -152,6 +158,21 @@ describe('Run outcomes named truly (UI)', function () {
     const lines = await line.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight || '0')));
     assert.equal(lines, 1, `the header's failure line takes ${lines} lines at 300 px`);
     assert.match((await line.getAttribute('title')) ?? '', /190 !== 180/, 'the whole reason on hover');
+
+    // At 300 px the chat says why once (the header's one line aside, outside the chat): the run's
+    // summary quotes the failure; the plan's step and the step's lane say that the check failed, the
+    // check is no card of its own, and its output is one click away on the lane.
+    const rows = await chatRows(ui.chat);
+    const listed = rows.map((r) => `  · ${r.what}`).join('\n');
+    assert.equal(timesSaid(rows, '190 !== 180'), 1, `the failure line is said once in the chat:\n${listed}`);
+    assert.equal(timesSaid(rows, /\bexit(ed)? 1\b/), 1, `the exit code is said once in the chat:\n${listed}`);
+    assert.equal(timesSaid(rows, /\bsh check\.sh\b[^.]*\b(failed|exited)\b/), 3, `the check's failure is named by the plan's step, its lane and the summary, nowhere else:\n${listed}`);
+    assert.equal(rows.filter((r) => r.what.startsWith('tool_call') && r.text.includes('sh check.sh')).length, 0, `the check is not a card of its own:\n${listed}`);
+    const laneCheck = ui.chat.locator('[data-lane-step="1"] [data-lane-check="failed"]');
+    await ui.reveal(laneCheck);
+    await laneCheck.getByRole('button', { name: 'Output' }).click();
+    assert.match(await laneCheck.locator('pre').innerText(), /not ok 1 - adds[\s\S]*190 !== 180/, 'the output is a click away');
+    await ui.wb.screenshot('outcomes-07b-lane-output-300');
   });
 
   it('a one-command Actor turn whose test failed does not say "Run finished"', async () => {

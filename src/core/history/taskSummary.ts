@@ -1,5 +1,5 @@
 import type { Card, StepEvidence, SummaryCard } from '../../protocol';
-import { firstFailureLine } from '../text/failureLine';
+import { firstFailureLine } from '../../protocol/failureLine';
 
 /**
  * "Step 2's check failed: `npm test` exited 1: AssertionError: 190 !== 180" (the first line of its

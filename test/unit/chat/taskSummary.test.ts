@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Card } from '../../../src/protocol';
-import { firstFailureLine } from '../../../src/core/text/failureLine';
+import { firstFailureLine } from '../../../src/protocol/failureLine';
 import { buildTaskSummary } from '../../../src/core/history/taskSummary';
 
 const user = (id: string, text: string): Card => ({ kind: 'text', id, author: 'user', text, ts: 1 });

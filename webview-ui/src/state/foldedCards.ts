@@ -29,6 +29,33 @@ export function isFolded(card: ChatCard): boolean {
   return false;
 }
 
+/**
+ * The failed `propose_plan` calls a plan draft tells: the Planner's plan failed validation and was
+ * sent back. The draft says it — the problems under the steps they concern, "sent back to the
+ * Planner" — and, once the repaired plan is published, the plan card stands for the draft; the
+ * call's own card above the plan repeated the problems. A failed call belongs to the draft it
+ * follows, up to that draft's plan card or the user's next message. A call that handed the plan to
+ * a fallback model says what nothing else does, and stays. Read defensively: snapshot cards may
+ * not be validated yet.
+ */
+export function toldByDraft(cards: readonly ChatCard[]): ReadonlySet<string> {
+  const told = new Set<string>();
+  let draft = false;
+  for (const card of cards) {
+    const c = card as unknown as Record<string, unknown>;
+    if (c.kind === 'plan_draft') draft = true;
+    else if (c.kind === 'plan' || (c.kind === 'text' && c.author === 'user')) draft = false;
+    else if (draft && c.kind === 'tool_call' && c.status === 'error' && isPlanCall(c) && !(typeof c.error === 'string' && c.error.includes('the plan is asked of'))) told.add(String(c.id));
+  }
+  return told;
+}
+
+/** A call of the tool that proposes plans, by what its display says it is (the webview names no tool). */
+function isPlanCall(c: Record<string, unknown>): boolean {
+  const d = c.display as { kind?: unknown } | undefined;
+  return !!d && typeof d === 'object' && d.kind === 'plan';
+}
+
 /** The latest model call's usage line ("gpt-4o · actor · 1.2k in · 300 out · 2.1 s"), for the header's hover; looked for near the end only. */
 export function lastCallUsage(cards: readonly ChatCard[], describe: (c: { model: string; role: string; tokens_in: number; tokens_out: number; cost_usd?: number; latency_ms: number }) => string): string | undefined {
   for (let i = cards.length - 1, seen = 0; i >= 0 && seen < 400; i--, seen++) {

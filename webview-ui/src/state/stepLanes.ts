@@ -1,4 +1,5 @@
 import type { ChatCard } from './localCards';
+import { laneCheckOf, type LaneCheck } from './laneCheck';
 
 /**
  * A plan step's lane header: a row of the chat's own (never from the host) that stands above the
@@ -13,6 +14,12 @@ export interface LaneCard {
   /** The step's action and state, as the latest plan card says them. */
   action?: string;
   state: string;
+  /**
+   * The step's check once it ran to a verdict: its card is folded into the lane, which says the
+   * command and the result once (a card of its own repeated the command in its title, its command
+   * box and its output).
+   */
+  check?: LaneCheck;
   ts: number;
 }
 
@@ -36,21 +43,27 @@ export interface LaneRows {
  */
 export function laneRows(cards: readonly ChatCard[], closed: ReadonlySet<string>): LaneRows {
   const steps = latestSteps(cards);
-  const segments: (ChatCard | { lane: LaneCard; cards: ChatCard[] })[] = [];
-  const lanes = new Map<string, { lane: LaneCard; cards: ChatCard[] }>();
+  const segments: (ChatCard | Segment)[] = [];
+  const lanes = new Map<string, Segment>();
   let run = 0;
   for (const c of cards) {
     const n = laneOf(c);
     if (n === undefined) {
       segments.push(c);
-      if (c.kind === 'summary') run++;
+      if (c.kind === 'summary') {
+        // The run's end says why a step's check failed: its lane then says only that it failed.
+        const failed = (c as { failed_step?: unknown; reason?: unknown });
+        const seg = typeof failed.failed_step === 'number' && typeof failed.reason === 'string' ? lanes.get(`lane:${run}#${failed.failed_step}`) : undefined;
+        if (seg) seg.reasonSaid = true;
+        run++;
+      }
       continue;
     }
     const key = `lane:${run}#${n}`;
     let seg = lanes.get(key);
     if (!seg) {
       const st = steps.get(n);
-      seg = { lane: { kind: 'lane', id: key, step_number: n, open: !closed.has(key), action: st?.action, state: st?.state ?? 'pending', ts: c.ts }, cards: [] };
+      seg = { lane: { kind: 'lane', id: key, step_number: n, open: !closed.has(key), action: st?.action, state: st?.state ?? 'pending', ts: c.ts }, cards: [], reasonSaid: false };
       lanes.set(key, seg);
       segments.push(seg);
     }
@@ -62,10 +75,27 @@ export function laneRows(cards: readonly ChatCard[], closed: ReadonlySet<string>
       rows.push(s);
       continue;
     }
-    rows.push(s.lane);
-    if (s.lane.open) rows.push(...s.cards);
+    const { lane, shown } = withCheck(s);
+    rows.push(lane);
+    if (lane.open) rows.push(...shown);
   }
   return { rows, indexOf: indexer(rows) };
+}
+
+interface Segment {
+  lane: LaneCard;
+  cards: ChatCard[];
+  /** The run's summary says why this step's check failed. */
+  reasonSaid: boolean;
+}
+
+/** The lane with its step's latest check folded in, once it ran to a verdict; the cards still shown under it. */
+function withCheck(s: Segment): { lane: LaneCard; shown: readonly ChatCard[] } {
+  let at = s.cards.length - 1;
+  while (at >= 0 && (s.cards[at] as { check_step?: unknown }).check_step !== s.lane.step_number) at--;
+  const check = at < 0 ? undefined : laneCheckOf(s.cards[at]!, s.reasonSaid);
+  if (!check) return { lane: s.lane, shown: s.cards };
+  return { lane: { ...s.lane, check }, shown: s.cards.filter((_, i) => i !== at) };
 }
 
 /** Each step's action and state on the latest plan card (read defensively: snapshot cards may not be validated yet). */

@@ -10,6 +10,7 @@ import type { ChatCard } from './localCards';
 import { ChatStore } from './chatStore';
 import { headerFacts, type HeaderFacts } from './headerFacts';
 import { cardGroups, groupSummary, type CardGroup } from './cardGroups';
+import { toldByDraft } from './foldedCards';
 import { currentRefusals, refusalKey } from './refusals';
 import { pendingApproval, pendingDecisions, type PendingApproval, type PendingDecision } from './pendingApproval';
 import type { QueuedMessage } from './messageQueue';
@@ -45,6 +46,7 @@ export class ChatFrame {
   private groups: Map<string, CardGroup> | undefined;
   private refusals: Map<string, string> | undefined;
   private waitingOn: { approval: PendingApproval | null; decisions: PendingDecision[] } | undefined;
+  private drafted: ReadonlySet<string> | undefined;
 
   constructor(
     readonly version: number,
@@ -73,6 +75,12 @@ export class ChatFrame {
   group(cardId: string): CardGroup | undefined {
     this.groups ??= cardGroups(this.cards);
     return this.groups.get(cardId);
+  }
+
+  /** A failed plan call its plan's draft tells (state/foldedCards.ts): not shown as a card of its own. */
+  toldByDraft(cardId: string): boolean {
+    this.drafted ??= toldByDraft(this.cards);
+    return this.drafted.has(cardId);
   }
 
   /** The refusal of the click `action` on `target`, while it is current. */

@@ -41,10 +41,14 @@ export class CardView extends Component<{ card: ChatCard }, { failed?: string; f
 /**
  * A tool call that may be part of a run of looking-only calls shown as one line: the run's first
  * card is that line (and, opened, its own card); the others are folded until the line is opened.
+ * A failed plan call that its plan's draft tells is folded.
  */
 function InGroup({ card, children }: { card: ToolCallCard; children: ComponentChildren }) {
   const group = useView((s) => s.chat.group(card.id), sameGroup);
   const open = useView((s) => group !== undefined && s.openGroups.has(group.leader));
+  // A failed plan call the plan's draft tells is folded, as the plan call that succeeded is.
+  const drafted = useView((s) => card.status === 'error' && s.chat.toldByDraft(card.id));
+  if (drafted) return <div class="card-folded" aria-hidden="true" data-card-kind={card.kind} data-card-id={card.id} />;
   if (!group) return <>{children}</>;
   if (card.id === group.leader) {
     return (

@@ -10,10 +10,21 @@ import { PlanStepEditor, editedStep } from './PlanStepEditor';
 import { ConcernList, PlanReviewBlock, PlanUsageLine, ProvenanceDetails, VerdictChip, VersionChanges } from './PlanReviewParts';
 import { RunTogetherLine } from './RunTogetherLine';
 import { StepScopeLines } from './StepScopeLines';
+import { stepCheckVerdict, type StepCheckVerdict } from '../../state/stepCheckVerdict';
 
 const roleLabel = (id: string) => PRODUCT_ROLE_INFO.find(id)?.label ?? id;
 
 const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', unverified: '?', failed: '✗', stopped: '■' };
+
+/** A step's check once it ran: "check: `npm test` failed", opened, its output. */
+function StepCheckLine({ v }: { v: StepCheckVerdict }) {
+  return (
+    <details class="step-check" data-step-check={v.passed ? 'passed' : 'failed'}>
+      <summary><span class="scope-label">check:</span> <code>{v.command}</code> <span class={v.passed ? 'ok-text' : 'error-text'}>{v.result}</span></summary>
+      <pre class="raw">{v.output || '(no output)'}</pre>
+    </details>
+  );
+}
 
 export function PlanCardView({ card }: { card: PlanCard }) {
   const [revising, setRevising] = useState(false);
@@ -58,9 +69,11 @@ export function PlanCardView({ card }: { card: PlanCard }) {
               }
               const state: StepState = card.step_states[String(s.step_number)] ?? 'pending';
               const evidence = card.step_evidence?.[String(s.step_number)];
-              // Why a step is not done: its evidence on the card (kept by history), else the event's reason.
+              const checked = stepCheckVerdict(evidence);
+              // Why a step is not done: its evidence on the card (kept by history), else the event's
+              // reason; the check's own verdict is said on its line, not again here.
               const why = state === 'failed' || state === 'unverified' || state === 'stopped'
-                ? (evidence?.why.length ? evidence.why : [stepReasons[at]].filter((r): r is string => !!r))
+                ? (evidence?.why.length ? checked?.why ?? evidence.why : [stepReasons[at]].filter((r): r is string => !!r && !(checked && r.includes(`\`${checked.command}\``))))
                 : [];
               const concerns = review?.verdict?.concerns.filter((c) => c.step === s.step_number) ?? [];
               const stepReview = card.step_reviews?.[String(s.step_number)];
@@ -72,20 +85,11 @@ export function PlanCardView({ card }: { card: PlanCard }) {
                   <div class="step-body">
                     <div class="step-action"><span class="step-no">{s.step_number}.</span> {s.action}</div>
                     {s.reason && <div class="muted">{s.reason}</div>}
-                    <StepScopeLines step={s} />
+                    <StepScopeLines step={s} check={checked && <StepCheckLine v={checked} />} />
                     {why.length > 0 && (
                       <ul class={state === 'failed' ? 'error-text step-why' : 'muted step-why'} data-step-why>
                         {why.map((w, i) => <li key={i}>{w}</li>)}
                       </ul>
-                    )}
-                    {evidence?.check && (
-                      <details class="step-check" data-step-check>
-                        {/* The reason above already names the check and how it ended: the disclosure only opens its output. */}
-                        <summary>{why.some((w) => w.includes(evidence.check!.command))
-                          ? 'Check output'
-                          : <>check <code>{evidence.check.command}</code> {evidence.check.exit_code === null ? 'did not finish' : `exited ${evidence.check.exit_code}`}</>}</summary>
-                        <pre class="raw">{evidence.check.output || '(no output)'}</pre>
-                      </details>
                     )}
                     {concerns.length > 0 && <ConcernList concerns={concerns} />}
                     {stepReview && (

@@ -1,8 +1,13 @@
+import type { ComponentChildren } from 'preact';
 import type { PlanStep } from '../../../../src/protocol';
 import { PathLink } from './ToolCallCardView';
 
-/** A step's scope as the plan card shows it — the files it may change, its tools and time, the commands it may run, its check — also on the draft of a plan being written. */
-export function StepScopeLines({ step: s }: { step: PlanStep }) {
+/**
+ * A step's scope as the plan card shows it — the files it may change, its tools and time, the
+ * commands it may run, its check — also on the draft of a plan being written. `check`: the line
+ * that says the check once it ran (its command and how it ended), in place of the bare "check:".
+ */
+export function StepScopeLines({ step: s, check }: { step: PlanStep; check?: ComponentChildren }) {
   return (
     <>
       <div class="step-meta" data-step-scope="files">
@@ -14,7 +19,7 @@ export function StepScopeLines({ step: s }: { step: PlanStep }) {
       {(s.commands?.length ?? 0) > 0 && (
         <div class="step-meta" data-step-scope="commands"><span class="scope-label">may run:</span>{s.commands!.map((c) => <code key={c} class="command">$ {c}</code>)}</div>
       )}
-      {s.check && <div class="step-meta" data-step-scope="check"><span class="scope-label">check:</span> <code>{s.check}</code></div>}
+      {check ?? (s.check && <div class="step-meta" data-step-scope="check"><span class="scope-label">check:</span> <code>{s.check}</code></div>)}
     </>
   );
 }

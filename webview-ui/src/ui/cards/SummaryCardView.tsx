@@ -35,8 +35,12 @@ function CompactSummary({ card }: { card: SummaryCard }) {
   );
 }
 
-/** Why the run stopped short, in words, with the next moves right there. */
-function RunReason({ card, onOpenOutput }: { card: SummaryCard; onOpenOutput?: () => void }) {
+/**
+ * Why the run stopped short, in words, with the next moves right there; a failed check's output
+ * opens under it (the reason quotes its failure line: the chat says it here, once).
+ */
+function RunReason({ card, output }: { card: SummaryCard; output?: string }) {
+  const [open, setOpen] = useState(false);
   const planId = card.plan_id;
   const step = card.failed_step;
   return (
@@ -47,17 +51,19 @@ function RunReason({ card, onOpenOutput }: { card: SummaryCard; onOpenOutput?: (
           <button type="button" class="primary" onClick={() => postToHost({ type: 'replan', card_id: planId })}>Replan</button>
           {step !== undefined && <button type="button" class="secondary" onClick={() => postToHost({ type: 'execute_plan', card_id: planId, from_step: step })}>Retry step {step}</button>}
           <button type="button" class="secondary" onClick={() => postToHost({ type: 'review_plan', card_id: planId })}>Review</button>
-          {onOpenOutput && <button type="button" class="secondary" onClick={onOpenOutput}>Open output</button>}
+          {output !== undefined && <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>Open output</button>}
         </div>
       )}
+      {output !== undefined && open && <pre class="raw">{output || '(no output)'}</pre>}
     </div>
   );
 }
 
 function FullSummary({ card }: { card: SummaryCard }) {
   const [confirm, setConfirm] = useState<string | null>(null);
-  const [outputOpen, setOutputOpen] = useState(false);
   const failedCheck = card.checks?.find((c) => c.step === card.failed_step && c.exit_code !== 0);
+  // The check the reason names is said there; the list has the others, each with its result.
+  const otherChecks = card.checks?.filter((c) => !(c === failedCheck && card.reason));
   const cost = formatCost(card.cost_usd);
   // A refused revert, by the button that asked: each file's, then the whole task's.
   const fileRefusals = useView((s) => card.files.map((f) => s.chat.refusal('revert_file', f.path)), sameItems);
@@ -73,13 +79,12 @@ function FullSummary({ card }: { card: SummaryCard }) {
           Steps: <strong>{card.steps.done} of {card.steps.total} done</strong>{(card.steps.unverified ?? 0) > 0 && <span class="warning-text">, {card.steps.unverified} not verified</span>}{card.steps.failed > 0 && <span class="error-text">, {card.steps.failed} failed</span>}{(card.steps.stopped ?? 0) > 0 && <span class="muted">, {card.steps.stopped} stopped</span>}
         </p>
       )}
-      {card.reason && <RunReason card={card} {...(failedCheck ? { onOpenOutput: () => setOutputOpen(true) } : {})} />}
-      {card.checks && (
+      {card.reason && <RunReason card={card} {...(failedCheck ? { output: failedCheck.output } : {})} />}
+      {otherChecks && otherChecks.length > 0 && (
         <ul aria-label="Checks">
-          {card.checks.map((c) => (
+          {otherChecks.map((c) => (
             <li key={c.step} data-check-step={c.step} data-check={c.exit_code === 0 ? 'passed' : 'failed'}>
               Step {c.step} check <code>{visibleLine(c.command)}</code> {c.exit_code === 0 ? 'passed' : 'failed'}
-              {c === failedCheck && outputOpen && <pre class="raw">{c.output || '(no output)'}</pre>}
             </li>
           ))}
         </ul>
