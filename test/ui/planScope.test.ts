@@ -88,7 +88,8 @@ describe('plan step scopes and amendments in the real workbench (UI)', function 
     await v2.locator('[data-step-state="failed"]').waitFor({ state: 'visible', timeout: 40_000 });
     const states = await v2.locator('li.step').evaluateAll((els) => els.map((e) => e.getAttribute('data-step-state')));
     assert.deepEqual(states, ['done', 'failed']);
-    assert.match(await v2.locator('[data-step-why]').innerText(), /the check `grep -q goodbye greeting\.txt` exited 1/);
+    // The failed step says its check's outcome on the check's own line (the run's summary quotes the exit code).
+    assert.match(await v2.locator('[data-step-state="failed"] [data-step-check="failed"]').innerText(), /check: grep -q goodbye greeting\.txt failed/);
     await v2.locator('[data-plan-status="executed"]').waitFor({ state: 'visible', timeout: 20_000 });
     assert.match(await v2.locator('[data-plan-status="executed"]').innerText(), /failed/i);
     await v2.locator('[data-plan-amended]').scrollIntoViewIfNeeded();
