@@ -71,7 +71,7 @@ describe('plan steps as lanes in the real workbench (UI)', function () {
 
     // Two lanes, each holding its own step's cards right under its header (the list is virtualised: scroll each into view).
     await (await ui.reveal(lane(1))).waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await lane(1).innerText(), /Step 1[\s\S]*In a\.txt replace alpha with ALPHA[\s\S]*done/);
+    assert.match(await lane(1).innerText(), /Step 1[\s\S]*In a\.txt replace alpha with ALPHA[\s\S]*done[\s\S]*check grep -q ALPHA a\.txt passed/, 'the lane says its step\'s check');
     await (await ui.reveal(lane(2))).waitFor({ state: 'visible', timeout: 10_000 });
     await lane(2).scrollIntoViewIfNeeded();
     assert.match(await lane(2).innerText(), /Step 2[\s\S]*In b\.txt replace beta with BETA[\s\S]*done/);
@@ -81,15 +81,17 @@ describe('plan steps as lanes in the real workbench (UI)', function () {
       .sort((a, b) => a.top - b.top)
       .map((r) => (r.lane ? `lane ${r.lane}` : /Run finished/.test(r.text) ? 'summary' : /Step 1 done|ALPHA|a\.txt/.test(r.text) ? 'step 1' : /Step 2 done|BETA|b\.txt/.test(r.text) ? 'step 2' : 'other')));
     const at = seq.indexOf('lane 2');
-    assert.equal(seq[at - 1], 'step 1', seq.join(' | '));
-    const below = seq.slice(at + 1, seq.indexOf('summary') < 0 ? undefined : seq.indexOf('summary'));
     // ('other': rows of no text, e.g. folded usage lines.)
+    assert.equal(seq.slice(0, at).filter((x) => x !== 'other').at(-1), 'step 1', seq.join(' | '));
+    const below = seq.slice(at + 1, seq.indexOf('summary') < 0 ? undefined : seq.indexOf('summary'));
     assert.ok(below.includes('step 2') && below.every((x) => x === 'step 2' || x === 'other'), seq.join(' | '));
     await ui.wb.screenshot('lanes-two-lanes');
 
-    // A lane folds to its header.
-    await (await ui.reveal(lane(1))).click();
-    await waitUntil(async () => (await lane(1).getAttribute('aria-expanded')) === 'false', 'lane 1 folded', 10_000);
+    // A lane folds to its header (which still says its check).
+    const head = lane(1).locator('button.lane-head');
+    await (await ui.reveal(head)).click();
+    await waitUntil(async () => (await head.getAttribute('aria-expanded')) === 'false', 'lane 1 folded', 10_000);
+    assert.match(await lane(1).innerText(), /check grep -q ALPHA a\.txt passed/);
     assert.equal(await ui.chat.locator('[data-card-kind="text"]', { hasText: 'Step 1 done.' }).count(), 0);
     await lane(1).scrollIntoViewIfNeeded();
     await ui.wb.screenshot('lanes-lane-1-folded');
