@@ -42,6 +42,17 @@ describe('the packed built-in eval suite', () => {
     assert.equal(builtinSuite(dist, cache), path.join(tmp, 'extension', 'eval-suite'));
   });
 
+  it('an updated pack replaces the suite unpacked from the one before, and nothing else in the folder', () => {
+    pack([['README.md', '# one\n']]);
+    const first = builtinSuite(dist, cache)!;
+    fs.writeFileSync(path.join(cache, 'eval-results.json'), '{}');
+    pack([['README.md', '# two\n']]);
+    const second = builtinSuite(dist, cache)!;
+    assert.notEqual(second, first);
+    assert.equal(fs.readFileSync(path.join(second, 'README.md'), 'utf8'), '# two\n');
+    assert.deepEqual(fs.readdirSync(cache).sort(), [path.basename(second), 'eval-results.json'].sort());
+  });
+
   it('refuses a pack that names a path outside the suite, or is not a pack, and writes nothing', () => {
     for (const bad of ['../escaped.txt', '/tmp/abs.txt', 'a/../../x', '']) {
       pack([['README.md', 'x'], [bad, 'owned']]);

@@ -101,12 +101,24 @@ export function unpackSuite(packed: string, cacheDir: string): string {
       fs.rmSync(stale, { recursive: true, force: true });
     }
     fs.renameSync(fresh, target);
+    removeOlderSuites(cacheDir, target);
   } catch (e) {
     if (!matches(target, files)) throw new Error(`could not unpack the built-in eval suite into ${target}: ${(e as Error).message}`);
   } finally {
     fs.rmSync(fresh, { recursive: true, force: true });
   }
   return target;
+}
+
+/**
+ * A new pack (Tandem was updated) leaves the suite of the one before behind, 1.4 MB a time: removed
+ * once the new one is in place. Only folders named like a suite of this cache, never anything else.
+ */
+function removeOlderSuites(cacheDir: string, current: string): void {
+  for (const name of fs.readdirSync(cacheDir)) {
+    const abs = path.join(cacheDir, name);
+    if (abs !== current && new RegExp(`^${SUITE_FOLDER}-[0-9a-f]{16}$`).test(name)) fs.rmSync(abs, { recursive: true, force: true });
+  }
 }
 
 function isLink(p: string): boolean {
