@@ -63,6 +63,10 @@ Options:
 Report: DIR/report.json (format tandem-eval-report/1), report.md, report.html; one file per
 result under DIR/results/. Progress and an estimate of the time left go to stderr.
 
+TypeScript tasks compile with Tandem's own esbuild, else an esbuild or typescript package of the
+current folder's project, or the package folder $TANDEM_EVAL_ESBUILD or $TANDEM_EVAL_TYPESCRIPT names.
+The built-in suite of an install is unpacked into the data folder ($TANDEM_DATA_DIR) on first use.
+
 Exit codes: 0 the eval ran (whatever passed), 1 an error, 2 bad usage, 130 Ctrl-C (results kept);
 compare: 0, or 1 when a task that passed in A fails in B.
 `;
