@@ -69,8 +69,11 @@ export async function finishStepJob(job: StepJob, record: PlanRecord | undefined
     const leftOut = patch.entries.filter((e) => !fileInScope(files, e.path)).map((e) => e.path);
     const abs = path.resolve(io.cwd, out);
     fs.mkdirSync(path.dirname(abs), { recursive: true });
-    writeFileAtomic(abs, encodeStepPatch({ entries: inside }, job.step));
-    io.stderr(`tandem: step ${job.step}'s patch written to ${abs}: ${inside.map((e) => e.path).join(', ') || 'no change'}${leftOut.length ? ` (left out, outside the step's files: ${leftOut.join(', ')})` : ''}\n`);
+    const notCarried = patch.notCarried ?? [];
+    writeFileAtomic(abs, encodeStepPatch({ entries: inside, ...(notCarried.length ? { notCarried } : {}) }, job.step));
+    // What the patch cannot carry is named now, and again by `tandem apply`, which refuses it.
+    const refused = notCarried.length ? `; not carried, so applying it is refused: ${notCarried.map((n) => `${n.path} (${n.rule})`).join(', ')}` : '';
+    io.stderr(`tandem: step ${job.step}'s patch written to ${abs}: ${inside.map((e) => e.path).join(', ') || 'no change'}${leftOut.length ? ` (left out, outside the step's files: ${leftOut.join(', ')})` : ''}${refused}\n`);
     return undefined;
   } finally {
     await job.steps.remove(job.made);

@@ -60,7 +60,8 @@ for (const kind of STEP_WORKSPACE_KINDS) {
     const ui = chatSuite({
       name: 'parallel',
       files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' },
-      settings: { 'tandem.parallelSteps': 2 },
+      // Auto save off, as desktop VS Code has it (in the browser it defaults to after a second): a buffer stays unsaved.
+      settings: { 'tandem.parallelSteps': 2, 'files.autoSave': 'off' },
       prepare(ws) {
         git(ws, 'init', '-q');
         git(ws, 'add', '-A');
@@ -307,6 +308,72 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       assert.match(await plan.innerText(), /changed note\.txt, which the step's files do not name/);
       await worktreesGone(ui.ws);
       await ui.wb.screenshot('parallel-09-amendment-applied-300');
+    });
+
+    it('a step\'s file with unsaved changes in an editor is a conflict: the typing stays as typed, the disk as it was, the card names the file and shows the step\'s change; the other step lands', async () => {
+      // Stands alone: no run goes on, no step workspace is left, the files are as the suite made them.
+      await ui.idle();
+      await worktreesGone(ui.ws);
+      fs.writeFileSync(path.join(ui.ws, 'a.txt'), 'alpha\n');
+      fs.writeFileSync(path.join(ui.ws, 'b.txt'), 'beta\ngamma\n');
+      // The user types in a.txt and does not save (no other editor open: diff tabs are named after a.txt too).
+      const page = ui.wb.page;
+      await ui.wb.runCommand('View: Close All Editors');
+      await ui.wb.runCommand('Go to File');
+      await page.keyboard.type('a.txt');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'a.txt' }).first().waitFor({ state: 'visible' });
+      await page.keyboard.press('Enter');
+      const tab = page.locator('.tab', { hasText: /^a\.txt$/ }).first();
+      await tab.waitFor({ state: 'visible', timeout: 10_000 });
+      // Its editor: the one in the group holding its tab (the step's proposal may open a diff beside it).
+      const editor = page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: /^a\.txt$/ }) }).locator('.monaco-editor').first();
+      await editor.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('typed, not saved');
+      await waitUntil(async () => /\bdirty\b/.test((await tab.getAttribute('class')) ?? ''), 'a.txt to show unsaved changes', 10_000);
+
+      await ui.pickRole('planner');
+      ui.server.replace([calls(tc('propose_plan', { ...PLAN, goal: 'Shout while the user types' }))]);
+      ui.server.useLanes({
+        keyOf: planStepOf,
+        steps: {
+          1: [calls(tc('edit_file', { path: 'a.txt', edits: [{ old_text: 'alpha', new_text: 'ALPHA' }] })), text('Step 1 done.')],
+          2: [calls(tc('edit_file', { path: 'b.txt', edits: [{ old_text: 'beta', new_text: 'BETA' }] })), text('Step 2 done.')],
+        },
+      });
+      await ui.send('Shout while the user types');
+      const plan = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Shout while the user types' }).last();
+      await plan.waitFor({ state: 'visible', timeout: 30_000 });
+      await plan.getByRole('button', { name: 'Execute plan' }).click();
+      for (const [n, what] of [[2, /b\.txt/], [2, /grep -q BETA/], [1, /a\.txt/], [1, /grep -q ALPHA/]] as const) {
+        await waitAsking(n, what);
+        await asking(n).getByRole('button', { name: 'Approve', exact: true }).click();
+      }
+      await waitUntil(() => ui.read('b.txt') === 'BETA\ngamma\n', 'step 2 applied', 30_000);
+      await ui.idle();
+      await worktreesGone(ui.ws);
+
+      // Step 1's change did not go past the editor: the disk is as it was, the buffer as typed and still unsaved.
+      assert.equal(ui.read('a.txt'), 'alpha\n');
+      assert.match((await tab.getAttribute('class')) ?? '', /\bdirty\b/, 'a.txt still has its unsaved changes');
+      await tab.click();
+      // (The editor lays spaces out as no-break spaces: \s matches both.)
+      await waitUntil(async () => /typed,\s+not\s+saved/.test(await editor.innerText()), 'a.txt\'s editor to show what was typed', 10_000);
+      // Its apply card names the file and why, and shows the step's change, so nothing of it is lost either.
+      const apply1 = ui.chat.locator('[data-card-kind="tool_call"]', { hasText: 'apply step 1' });
+      await (await ui.reveal(apply1)).waitFor({ state: 'visible', timeout: 10_000 });
+      await waitUntil(async () => /a\.txt has unsaved changes in the editor/.test(await apply1.innerText()), 'the apply card to name a.txt and its unsaved changes', 10_000);
+      assert.match(await apply1.innerText(), /ALPHA/, 'the step\'s change is shown on its card');
+      await ui.reveal(plan);
+      await waitUntil(async () => (await plan.locator('li.step').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-step-state')))).join() === 'failed,done', 'step 1 failed on the conflict, step 2 done', 10_000);
+      assert.match(await plan.innerText(), /a\.txt has unsaved changes in the editor/);
+      await ui.wb.screenshot('parallel-10-unsaved-conflict-300');
+
+      // The user's buffer is theirs to keep or drop: dropped here, so no later test meets a "Save?" prompt.
+      await tab.click();
+      await ui.wb.runCommand('File: Revert File');
+      await waitUntil(async () => !/\bdirty\b/.test((await tab.getAttribute('class')) ?? ''), 'a.txt reverted', 10_000);
+      await ui.wb.runCommand('View: Close All Editors');
     });
   });
 }

@@ -7,7 +7,10 @@
  * files wherever the workspace's git dir and configs put them, not a file that runs code by itself or
  * decides what the agent may read), and the caller's scope (the step's files); every folder on the
  * way is resolved without following links — a link there is refused, never written through; and
- * what the workspace has at the path must still be what the step started from. A link the step made
+ * what the workspace has at the path must still be what the step started from, and no editor may
+ * hold unsaved changes to it (an editor host says so: the write goes to disk, past the editor's buffer,
+ * so the user's typing would be lost on save or meet "the file is newer"; both are a conflict, and
+ * neither side is lost: the buffer stays as typed, the step's change is shown). A link the step made
  * is applied as a link only when it stays inside the workspace and points at nothing the agent may
  * not read (ignored or secret files, git's). Any refusal names the path and the rule, and nothing of
  * the patch is written. Then each file is written to a temporary name beside its place (bytes and
@@ -45,14 +48,19 @@ export interface ApplyPatchOptions {
 }
 
 const CHANGED_MEANWHILE = 'the workspace changed it since the step started';
+/** The rule of a file an open editor holds unsaved changes to (its card says so, by name). */
+export const UNSAVED_IN_EDITOR = 'unsaved changes in the editor';
 
 /** The wording of a refusal list, for a card or stderr. */
 export function describeRefusals(refusals: readonly PatchRefusal[]): string {
   return refusals.map((r) => `${r.path}: ${r.rule}`).join('; ');
 }
 
+/** Whether a refusal is a conflict with the workspace (changed since the step started, or unsaved in an editor). */
+export const isConflict = (r: PatchRefusal) => r.rule === CHANGED_MEANWHILE || r.rule === UNSAVED_IN_EDITOR;
+
 /** True when every refusal is only a conflict with the workspace (the step's changes themselves were fine). */
-export const onlyConflicts = (refusals: readonly PatchRefusal[]) => refusals.every((r) => r.rule === CHANGED_MEANWHILE);
+export const onlyConflicts = (refusals: readonly PatchRefusal[]) => refusals.every(isConflict);
 
 /** Why `rel` is not a plain workspace-relative path (`/`-separated, no `.` or `..`, not absolute), or undefined. */
 function notPlain(rel: string): string | undefined {
@@ -111,6 +119,8 @@ export async function applyStepPatch(patch: StepPatch, o: ApplyPatchOptions): Pr
   const gitOwnReal = await Promise.all(gitOwn.map(async (g) => ({ ...g, real: await o.fs.realpath(g.path).catch(() => g.path) })));
   const ignores = new IgnoreMatcher(o.fs);
   const judged: { e: StepPatchEntry; abs: string; st: Stats | undefined }[] = [];
+  // What the step changed that its patch could not carry: named, never dropped silently.
+  for (const n of patch.notCarried ?? []) refuse(n.path, n.rule);
 
   for (const e of patch.entries) {
     const plain = notPlain(e.path);
@@ -134,6 +144,7 @@ export async function applyStepPatch(patch: StepPatch, o: ApplyPatchOptions): Pr
     const now = way.st?.isDirectory() ? null : await stateAt(abs, way.st).catch(() => ({ kind: 'file' as const, sha256: 'unreadable' }));
     // A deletion of something already gone, or a file already as the step left it, needs nothing.
     if (!same(now, e.before)) { refuse(e.path, CHANGED_MEANWHILE); continue; }
+    if (o.fs.hasUnsavedChanges?.(abs)) { refuse(e.path, UNSAVED_IN_EDITOR); continue; }
     judged.push({ e, abs, st: way.st });
   }
   if (refusals.length) return { ok: false, refusals };
@@ -150,11 +161,16 @@ export async function applyStepPatch(patch: StepPatch, o: ApplyPatchOptions): Pr
       staged.push({ tmp: await stage(e, abs), abs });
     }
   } catch (err) {
-    for (const s of staged) await fs.rm(s.tmp, { force: true });
-    for (const d of madeDirs.reverse()) await fs.rmdir(d).catch(() => undefined);
+    await unstage(staged, madeDirs);
     const where = (err as NodeJS.ErrnoException).path;
     const rel = where ? path.relative(root, where).split(path.sep).join('/') : '(the workspace)';
     return { ok: false, refusals: [{ path: rel, rule: `could not be written (${(err as Error).message}); nothing of the patch was applied` }] };
+  }
+  // Asked again just before the write: the user may have typed in one of them while the files were staged.
+  const typedMeanwhile = judged.filter((j) => o.fs.hasUnsavedChanges?.(j.abs));
+  if (typedMeanwhile.length) {
+    await unstage(staged, madeDirs);
+    return { ok: false, refusals: typedMeanwhile.map((j) => ({ path: j.e.path, rule: UNSAVED_IN_EDITOR })) };
   }
   for (const { abs } of judged) await o.beforeChange?.(abs);
   for (const { e, abs } of judged) if (e.kind === 'deletion') await fs.rm(abs, { force: true });
@@ -166,6 +182,12 @@ export async function applyStepPatch(patch: StepPatch, o: ApplyPatchOptions): Pr
   }
   await removeEmptied(root, [...deleted]);
   return { ok: true, applied: judged.map((j) => j.e.path) };
+}
+
+/** The staged files and the folders made for them removed: nothing of the patch is left. */
+async function unstage(staged: readonly { tmp: string }[], madeDirs: string[]): Promise<void> {
+  for (const s of staged) await fs.rm(s.tmp, { force: true });
+  for (const d of [...madeDirs].reverse()) await fs.rmdir(d).catch(() => undefined);
 }
 
 /**

@@ -37,5 +37,7 @@ export function composeStepPatches(patches: readonly { name: string; patch: Step
   if (refusals.length) return { refusals };
   // A path made by one patch and deleted by a later one is no change at all (a lone entry is kept: the apply judges it).
   const entries = [...merged.values()].filter((m) => !(m.again && m.entry.kind === 'deletion' && m.entry.before === null)).map((m) => m.entry);
-  return { patch: { entries: entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) } };
+  // What any of them could not carry stays named: the apply refuses it.
+  const notCarried = patches.flatMap((p) => p.patch.notCarried ?? []);
+  return { patch: { entries: entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), ...(notCarried.length ? { notCarried } : {}) } };
 }

@@ -35,7 +35,7 @@ import { patchDiff, stepDiff } from './stepDiff';
 import { fileInScope } from '../plans/stepScope';
 import { dependentsOf } from '../plans/graph/stepGraph';
 import { mayRunBeside, stepsToStart } from '../plans/graph/stepScheduler';
-import { applyStepPatch, describeRefusals, onlyConflicts } from './applyStepPatch';
+import { applyStepPatch, describeRefusals, onlyConflicts, UNSAVED_IN_EDITOR, type PatchRefusal } from './applyStepPatch';
 import { stepWorkspaceName, type StepPatch, type StepWorkspace } from '../ports/stepWorkspaces';
 import type { CountedUsage, SettledToolCall } from '../turn/turnHooks';
 import { formatUsd } from '../cost/priceTable';
@@ -250,7 +250,8 @@ async function runStep(d: GraphRunDeps, child: Planning, step: PlanStep, alone: 
       // out-of-scope write nobody allowed never reaches the workspace.
       const allowed = exec.allowedOnce ?? new Set<string>();
       const inScope = (p: string) => fileInScope(files, p) || allowed.has(p);
-      const going: StepPatch = { entries: patch.entries.filter((e) => inScope(e.path)) };
+      // What the patch could not carry goes along, so the apply names it (never dropped silently).
+      const going: StepPatch = { entries: patch.entries.filter((e) => inScope(e.path)), ...(patch.notCarried?.length ? { notCarried: patch.notCarried } : {}) };
       // Read before the apply: after it, the workspace holds the step's text, not what it started from.
       diff = d.reviewStep ? await patchDiff(patch.entries, workspaceText(d)) : undefined;
       const applied = await applyBack(d, events, n, going, inScope, outsideScope.filter((p) => !allowed.has(p)));
@@ -294,11 +295,11 @@ function workspaceText(d: GraphRunDeps): (rel: string) => Promise<string | null>
 
 /** The step's patch onto the workspace as one checkpointed change with a card of its own; refused whole on a conflict or a broken rule. */
 async function applyBack(d: GraphRunDeps, events: EventStream, n: number, patch: StepPatch, inScope: (rel: string) => boolean, leftOut: readonly string[]): Promise<{ ok: true } | { ok: false; why: string }> {
-  if (patch.entries.length === 0) return { ok: true };
+  if (patch.entries.length === 0 && !patch.notCarried?.length) return { ok: true };
   const root = d.host.fs.roots[0] ?? '.';
   const cardId = events.newId('tool');
   const callId = `apply-${cardId}`;
-  const files = patch.entries.map((c) => c.path);
+  const files = [...patch.entries.map((c) => c.path), ...(patch.notCarried ?? []).map((c) => c.path)];
   events.addCard({
     kind: 'tool_call', id: cardId, call_id: callId, tool: 'apply_step',
     summary: `apply step ${n}'s changes to the workspace: ${files.join(', ')}`,
@@ -311,7 +312,7 @@ async function applyBack(d: GraphRunDeps, events: EventStream, n: number, patch:
   if (!result.ok) {
     const conflicts = onlyConflicts(result.refusals);
     const why = conflicts
-      ? `its changes were not applied: the workspace changed ${result.refusals.map((r) => r.path).join(', ')} since step ${n} started, so none of its changes were written (never half-applied)`
+      ? `its changes were not applied: ${conflictWords(result.refusals, n)}, so none of its changes were written (never half-applied)`
       : `its changes were not applied, none of them (never half-applied): ${describeRefusals(result.refusals)}`;
     const named = new Set(result.refusals.map((r) => r.path));
     const diffs = conflicts ? `\nThe step's changes to ${named.size === 1 ? 'that file' : 'those files'}:\n${await patchDiff(patch.entries.filter((e) => named.has(e.path)), workspaceText(d))}` : '';
@@ -323,6 +324,16 @@ async function applyBack(d: GraphRunDeps, events: EventStream, n: number, patch:
   events.patchCard(cardId, { status: 'done', result: `Applied to the workspace (not committed): ${files.join(', ')}.${note}` });
   d.checkpoints.settled({ callId, cardId, tool: 'apply_step', status: 'done' });
   return { ok: true };
+}
+
+/** What the workspace did to the step's files, by file: changed since the step started, or unsaved in an editor. */
+function conflictWords(refusals: readonly PatchRefusal[], n: number): string {
+  const changed = refusals.filter((r) => r.rule !== UNSAVED_IN_EDITOR).map((r) => r.path);
+  const unsaved = refusals.filter((r) => r.rule === UNSAVED_IN_EDITOR).map((r) => r.path);
+  return [
+    ...(changed.length ? [`the workspace changed ${changed.join(', ')} since step ${n} started`] : []),
+    ...(unsaved.length ? [`${unsaved.join(', ')} ${unsaved.length === 1 ? 'has' : 'have'} unsaved changes in the editor (kept as typed)`] : []),
+  ].join('; ');
 }
 
 /** A host whose files and commands wait until the worktree they work in is made. */

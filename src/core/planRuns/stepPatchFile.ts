@@ -30,6 +30,8 @@ const patchFile = z.object({
   /** The plan step it came from, when known (shown, never trusted for anything). */
   step: z.number().int().positive().optional(),
   entries: z.array(entry).max(STEP_PATCH_LIMITS.entries),
+  /** Paths the step changed that the patch cannot carry, and why: applying it refuses them by name. */
+  not_carried: z.array(z.object({ path: relPath, rule: z.string().min(1).max(STEP_PATCH_LIMITS.pathChars) }).strict()).max(STEP_PATCH_LIMITS.entries).optional(),
 }).strict();
 
 /** A step patch as the text of a patch file. */
@@ -39,7 +41,8 @@ export function encodeStepPatch(patch: StepPatch, step?: number): string {
     if (e.kind === 'symlink') return { path: e.path, kind: e.kind, target: e.target, before: e.before };
     return { path: e.path, kind: e.kind, before: e.before };
   });
-  return `${JSON.stringify({ format: STEP_PATCH_FORMAT, version: 1, ...(step !== undefined ? { step } : {}), entries }, null, 1)}\n`;
+  const notCarried = patch.notCarried?.length ? { not_carried: patch.notCarried.map((n) => ({ path: n.path, rule: n.rule })) } : {};
+  return `${JSON.stringify({ format: STEP_PATCH_FORMAT, version: 1, ...(step !== undefined ? { step } : {}), entries, ...notCarried }, null, 1)}\n`;
 }
 
 /** A patch file's text as a step patch, or why it is not one (its first problem, with where). */
@@ -60,5 +63,6 @@ export function decodeStepPatch(text: string): { patch: StepPatch; step?: number
     if (e.kind === 'symlink') return { path: e.path, kind: 'symlink', target: e.target, before: e.before };
     return { path: e.path, kind: 'deletion', before: e.before };
   });
-  return { patch: { entries }, ...(parsed.data.step !== undefined ? { step: parsed.data.step } : {}) };
+  const notCarried = parsed.data.not_carried?.length ? { notCarried: parsed.data.not_carried.map((n) => ({ path: n.path, rule: n.rule })) } : {};
+  return { patch: { entries, ...notCarried }, ...(parsed.data.step !== undefined ? { step: parsed.data.step } : {}) };
 }

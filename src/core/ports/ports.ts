@@ -37,6 +37,12 @@ export interface WorkspaceFs {
   writeTexts?(files: readonly { absPath: string; content: string }[]): Promise<void>;
   /** `fs.realpath`, following symlinks; for a path that does not exist, the real path of its nearest existing ancestor joined with the rest. */
   realpath(absPath: string): Promise<string>;
+  /**
+   * Whether an open editor holds unsaved changes to that file (an editor host only). A write that
+   * bypasses the editor (a step patch's apply) treats such a file as a conflict: written on disk, the
+   * user's typing would be overwritten on save, or the save would meet "the file is newer".
+   */
+  hasUnsavedChanges?(absPath: string): boolean;
 }
 
 export interface CommandResult {

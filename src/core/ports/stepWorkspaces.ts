@@ -27,10 +27,23 @@ export type StepPatchEntry =
   | { path: string; kind: 'symlink'; target: string; before: StepPatchBefore }
   | { path: string; kind: 'deletion'; before: StepPatchBefore };
 
-/** A step's whole result: its changed paths, sorted, each once. */
+/**
+ * A path the step changed that a patch cannot carry, and the rule that says why (a file inside a git
+ * submodule: another repository's). Never dropped silently: applying the patch refuses it by name.
+ */
+export interface StepPatchNotCarried {
+  path: string;
+  rule: string;
+}
+
+/** A step's whole result: its changed paths, sorted, each once; and those it changed that no patch carries (absent: none). */
 export interface StepPatch {
   entries: StepPatchEntry[];
+  notCarried?: StepPatchNotCarried[];
 }
+
+/** The rule of a file the step changed inside the git submodule at `sub` (workspace-relative). */
+export const inSubmoduleRule = (sub: string) => `inside the git submodule ${sub}, another repository: a step's patch carries this repository's files only (make the change in the submodule itself)`;
 
 /**
  * A path in a step workspace that cannot be part of a step's result (a FIFO, a socket, a device):

@@ -24,7 +24,7 @@ import * as fs from 'node:fs/promises';
 import { statfsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { LeftoverStep, StepPatch, StepPatchBefore, StepWorkspace, StepWorkspaces } from '../../core/ports/stepWorkspaces';
+import { inSubmoduleRule, type LeftoverStep, type StepPatch, type StepPatchBefore, type StepPatchNotCarried, type StepWorkspace, type StepWorkspaces } from '../../core/ports/stepWorkspaces';
 import { IGNORE_FILE_NAMES } from '../../core/policy/ignorePolicy';
 import { encodeStepPatch } from '../../core/planRuns/stepPatchFile';
 import { readStepEntry } from './readStepEntry';
@@ -349,6 +349,10 @@ async function linkDependencies(top: string, dir: string, dependencies: readonly
 /** The workspace's file (or symlink, or its absence) made the same in the worktree, mode included. */
 async function copyOver(from: string, to: string): Promise<void> {
   const st = await fs.lstat(from).catch(() => undefined);
+  // A folder git lists as changed is a submodule with changes of its own: its repository's, not this
+  // one's. Its empty folder stays, so the starting tree keeps the submodule (and what the step writes
+  // there is named as not carried, never taken as this repository's files).
+  if (st?.isDirectory()) return;
   await fs.rm(to, { force: true, recursive: true });
   if (!st) return;
   await fs.mkdir(path.dirname(to), { recursive: true });
@@ -371,7 +375,6 @@ async function readWorktreePatch(dir: string, r: OwnerRecord): Promise<StepPatch
   const pathspec = patchPathspec(r);
   await git(dir, ['add', '-A', '--', ...pathspec]);
   const names = splitZ(await git(dir, ['diff', '--cached', '--name-only', '-z', '--no-renames', r.base, '--', ...pathspec])).sort();
-  if (names.length === 0) return { entries: [] };
   // What each path was at the start: its mode and object in the starting tree.
   const listed = new Map<string, { mode: string; oid: string }>();
   for (const line of splitZ(await git(dir, ['ls-tree', '-r', '-z', '--full-tree', r.base]))) {
@@ -379,6 +382,9 @@ async function readWorktreePatch(dir: string, r: OwnerRecord): Promise<StepPatch
     const [mode = '', , oid = ''] = line.slice(0, tab).split(' ');
     listed.set(line.slice(tab + 1), { mode, oid });
   }
+  const notCarried = await writtenInSubmodules(dir, r, listed);
+  const carried = notCarried.length ? { notCarried } : {};
+  if (names.length === 0) return { entries: [], ...carried };
   const blobs = await gitBlobs(dir, [...new Set(names.flatMap((n) => { const l = listed.get(n); return l && l.mode !== '160000' ? [l.oid] : []; }))]);
   const beforeOf = (top: string): StepPatchBefore => {
     const l = listed.get(top);
@@ -391,7 +397,29 @@ async function readWorktreePatch(dir: string, r: OwnerRecord): Promise<StepPatch
     const rel = r.prefix ? top.slice(r.prefix.length) : top;
     entries.push(await readStepEntry(r.prefix ? path.join(dir, r.prefix) : dir, rel, beforeOf(top)));
   }
-  return { entries };
+  return { entries, ...carried };
+}
+
+/**
+ * What the step wrote inside the repository's submodules, named as not carried (workspace-relative).
+ * A worktree's submodule folders start empty (git checks none out), so whatever is in one the step
+ * put there; `git add -A` takes none of it, so it would otherwise be dropped without a word.
+ */
+async function writtenInSubmodules(dir: string, r: OwnerRecord, listed: ReadonlyMap<string, { mode: string }>): Promise<StepPatchNotCarried[]> {
+  const out: StepPatchNotCarried[] = [];
+  const prefix = r.prefix ?? '';
+  const subs = [...listed].filter(([p, l]) => l.mode === '160000' && p.startsWith(prefix)).map(([p]) => p).sort();
+  const walk = async (sub: string, rel: string): Promise<void> => {
+    const st = await fs.lstat(path.join(dir, rel)).catch(() => undefined);
+    if (!st) return;
+    if (!st.isDirectory()) {
+      if (rel !== sub) out.push({ path: rel.slice(prefix.length), rule: inSubmoduleRule(sub.slice(prefix.length)) });
+      return;
+    }
+    for (const name of (await fs.readdir(path.join(dir, rel)).catch(() => [] as string[])).sort()) await walk(sub, `${rel}/${name}`);
+  };
+  for (const sub of subs) await walk(sub, sub);
+  return out;
 }
 
 /**
@@ -461,7 +489,7 @@ function alive(pid: number): boolean {
 async function keepLeftoverChanges(dir: string, record: OwnerRecord | undefined, keepIn: string): Promise<string | null> {
   if (!record || !(await fs.stat(path.join(dir, '.git')).then(() => true, () => false))) return null;
   const patch = await readWorktreePatch(dir, record);
-  if (patch.entries.length === 0) return null;
+  if (patch.entries.length === 0 && !patch.notCarried?.length) return null;
   await fs.mkdir(keepIn, { recursive: true, mode: 0o700 });
   const step = /^step(\d+)-/.exec(path.basename(dir))?.[1];
   const file = path.join(keepIn, `${path.basename(dir)}.patch.json`);

@@ -123,6 +123,10 @@ export class VscodeWorkspaceFs implements WorkspaceFs, vscode.Disposable {
     }
   }
 
+  hasUnsavedChanges(absPath: string): boolean {
+    return this.openDocument(absPath)?.isDirty === true;
+  }
+
   /** An open document for that path (matching through symlinks for dirty ones, which are few). */
   private openDocument(absPath: string): vscode.TextDocument | undefined {
     const docs = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && !d.isClosed);

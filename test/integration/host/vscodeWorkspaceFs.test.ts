@@ -3,7 +3,14 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VscodeWorkspaceFs } from '../../../src/host/vscode/vscodeWorkspaceFs';
+import { createHash } from 'node:crypto';
+import { applyStepPatch } from '../../../src/core/planRuns/applyStepPatch';
+import type { StepPatchEntry } from '../../../src/core/ports/stepWorkspaces';
+import { waitUntil } from '../../support/wait';
 import { closeAllEditors, removeDir, tempDir } from './helpers';
+
+/** A step's change of `rel` from `was` to `now` (a file, as a step patch carries it). */
+const stepChange = (rel: string, was: string, now: string): StepPatchEntry => ({ path: rel, kind: 'file', mode: 0o644, bytes: new TextEncoder().encode(now), before: { kind: 'file', sha256: createHash('sha256').update(was).digest('hex') } });
 
 describe('VS Code host: workspace fs', () => {
   let dir: string;
@@ -75,6 +82,35 @@ describe('VS Code host: workspace fs', () => {
     await wfs.writeText(file, 'two\n');
     assert.equal(fs.readFileSync(file, 'utf8'), 'two\n');
     assert.equal(editor.document.getText(), 'two\n');
+  });
+
+  it('a step patch onto a file with unsaved changes in its editor is a conflict: typing and disk kept, nothing of the patch written', async () => {
+    fs.writeFileSync(path.join(dir, 'typed.txt'), 'alpha\n');
+    fs.writeFileSync(path.join(dir, 'other.txt'), 'beta\n');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(dir, 'typed.txt')));
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), 'typed, not saved\n'));
+    assert.equal(wfs.hasUnsavedChanges(path.join(dir, 'typed.txt')), true);
+    assert.equal(wfs.hasUnsavedChanges(path.join(dir, 'other.txt')), false);
+
+    const r = await applyStepPatch({ entries: [stepChange('other.txt', 'beta\n', 'BETA\n'), stepChange('typed.txt', 'alpha\n', 'ALPHA\n')] }, { workspace: dir, fs: wfs });
+    assert.deepEqual(r, { ok: false, refusals: [{ path: 'typed.txt', rule: 'unsaved changes in the editor' }] });
+    assert.equal(fs.readFileSync(path.join(dir, 'typed.txt'), 'utf8'), 'alpha\n', 'the disk as it was');
+    assert.equal(fs.readFileSync(path.join(dir, 'other.txt'), 'utf8'), 'beta\n', 'never half-applied');
+    assert.equal(editor.document.getText(), 'alpha\ntyped, not saved\n', 'the typing as typed');
+    assert.equal(editor.document.isDirty, true, 'still unsaved: nothing saved it or threw it away');
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['other.txt', 'typed.txt'], 'no staged file left');
+  });
+
+  it('a step patch onto a file open in a clean editor lands on disk and in the editor', async () => {
+    const file = path.join(dir, 'clean.txt');
+    fs.writeFileSync(file, 'alpha\n');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    assert.equal(wfs.hasUnsavedChanges(file), false);
+    const r = await applyStepPatch({ entries: [stepChange('clean.txt', 'alpha\n', 'ALPHA\n')] }, { workspace: dir, fs: wfs });
+    assert.deepEqual(r, { ok: true, applied: ['clean.txt'] });
+    assert.equal(fs.readFileSync(file, 'utf8'), 'ALPHA\n');
+    await waitUntil(() => editor.document.getText() === 'ALPHA\n', 'the editor to show the step\'s change', 20_000);
+    assert.equal(editor.document.isDirty, false);
   });
 
   it('creates a new file in new folders', async () => {

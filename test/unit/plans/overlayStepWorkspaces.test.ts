@@ -17,7 +17,7 @@ import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
 import { NodeStepWorkspaces } from '../../../src/host/node/nodeStepWorkspaces';
 import { GitStepWorkspaces } from '../../../src/host/node/gitStepWorkspaces';
-import { decodeStepPatch } from '../../../src/core/planRuns/stepPatchFile';
+import { decodeStepPatch, encodeStepPatch } from '../../../src/core/planRuns/stepPatchFile';
 import { applyStepPatch, onlyConflicts } from '../../../src/core/planRuns/applyStepPatch';
 import { STEP_WORKSPACE_KINDS } from '../../support/stepWorkspaceKinds';
 import type { StepPatchEntry, StepWorkspace } from '../../../src/core/ports/stepWorkspaces';
@@ -399,6 +399,32 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a wo
     assert.deepEqual(await applyStepPatch({ entries: patch.entries.filter((e) => e.path === 'new.txt') }, { workspace: ws, fs: new NodeWorkspaceFs([ws]) }), { ok: true, applied: ['new.txt'] });
   });
 
+  it("an untracked file only the step's commands changed, deleted by the workspace meanwhile, is a conflict, never made again; a file a command made beside it applies", async () => {
+    fs.writeFileSync(path.join(ws, 'old', 'notes.txt'), "the user's untracked notes\n");
+    const s = await steps.create(ws, 'step1');
+    await s.ready;
+    let patch;
+    try {
+      const root = new NodeWorkspaceFs([s.root]).roots[0]!;
+      const r = await run(root, 'echo more >> old/notes.txt && echo made > old/made.txt');
+      assert.equal(r.exitCode, 0, r.output);
+      // Meanwhile the user deletes the notes: their folder changes, as when another step's apply lands there.
+      fs.rmSync(path.join(ws, 'old', 'notes.txt'));
+      patch = await steps.readPatch(s);
+    } finally {
+      await steps.remove(s);
+    }
+    assert.deepEqual(patch.entries.map((e) => [e.path, e.before === null ? 'started from nothing' : 'started from a file']), [
+      ['old/made.txt', 'started from nothing'],
+      ['old/notes.txt', 'started from a file'],
+    ]);
+    const applied = await applyStepPatch(patch, { workspace: ws, fs: new NodeWorkspaceFs([ws]) });
+    assert.ok(!applied.ok && onlyConflicts(applied.refusals), JSON.stringify(applied));
+    assert.deepEqual(applied.refusals.map((x) => x.path), ['old/notes.txt']);
+    assert.deepEqual(['old/notes.txt', 'old/made.txt'].filter((p) => fs.existsSync(path.join(ws, p))), [], 'nothing made again, nothing half-applied');
+    assert.deepEqual(await applyStepPatch({ entries: patch.entries.filter((e) => e.path === 'old/made.txt') }, { workspace: ws, fs: new NodeWorkspaceFs([ws]) }), { ok: true, applied: ['old/made.txt'] });
+  });
+
   it("what the step's own .gitignore ignores is left out of its patch, as git in the step sees it", async () => {
     const s = await steps.create(ws, 'step1');
     await s.ready;
@@ -419,21 +445,40 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`a step's changes against a wo
     }
   });
 
-  it("a file the step writes inside a submodule is left out of its patch, as git leaves it out; the step's other files are read", async () => {
+  it("files the step writes inside a submodule are named as not carried, and applying its patch refuses them by name (never dropped silently); nothing of the step is half-applied", async () => {
     const inner = repo();
     gitIn(ws, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'mod');
     gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'submodule');
+    // The user works in the submodule too: it has a change of its own, uncommitted.
+    fs.writeFileSync(path.join(ws, 'mod', 'a.txt'), 'a1 and the user\'s line\n');
     const s = await steps.create(ws, 'step1');
     await s.ready;
+    let patch;
     try {
       const f = new NodeWorkspaceFs([s.root]);
       await f.writeText(path.join(f.roots[0]!, 'mod', 'new.txt'), 'in the submodule\n');
+      const r = await run(f.roots[0]!, 'echo by a command > mod/cmd.txt');
+      assert.equal(r.exitCode, 0, r.output);
       await f.writeText(path.join(f.roots[0]!, 'mine.txt'), 'mine\n');
-      assert.deepEqual((await steps.readPatch(s)).entries.map((e) => e.path), ['mine.txt']);
+      patch = await steps.readPatch(s);
     } finally {
       await steps.remove(s);
       fs.rmSync(inner, { recursive: true, force: true });
     }
+    assert.deepEqual(patch.entries.map((e) => e.path), ['mine.txt']);
+    assert.deepEqual(patch.notCarried?.map((n) => n.path), ['mod/cmd.txt', 'mod/new.txt']);
+    // As a patch file too (a crashed run's, `--emit-patch`, `tandem apply`): the refusal goes with it.
+    const decoded = decodeStepPatch(encodeStepPatch(patch));
+    assert.ok('patch' in decoded, JSON.stringify(decoded));
+    for (const p of [patch, decoded.patch]) {
+      const applied = await applyStepPatch(p, { workspace: ws, fs: new NodeWorkspaceFs([ws]) });
+      assert.ok(!applied.ok, JSON.stringify(applied));
+      assert.deepEqual(applied.refusals.map((x) => x.path), ['mod/cmd.txt', 'mod/new.txt']);
+      for (const x of applied.refusals) assert.match(x.rule, /^inside the git submodule mod, another repository/);
+      assert.equal(onlyConflicts(applied.refusals), false);
+    }
+    assert.deepEqual(['mine.txt', 'mod/new.txt', 'mod/cmd.txt'].filter((p) => fs.existsSync(path.join(ws, p))), [], 'nothing applied, nothing half-applied');
+    assert.equal(fs.readFileSync(path.join(ws, 'mod', 'a.txt'), 'utf8'), 'a1 and the user\'s line\n', "the submodule's own change untouched");
   });
 
   it('a folder the workspace has, moved by mv, is recorded as its files gone and made again, and applies', async () => {

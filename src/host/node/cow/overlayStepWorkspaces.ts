@@ -40,6 +40,8 @@ interface OverlayStep {
   holder: OverlayHolder;
   /** What git said of the paths asked so far: ignored or not (readOverlayPatch.ts). */
   ignoredKnown: IgnoredKnown;
+  /** The workspace's untracked files when the step started (listed in the background; undefined if git could not say). */
+  untrackedAtStart: Promise<Set<string> | undefined>;
 }
 
 /** The owner file's second line: what a sweep needs to read a leftover step's changes. */
@@ -55,11 +57,16 @@ const GIT_ENV_DROP = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_
 function git(cwd: string, args: readonly string[]): Promise<string> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !GIT_ENV_DROP.test(k)));
   return new Promise((resolve, reject) => {
-    execFile('git', ['-c', 'core.hooksPath=/dev/null', ...args], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
+    execFile('git', ['-c', 'core.hooksPath=/dev/null', ...args], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`git ${args[0]}: ${String(stderr).trim() || err.message}`));
       else resolve(String(stdout));
     });
   });
+}
+
+/** The untracked files git does not ignore in the repository at `top` (top-relative); undefined when git could not say. */
+function untrackedFiles(top: string): Promise<Set<string> | undefined> {
+  return git(top, ['ls-files', '-z', '--others', '--exclude-standard']).then((out) => new Set(out.split('\0').filter(Boolean)), () => undefined);
 }
 
 /** Memory-backed room worth using (a container's 64 MB /dev/shm is not). */
@@ -160,6 +167,9 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
       await removeFolder(dir);
       throw e;
     }
+    // Listed now, never awaited here: making a step costs the same for any size of workspace. Only a
+    // patch with a written path the workspace no longer has waits for it (readOverlayPatch.ts).
+    const untrackedAtStart = untrackedFiles(top);
     holder.view.lower = top;
     registerStepView(holder.view);
     const root = prefix ? path.join(holder.view.hostMount, prefix) : holder.view.hostMount;
@@ -170,7 +180,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
       readOnlyFolders: await this.dependencies(top, prefix, holder.view.hostMount),
       ready: Promise.resolve(),
     };
-    this.steps.set(step, { dir, top, prefix, startedMs, holder, ignoredKnown: newIgnoredKnown() });
+    this.steps.set(step, { dir, top, prefix, startedMs, holder, ignoredKnown: newIgnoredKnown(), untrackedAtStart });
     return step;
   }
 
@@ -199,7 +209,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
     const [view, mountPoint] = await Promise.all([fs.stat(s.holder.view.hostMount).catch(() => undefined), fs.stat(folders(s.dir).mount)]);
     if (!view || view.dev === mountPoint.dev) throw new Error(`the step's copy-on-write view is gone (the process holding it, ${s.holder.view.pid}, ended)`);
     const v = s.holder.view;
-    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: v.hostMount, inside: { enter: v.enter, top: v.mount }, startedMs: s.startedMs, ignoredKnown: s.ignoredKnown, wroteOver: (rel) => v.wroteOver(rel) });
+    return readOverlayPatch({ top: s.top, prefix: s.prefix, upper: folders(s.dir).upper, view: v.hostMount, inside: { enter: v.enter, top: v.mount }, startedMs: s.startedMs, ignoredKnown: s.ignoredKnown, wroteOver: (rel) => v.wroteOver(rel), untrackedAtStart: () => s.untrackedAtStart });
   }
 
   async remove(step: StepWorkspace): Promise<void> {
@@ -267,7 +277,7 @@ async function keepLeftover(dir: string, r: OwnerRecord, keepIn: string): Promis
   } finally {
     await holder.close();
   }
-  if (patch.entries.length === 0) return null;
+  if (patch.entries.length === 0 && !patch.notCarried?.length) return null;
   await fs.mkdir(keepIn, { recursive: true, mode: 0o700 });
   const file = path.join(keepIn, `${path.basename(dir)}.patch.json`);
   await fs.writeFile(file, encodeStepPatch(patch), { mode: 0o600 });

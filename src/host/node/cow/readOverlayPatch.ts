@@ -4,6 +4,7 @@
  * deleted (a whiteout, or a folder it removed and made again). The cost follows the step's changes:
  * only the folders the step wrote in are listed, never the whole workspace.
  *
+ * Named and not carried: files inside a git submodule (another repository's; the apply refuses them).
  * Kept out, as a git worktree keeps them out: paths git ignores (build output, installed
  * dependencies) — a path the step wrote by the step's own .gitignore files (git asked inside its
  * view, as `git add -A` in a worktree), a path it deleted by the workspace's (the step never had an
@@ -19,15 +20,17 @@
  * Removing a name changes its folder, so a path whose workspace folder is unchanged since the step
  * started was absent then too: the step made it. Where the folder changed, a path git tracks (in
  * HEAD or the index) was there, and so was one the step's file tools wrote over while the workspace
- * had it (noted as they wrote, stepView.ts): the workspace deleted it meanwhile, a conflict, as in a
- * worktree. Left open: an untracked file only the step's commands changed, deleted by the workspace
- * meanwhile in a folder it changed, reads as one the step made.
+ * had it (noted as they wrote, stepView.ts), and so was an untracked file the workspace had when the
+ * step started (listed then, in the background: `untrackedAtStart`): the workspace deleted it
+ * meanwhile, a conflict, as in a worktree. Without that list (a crashed run's step, read at the next
+ * start) an untracked file only the step's commands changed, deleted by the workspace meanwhile in a
+ * folder it changed, reads as one the step made.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { StepPatch, StepPatchBefore, StepPatchEntry } from '../../../core/ports/stepWorkspaces';
+import { inSubmoduleRule, type StepPatch, type StepPatchBefore, type StepPatchEntry } from '../../../core/ports/stepWorkspaces';
 import { readStepEntry } from '../readStepEntry';
 
 export interface OverlayPatchSource {
@@ -50,6 +53,8 @@ export interface OverlayPatchSource {
   ignoredKnown?: IgnoredKnown;
   /** Whether the step's file tools wrote over a path (top-relative) while the workspace had it (stepView.ts). */
   wroteOver?(rel: string): boolean;
+  /** The untracked files (not ignored, top-relative) the workspace had when the step started; undefined when unknown. */
+  untrackedAtStart?(): Promise<ReadonlySet<string> | undefined>;
 }
 
 /** What git said of the paths asked so far; the step's answers hold while its own .gitignore files stay as they were. */
@@ -60,9 +65,11 @@ export interface IgnoredKnown {
   written: Map<string, boolean>;
   /** The .gitignore files the step changed (path, inode, size, time) when `written` was asked. */
   stepRules: string;
+  /** Paths git refused to answer for because they are inside a submodule: the submodule's folder (top-relative), by path. */
+  inSubmodule: Map<string, string>;
 }
 
-export const newIgnoredKnown = (): IgnoredKnown => ({ deleted: new Map(), written: new Map(), stepRules: '' });
+export const newIgnoredKnown = (): IgnoredKnown => ({ deleted: new Map(), written: new Map(), stepRules: '', inSubmodule: new Map() });
 
 /** A `before` no workspace path matches (a hash of a sentence, not of a file): the workspace changed the path while the step ran. */
 export const CHANGED_WHILE_RUNNING: StepPatchBefore = { kind: 'file', sha256: createHash('sha256').update('tandem: changed in the workspace while the step ran').digest('hex') };
@@ -169,7 +176,7 @@ function gitIgnored(top: string, paths: readonly string[], inside?: OverlayPatch
  * through `inside`), and notes the answers in `into`. git refuses a whole question with a path beyond
  * a link; such a path is no ignored file of git's (the apply refuses it by name: a link on the way).
  */
-async function askIgnored(base: string, paths: readonly string[], into: Map<string, boolean>, inside?: OverlayPatchSource['inside']): Promise<void> {
+async function askIgnored(base: string, paths: readonly string[], into: Map<string, boolean>, inSubmodule: Map<string, string>, inside?: OverlayPatchSource['inside']): Promise<void> {
   let asked: string[] = [];
   for (const p of paths) {
     if (await beyondLink(base, p)) into.set(p, false);
@@ -182,11 +189,15 @@ async function askIgnored(base: string, paths: readonly string[], into: Map<stri
       return;
     } catch (e) {
       // git refuses a whole question with a path inside a submodule: its files are its own repository's,
-      // and git takes none of them into this one's changes (a worktree leaves them out too).
+      // and git takes none of them into this one's changes. Kept out of the entries and noted: the
+      // patch names them as not carried, so the apply refuses them by name (never dropped silently).
       const sub = e instanceof GitAnswer ? /is in submodule '([^']+)'/.exec(e.said)?.[1] : undefined;
       const inSub = sub ? asked.filter((p) => p.startsWith(`${sub}/`)) : [];
       if (inSub.length === 0) throw e;
-      for (const p of inSub) into.set(p, true);
+      for (const p of inSub) {
+        into.set(p, true);
+        inSubmodule.set(p, sub!);
+      }
       asked = asked.filter((p) => !inSub.includes(p));
     }
   }
@@ -281,15 +292,16 @@ export async function readOverlayPatch(s: OverlayPatchSource): Promise<StepPatch
     known.stepRules = rules;
   }
   const ignored = (p: string) => (written.has(p) ? known.written : known.deleted).get(p);
-  await askIgnored(s.top, all.filter((p) => deleted.has(p) && !known.deleted.has(p)), known.deleted);
-  await askIgnored(s.view, all.filter((p) => written.has(p) && !known.written.has(p)), known.written, s.inside);
+  await askIgnored(s.top, all.filter((p) => deleted.has(p) && !known.deleted.has(p)), known.deleted, known.inSubmodule);
+  await askIgnored(s.view, all.filter((p) => written.has(p) && !known.written.has(p)), known.written, known.inSubmodule, s.inside);
   const root = s.prefix ? path.join(s.view, s.prefix) : s.view;
   const kept = all.filter((p) => !ignored(p)).sort();
   // Written paths the workspace no longer has, where it may have removed them while the step ran.
   const doubtful: string[] = [];
   for (const p of kept) if (written.has(p) && !(await lstat(path.join(s.top, p))) && (await folderChangedSinceStart(s, p))) doubtful.push(p);
   const removedMeanwhile = await gitTracked(s.top, doubtful);
-  for (const p of doubtful) if (s.wroteOver?.(p)) removedMeanwhile.add(p);
+  const untracked = doubtful.length ? await s.untrackedAtStart?.() : undefined;
+  for (const p of doubtful) if (s.wroteOver?.(p) || untracked?.has(p)) removedMeanwhile.add(p);
   const entries: StepPatchEntry[] = [];
   for (const top of kept) {
     const rel = top.slice(s.prefix.length);
@@ -301,5 +313,6 @@ export async function readOverlayPatch(s: OverlayPatchSource): Promise<StepPatch
     const e = await readStepEntry(root, rel, before);
     if (!(await unchanged(s, top, e))) entries.push(e);
   }
-  return { entries };
+  const notCarried = all.filter((p) => known.inSubmodule.has(p)).sort().map((p) => ({ path: p.slice(s.prefix.length), rule: inSubmoduleRule(known.inSubmodule.get(p)!.slice(s.prefix.length)) }));
+  return { entries, ...(notCarried.length ? { notCarried } : {}) };
 }
