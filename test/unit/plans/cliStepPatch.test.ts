@@ -177,6 +177,19 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`tandem run --plan: a step's r
     assert.equal(fs.existsSync(path.join(kit.ws, 'report.txt')), false);
   });
 
+  it("a step's writes inside a git submodule (--parallel 2): the step fails naming each file and why, nothing of it is applied; the step beside it lands", async () => {
+    const inner = fs.mkdtempSync(path.join(kit.out, 'inner-'));
+    repo(inner, { 'lib.txt': 'lib\n' });
+    repo(kit.ws, {}, () => gitIn(kit.ws, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'mod'));
+    const plan = graphPlan([{ files: ['a.txt', 'mod/'], depends_on: [] }, besideStep]);
+    const r = await runPlan(plan, { 1: [call('write_file', { path: 'mod/new.txt', content: 'in the submodule\n' }), call('write_file', { path: 'a.txt', content: 'a\n' }), text('Wrote them.')], 2: besideLane() }, '2');
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(stepEvents(r).includes('step_failed:1'), stepEvents(r).join(' '));
+    assert.match(r.stdout, /mod\/new\.txt: inside the git submodule mod, another repository: a step's patch carries this repository's files only/);
+    for (const f of ['a.txt', 'mod/new.txt']) assert.equal(fs.existsSync(path.join(kit.ws, f)), false, `${f}: nothing of the step is applied`);
+    assert.equal(fs.readFileSync(path.join(kit.ws, 'b.txt'), 'utf8'), 'b\n', 'the other step is applied');
+  });
+
   // A copy-on-write view is no worktree git lists (and lives in the step's own mount namespace).
   if (worktreeKind) it('finding 9 (--parallel 2): another local user cannot read a step\'s worktree', async function () {
     repo(kit.ws, { 'tracked.txt': 'TRACKED-CONTENT\n' });
