@@ -20,8 +20,13 @@ export type AgentState = z.infer<typeof AgentState>;
  * - `revert`: files went back to their checkpoints — replayed, so the model re-reads them.
  * A system note without a kind (e.g. "stopped the Actor's run") is replayed as a note.
  */
-/** `hook`: what a user's hook said (sent the agent back, added context); `hook_failed`: a hook failed (a warning line, never sent to the model). */
-export const NoteKind = z.enum(['context', 'retry', 'revert', 'hook', 'hook_failed']);
+/**
+ * `hook`: what a user's hook said (sent the agent back, added context); `hook_failed`: a hook failed (a warning line, never sent to the model).
+ * Two `context` notes have kinds of their own, so the chat can show each as little as it needs (never replayed either):
+ * `context_window`: the model's window is not known and one is assumed (the chat's header says it, on its Context meter);
+ * `condensed`: the oldest turns were summarised to fit (a quiet marker in the chat, the details on demand).
+ */
+export const NoteKind = z.enum(['context', 'retry', 'revert', 'hook', 'hook_failed', 'context_window', 'condensed']);
 export type NoteKind = z.infer<typeof NoteKind>;
 
 /**

@@ -3,6 +3,9 @@ import type { Card, ToolCallCard } from '../../protocol';
 import type { ChatMessage } from '../context/chatMessage';
 import { withCallsSuperseded } from '../context/conversation';
 import { editedPlanNote } from '../plans/editedPlanNote';
+
+/** System notes shown to the user only: what Tandem did to fit the window, waits, failed hooks. */
+const UNSENT_NOTES: ReadonlySet<string | undefined> = new Set(['context', 'context_window', 'condensed', 'retry', 'hook_failed']);
 import { proposePlanTool } from '../tools/proposePlan';
 
 /** An error card's `failure` when a UserPromptSubmit hook blocked the user's prompt: it never reached the model. */
@@ -103,7 +106,7 @@ export function rebuildMessages(cards: readonly Card[], provenance: Readonly<Rec
           if (calls.length || pendingText !== undefined) flushAssistant();
           pendingText = c.text;
           pendingFields = c.provider_fields;
-        } else if (c.note !== 'context' && c.note !== 'retry' && c.note !== 'hook_failed') user(`[Note from Tandem] ${c.text}`);
+        } else if (!UNSENT_NOTES.has(c.note)) user(`[Note from Tandem] ${c.text}`);
         break;
       case 'tool_call':
         calls.push(c);

@@ -131,10 +131,11 @@ export class TaskContextFitting {
     const settings = this.withReportedWindow(raw);
     const w = modelWindow(model, settings.contextWindow);
     // A resumed task said it before this session (its cards are the task's whole chat).
-    this.unknownWindowSaid ||= this.deps.out.cards().some((c) => c.kind === 'text' && c.note === 'context' && c.text.startsWith('The context window of '));
+    this.unknownWindowSaid ||= this.deps.out.cards().some((c) => c.kind === 'text' && (c.note === 'context_window' || (c.note === 'context' && c.text.startsWith('The context window of '))));
     if (!w.known && !this.unknownWindowSaid) {
       this.unknownWindowSaid = true;
-      this.note('context', `The context window of ${model} is not known (the endpoint reports none at /models or /props), so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, settings).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`);
+      // The chat shows it on its Context meter (once per model, not a paragraph per task); the CLI prints it.
+      this.note('context_window', `The context window of ${model} is not known (the endpoint reports none at /models or /props), so Tandem assumes ${w.window.toLocaleString('en-US')} tokens (answers of up to ${answerTokensFor(model, settings).toLocaleString('en-US')} tokens) and condenses early. Set the context window setting to the size your server is configured for.`);
     }
     this.usageSink = o?.onUsage;
     try {
@@ -154,7 +155,7 @@ export class TaskContextFitting {
   }
 
   private onCondensed(i: CondenseInfo): void {
-    this.note('context',
+    this.note('condensed',
       `Context condensed: the ${i.turns} earliest turn${i.turns === 1 ? '' : 's'} (${i.messages} messages) were summarised by ${i.summaryModel} ` +
       `to fit ${i.model}'s ${i.window.toLocaleString('en-US')}-token window (about ${i.tokensBefore.toLocaleString('en-US')} → ${i.tokensAfter.toLocaleString('en-US')} tokens). ` +
       `The plan, the files changed and the questions were kept word for word.` +
@@ -188,7 +189,7 @@ export class TaskContextFitting {
     this.note('context', `The result of ${what} was too large for ${i.model}'s ${i.window.toLocaleString('en-US')}-token window and was cut to fit (about ${i.tokensAfter.toLocaleString('en-US')} of ${i.tokensBefore.toLocaleString('en-US')} tokens kept, its beginning and end): the model did not see the middle. Ask for a narrower range or search, or set the context window setting if the server's window is larger.`);
   }
 
-  private note(note: 'context' | 'retry', text: string): void {
+  private note(note: 'context' | 'context_window' | 'condensed' | 'retry', text: string): void {
     this.deps.out.emit({ type: 'card_added', card: { kind: 'text', id: this.newId(note), author: 'system', note, text, ts: Date.now() } });
   }
 }

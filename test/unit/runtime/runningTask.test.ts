@@ -223,6 +223,7 @@ describe('task runtime: history, checkpoints, context and budget through the age
     assert.match(text, /- notes\.txt \(created\)/);
     const note = r.cards('text').find((c) => c.author === 'system' && /Context condensed/.test(c.text));
     assert.ok(note, 'the chat shows where it was condensed');
+    assert.equal(note!.note, 'condensed', 'a note of its own kind: the chat shows it as a quiet marker');
     assert.match(note!.text, /summarised by gpt-4o-mini to fit gpt-4o's 6,000-token window/);
     assert.ok(r.cards('usage').some((u) => u.outcome === 'summary' && u.model === 'gpt-4o-mini'), 'the summary request is counted');
   });

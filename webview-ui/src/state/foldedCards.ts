@@ -5,7 +5,8 @@ export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'su
 
 /**
  * Cards kept in the task but not shown as rows: a routine usage line (the header shows turn and task
- * totals, with the last call on hover), and the tool-call card of a tool whose own card says
+ * totals, with the last call on hover), the note that a model's window is assumed (the Context
+ * meter says it), and the tool-call card of a tool whose own card says
  * everything (its display folds it `own_card`: the plan or the question it produced is right below)
  * once it succeeded (a question's call also while it waits: the question card is what waits). A
  * failed one still shows. And a plan's draft, once its plan card was published.
@@ -14,6 +15,9 @@ export const ROUTINE_OUTCOMES = new Set(['ok', 'done', 'stop', 'tool_calls', 'su
 export function isFolded(card: ChatCard): boolean {
   const c = card as unknown as Record<string, unknown>;
   if (c.kind === 'usage') return typeof c.outcome === 'string' && ROUTINE_OUTCOMES.has(c.outcome);
+  // "The context window of X is not known…": the header's Context meter says it (an assumed window
+  // shows as "~8.2k", the reason on hover), once per model, not a paragraph at the start of each task.
+  if (c.kind === 'text') return c.note === 'context_window';
   // A refused plan edit is said under the form the user saved (RefusalNote); a row in the chat
   // repeated it, and stayed there after the next save made the new version.
   if (c.kind === 'error') return (c.refused as { action?: unknown } | undefined)?.action === 'edit_plan';

@@ -45,7 +45,8 @@ function ModelPicker({ role, models }: { role: RoleInfo; models: ModelChoice }) 
 function ContextMeterView({ m }: { m: ContextMeter }) {
   const pct = Math.min(100, Math.round((m.used / m.window) * 100));
   const level = pct >= 90 ? 'high' : pct >= 75 ? 'mid' : 'low';
-  const how = m.known ? '' : ' (window assumed: set the context window setting to your server\'s)';
+  // An assumed window is said here, once per model, not as a paragraph at the start of each task.
+  const how = m.known ? '' : ` The endpoint reports no window for ${m.model}: Tandem assumes ${m.window.toLocaleString('en-US')} tokens (~) and condenses early. Set the context window setting to your server's.`;
   return (
     <span
       class={`context-meter meter-${level}`}
@@ -56,7 +57,7 @@ function ContextMeterView({ m }: { m: ContextMeter }) {
       aria-valuenow={m.used}
       data-context-used={m.used}
       data-context-window={m.window}
-      title={`The last request to ${m.model} used about ${m.used.toLocaleString('en-US')} of its ${m.window.toLocaleString('en-US')}-token window${how}. Past the window Tandem condenses the oldest turns.`}
+      title={`The last request to ${m.model} used about ${m.used.toLocaleString('en-US')} of its ${m.window.toLocaleString('en-US')}-token window. Past the window Tandem condenses the oldest turns.${how}`}
     >
       <span class="muted">Context</span>
       <span class="meter-bar" aria-hidden="true"><span style={{ width: `${Math.max(2, pct)}%` }} /></span>

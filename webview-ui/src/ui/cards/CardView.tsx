@@ -95,7 +95,7 @@ function CardBody({ card }: { card: ChatCard }) {
     body = <RawCardView card={{ kind: 'raw', id: card.id, text: safeJson(card), error: String(err), ts: 0 }} />;
     label = 'Unrecognised message';
   }
-  const author = card.kind === 'text' ? ` author-${card.author}` : '';
+  const author = card.kind === 'text' ? ` author-${card.author}${card.note === 'condensed' ? ' note-condensed' : ''}` : '';
   // A message (the user's, the agent's, a tool call) has the chat's context menu: Remember… keeps a fact citing what it rests on.
   const message = card.kind === 'tool_call' || (card.kind === 'text' && card.author !== 'system');
   const menu = message ? JSON.stringify({ webviewSection: 'message', cardId: card.id } satisfies MessageMenuContext) : undefined;

@@ -12,6 +12,15 @@ export function TextCardView({ card }: { card: TextCard }) {
       </>
     );
   }
+  // Condensing is Tandem's housekeeping: a quiet line where it happened, the figures on demand.
+  if (card.note === 'condensed') {
+    return (
+      <details class="context-marker" data-context-marker>
+        <summary>Context condensed here</summary>
+        <div class="muted">{card.text}</div>
+      </details>
+    );
+  }
   // Streaming text changes every frame: don't fill the cache with its intermediate states.
   const html = card.streaming ? renderStreamingMarkdown(card.text) : renderMarkdownCached(card.text);
   return (
