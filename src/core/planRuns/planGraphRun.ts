@@ -40,6 +40,7 @@ import { stepWorkspaceName, type StepPatch, type StepWorkspace } from '../ports/
 import type { CountedUsage, SettledToolCall } from '../turn/turnHooks';
 import { formatUsd } from '../cost/priceTable';
 import { capHeadTail } from '../text/truncate';
+import { clampToolDisplay } from '../../protocol/toolCallDisplay';
 
 /** One step's turn, as the task's agent runs it (see Agent.branchTurn). */
 export interface StepBranch {
@@ -303,6 +304,8 @@ async function applyBack(d: GraphRunDeps, events: EventStream, n: number, patch:
   events.addCard({
     kind: 'tool_call', id: cardId, call_id: callId, tool: 'apply_step',
     summary: `apply step ${n}'s changes to the workspace: ${files.join(', ')}`,
+    // Worded as part of the step ("Step 2 applied: a.txt"), not as a call of a tool named apply_step: no model called it.
+    display: clampToolDisplay({ kind: 'step', title: 'Apply a step to the workspace', verb: `Applying step ${n}:`, done: `Step ${n} applied:`, detail: files.join(', '), tag: 'plan run' }),
     args: { step: n, files }, status: 'running', ts: Date.now(),
   });
   const result = await applyStepPatch(patch, {

@@ -146,6 +146,8 @@ describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function
       assert.deepEqual(writes.map((c) => [c.args.path, c.step, c.branch]).sort(), [['a.txt', 1, true], ['b.txt', 2, true], ['c.txt', 3, true]]);
       const applies = cards.filter((c: any) => c.kind === 'tool_call' && c.tool === 'apply_step') as any[];
       assert.deepEqual(applies.map((c) => c.step).sort(), [1, 2]);
+      // …worded as part of their step, never as a tool named apply_step (no model called it).
+      assert.deepEqual(applies.map((c) => `${c.display?.done} ${c.display?.detail} (${c.display?.tag})`).sort(), ['Step 1 applied: a.txt (plan run)', 'Step 2 applied: b.txt (plan run)']);
       // Each step's Actor had only the goal and its own step.
       const firstOf = (n: string) => kit.server!.chatRequests().find((b) => planStepOf(b) === n);
       const brief = JSON.stringify(firstOf('2')!.messages.filter((m: any) => m.role === 'user'));
