@@ -15,6 +15,7 @@ import { displayFor } from '../tools/tool';
 import { runCommandTool } from '../tools/runCommand';
 import { changedBetween, snapshotWorkspace } from '../workspace/workspaceSnapshot';
 import { workspaceRelative } from '../plans/stepScope';
+import { approvalShown } from '../policy/approvalShown';
 
 export interface StepCheckEnv {
   /** The workspace roots (the sandbox keeps the check's writes inside them). */
@@ -49,7 +50,7 @@ export async function runStepCheck(command: string, stepNumber: number, env: Ste
   env.ui.addCard({
     kind: 'tool_call', id: cardId, call_id: callId, tool: 'run_command', check_step: stepNumber,
     summary: `check of step ${stepNumber}: $ ${command.length > 120 ? `${command.slice(0, 120)}…` : command}`,
-    display: displayFor(runCommandTool, { command }), args: { command }, status: 'pending', approval: info, ts: Date.now(),
+    display: displayFor(runCommandTool, { command }), args: { command }, status: 'pending', approval: approvalShown(info), ts: Date.now(),
   });
   const { decision } = await resolveApproval({ callId, tool: 'run_command', info }, env.policy, env.host.approver as HostPorts['approver'], env.signal);
   if (!decision.approved) {

@@ -28,6 +28,7 @@ import type { HookNote } from '../../protocol';
 import { classifyStepApproval, decideAmendment } from '../plans/amendmentGate';
 import type { SettledToolCall } from './turnHooks';
 import type { ExplorerPort } from '../tools/explorerPort';
+import { approvalShown } from '../policy/approvalShown';
 
 export interface DispatchEnv {
   /** The role in force right now (checked per call, at dispatch). */
@@ -280,7 +281,7 @@ export class Dispatcher {
       approve: async (req: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision> => {
         const full: ApprovalRequest = { ...req, callId: p.call.id, tool: tool.name };
         const allow = allowRuleFor(req.info, env.policy().roots);
-        env.events.patchCard(p.cardId, { approval: (allow ? { ...req.info, allow } : req.info) as ApprovalInfo });
+        env.events.patchCard(p.cardId, { approval: approvalShown((allow ? { ...req.info, allow } : req.info) as ApprovalInfo) });
         // While a plan step runs, the step's scope decides first: in scope, the plan may count as the
         // approval; outside it, an amendment only a person decides (plans/amendmentGate.ts).
         const step = classifyStepApproval(env.planning, req.info, env.policy());
@@ -291,7 +292,7 @@ export class Dispatcher {
             approver: env.host.approver,
             signal: env.signal,
             show: (amendment) => {
-              env.events.patchCard(p.cardId, { approval: { ...(req.info as ApprovalInfo), amendment } });
+              env.events.patchCard(p.cardId, { approval: approvalShown({ ...(req.info as ApprovalInfo), amendment }) });
               env.events.emit({ type: 'amendment', call_id: p.call.id, amendment });
             },
             waiting: (on) => env.setState(on ? 'waiting_on_user' : 'calling_tool'),

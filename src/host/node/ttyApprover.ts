@@ -6,7 +6,8 @@ function describe(req: ApprovalRequest): string {
   switch (i.kind) {
     case 'command':
       // The reason says what is special about it: no sandbox here, or it asks for the network.
-      return `run: ${i.command}${i.cwd ? `\n  in ${i.cwd}` : ''}${i.reason ? `\n  (${i.reason})` : ''}`;
+      // Where it runs as the workspace names it (a step beside others runs in a copy elsewhere).
+      return `run: ${i.command}${i.where !== undefined ? (i.where === '.' ? '' : `\n  in ${i.where}`) : i.cwd ? `\n  in ${i.cwd}` : ''}${i.reason ? `\n  (${i.reason})` : ''}`;
     case 'outside_workspace':
       return `${req.tool} OUTSIDE the workspace: ${i.real_path ?? i.path}${i.reason ? ` (${i.reason})` : ''}`;
     case 'delete':

@@ -120,7 +120,8 @@ export class AgentSession implements ChatSession {
       // from the webview; the command waiting on the card is approved with it.
       allow_command: async (msg) => {
         const card = this.runtime.agent.cards().find((c) => c.kind === 'tool_call' && c.call_id === msg.call_id);
-        const rule = card?.kind === 'tool_call' && card.approval ? allowRuleFor(card.approval, deps.host.fs.roots) : undefined;
+        // Only what the card offered (its approval's allow entries, judged with the command's real folder when asked).
+        const rule = card?.kind === 'tool_call' && card.approval?.allow?.entries?.length ? allowRuleFor(card.approval, deps.host.fs.roots) : undefined;
         if (!card || card.kind !== 'tool_call' || !rule?.entries?.length) { deps.host.logger.warn(`allow_command for ${msg.call_id}: no command that can be allow-listed`); return; }
         const entries = await allowCommands(rule.entries);
         deps.host.logger.info(`allow-list: added ${rule.entries.join(' | ')}`);

@@ -412,6 +412,9 @@ describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function
       assert.ok(result, `the command ran: ${seen.join(' | ')}`);
       assert.match(result, /project\n\[end\]/, 'ordinary workspace files stay readable');
       assert.doesNotMatch(result, /SECRET/, result);
+      // What the chat shows of the step's work names workspace paths, never the step's own folder elsewhere.
+      const shown = jsonEvents(r).filter((e) => e.type === 'card_added' || e.type === 'card_patched').map((e) => JSON.stringify(e)).filter((j) => /\/dev\/shm|tandem-worktrees-|tandem-steps-|cow-[0-9a-f]/.test(j));
+      assert.deepEqual(shown, [], 'no step folder on any card');
     });
   });
 });
