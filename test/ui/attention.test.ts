@@ -2,8 +2,9 @@
  * Never miss an approval or a finished run: when a command waits for approval while the Tandem view
  * is hidden, a notification says so with Approve / Reject / Open; Approve in the notification runs
  * the command. A run that ends while the view is hidden puts a badge on the Tandem icon in the
- * activity bar (as the workbench draws it), showing the view clears it, and `tandem.notify.badge:
- * false` leaves the icon bare. Screenshots: test-results/attention-*.png.
+ * activity bar (as the workbench draws it) and a notification, showing the view clears both (the
+ * notification leaves the notification centre: it is news once the run is read), and
+ * `tandem.notify.badge: false` leaves the icon bare. Screenshots: test-results/attention-*.png.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -52,18 +53,24 @@ describe('Approvals and finished runs reach a hidden view (UI)', function () {
     await ui.toolCard('approved-from-a-toast').locator('.chip', { hasText: 'success' }).waitFor({ state: 'visible' });
   });
 
-  it('a run that ends while the view is hidden badges the icon; showing the view clears it; the badge setting off leaves the icon bare', async () => {
+  it('a run that ends while the view is hidden badges the icon and notifies; showing the view clears the badge and takes the notification out of the notification centre; the badge setting off leaves the icon bare', async () => {
     await ui.wb.runCommand('Notifications: Clear All Notifications');
     ui.server.replace([{ ...text('Finished while you were away.'), firstChunkDelayMs: 4000 }]);
     await ui.send('Finish while I look elsewhere');
     await ui.wb.page.keyboard.press('Control+Shift+E');
-    await notification('Tandem finished the run.');
+    await notification('Tandem finished the run');
     await waitUntil(async () => (await badge()) === '1', 'a badge "1" on the Tandem icon', 10_000);
     await ui.wb.screenshot('attention-02-run-finished-badge');
     await ui.wb.openTandemView();
     await ui.textCard('Finished while you were away.').waitFor({ state: 'visible', timeout: 15_000 });
     await waitUntil(async () => (await badge()) === '', 'the badge to clear once the view is shown', 10_000);
+    // The news is read: the notification leaves the notification centre too (it stayed there before).
+    await ui.wb.runCommand('Notifications: Show Notifications');
+    await ui.wb.page.locator('.notifications-center').waitFor({ state: 'visible', timeout: 10_000 });
+    const finished = ui.wb.page.locator('.notifications-center .notification-list-item', { hasText: 'Tandem finished the run' });
+    await waitUntil(async () => (await finished.count()) === 0, 'the finished-run notification to leave the notification centre once the view is seen', 10_000);
     await ui.wb.screenshot('attention-03-badge-cleared');
+    await ui.wb.runCommand('Notifications: Hide Notifications');
 
     // The setting off (here in the workspace's settings, as a user would): the notification still comes, no badge.
     fs.mkdirSync(path.join(ui.ws, '.vscode'), { recursive: true });
@@ -73,7 +80,7 @@ describe('Approvals and finished runs reach a hidden view (UI)', function () {
     ui.server.replace([{ ...text('Finished again, quietly.'), firstChunkDelayMs: 4000 }]);
     await ui.send('Finish again');
     await ui.wb.page.keyboard.press('Control+Shift+E');
-    await notification('Tandem finished the run.');
+    await notification('Tandem finished the run');
     await sleep(1000);
     assert.equal(await badge(), '', 'no badge with tandem.notify.badge off');
     await ui.wb.screenshot('attention-04-badge-off');

@@ -53,18 +53,22 @@ export class AttentionNotifier implements vscode.Disposable {
     } else if (e.type === 'card_added' && e.card.kind === 'question') {
       this.attend(`Tandem asks: ${e.card.question.question}`);
     } else if (e.type === 'turn_ended' && (e.outcome === 'done' || e.outcome === 'error' || e.outcome === 'limit')) {
-      this.attend(e.outcome === 'done' ? 'Tandem finished the run.' : e.outcome === 'limit' ? 'Tandem stopped at the tool-call limit.' : 'Tandem\'s run ended with an error.');
+      this.attend(e.outcome === 'done' ? 'Tandem finished the run.' : e.outcome === 'limit' ? 'Tandem stopped at the tool-call limit.' : 'Tandem\'s run ended with an error.', undefined, undefined, true);
     }
   }
 
-  /** `plain`: an approval that can be decided from the notification (no diff to look at first). */
-  private attend(text: string, plain?: string, callId?: string): void {
+  /**
+   * `plain`: an approval that can be decided from the notification (no diff to look at first).
+   * `ended`: a run's end, news that is old once the view is seen (see `showRunEnd`).
+   */
+  private attend(text: string, plain?: string, callId?: string, ended?: boolean): void {
     if (this.seen()) return;
     if (this.setting('badge')) {
       const view = this.deps.view();
       if (view) view.badge = { value: ++this.waiting, tooltip: text };
     }
     if (!this.setting('notifications')) return;
+    if (ended) return this.showRunEnd(text);
     const buttons = plain ? ['Approve', 'Reject', 'Open'] : ['Open'];
     void vscode.window.showInformationMessage(text, ...buttons).then((pick) => {
       if (pick === 'Approve' && plain) this.deps.approve(plain);
@@ -74,13 +78,37 @@ export class AttentionNotifier implements vscode.Disposable {
     });
   }
 
+  /** Ends the run-end notification (see `showRunEnd`), if one is shown. */
+  private endRunNotice: (() => void) | undefined;
+
+  /**
+   * A run's end as a notification that goes away once the user has seen the view. A message
+   * (showInformationMessage) cannot be taken back by an extension and stayed in the notification
+   * centre after the run was read; a notification "with progress" is removed when its task ends,
+   * so the task here is "until the view is seen" (or a newer end replaces it). Its bar is shown
+   * full: the run is over.
+   */
+  private showRunEnd(text: string): void {
+    this.endRunNotice?.();
+    let end!: () => void;
+    const seen = new Promise<void>((resolve) => { end = () => { if (this.endRunNotice === end) this.endRunNotice = undefined; resolve(); }; });
+    this.endRunNotice = end;
+    // The workbench shows "title: message".
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text.replace(/\.$/, ''), cancellable: false }, (progress) => {
+      progress.report({ increment: 100, message: 'see the Tandem view.' });
+      return seen;
+    });
+  }
+
   private clear(): void {
+    this.endRunNotice?.();
     this.waiting = 0;
     const view = this.deps.view();
     if (view) view.badge = undefined;
   }
 
   dispose(): void {
+    this.endRunNotice?.();
     for (const s of this.subs) s.dispose();
   }
 }
