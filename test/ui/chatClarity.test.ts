@@ -23,6 +23,9 @@ const plan = (goal: string, steps: unknown[]) => ({ format_version: '1.0', goal,
 /** A test runner's failure: 40 lines of setup, then the verdict at the very end. */
 const FAILING = 'node -e "for (let i = 0; i < 40; i++) console.log(\'setup line \' + i); console.log(\'AssertionError: 190 !== 180\'); process.exit(1)"';
 
+/** Long enough to be cut at 300 px: what tells the two tasks apart must not be in the cut part. */
+const SAME = 'Same request twice: check the cart totals with discounts for every region';
+
 describe('What the chat says, read as a user reads it (UI)', function () {
   this.timeout(400_000);
   const ui = chatSuite({
@@ -222,14 +225,14 @@ describe('What the chat says, read as a user reads it (UI)', function () {
     await waitUntil(async () => (await ui.chat.locator('[data-card-kind="text"]').count()) === 0, 'an empty chat');
     await ui.pickRole('actor');
     ui.server.replace([text('First answer.')]);
-    await send('Same request twice');
+    await send(SAME);
     await textCard('First answer.').waitFor({ state: 'visible', timeout: 20_000 });
     await idle();
     await ui.wb.runCommand('Tandem: New Task');
     await waitUntil(async () => (await ui.chat.locator('[data-card-kind="text"]').count()) === 0, 'an empty chat');
     await ui.pickRole('actor');
     ui.server.replace([]); // the script is empty: the request fails (500), the turn ends with an error
-    await send('Same request twice');
+    await send(SAME);
     const header = ui.chat.locator('header');
     await header.locator('[data-turn-outcome="error"]').waitFor({ state: 'visible', timeout: 20_000 });
     await ui.chat.getByRole('meter', { name: 'Context window used' }).waitFor({ state: 'visible' });
@@ -241,12 +244,21 @@ describe('What the chat says, read as a user reads it (UI)', function () {
     assert.equal(await ui.chat.getByRole('meter', { name: 'Context window used' }).count(), 0, 'no context figure from the old task');
     const recent = ui.chat.getByRole('navigation', { name: 'Recent tasks' });
     await recent.waitFor({ state: 'visible', timeout: 10_000 });
-    const titles = (await recent.getByRole('button').allInnerTexts()).filter((t) => t.startsWith('Same request twice'));
-    assert.equal(titles.length, 2, `both tasks listed (${JSON.stringify(titles)})`);
-    assert.notEqual(titles[0], titles[1], 'told apart');
     const year = String(new Date().getFullYear());
     for (const meta of await recent.locator('.recent-meta').allInnerTexts()) assert.ok(meta.includes(year), `a full date (${meta})`);
-    await ui.wb.screenshot('clarity-11-new-task-clean-recent');
+    // Told apart by what a user can read, also at 300 px where the long request is cut: each entry's
+    // parts that show whole (the title, the line under it) differ between the two.
+    for (const width of [420, 300]) {
+      await sidebarWidth(width);
+      const shown = await recent.locator('li').evaluateAll((items, same) => items.map((li) => {
+        const parts = Array.from((li as unknown as { children: ArrayLike<{ innerText: string; scrollWidth: number; clientWidth: number }> }).children);
+        return { title: parts[0]?.innerText ?? '', whole: parts.filter((p) => p.scrollWidth <= p.clientWidth + 1).map((p) => p.innerText).join(' | ') };
+      }).filter((e) => e.title.startsWith((same as string).slice(0, 20))), SAME);
+      assert.equal(shown.length, 2, `${width} px: both tasks listed (${JSON.stringify(shown)})`);
+      assert.notEqual(shown[0]!.whole, shown[1]!.whole, `${width} px: told apart by what shows whole (${JSON.stringify(shown)})`);
+      await ui.wb.screenshot(`clarity-11-new-task-clean-recent-${width}`);
+    }
+    await sidebarWidth(420);
   });
 
   it('Set API key after a 401 from a local endpoint: the key is needed, and the models in force are filled in', async () => {

@@ -1,7 +1,8 @@
 /**
  * The empty chat's recent tasks as they are listed: the whole date with the task's size on a line
  * of its own (a list of past tasks spans days and years), and tasks with the same first request
- * told apart by the second they started. Worded here, so the webview only shows them.
+ * told apart by the second they started, first on that line: a narrow side bar cuts a long title,
+ * never the line under it (it wraps). Worded here, so the webview only shows them.
  */
 import type { TaskMeta } from '../../core/history/format';
 
@@ -13,8 +14,8 @@ export function recentTaskEntries(tasks: readonly Pick<TaskMeta, 'id' | 'title' 
   for (const t of tasks) count.set(t.title, (count.get(t.title) ?? 0) + 1);
   return tasks.map((t) => ({
     id: t.id,
-    title: (count.get(t.title) ?? 0) > 1 ? `${t.title} (started ${clockFormat.format(t.created)})` : t.title,
+    title: t.title,
     updated: t.updated,
-    detail: `${dateFormat.format(t.updated)} · ${t.cards} card${t.cards === 1 ? '' : 's'}`,
+    detail: `${(count.get(t.title) ?? 0) > 1 ? `started ${clockFormat.format(t.created)} · ` : ''}${dateFormat.format(t.updated)} · ${t.cards} card${t.cards === 1 ? '' : 's'}`,
   }));
 }

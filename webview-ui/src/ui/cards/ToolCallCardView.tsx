@@ -59,23 +59,34 @@ function HeadlineText({ h }: { h: Headline }) {
   return (
     <>
       <span class="verb">{h.verb}</span>
-      {h.path && <>{' '}<PathLink path={h.path} /></>}
-      {h.rest && <>{' '}{h.restIsCode ? <code>{visibleLine(h.rest)}</code> : <span>{visibleLine(h.rest)}</span>}</>}
+      {h.path && <>{' '}<PathLink path={h.path} split /></>}
+      {h.rest && <>{' '}{h.restIsCode ? <code class="headline-rest">{visibleLine(h.rest)}</code> : <span class="headline-rest">{visibleLine(h.rest)}</span>}</>}
       {h.suffix && <span class="headline-suffix"> — {h.suffix}</span>}
     </>
   );
 }
 
-/** A workspace path as a link: opens the file in the editor (the host checks it is inside the workspace). */
-export function PathLink({ path }: { path: string }) {
+/**
+ * A path cut for a narrow title: its folder gives way (an ellipsis in the middle of the path) before
+ * its file name, which says what the card is about: "src/comp…/CartSummary.tsx".
+ */
+export function splitPath(path: string): { dir: string; base: string } {
+  const at = path.replace(/\/+$/, '').lastIndexOf('/');
+  return at < 0 ? { dir: '', base: path } : { dir: path.slice(0, at + 1), base: path.slice(at + 1) };
+}
+
+/** A workspace path as a link: opens the file in the editor (the host checks it is inside the workspace). `split`: in a title that may be cut. */
+export function PathLink({ path, split }: { path: string; split?: boolean }) {
+  const shown = visibleLine(path);
+  const parts = split ? splitPath(shown) : undefined;
   return (
     <a
-      class="path-link"
+      class={parts ? 'path-link path-split' : 'path-link'}
       href="#"
       title={`Open ${visibleLine(path)}`}
       onClick={(e) => { e.preventDefault(); e.stopPropagation(); postToHost({ type: 'open_file', path: path.slice(0, 4096) }); }}
     >
-      {visibleLine(path)}
+      {parts?.dir ? <><span class="path-dir">{parts.dir}</span><span class="path-base">{parts.base}</span></> : shown}
     </a>
   );
 }
@@ -210,6 +221,16 @@ function HookLines({ note, error }: { note: HookNote; error?: string }) {
   );
 }
 
+/**
+ * The least room the title keeps beside the status chip before the chip moves to a line of its own:
+ * the verb and a path's file name (its folder cut to "s…/"), or a command's first 18 characters.
+ * In characters of the title's font, at most about half the view's width.
+ */
+function titleRoom(h: Headline): string {
+  const n = h.verb.length + (h.path ? splitPath(h.path).base.length + 3 : h.rest ? Math.min(18, h.rest.length) + 1 : 0);
+  return `min(${Math.min(n, 28)}ch, 55vw)`;
+}
+
 /** The headline; "— exit 1" is left to the chip beside it when the chip says how the command ended. */
 function headlineBesideChip(card: ToolCallCard, chipSaysExit: boolean): Headline {
   const h = toolHeadline(card);
@@ -233,6 +254,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
   const allow = card.approval?.kind === 'command' ? card.approval.allow : undefined;
   // A command that did not succeed: its verdict is at the end of its output.
   const failedCommand = display.kind === 'command' && (exit ? exit.outcome !== 'success' : card.status === 'error');
+  const headline = headlineBesideChip(card, exit !== undefined);
   return (
     <div class="tool">
       <div class="card-head">
@@ -240,7 +262,7 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
           {/* An approval says which plan step asks (steps may run side by side). */}
           {pending && card.step && <span class="chip step-tag" data-step-tag={card.step}>Step {card.step}</span>}
           <span class="title-glyph" aria-hidden="true">⚙</span>{' '}
-          <span class="tool-summary" title={visibleLine(card.summary)}><HeadlineText h={headlineBesideChip(card, exit !== undefined)} /></span>{' '}
+          <span class="tool-summary" title={visibleLine(card.summary)} style={{ minWidth: titleRoom(headline) }}><HeadlineText h={headline} /></span>{' '}
           {/* The tool's name, or what its display shows instead (an MCP tool's long `server__tool`: the server; the headline says the tool). */}
           <span class="tool-name" title={`${visibleLine(display.title)} (tool ${card.tool})`}>{display.tag ?? card.tool}</span>
         </span>
