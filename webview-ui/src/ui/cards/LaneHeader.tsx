@@ -35,8 +35,9 @@ function LaneCheckLine({ check }: { check: LaneCheck }) {
       check <code>{visibleLine(check.command)}</code>{' '}
       <span class={check.passed ? 'ok-text' : 'error-text'}>{check.passed ? 'passed' : 'failed'}{check.how && ` (${check.how})`}{check.why && ':'}</span>
       {check.why && <> <span class="lane-check-why">{visibleLine(check.why)}</span></>}{' '}
-      <button type="button" class="link" aria-expanded={open} onClick={() => setOpen(!open)}>Output</button>
-      {open && (check.passed ? <pre class="raw">{check.output.trimEnd() || '(no output)'}</pre> : <FailedOutput text={check.output || '(no output)'} />)}
+      {/* A check that printed nothing says so: a button that opens nothing would be a click for nothing. */}
+      {check.output.trim() === '' ? <span class="muted">· no output</span> : <button type="button" class="link" aria-expanded={open} onClick={() => setOpen(!open)}>Output</button>}
+      {open && (check.passed ? <pre class="raw">{check.output.trimEnd()}</pre> : <FailedOutput text={check.output} />)}
     </div>
   );
 }

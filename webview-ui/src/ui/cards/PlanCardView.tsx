@@ -16,12 +16,14 @@ const roleLabel = (id: string) => PRODUCT_ROLE_INFO.find(id)?.label ?? id;
 
 const STEP_GLYPH: Record<StepState, string> = { pending: '○', running: '◐', done: '✓', unverified: '?', failed: '✗', stopped: '■' };
 
-/** A step's check once it ran: "check: `npm test` failed", opened, its output. */
+/** A step's check once it ran: "check: `npm test` failed", opened, its output (a check that printed nothing opens nothing). */
 function StepCheckLine({ v }: { v: StepCheckVerdict }) {
+  const line = <><span class="scope-label">check:</span> <code>{v.command}</code> <span class={v.passed ? 'ok-text' : 'error-text'}>{v.result}</span></>;
+  if (v.output.trim() === '') return <div class="step-check" data-step-check={v.passed ? 'passed' : 'failed'}>{line} <span class="muted">· no output</span></div>;
   return (
     <details class="step-check" data-step-check={v.passed ? 'passed' : 'failed'}>
-      <summary><span class="scope-label">check:</span> <code>{v.command}</code> <span class={v.passed ? 'ok-text' : 'error-text'}>{v.result}</span></summary>
-      <pre class="raw">{v.output || '(no output)'}</pre>
+      <summary>{line}</summary>
+      <pre class="raw">{v.output}</pre>
     </details>
   );
 }
