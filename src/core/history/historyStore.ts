@@ -29,6 +29,13 @@ export class TaskLockedError extends HistoryError {
   }
 }
 
+/** No saved task has that id (it was deleted, or its folder is gone). */
+export class TaskNotFoundError extends HistoryError {
+  constructor(readonly taskId: string, dir: string) {
+    super(`No task with id ${taskId} in ${dir}.`);
+  }
+}
+
 /**
  * All tasks of one workspace, under a storage dir the host chooses (VS Code: the workspace's
  * `storageUri`; CLI: see `cliHistoryDir`). One folder per task: see `format.ts`.
@@ -88,7 +95,7 @@ export class HistoryStore {
     if (ids.includes(idOrPrefix)) return idOrPrefix;
     const hits = ids.filter((i) => i.startsWith(idOrPrefix));
     if (hits.length === 1) return hits[0];
-    if (hits.length === 0) throw new HistoryError(`No task with id ${idOrPrefix} in ${this.dir}.`);
+    if (hits.length === 0) throw new TaskNotFoundError(idOrPrefix, this.dir);
     throw new HistoryError(`Task id ${idOrPrefix} is ambiguous: ${hits.slice(0, 5).join(', ')}${hits.length > 5 ? ', …' : ''}.`);
   }
 

@@ -160,7 +160,23 @@ export class PlanBook {
   restore(records: readonly PlanRecord[], reliability?: Readonly<Record<string, ModelReliability>>): void {
     if (reliability) this.reliability.seed(reliability);
     this.records.length = 0;
-    for (const r of records) this.records.push({ ...r, stepStates: { ...r.stepStates }, stepEvidence: { ...(r.stepEvidence ?? {}) } });
+    this.oneAtATime.clear();
+    for (const r of records) {
+      this.records.push({ ...r, stepStates: { ...r.stepStates }, stepEvidence: { ...(r.stepEvidence ?? {}) } });
+      if (r.oneAtATime) this.oneAtATime.set(r.cardId, r.oneAtATime);
+    }
+  }
+
+  /**
+   * Asks again why the current plan's side-by-side steps would run one at a time, and corrects its
+   * card: a resumed task's card says what was true when it was saved (git since set up or gone, the
+   * setting changed). Resolves once the card says what holds now.
+   */
+  async recheckOneAtATime(): Promise<void> {
+    const r = [...this.records].reverse().find((x) => x.plan && !x.superseded);
+    if (!r?.plan || !this.whyOneAtATime || parallelPairs(r.plan.steps).length === 0) return;
+    const why = await this.whyOneAtATime().catch(() => undefined);
+    this.setOneAtATime(r.cardId, why);
   }
 
   get(cardId: string): PlanRecord | undefined {
@@ -195,14 +211,17 @@ export class PlanBook {
     else if (state === 'unverified') this.ui.emit({ type: 'step_unverified', plan_id: cardId, step_number: stepNumber, reason: why || 'no evidence' });
   }
 
-  /** The cards that say why their steps run one at a time. */
-  private readonly oneAtATime = new Set<string>();
+  /** The cards that say why their steps run one at a time, with what they say. */
+  private readonly oneAtATime = new Map<string, string>();
 
   /** Why steps that could run together run one at a time here (outside git), shown on the card; undefined: they run together after all. */
   setOneAtATime(cardId: string, why: string | undefined): void {
-    if (!this.get(cardId) || (!why && !this.oneAtATime.has(cardId))) return;
-    if (why) this.oneAtATime.add(cardId);
+    const r = this.get(cardId);
+    if (!r || this.oneAtATime.get(cardId) === (why || undefined)) return;
+    if (why) this.oneAtATime.set(cardId, why);
     else this.oneAtATime.delete(cardId);
+    if (why) r.oneAtATime = why;
+    else delete r.oneAtATime;
     this.ui.patchCard(cardId, { one_at_a_time: why ?? '' });
   }
 

@@ -58,6 +58,8 @@ export interface PlanRecord {
   changes?: PlanVersionDiff;
   /** Why the last execution stopped early without a failed step. */
   halted?: string;
+  /** Why steps that could run side by side run one at a time here, as its card says it. */
+  oneAtATime?: string;
   /** Tokens and cost of this version's work, per role and per step. */
   usage?: PlanUsage;
 }

@@ -23,6 +23,7 @@ export function recordsFromCards(cards: readonly Card[], provenance: Readonly<Re
       ...(c.replan_of !== undefined ? { replanOf: c.replan_of } : {}),
       ...(c.changes ? { changes: c.changes } : {}),
       ...(c.halted ? { halted: c.halted } : {}),
+      ...(c.one_at_a_time ? { oneAtATime: c.one_at_a_time } : {}),
       ...(c.usage ? { usage: c.usage } : {}),
       provenance: provenance[c.id] ?? {
         model: '(not kept)', raw: c.raw_text ?? JSON.stringify(c.plan), path: 'tool', attempts: [], repairs: 0, createdAt: c.ts,

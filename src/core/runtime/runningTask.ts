@@ -100,6 +100,12 @@ export class RunningTask {
     return this.agent.snapshot(this.id);
   }
 
+  /** Tells the context meter how much of the window the task's conversation takes now, without asking the model (a resumed task). */
+  async measureContext(): Promise<void> {
+    const next = this.agent.nextRequest();
+    await this.parts.context.measure(next.messages, next.model, next.tools);
+  }
+
   /** "Revert this change" on a tool card; the outcome is said in the chat either way. */
   revertCall(callId: string): Promise<RevertResult> {
     return this.agent.files.revertCall(callId);

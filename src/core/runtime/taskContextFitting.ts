@@ -122,14 +122,29 @@ export class TaskContextFitting {
     return s.contextWindow || !this.reported ? s : { ...s, contextWindow: this.reported.window };
   }
 
-  private async fitContext(request: ChatMessage[], model: string, o?: FitContextOptions): Promise<ChatMessage[]> {
-    await this.deps.beforeRequest?.(o?.signal);
+  /** The window `model` has here: the setting, else what the endpoint reports (asked once per model), else the table or the default. */
+  private async windowOf(model: string): Promise<{ settings: AgentSettings; w: ReturnType<typeof modelWindow> }> {
     const raw = this.deps.settings();
     // No setting: the endpoint is asked (once per model) before a window is assumed.
     const reported = raw.contextWindow ? undefined : await this.probe.window(raw.baseURL, raw.apiKey, model);
     this.reported = reported ? { model, window: reported } : undefined;
     const settings = this.withReportedWindow(raw);
-    const w = modelWindow(model, settings.contextWindow);
+    return { settings, w: modelWindow(model, settings.contextWindow) };
+  }
+
+  /**
+   * How much of `model`'s window `request` would take, told as a fitted request's is (the chat's
+   * context meter): a resumed task's conversation shows its size before the next request. Nothing
+   * is condensed, nothing is asked of the model, and nothing is said in the chat.
+   */
+  async measure(request: readonly ChatMessage[], model: string, tools?: readonly unknown[]): Promise<void> {
+    const { w } = await this.windowOf(model);
+    this.deps.onMeasured?.({ model, used: Math.round(this.fitter.requestTokens(request, tools) * w.tokenFactor), window: w.window, known: w.known });
+  }
+
+  private async fitContext(request: ChatMessage[], model: string, o?: FitContextOptions): Promise<ChatMessage[]> {
+    await this.deps.beforeRequest?.(o?.signal);
+    const { settings, w } = await this.windowOf(model);
     // A resumed task said it before this session (its cards are the task's whole chat).
     this.unknownWindowSaid ||= this.deps.out.cards().some((c) => c.kind === 'text' && (c.note === 'context_window' || (c.note === 'context' && c.text.startsWith('The context window of '))));
     if (!w.known && !this.unknownWindowSaid) {

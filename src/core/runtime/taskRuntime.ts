@@ -3,10 +3,9 @@ import type { Agent } from '../task/taskAgent';
 import { resumeTask, startTask, type RunningTask, type TaskPorts, type TaskStart } from './runningTask';
 import type { ContextMeasure } from './taskContextFitting';
 import { TASK_ACTIONS, taskRow, type RuntimeActionType, type TaskActionMessage, type TaskActionType } from '../task/userActions';
-import { TaskLockedError } from '../history/historyStore';
+import { resumeRefusal, type ResumeRefusal } from './resumeRefusal';
+import { reopenTask, type OpenTaskMemory, type ReopenOutcome } from './reopenTask';
 
-/** Why a saved task could not be opened here, and whether asking its holder to hand it over may help. */
-export interface ResumeRefusal { taskId: string; reason: string; canTakeOver: boolean }
 
 /** How long a stopped run may take to settle before its task is saved and handed over. */
 const HANDOVER_SETTLE_MS = 3_000;
@@ -36,7 +35,10 @@ export class TaskRuntime {
       /** Another window took this task over: it is saved and stopped, and this view is read-only (`undefined`: editable again). */
       onReadOnly?(reason: string | undefined): void;
     },
+    /** Where the window keeps which task it has open, so a reload opens it again (`reopen`). */
+    private readonly memory?: OpenTaskMemory,
   ) {
+    this.remembered = memory?.get();
     const s = this.sinkFor(++this.generation);
     this.current = startTask(ports, this.startOf(s));
   }
@@ -74,7 +76,12 @@ export class TaskRuntime {
   private sinkFor(generation: number): { sink: (e: HostEvent) => void; generation: number } {
     const holder = {
       generation,
-      sink: (e: HostEvent) => { if (holder.generation === this.generation) this.out.onEvent(e); },
+      sink: (e: HostEvent) => {
+        if (holder.generation !== this.generation) return;
+        // A new task is saved from its first card on: from then, it is the one to open again.
+        if (e.type === 'card_added') this.remember(this.current.id);
+        this.out.onEvent(e);
+      },
     };
     return holder;
   }
@@ -87,12 +94,44 @@ export class TaskRuntime {
 
   /** Continues the saved task `idOrPrefix`: the chat shows its cards and the agent has its context. */
   async resume(idOrPrefix: string, opts: { takeOver?: boolean } = {}): Promise<RunningTask> {
-    // The task just switched away from may still be saving and letting go of its lock: it is this
-    // window's own, so wait for that rather than call it open elsewhere.
-    await this.previousClosed;
-    // Opened first: a task locked by another window leaves the current one as it is.
-    const s = this.sinkFor(-1);
-    return this.replace(await resumeTask(this.ports, idOrPrefix, this.startOf(s, opts.takeOver)), s);
+    this.resuming++;
+    try {
+      // The task just switched away from may still be saving and letting go of its lock: it is this
+      // window's own, so wait for that rather than call it open elsewhere.
+      await this.previousClosed;
+      // Opened first: a task locked by another window leaves the current one as it is.
+      const s = this.sinkFor(-1);
+      return this.replace(await resumeTask(this.ports, idOrPrefix, this.startOf(s, opts.takeOver)), s);
+    } finally {
+      this.resuming--;
+    }
+  }
+
+  /** Resumes in flight (the chat's, or the start-up's). */
+  private resuming = 0;
+
+  /**
+   * At start-up: opens the task this window had open when it closed or reloaded (reopenTask.ts).
+   * Resolves after the first try, with its outcome; `retried` when a held task stops being retried.
+   */
+  async reopen(): Promise<{ outcome: ReopenOutcome; retried: Promise<ReopenOutcome> }> {
+    const first = this.current;
+    return reopenTask(this.memory?.get(), {
+      resume: (id) => this.resume(id),
+      untouched: () => this.current === first && first.agent.cards().length === 0 && this.resuming === 0,
+      refused: (r) => this.out.onResumeRefused?.(r),
+      forget: () => this.remember(undefined),
+      logger: this.ports.host.logger,
+    });
+  }
+
+  /** The task last remembered as open here (undefined: an empty one). */
+  private remembered: string | undefined;
+
+  private remember(id: string | undefined): void {
+    if (!this.memory || this.remembered === id) return;
+    this.remembered = id;
+    Promise.resolve(this.memory.set(id)).catch((e: unknown) => this.ports.host.logger.warn(`remembering the open task: ${String(e)}`));
   }
 
   /** The task replaced last is saved and closed (its history entry is up to date) once this settles. */
@@ -107,7 +146,11 @@ export class TaskRuntime {
       this.readOnly = undefined;
       this.out.onReadOnly?.(undefined);
     }
+    // A new task is remembered once it has a card (it is saved from then on); a resumed one at once.
+    this.remember(next.resumed ? next.id : undefined);
     this.out.onTaskChanged?.(this.current);
+    // A resumed task's meter shows its conversation against the window before the next request.
+    if (next.resumed) void next.measureContext().catch((e: unknown) => this.ports.host.logger.warn(`context of task ${next.id}: ${String(e)}`));
     return this.current;
   }
 
@@ -128,6 +171,8 @@ export class TaskRuntime {
       if (m.task_id === this.current.id && this.readOnly === undefined) return;
       await this.resume(m.task_id, { takeOver: m.take_over === true }).catch((e: unknown) => {
         this.ports.host.logger.warn(`resume ${m.task_id}: ${String(e)}`);
+        // Opened meanwhile by the start-up's own try (reopenTask.ts): nothing to tell.
+        if (this.current.id === m.task_id && this.readOnly === undefined) return;
         this.out.onResumeRefused?.(resumeRefusal(m.task_id, e));
       });
     },
@@ -155,12 +200,4 @@ export class TaskRuntime {
   close(): Promise<void> {
     return this.current.close();
   }
-}
-
-/** What the user is told when a saved task cannot be opened here (in words they know: a window, never a process id). */
-export function resumeRefusal(taskId: string, e: unknown): ResumeRefusal {
-  if (e instanceof TaskLockedError) {
-    return { taskId, canTakeOver: true, reason: `This task is open in another window or terminal — or in a browser tab that was closed or reloaded, whose editor is still running. Take it over here: that window stops and saves it, and turns read-only.` };
-  }
-  return { taskId, canTakeOver: false, reason: e instanceof Error ? e.message : String(e) };
 }

@@ -93,7 +93,7 @@ export function wireAgent(opts: AgentOptions): Agent {
     isInside: insideWorkspace(paths),
     stepTools: () => catalog().stepTools,
     diagnostics: host.diagnostics,
-    whyOneAtATime: () => whyOneAtATime(host),
+    whyOneAtATime: () => whyOneAtATime(host, settings.now.parallelSteps),
   });
   // The cards a plan step's run adds carry its step (the chat's lanes, approvals by step, --json).
   events.stepOf = () => planning.runningStep();
@@ -101,6 +101,8 @@ export function wireAgent(opts: AgentOptions): Agent {
   if (opts.resume) {
     const lastPlan = [...opts.resume.cards].reverse().find((c) => c.kind === 'plan' && c.reliability);
     planning.book.restore(recordsFromCards(opts.resume.cards, opts.resume.planProvenance), lastPlan?.kind === 'plan' ? lastPlan.reliability : undefined);
+    // Its card's "one at a time" reason was true when the task was saved: asked again for here and now.
+    void planning.book.recheckOneAtATime();
   }
   const userHooks = new UserHookSession({
     ...(opts.userHooks ? { source: opts.userHooks } : {}),

@@ -85,6 +85,11 @@ export class Agent implements AgentApi {
     return this.p.inFlight.busy;
   }
 
+  /** The next request of the role in force before fitting (see TaskTurns.nextRequest): what the context meter measures before one is sent. */
+  nextRequest(): ReturnType<TaskTurns['nextRequest']> {
+    return this.p.turns.nextRequest();
+  }
+
   /**
    * The one gate of every user action (its row in the user-action table): why it cannot run now,
    * or undefined. A row that needs the task idle is refused while a turn runs, or while a message's

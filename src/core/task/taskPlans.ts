@@ -114,7 +114,10 @@ export class TaskPlans {
     const root = d.host.fs.roots[0] ?? '.';
     const limit = Math.max(1, Math.floor(d.settings().parallelSteps ?? 2));
     // Steps that could run side by side (from where the run starts): a plan without any runs as it always did.
-    const together = limit > 1 ? parallelPairs(plan.steps.filter((s) => !begun.execution.carried.has(s.step_number))) : [];
+    const pairs = parallelPairs(plan.steps.filter((s) => !begun.execution.carried.has(s.step_number)));
+    const together = limit > 1 ? pairs : [];
+    // Set to one at a time since the card was shown: the card says so rather than "can run side by side".
+    if (pairs.length && limit <= 1) d.planning.book.setOneAtATime(begun.execution.record.cardId, await whyOneAtATime(d.host, limit));
     // The Reviewer's look at a step that ended (when the step-review setting asks for one), one at a time or side by side alike.
     const judgeStep = async (step: PlanStep, ended: StepVerdict, diff: string, signal: AbortSignal): Promise<ReviewResult | undefined> => {
       const mode = d.settings().reviewSteps ?? 'off';
@@ -125,7 +128,7 @@ export class TaskPlans {
       return result;
     };
     if (together.length) {
-      const why = await whyOneAtATime(d.host);
+      const why = await whyOneAtATime(d.host, limit);
       if (!why) {
         // A reason shown when the plan came (no git then) no longer holds.
         d.planning.book.setOneAtATime(begun.execution.record.cardId, undefined);

@@ -23,9 +23,10 @@ import { llmPlanCompleter } from '../plans/llmPlanCompleter';
 import { promptVersion } from '../roles/promptVersion';
 import type { AgentHooks, CountedUsage } from '../turn/turnHooks';
 import { emitUsage, runTurn, systemPromptFor } from '../turn/turnLoop';
+import { chatToolDef } from '../tools/chatToolDef';
 import type { LimitQuestion } from '../turn/limitQuestion';
 import { isTurnHalt } from '../context/turnHalt';
-import type { Conversation } from '../context/conversation';
+import type { Conversation, ConversationMessage } from '../context/conversation';
 import type { ChatMessage } from '../context/chatMessage';
 import { answerTokensFor } from '../context/modelWindows';
 import type { ProjectKnowledge } from '../knowledge/projectKnowledge';
@@ -202,6 +203,22 @@ export class TaskTurns {
   private async systemPrompt(role: RoleDef): Promise<string> {
     const instructions = await this.d.knowledge.systemText(role);
     return systemPromptFor(role, this.d.catalog(), instructions);
+  }
+
+  /**
+   * The role in force's next request as the turn loop would start it, before fitting: its system
+   * prompt, the conversation and its tools. The project's instructions and facts are left out:
+   * reading them shows them in the chat, which only a turn should do. For a resumed task's context
+   * meter (the request itself is never sent from here).
+   */
+  nextRequest(): { model: string; messages: readonly ConversationMessage[]; tools: unknown[] } {
+    const role = this.d.role();
+    const catalog = this.d.catalog();
+    return {
+      model: modelFor(this.d.settings.now, role.id),
+      messages: [{ role: 'system', content: systemPromptFor(role, catalog) }, ...this.d.conversation.messages],
+      tools: this.d.tools.offeredTo(role, this.d.planning).map((tool) => chatToolDef(tool, catalog)),
+    };
   }
 
   /** The plan request through the same context fitting as the loop's requests (its schema takes room, like tools do). */

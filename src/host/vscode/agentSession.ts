@@ -8,6 +8,7 @@ import type { UserHooksSource } from '../../core/userHooks/userHooks';
 import type { FactBook } from '../../core/facts/factBook';
 import type { RunningTask } from '../../core/runtime/runningTask';
 import { TaskRuntime } from '../../core/runtime/taskRuntime';
+import type { OpenTaskMemory } from '../../core/runtime/reopenTask';
 import { Listeners } from '../../core/events/listeners';
 import { hostMessageHandlers, setupMessage, setupNeeded } from './hostMessages';
 import type { HostActionType } from '../../core/task/userActions';
@@ -38,6 +39,8 @@ export interface AgentSessionDeps {
   userHooks?: UserHooksSource;
   /** The workspace's facts (none without a workspace folder or history). */
   facts?: FactBook;
+  /** Which task the chat has open, kept across reloads: the task open when the window closed opens again. */
+  openTask?: OpenTaskMemory;
   /** The facts changed here (a Learned card's Forget): the Facts view shows it. */
   onFactsChanged?(): void;
 }
@@ -55,6 +58,8 @@ export class AgentSession implements ChatSession {
   private readonly runtime: TaskRuntime;
   private readonly handlers: WebviewHandlers;
   private settings: AgentSettings;
+  /** The start-up's first try to open the task this window had open (reopenTask.ts). */
+  private readonly reopening: Promise<void>;
   /** Whether the chat was told to show the setup card and has not been told it is done. */
   private setupShown = false;
 
@@ -84,13 +89,20 @@ export class AgentSession implements ChatSession {
         onResumeRefused: (r) => this.post({ type: 'task_unavailable', task_id: r.taskId, reason: r.reason, take_over: r.canTakeOver }),
         onReadOnly: (reason) => this.post(reason === undefined ? { type: 'read_only' } : { type: 'read_only', reason }),
       },
+      deps.openTask,
     );
+    // The task that was open when the window closed or reloaded opens again (it is read from disk:
+    // activation does not wait for it; a chat that loads meanwhile waits for the first try).
+    this.reopening = deps.history ? this.runtime.reopen().then(() => undefined, (e: unknown) => deps.host.logger.warn(`reopening the last task: ${String(e)}`)) : Promise.resolve();
     const host = hostMessageHandlers({ approver: deps.approver, asker: deps.asker, keys: deps.keys, logger: deps.host.logger });
     // Every row the user-action table gives the editor (`by: 'host'`), and only those: a host row
     // without a handler here, or a handler for a message that is not a host row, does not compile.
     const hostRows: Pick<WebviewHandlers, HostActionType> = {
       ...host,
-      ready: () => this.runtime.task.snapshot() as Extract<HostEvent, { type: 'snapshot' }>,
+      ready: async () => {
+        await this.reopening;
+        return this.runtime.task.snapshot() as Extract<HostEvent, { type: 'snapshot' }>;
+      },
       // Saving from the card closes it when everything is written (connection_result); a setup_done
       // after the first of its settings would close it while the models are still being saved.
       save_settings: (msg) => {

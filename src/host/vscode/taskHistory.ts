@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { HistoryStore, TaskLockedError } from '../../core/history/historyStore';
-import { resumeRefusal } from '../../core/runtime/taskRuntime';
+import { resumeRefusal } from '../../core/runtime/resumeRefusal';
 import type { RevertResult } from '../../core/checkpoints/checkpointStore';
 import { workspaceFolderName } from '../../core/history/storageDir';
 import { adoptTasks } from './adoptTasks';

@@ -3,6 +3,7 @@ import type { HostPorts } from '../../core/ports/ports';
 import { NodeCommandRunner } from '../node/nodeCommandRunner';
 import { NodeWorkspaceFs } from '../node/nodeWorkspaceFs';
 import { NodeStepWorkspaces } from '../node/nodeStepWorkspaces';
+import { workspaceOpenTask } from './openTaskMemory';
 import { AgentSession } from './agentSession';
 import type { HistoryStore } from '../../core/history/historyStore';
 import { DiffApprover, registerDiffTitleCommands } from './diffApprover';
@@ -104,7 +105,7 @@ export function createVscodeHost(
     asker,
     keys,
     settings: readAgentSettings(''),
-    ...(deps.history ? { history: deps.history } : {}),
+    ...(deps.history ? { history: deps.history, openTask: workspaceOpenTask(context.workspaceState) } : {}),
     registries,
     mentionSearch,
     userHooks: (ui) => hooks.current(ui),

@@ -9,12 +9,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
 import { defaultSettings } from '../../../src/core/settings/settings';
-import { startTask, type RunningTask } from '../../../src/core/runtime/runningTask';
+import { resumeTask, startTask, type RunningTask } from '../../../src/core/runtime/runningTask';
+import { HistoryStore } from '../../../src/core/history/historyStore';
 import { HeadlessAsker } from '../../../src/host/node/headlessAsker';
 import { sideBySideGroups } from '../../../src/core/plans/graph/sideBySideGroups';
 import { ScriptedServer } from '../../support/scriptedServer';
 import { waitUntil } from '../../support/wait';
 import type { PlanCard } from '../../../src/protocol';
+import type { AgentSettings } from '../../../src/core/settings/settings';
 
 describe('which steps can run side by side, on the plan card', function () {
   this.timeout(30_000);
@@ -82,5 +84,62 @@ describe('which steps can run side by side, on the plan card', function () {
     // The answer comes after the card: give it the time it would need, then look.
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(card().one_at_a_time, undefined);
+  });
+
+  /** A git repository with one commit in `ws`. */
+  function gitRepo(ws: string): void {
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    fs.writeFileSync(path.join(ws, 'README.md'), 'x\n');
+    execFileSync('git', ['add', '-A'], { cwd: ws });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init'], { cwd: ws });
+  }
+
+  /**
+   * The plan is made and the task saved (a window closed) in `ws` as it is; `meanwhile` changes the
+   * folder; the task is resumed (a window opened again) with `parallelSteps`. Returns the resumed
+   * plan card as it is when called.
+   */
+  async function resumedPlanCard(ws: string, o: { meanwhile?: () => void; parallelSteps?: number; shown: (c: PlanCard) => boolean }): Promise<{ saved: PlanCard; card: () => PlanCard }> {
+    const server = await ScriptedServer.start([{ type: 'tool_calls', calls: [{ name: 'propose_plan', arguments: plan }] }]);
+    const store = new HistoryStore(path.join(tmp, 'history'));
+    let settings: AgentSettings = defaultSettings({ baseURL: server.url, apiKey: 'sk-test', models: { planner: 'gpt-4o', actor: 'gpt-4o' } });
+    settings = { ...settings, limits: { ...settings.limits, maxRetries: 0 } };
+    const ports = () => ({ host: createNodeHost({ roots: [ws], asker: new HeadlessAsker('none') }), settings: () => settings, workspace: ws, history: store });
+    const first = startTask(ports(), { role: 'planner', keepRole: true, sink: () => undefined });
+    await first.agent.send('notes');
+    const planOf = (t: RunningTask) => t.agent.cards().find((c): c is PlanCard => c.kind === 'plan');
+    await waitUntil(() => { const c = planOf(first); return !!c && o.shown(c); }, 'the plan card as first shown', 5_000);
+    // What the card says when the window closes (the "one at a time" answer comes after the card).
+    await new Promise((r) => setTimeout(r, 300));
+    const saved = planOf(first)!;
+    await first.close();
+    await server.close();
+    o.meanwhile?.();
+    if (o.parallelSteps !== undefined) settings = { ...settings, parallelSteps: o.parallelSteps };
+    const again = await resumeTask(ports(), first.id, { sink: () => undefined });
+    open.push({ session: again, server });
+    return { saved, card: () => planOf(again)! };
+  }
+
+  it('resumed after git was set up: the card no longer says the steps run one at a time', async () => {
+    const { saved, card } = await resumedPlanCard(tmp, { shown: (c) => !!c.one_at_a_time, meanwhile: () => gitRepo(tmp) });
+    assert.match(saved.one_at_a_time ?? '', /not in a git repository/, 'saved outside git');
+    await waitUntil(() => !card().one_at_a_time, 'the card to drop the reason that no longer holds', 5_000);
+    assert.deepEqual(card().run_together, [[1, 2, 3]]);
+  });
+
+  it('resumed after the repository went away: the card says why the steps now run one at a time', async () => {
+    gitRepo(tmp);
+    const { saved, card } = await resumedPlanCard(tmp, { shown: (c) => !!c.run_together, meanwhile: () => fs.rmSync(path.join(tmp, '.git'), { recursive: true, force: true }) });
+    assert.equal(saved.one_at_a_time, undefined, 'saved in git: no reason');
+    await waitUntil(() => !!card().one_at_a_time, 'the card to say why', 5_000);
+    assert.match(card().one_at_a_time!, /not in a git repository/);
+  });
+
+  it('resumed with parallel steps set to 1: the card says so, not "can run side by side"', async () => {
+    gitRepo(tmp);
+    const { card } = await resumedPlanCard(tmp, { shown: (c) => !!c.run_together, parallelSteps: 1 });
+    await waitUntil(() => !!card().one_at_a_time, 'the card to say why', 5_000);
+    assert.match(card().one_at_a_time!, /parallel steps are set to 1/);
   });
 });
