@@ -299,11 +299,12 @@ export function ToolCallCardView({ card }: { card: ToolCallCard }) {
       {card.revertible && !card.reverted && <RefusalNote text={revertRefusal} />}
       {card.hook && <HookLines note={card.hook} error={card.error} />}
       {card.note && <div class="decision-note" aria-label="Your message">You: {card.note}</div>}
-      {/* A rejection is the user's decision, not a failure: said plainly, and a rejected change can still be looked at. */}
-      {card.error && (card.status === 'rejected' ? (
+      {/* A rejection is the user's decision, not a failure: said plainly, and a rejected change can still be looked at.
+          A stopped call (Stop, or the window closed under it) is no failure either: its why, as plainly. */}
+      {card.error && (card.status === 'rejected' || (card.status === 'stopped' && !failedCommand) ? (
         <div class="muted rejected-why">
           {visibleLine(card.error)}{' '}
-          {(card.approval?.kind === 'edit' || card.approval?.kind === 'create') && <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: card.call_id })}>Open rejected diff</button>}
+          {card.status === 'rejected' && (card.approval?.kind === 'edit' || card.approval?.kind === 'create') && <button type="button" class="link" onClick={() => postToHost({ type: 'open_diff', call_id: card.call_id })}>Open rejected diff</button>}
         </div>
       ) : (
         <LazyDetails className="result result-error" initiallyOpen summary={failedCommand ? 'Output' : 'Error'} render={() => (failedCommand ? <FailedOutput text={card.error!} /> : <pre>{card.error}</pre>)} />
