@@ -75,8 +75,8 @@ async function tryOpen(id: string, r: Reopener, quiet = false): Promise<ReopenOu
       taskId: id,
       canTakeOver: false,
       reason: e instanceof TaskNotFoundError
-        ? 'The task open here before is no longer in this workspace\'s history, so a new task is open.'
-        : `The task open here before could not be read: ${oneLine(e).replace(/\.$/, '')}. It is left as it is, and a new task is open.`,
+        ? 'The task last open in this workspace is no longer in its history, so a new task is open.'
+        : `The task last open in this workspace could not be read: ${oneLine(e).replace(/\.$/, '')}. It is left as it is, and a new task is open.`,
     });
     return 'unavailable';
   }
@@ -88,4 +88,4 @@ function oneLine(e: unknown): string {
 }
 
 /** In words the user knows: a window, never a process id. */
-const HELD = 'The task open here before is open in another window. If that window was closed or reloaded, the task opens here by itself in a few seconds; or Take over: that window stops and saves it, and turns read-only.';
+const HELD = 'The task last open in this workspace is open in another window or terminal. If that window was closed or reloaded, it opens here by itself in a few seconds; or Take over: that window stops and saves it, and turns read-only.';

@@ -191,7 +191,7 @@ describe('the task open when the window closed opens again when it starts', func
     assert.equal(w.runtime.task, first, 'the empty task stays');
     assert.equal(w.refused.length, 1);
     assert.equal(w.refused[0]!.canTakeOver, false);
-    assert.match(w.refused[0]!.reason, /no longer in this workspace's history/);
+    assert.match(w.refused[0]!.reason, /no longer in its history/);
     assert.doesNotMatch(w.refused[0]!.reason, /\n/, 'one line');
     assert.equal(mem.value, undefined, 'not tried again at the next start');
   });
@@ -213,7 +213,7 @@ describe('the task open when the window closed opens again when it starts', func
     assert.equal((await after.runtime.reopen()).outcome, 'unavailable');
     assert.deepEqual(after.runtime.agent.cards(), []);
     assert.equal(after.refused.length, 1);
-    assert.match(after.refused[0]!.reason, /^The task open here before could not be read: .*saved by a newer Tandem.*\. It is left as it is, and a new task is open\.$/);
+    assert.match(after.refused[0]!.reason, /^The task last open in this workspace could not be read: .*saved by a newer Tandem.*\. It is left as it is, and a new task is open\.$/);
     assert.doesNotMatch(after.refused[0]!.reason, /\n/, 'one line');
     assert.deepEqual(files(), saved, 'nothing of it was changed');
     assert.equal(mem.value, undefined);
