@@ -20,6 +20,7 @@ import { GitStepWorkspaces } from '../../../src/host/node/gitStepWorkspaces';
 import { decodeStepPatch, encodeStepPatch } from '../../../src/core/planRuns/stepPatchFile';
 import { applyStepPatch, onlyConflicts } from '../../../src/core/planRuns/applyStepPatch';
 import { STEP_WORKSPACE_KINDS } from '../../support/stepWorkspaceKinds';
+import { waitFor } from '../../support/wait';
 import type { StepPatchEntry, StepWorkspace } from '../../../src/core/ports/stepWorkspaces';
 
 const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
@@ -254,6 +255,35 @@ describe('copy-on-write step workspaces (real overlay, real sandbox)', function 
       assert.equal(fs.existsSync(stepFolder(live)), true, 'the live step is still there');
     } finally {
       await steps.remove(live);
+      fs.rmSync(keepIn, { recursive: true, force: true });
+    }
+  });
+
+  it("a killed process's step, kept at the next sweep: an untracked file only its commands changed, deleted meanwhile, is a conflict there too", async () => {
+    fs.writeFileSync(path.join(ws, 'old', 'notes.txt'), "the user's untracked notes\n");
+    const mod = JSON.stringify(require.resolve('../../../src/host/node/cow/overlayStepWorkspaces'));
+    // Written as a command writes (past the file tools, which note what they write over).
+    const child = spawn(process.execPath, ['-e', `const { OverlayStepWorkspaces } = require(${mod}); new OverlayStepWorkspaces({ dir: ${JSON.stringify(dir)} }).create(${JSON.stringify(ws)}, 'step3').then((s) => { require('fs').appendFileSync(s.root + '/old/notes.txt', 'more\\n'); console.log(s.root); setInterval(() => {}, 1000); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
+    const keepIn = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cow-kept-'));
+    try {
+      // The step's list of the workspace's untracked files is kept by the time a run could crash mid-step.
+      const base = fs.readdirSync(dir, { recursive: true }).map(String).find((p) => /step3-[0-9a-f]+$/.test(p));
+      assert.ok(base, fs.readdirSync(dir, { recursive: true }).join(', '));
+      await waitFor(() => fs.existsSync(path.join(dir, base, 'untracked-at-start')), 'the step to keep its list of untracked files');
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(path.join(ws, 'old', 'notes.txt'));
+      const left = await steps.sweep(ws, keepIn);
+      assert.equal(left.length, 1, JSON.stringify(left));
+      const decoded = decodeStepPatch(fs.readFileSync(left[0]!.patch!, 'utf8'));
+      assert.ok('patch' in decoded, JSON.stringify(decoded));
+      assert.deepEqual(decoded.patch.entries.map((e) => [e.path, e.before === null ? 'started from nothing' : 'started from a file']), [['old/notes.txt', 'started from a file']]);
+      const applied = await applyStepPatch(decoded.patch, { workspace: ws, fs: new NodeWorkspaceFs([ws]) });
+      assert.ok(!applied.ok && onlyConflicts(applied.refusals), JSON.stringify(applied));
+      assert.equal(fs.existsSync(path.join(ws, 'old', 'notes.txt')), false, 'never made again');
+    } finally {
+      child.kill('SIGKILL');
       fs.rmSync(keepIn, { recursive: true, force: true });
     }
   });

@@ -64,6 +64,22 @@ function git(cwd: string, args: readonly string[]): Promise<string> {
   });
 }
 
+/** Where a step's folder keeps the workspace's untracked files at its start (NUL-separated). */
+const UNTRACKED_FILE = 'untracked-at-start';
+
+/** Writes the list whole or not at all (a temporary name, then renamed): a half list is never read. */
+async function keepList(file: string, list: ReadonlySet<string>): Promise<void> {
+  const tmp = `${file}.${randomBytes(4).toString('hex')}`;
+  await fs.writeFile(tmp, [...list].join('\0'), { mode: 0o600 });
+  await fs.rename(tmp, file);
+}
+
+/** The list a step's folder kept, or undefined when it has none (its process ended before git answered). */
+async function keptList(dir: string): Promise<Set<string> | undefined> {
+  const text = await fs.readFile(path.join(dir, UNTRACKED_FILE), 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : new Set(text.split('\0').filter(Boolean));
+}
+
 /** The untracked files git does not ignore in the repository at `top` (top-relative); undefined when git could not say. */
 function untrackedFiles(top: string): Promise<Set<string> | undefined> {
   return git(top, ['ls-files', '-z', '--others', '--exclude-standard']).then((out) => new Set(out.split('\0').filter(Boolean)), () => undefined);
@@ -169,7 +185,11 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
     }
     // Listed now, never awaited here: making a step costs the same for any size of workspace. Only a
     // patch with a written path the workspace no longer has waits for it (readOverlayPatch.ts).
-    const untrackedAtStart = untrackedFiles(top);
+    // Kept beside the step's folder too, so a crashed run's step is read with it at the next start.
+    const untrackedAtStart = untrackedFiles(top).then(async (list) => {
+      if (list) await keepList(path.join(dir, UNTRACKED_FILE), list).catch(() => undefined);
+      return list;
+    });
     holder.view.lower = top;
     registerStepView(holder.view);
     const root = prefix ? path.join(holder.view.hostMount, prefix) : holder.view.hostMount;
@@ -273,7 +293,8 @@ async function keepLeftover(dir: string, r: OwnerRecord, keepIn: string): Promis
   const holder = await holdOverlay({ lower: r.top, ...f });
   let patch: StepPatch;
   try {
-    patch = await readOverlayPatch({ top: r.top, prefix: r.prefix, upper: f.upper, view: holder.view.hostMount, inside: { enter: holder.view.enter, top: holder.view.mount }, startedMs: r.startedMs });
+    const untracked = await keptList(dir);
+    patch = await readOverlayPatch({ top: r.top, prefix: r.prefix, upper: f.upper, view: holder.view.hostMount, inside: { enter: holder.view.enter, top: holder.view.mount }, startedMs: r.startedMs, untrackedAtStart: async () => untracked });
   } finally {
     await holder.close();
   }

@@ -21,10 +21,10 @@
  * started was absent then too: the step made it. Where the folder changed, a path git tracks (in
  * HEAD or the index) was there, and so was one the step's file tools wrote over while the workspace
  * had it (noted as they wrote, stepView.ts), and so was an untracked file the workspace had when the
- * step started (listed then, in the background: `untrackedAtStart`): the workspace deleted it
- * meanwhile, a conflict, as in a worktree. Without that list (a crashed run's step, read at the next
- * start) an untracked file only the step's commands changed, deleted by the workspace meanwhile in a
- * folder it changed, reads as one the step made.
+ * step started (listed then, in the background, and kept in the step's folder for a crashed run's
+ * sweep: `untrackedAtStart`): the workspace deleted it meanwhile, a conflict, as in a worktree.
+ * Without that list (the step's process ended before git answered) an untracked file only the step's
+ * commands changed, deleted by the workspace meanwhile in a folder it changed, reads as one the step made.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
