@@ -117,14 +117,17 @@ describe('the task open when the window closed opens again when it starts', func
     // The approval nobody answers: the window goes away while it waits.
     const waiting: Approver = { request: (_req, signal) => new Promise((_res, rej) => signal.addEventListener('abort', () => rej(new Error('stopped')), { once: true })) };
     server.replace([
-      { type: 'tool_calls', calls: [{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'new\n' } }] },
+      { type: 'tool_calls', calls: [{ id: 'call_w', name: 'write_file', arguments: { path: 'fresh.txt', content: 'new\n' } }] },
       { type: 'text', text: 'Carrying on.' },
     ]);
     const mem = memory();
     const before = windowWith(mem, { approver: waiting });
     before.runtime.setRole('actor');
-    void before.runtime.agent.send('Rewrite notes.txt');
-    await waitUntil(() => before.runtime.agent.cards().some((c) => c.kind === 'tool_call' && c.status === 'pending'), 'the approval to wait');
+    const sent = before.runtime.agent.send('Write fresh.txt');
+    let ended: unknown;
+    sent.then((o) => { ended = o; }, (e: unknown) => { ended = e; });
+    await waitUntil(() => ended !== undefined || before.runtime.agent.cards().some((c) => c.kind === 'tool_call' && c.status === 'pending'), 'the approval to wait');
+    assert.equal(ended, undefined, `the turn waits for the approval: ${JSON.stringify(before.runtime.agent.cards())}`);
     const id = before.runtime.task.id;
     // Saved as it is, approval still waiting (what a window that reloads leaves behind).
     await before.runtime.task.close();
@@ -137,10 +140,10 @@ describe('the task open when the window closed opens again when it starts', func
     const call = after.runtime.agent.cards().find((c) => c.kind === 'tool_call');
     assert.equal(call?.kind === 'tool_call' && call.status, 'stopped', 'the waiting approval came back stopped, not waiting for a click nothing hears');
     assert.match(call?.kind === 'tool_call' ? call.error ?? '' : '', /^Interrupted: the task was closed/);
-    assert.ok(after.runtime.agent.cards().some((c) => c.kind === 'text' && c.author === 'user' && c.text === 'Rewrite notes.txt'));
+    assert.ok(after.runtime.agent.cards().some((c) => c.kind === 'text' && c.author === 'user' && c.text === 'Write fresh.txt'));
     assert.equal(after.runtime.agent.busy, false, 'nothing runs');
     assert.equal(after.runtime.agent.role, 'actor', 'in the role it was in');
-    assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'old\n', 'the unapproved change was not made');
+    assert.equal(fs.existsSync(path.join(ws, 'fresh.txt')), false, 'the unapproved file was not written');
     await after.runtime.agent.send('Go on');
     assert.ok(after.runtime.agent.cards().some((c) => c.kind === 'text' && c.text === 'Carrying on.'));
   });
