@@ -4,6 +4,8 @@
  * Screenshots: test-results/outcomes-*.png (at 420 and 300 px).
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { chatSuite } from './chatSuite';
 import { setSidebarWidth } from './sidebarWidth';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
@@ -35,6 +37,12 @@ describe('Run outcomes named truly (UI)', function () {
       // A test runner's failure: progress, the assertion, then a summary that only repeats the count.
       'check.sh': 'echo "TAP version 13"; echo "# Subtest: adds"; echo "not ok 1 - adds"; echo "AssertionError [ERR_ASSERTION]: 190 !== 180"; echo "1..1"; echo "# pass 0"; echo "# fail 1"; exit 1\n',
     },
+  });
+
+  // Each test's plan writes one.txt and two.txt afresh: a file an earlier test left makes write_file
+  // refuse, and the step would then fail for a reason the test is not about.
+  beforeEach(() => {
+    for (const f of ['one.txt', 'two.txt']) fs.rmSync(path.join(ui.ws, f), { force: true });
   });
 
   async function runPlan(plan: Record<string, unknown>, ask: string, steps: ScriptStep[]): Promise<void> {
