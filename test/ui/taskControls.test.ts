@@ -198,7 +198,8 @@ describe('Tandem task controls in the real workbench (UI)', function () {
         tool: name.textContent, height: name.getBoundingClientRect().height, lineHeight,
         nameCut: name.scrollWidth > name.clientWidth + 1,
         nameRight: name.getBoundingClientRect().right, cardRight: (card as unknown as { getBoundingClientRect(): { right: number } }).getBoundingClientRect().right,
-        summaryEllipsis: summary ? summary.scrollWidth > summary.clientWidth : false,
+        // The title's parts each take their own ellipsis (a path's folder, a pattern): the cut is inside the summary.
+        summaryEllipsis: summary ? [summary, ...Array.from((summary as unknown as { querySelectorAll(q: string): ArrayLike<{ scrollWidth: number; clientWidth: number }> }).querySelectorAll('*'))].some((e) => e.scrollWidth > e.clientWidth) : false,
         cardWidth: (card as unknown as { clientWidth: number }).clientWidth,
       };
     }));
