@@ -82,6 +82,9 @@ for (const kind of STEP_WORKSPACE_KINDS) {
      * Waits until step `n` asks for `what`. The list is virtualised and need not follow the end (an
      * earlier look scrolled it): when the card is not rendered, one pass over the list from the top.
      */
+    /** The card that writes step n's changes back: "Applying step n: …" while it works or when refused, "Step n applied: …" once done. */
+    const applyCard = (n: number) => ui.chat.locator('[data-card-kind="tool_call"]', { hasText: new RegExp(`Applying step ${n}:|Step ${n} applied:`) });
+
     async function waitAsking(n: number, what: RegExp, timeoutMs = 40_000): Promise<void> {
       const list = ui.chat.locator('.list[role="log"]');
       await waitUntil(async () => {
@@ -201,7 +204,7 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       for (const [n, file] of [[1, 'a.txt'], [2, 'b.txt']] as const) {
         await (await ui.reveal(lane(n))).waitFor({ state: 'visible', timeout: 10_000 });
         assert.match(await lane(n).innerText(), new RegExp(`Step ${n}[\\s\\S]*done`));
-        const applied = ui.chat.locator('[data-card-kind="tool_call"]', { hasText: `apply step ${n}` });
+        const applied = applyCard(n);
         await (await ui.reveal(applied)).waitFor({ state: 'visible', timeout: 10_000 });
         assert.match(await applied.innerText(), new RegExp(file.replace('.', '\\.')));
       }
@@ -213,7 +216,7 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       await ui.wb.screenshot('parallel-05-done-420');
 
       // Revert per step: step 2's applied change goes back alone.
-      const apply2 = ui.chat.locator('[data-card-kind="tool_call"]', { hasText: 'apply step 2' });
+      const apply2 = applyCard(2);
       await (await ui.reveal(apply2)).getByRole('button', { name: 'Revert this change' }).click();
       await waitUntil(() => ui.read('b.txt') === 'beta\ngamma\n', 'step 2\'s change reverted', 15_000);
       assert.equal(ui.read('a.txt'), 'ALPHA\n', 'step 1\'s change stays');
@@ -234,6 +237,11 @@ for (const kind of STEP_WORKSPACE_KINDS) {
     });
 
     it('Stop while both steps wait: both end stopped, nothing reaches the workspace, no worktree is left', async () => {
+      // Stands alone: a failed test before it may leave a run, a step's change or its worktree.
+      await ui.idle();
+      await worktreesGone(ui.ws);
+      fs.writeFileSync(path.join(ui.ws, 'a.txt'), 'alpha\n');
+      fs.writeFileSync(path.join(ui.ws, 'b.txt'), 'beta\ngamma\n');
       await ui.pickRole('planner');
       ui.server.replace([calls(tc('propose_plan', { ...PLAN, goal: 'Shout both names again' }))]);
       ui.server.useLanes({
@@ -360,7 +368,7 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       // (The editor lays spaces out as no-break spaces: \s matches both.)
       await waitUntil(async () => /typed,\s+not\s+saved/.test(await editor.innerText()), 'a.txt\'s editor to show what was typed', 10_000);
       // Its apply card names the file and why, and shows the step's change, so nothing of it is lost either.
-      const apply1 = ui.chat.locator('[data-card-kind="tool_call"]', { hasText: 'apply step 1' });
+      const apply1 = applyCard(1);
       await (await ui.reveal(apply1)).waitFor({ state: 'visible', timeout: 10_000 });
       await waitUntil(async () => /a\.txt has unsaved changes in the editor/.test(await apply1.innerText()), 'the apply card to name a.txt and its unsaved changes', 10_000);
       assert.match(await apply1.innerText(), /ALPHA/, 'the step\'s change is shown on its card');
