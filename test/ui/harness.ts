@@ -154,12 +154,19 @@ function makeWorkbench(page: Page, server: CodeServer, workspace: string, close:
       // The palette lists the commands the window knows when its text changes. Right after the window
       // opens it has not read the extensions' manifests yet (Tandem's icon is not in the activity bar
       // either) and no Tandem command is there: type the title again, as a user would, until it shows.
+      // The palette can also close under the typing (focus taken by an editor or a hover right after
+      // a click): then it is opened again, as a user would, instead of typing into nothing for 30 s.
       const end = Date.now() + 60_000;
       for (;;) {
-        await input.fill(`>${title}`);
-        if (await row.waitFor({ state: 'visible', timeout: 2_000 }).then(() => true, () => false)) break;
+        const typed = await input.fill(`>${title}`, { timeout: 5_000 }).then(() => true, () => false);
+        if (typed && (await row.waitFor({ state: 'visible', timeout: 2_000 }).then(() => true, () => false))) break;
         if (Date.now() > end) throw new Error(`the palette never offered "${title}"`);
-        await input.fill('>');
+        if (typed) await input.fill('>', { timeout: 5_000 }).catch(() => undefined);
+        else {
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('F1');
+          await input.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+        }
       }
       await page.keyboard.press('Enter');
     },

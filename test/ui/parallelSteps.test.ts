@@ -95,9 +95,11 @@ for (const kind of STEP_WORKSPACE_KINDS) {
             await new Promise((r) => setTimeout(r, 100));
           }
         }
-        return what.test(await asking(n).innerText().catch(() => ''));
+        // Found and brought into view in one step: the virtual list may drop the card from the page
+        // between the two when another step's cards arrive (then it is looked for again).
+        return what.test(await asking(n).innerText({ timeout: 2_000 }).catch(() => ''))
+          && asking(n).scrollIntoViewIfNeeded({ timeout: 2_000 }).then(() => true, () => false);
       }, `step ${n} to ask for ${what}`, timeoutMs);
-      await asking(n).scrollIntoViewIfNeeded();
     }
 
     it('two independent steps run at once, each in its own lane and worktree; approvals are labelled and decided one by one; both changes land, none committed, no worktree left', async () => {
