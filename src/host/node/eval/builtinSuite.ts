@@ -24,24 +24,24 @@ interface Pack {
   files: [string, string][];
 }
 
-/** The built-in suite: the folder of a checkout above `codeDir`, else the pack beside it (unpacked into `cacheDir`), else undefined. */
-export function builtinSuite(codeDir: string, cacheDir: string): string | undefined {
+/** The suite folder of a checkout of Tandem at or above `codeDir`, if there is one. */
+function checkoutSuite(codeDir: string): string | undefined {
   for (let dir = path.resolve(codeDir); ; dir = path.dirname(dir)) {
     const folder = path.join(dir, SUITE_FOLDER);
     if (fs.existsSync(path.join(folder, 'README.md'))) return folder;
-    if (path.dirname(dir) === dir) break;
+    if (path.dirname(dir) === dir) return undefined;
   }
+}
+
+/** The built-in suite: the folder of a checkout above `codeDir`, else the pack beside it (unpacked into `cacheDir`), else undefined. */
+export function builtinSuite(codeDir: string, cacheDir: string): string | undefined {
   const packed = path.join(codeDir, PACKED_SUITE);
-  return fs.existsSync(packed) ? unpackSuite(packed, cacheDir) : undefined;
+  return checkoutSuite(codeDir) ?? (fs.existsSync(packed) ? unpackSuite(packed, cacheDir) : undefined);
 }
 
 /** Whether a built-in suite is there to offer (without unpacking it). */
 export function hasBuiltinSuite(codeDir: string): boolean {
-  for (let dir = path.resolve(codeDir); ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, SUITE_FOLDER, 'README.md'))) return true;
-    if (path.dirname(dir) === dir) break;
-  }
-  return fs.existsSync(path.join(codeDir, PACKED_SUITE));
+  return checkoutSuite(codeDir) !== undefined || fs.existsSync(path.join(codeDir, PACKED_SUITE));
 }
 
 /** The pack's files, checked: a known format, and every path a plain relative one inside the suite. */
