@@ -331,6 +331,32 @@ describe('webview in Chromium (standalone page)', function () {
     assert.ok((await gapToBottom()) < 2, 'following again after "Latest"');
   });
 
+  it('a scroll up stays put when new text renders before its scroll event (a late frame under load)', async () => {
+    await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: [...fx.bigTask(300), { kind: 'text', id: 'live', author: 'assistant', text: 'start', streaming: true, ts: 1 }] });
+    await h.page.waitForSelector('[data-card-id="live"]');
+    await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const gap = await h.page.evaluate(() => { const l = document.querySelector('[role="log"]')!; return l.scrollHeight - l.scrollTop - l.clientHeight; });
+    assert.ok(gap < 2, `stuck to the end at first (${gap} px from it)`);
+    // The user scrolls up, and before the browser's next frame tells the list so, a message renders:
+    // the inbound queue's timer flushes first when frames come late (here the frame callback runs at once).
+    const seen = await h.page.evaluate(() => new Promise<{ wanted: number; now: number; gap: number }>((resolve) => {
+      const l = document.querySelector('[role="log"]')!;
+      const raf = window.requestAnimationFrame;
+      window.requestAnimationFrame = (cb) => { cb(performance.now()); return 0; };
+      l.scrollTop -= 1500;
+      const wanted = l.scrollTop;
+      window.dispatchEvent(new MessageEvent('message', { data: { type: 'text_appended', seq: 2, id: 'live', text: '\n\nmore text' } }));
+      window.requestAnimationFrame = raf;
+      raf(() => raf(() => resolve({ wanted, now: l.scrollTop, gap: l.scrollHeight - l.scrollTop - l.clientHeight })));
+    }));
+    // (Rows above the view measured anew may move it by their difference, to keep the card being read in place.)
+    assert.ok(seen.gap > 1000, `the view stayed where the user scrolled (${seen.wanted} → ${seen.now}, ${Math.round(seen.gap)} px above the end), not pulled back to the end`);
+    await h.post({ type: 'text_appended', seq: 3, id: 'live', text: '\n\nand more' });
+    await h.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const later = await h.page.evaluate(() => { const l = document.querySelector('[role="log"]')!; return l.scrollHeight - l.scrollTop - l.clientHeight; });
+    assert.ok(later > 1000, `and it does not follow the end afterwards (${Math.round(later)} px above it)`);
+  });
+
   it('renders only a window of a 10,000-card task', async () => {
     await h.post({ type: 'snapshot', seq: 1, role: 'actor', cards: fx.bigTask(10_000) });
     await h.page.waitForSelector('[data-card-id="c9999"]');

@@ -67,6 +67,9 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, index
   const scroller = useRef<HTMLDivElement>(null);
   const model = useRef(new HeightModel()).current;
   const stick = useRef(restore?.stick ?? true);
+  // Where the list last was, by its own scroll event or its own move: a render that finds it higher
+  // up knows the user scrolled before the event came (see the sticking effect below).
+  const seenTop = useRef(0);
   const restored = useRef(!restore || restore.stick !== false);
   const [, rerender] = useReducer((x: number) => x + 1, 0);
   const [view, setView] = useState({ top: 0, height: 600 });
@@ -153,19 +156,27 @@ export function VirtualCardList({ cards, version, restore, onScrollMemory, index
       // Heights are estimates again after a reload, so restore by card, not by pixel.
       const ai = restore?.anchorId ? indexOf(restore.anchorId) : -1;
       el.scrollTop = ai >= 0 ? model.offsets[ai]! - (restore?.anchorOffset ?? 0) : restore?.scrollTop ?? 0;
+      seenTop.current = el.scrollTop;
       setView({ top: el.scrollTop, height: el.clientHeight });
       return;
     }
+    // A scroll event comes with the next frame; when frames come late (a busy machine), the inbound
+    // queue's timer can render first. A list that moved up since it was last seen, and is no longer at
+    // the end, was scrolled by the user: it stops following the end instead of pulling them back.
+    // (Content that shrinks moves it up too, but leaves it at the end.)
+    if (stick.current && el.scrollTop < seenTop.current - 1 && el.scrollHeight - el.scrollTop - el.clientHeight >= STICK_SLACK) stick.current = false;
     if (stick.current && Math.abs(el.scrollHeight - el.clientHeight - el.scrollTop) > 1) {
       el.scrollTop = el.scrollHeight;
       if (el.scrollTop !== view.top) setView({ top: el.scrollTop, height: el.clientHeight });
     }
+    seenTop.current = el.scrollTop;
   });
 
   const frame = useRef(0);
   const onScroll = (): void => {
     const el = scroller.current!;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK;
+    seenTop.current = el.scrollTop;
     // The anchor is the first card whose top is in view: rows above it may be re-measured (and
     // the scroll position compensated), which keeps exactly this card in place.
     const list = cardsRef.current;
