@@ -342,7 +342,7 @@ describe('webview in Chromium (standalone page)', function () {
     const seen = await h.page.evaluate(() => new Promise<{ wanted: number; now: number; gap: number }>((resolve) => {
       const l = document.querySelector('[role="log"]')!;
       const raf = window.requestAnimationFrame;
-      window.requestAnimationFrame = (cb) => { cb(performance.now()); return 0; };
+      window.requestAnimationFrame = (cb: (t: number) => void) => { cb(performance.now()); return 0; };
       l.scrollTop -= 1500;
       const wanted = l.scrollTop;
       window.dispatchEvent(new MessageEvent('message', { data: { type: 'text_appended', seq: 2, id: 'live', text: '\n\nmore text' } }));
