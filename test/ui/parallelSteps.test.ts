@@ -370,9 +370,10 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       // (The editor lays spaces out as no-break spaces: \s matches both.)
       await waitUntil(async () => /typed,\s+not\s+saved/.test(await editor.innerText()), 'a.txt\'s editor to show what was typed', 10_000);
       // Its apply card names the file and why, and shows the step's change, so nothing of it is lost either.
-      const apply1 = applyCard(1);
-      await (await ui.reveal(apply1)).waitFor({ state: 'visible', timeout: 10_000 });
-      await waitUntil(async () => /a\.txt has unsaved changes in the editor/.test(await apply1.innerText()), 'the apply card to name a.txt and its unsaved changes', 10_000);
+      // (The chat still holds the earlier tests' "Step 1 applied" cards: this run's is the one naming the conflict.)
+      const apply1 = applyCard(1).filter({ hasText: /a\.txt has unsaved changes in the editor/ });
+      await (await ui.reveal(apply1)).first().waitFor({ state: 'visible', timeout: 10_000 });
+      assert.equal(await apply1.count(), 1, 'one apply card names a.txt and its unsaved changes');
       assert.match(await apply1.innerText(), /ALPHA/, 'the step\'s change is shown on its card');
       await ui.reveal(plan);
       await waitUntil(async () => (await plan.locator('li.step').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-step-state')))).join() === 'failed,done', 'step 1 failed on the conflict, step 2 done', 10_000);
