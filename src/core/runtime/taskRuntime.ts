@@ -6,6 +6,9 @@ import { TASK_ACTIONS, taskRow, type RuntimeActionType, type TaskActionMessage, 
 import { resumeRefusal, type ResumeRefusal } from './resumeRefusal';
 import { reopenTask, type OpenTaskMemory, type ReopenOutcome } from './reopenTask';
 
+/** How long New Task waits for the workbench to store that no task is open (forgetOpenTask). */
+const FORGET_WAIT_MS = 2000;
+
 
 /** How long a stopped run may take to settle before its task is saved and handed over. */
 const HANDOVER_SETTLE_MS = 3_000;
@@ -92,6 +95,12 @@ export class TaskRuntime {
     return this.replace(startTask(this.ports, this.startOf(s)), s);
   }
 
+  /** New Task as the user asks for it (the chat's button, the command): the window forgets the old task first (forgetOpenTask). */
+  async openNewTask(): Promise<RunningTask> {
+    await this.forgetOpenTask();
+    return this.newTask();
+  }
+
   /** Continues the saved task `idOrPrefix`: the chat shows its cards and the agent has its context. */
   async resume(idOrPrefix: string, opts: { takeOver?: boolean } = {}): Promise<RunningTask> {
     this.resuming++;
@@ -134,6 +143,21 @@ export class TaskRuntime {
     Promise.resolve(this.memory.set(id)).catch((e: unknown) => this.ports.host.logger.warn(`remembering the open task: ${String(e)}`));
   }
 
+  /**
+   * New Task from the chat: the window forgets the task it had open before the chat shows the empty
+   * one. The editor's state is written by the workbench (a message away); shown first, a reload
+   * right after New Task could come before the write and open the old task again. Never waits
+   * longer than a moment for a workbench that does not answer.
+   */
+  private async forgetOpenTask(): Promise<void> {
+    if (!this.memory || (this.remembered === undefined && this.memory.get() === undefined)) return;
+    this.remembered = undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const written = Promise.resolve(this.memory.set(undefined)).catch((e: unknown) => this.ports.host.logger.warn(`forgetting the open task: ${String(e)}`));
+    await Promise.race([written, new Promise<void>((r) => { timer = setTimeout(r, FORGET_WAIT_MS); })]);
+    clearTimeout(timer);
+  }
+
   /** The task replaced last is saved and closed (its history entry is up to date) once this settles. */
   previousClosed: Promise<void> = Promise.resolve();
 
@@ -166,7 +190,7 @@ export class TaskRuntime {
    */
   readonly handlers: Pick<WebviewHandlers, TaskActionType | RuntimeActionType> = {
     ...(Object.fromEntries(TASK_ACTIONS.map((type) => [type, (m: TaskActionMessage) => this.dispatch(m)])) as Pick<WebviewHandlers, TaskActionType>),
-    new_task: () => { this.newTask(); },
+    new_task: async () => { await this.openNewTask(); },
     resume_task: async (m) => {
       if (m.task_id === this.current.id && this.readOnly === undefined) return;
       await this.resume(m.task_id, { takeOver: m.take_over === true }).catch((e: unknown) => {

@@ -183,8 +183,8 @@ export class AgentSession implements ChatSession {
   }
 
   /** New task: stop the old agent (its pending approvals end as rejected) and start clean in the Planner. */
-  newTask(): void {
-    this.runtime.newTask();
+  async newTask(): Promise<void> {
+    await this.runtime.openNewTask();
   }
 
   private async openDecidedDiff(callId: string): Promise<void> {

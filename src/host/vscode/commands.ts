@@ -20,7 +20,7 @@ export interface CommandDeps {
   /** Sends a prompt exactly as if typed in the chat (user card, then a turn; queued while one runs; refused when read-only). */
   sendPrompt(text: string): void;
   /** Starts a fresh task (the old one stays in history). */
-  newTask(): void;
+  newTask(): Promise<void>;
   /** Host → webview UI plumbing (focus, prefill, setup card). */
   postUi(msg: HostUiMessage): void;
   keys: ApiKeyStore;
@@ -45,7 +45,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     }));
 
   reg('tandem.newTask', async () => {
-    deps.newTask();
+    await deps.newTask();
     await deps.revealChat();
     deps.postUi({ type: 'focus_input' });
   });

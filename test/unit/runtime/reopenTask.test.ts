@@ -241,6 +241,31 @@ describe('the task open when the window closed opens again when it starts', func
     assert.equal(fresh.value, first, 'a task resumed from History is the one open');
   });
 
+  it('New Task from the chat: the window has forgotten the old task before the chat shows the new one (a reload right after must not bring it back)', async () => {
+    server.replace([{ type: 'text', text: 'Noted.' }]);
+    // The editor's workspace state is written by the workbench: `set` settles once the workbench has the value.
+    const stored: (() => void)[] = [];
+    const mem = memory();
+    const slow: OpenTaskMemory = { get: mem.get, set: (id) => { mem.set(id); return new Promise<void>((r) => stored.push(r)); } };
+    const w = windowWith(slow);
+    await w.runtime.agent.send('Remember FIG');
+    const old = w.runtime.task.id;
+    assert.equal(mem.value, old);
+    stored.splice(0).forEach((r) => r());
+    const shownBefore = w.view.filter((e) => e.type === 'snapshot').length;
+
+    const done = w.runtime.handlers.new_task({ type: 'new_task' });
+    await waitUntil(() => stored.length > 0, 'the window to forget the old task');
+    assert.equal(mem.value, undefined);
+    assert.equal(w.view.filter((e) => e.type === 'snapshot').length, shownBefore, 'the new task is not shown while the forgetting is not stored');
+    assert.equal(w.runtime.task.id, old);
+    stored.splice(0).forEach((r) => r());
+    await done;
+    assert.equal(w.view.filter((e) => e.type === 'snapshot').length, shownBefore + 1, 'then the empty task is shown');
+    assert.notEqual(w.runtime.task.id, old);
+    assert.equal(w.runtime.agent.cards().length, 0);
+  });
+
   it('a resumed task\'s context meter shows its conversation against the window before the next request', async () => {
     server.replace([{ type: 'text', text: 'Read it.' }]);
     const mem = memory();
