@@ -66,6 +66,19 @@ describe('A quiet header while a plan runs (UI)', function () {
     await ui.pickRole('planner');
     ui.server.replace([calls(tc('propose_plan', PLAN)), calls(tc('write_file', { path: 'one.txt', content: '1\n' })), text('Step 1 done.')]);
     await ui.send('Add two notes, checked');
+    // The role's note lives a few seconds from the switch: the page itself notes its opacity every
+    // frame from now on (polling from here can start after it has gone, on a loaded machine).
+    await ui.chat.locator('body').evaluate(() => {
+      const w = window as unknown as { __noteOpacities: number[]; __noteFrame: number };
+      w.__noteOpacities = [];
+      const tick = (): void => {
+        for (const e of Array.from(document.querySelectorAll('header [role="status"]'))) {
+          if (/Switched to the Actor/.test(e.textContent ?? '')) w.__noteOpacities.push(Number(getComputedStyle(e).opacity));
+        }
+        w.__noteFrame = requestAnimationFrame(tick);
+      };
+      tick();
+    });
     await ui.chat.locator('[data-card-kind="plan"]').last().getByRole('button', { name: 'Execute plan' }).click({ timeout: 20_000 });
     const approve = ui.toolCard('one.txt').last().getByRole('button', { name: 'Approve' });
     await approve.waitFor({ state: 'visible', timeout: 20_000 });
@@ -73,13 +86,11 @@ describe('A quiet header while a plan runs (UI)', function () {
 
     // The role's note says why once, then fades out and goes: a few seconds, not the whole run.
     const note = ui.chat.locator('header').getByRole('status').filter({ hasText: 'Switched to the Actor' });
-    const opacities: number[] = [];
-    await waitUntil(async () => {
-      const seen = await note.evaluateAll((els) => els.map((e) => Number(getComputedStyle(e).opacity)));
-      opacities.push(...seen);
-      return seen.length === 0;
-    }, 'the "Switched to the Actor" note to fade', 8_000);
-    assert.ok(opacities.some((o) => o > 0.05 && o < 0.95), `the note fades out rather than vanishing (opacities seen: ${opacities.map((o) => o.toFixed(2)).join(' ')})`);
+    const noted = (): Promise<number[]> => ui.chat.locator('body').evaluate(() => (window as unknown as { __noteOpacities: number[] }).__noteOpacities);
+    await waitUntil(async () => (await noted()).length > 0 && (await note.count()) === 0, 'the "Switched to the Actor" note to show, fade and go', 20_000);
+    await ui.chat.locator('body').evaluate(() => cancelAnimationFrame((window as unknown as { __noteFrame: number }).__noteFrame));
+    const opacities = await noted();
+    assert.ok(opacities.some((o) => o > 0.05 && o < 0.95), `the note fades out rather than vanishing (opacities seen: ${[...new Set(opacities.map((o) => o.toFixed(2)))].join(' ')})`);
 
     const at300 = await oneLine(300);
     await ui.wb.screenshot('quiet-header-01-running-300');
