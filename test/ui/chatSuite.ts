@@ -153,8 +153,15 @@ export function chatSuite(o: ChatSuiteOptions): ChatSuite {
       const list = ui.chat.locator('.list[role="log"]');
       if ((await card.count()) === 0) {
         await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
-        for (let i = 0; i < 80 && (await card.count()) === 0; i++) {
-          await list.evaluate((el) => { const e = el as unknown as { scrollTop: number; clientHeight: number }; e.scrollTop += e.clientHeight / 2; });
+        // Down to the end of the list, however long the chat has grown.
+        for (let i = 0; i < 400 && (await card.count()) === 0; i++) {
+          const atEnd = await list.evaluate((el) => {
+            const e = el as unknown as { scrollTop: number; clientHeight: number; scrollHeight: number };
+            if (e.scrollTop + e.clientHeight >= e.scrollHeight - 1) return true;
+            e.scrollTop += e.clientHeight / 2;
+            return false;
+          });
+          if (atEnd) break;
           await sleep(150);
         }
       }

@@ -89,9 +89,22 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       const list = ui.chat.locator('.list[role="log"]');
       await waitUntil(async () => {
         if ((await asking(n).count()) === 0) {
+          // As a user would: the composer's Show beside "Step n waits…" brings that card into view.
+          const show = ui.chat.locator('.decide, .waiting-list li', { hasText: `Step ${n} ` }).getByRole('button', { name: 'Show' });
+          if ((await show.count()) > 0) await show.first().click({ timeout: 2_000 }).catch(() => undefined);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        if ((await asking(n).count()) === 0) {
+          // Else one pass over the whole list from the top (the chat of three tests is long at 300 px).
           await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
-          for (let i = 0; i < 40 && (await asking(n).count()) === 0; i++) {
-            await list.evaluate((el) => { const e = el as unknown as { scrollTop: number; clientHeight: number }; e.scrollTop += e.clientHeight / 2; });
+          for (let i = 0; i < 400 && (await asking(n).count()) === 0; i++) {
+            const atEnd = await list.evaluate((el) => {
+              const e = el as unknown as { scrollTop: number; clientHeight: number; scrollHeight: number };
+              if (e.scrollTop + e.clientHeight >= e.scrollHeight - 1) return true;
+              e.scrollTop += e.clientHeight / 2;
+              return false;
+            });
+            if (atEnd) break;
             await new Promise((r) => setTimeout(r, 100));
           }
         }
