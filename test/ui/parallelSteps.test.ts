@@ -115,6 +115,17 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       }, `step ${n} to ask for ${what}`, timeoutMs);
     }
 
+    /**
+     * Approves what step `n` asks (`what`). The card can leave the page again before the click lands
+     * (the other step's cards arrive and the list follows them): then it is found again.
+     */
+    async function approveAsking(n: number, what: RegExp): Promise<void> {
+      await waitUntil(async () => {
+        await waitAsking(n, what);
+        return asking(n).getByRole('button', { name: 'Approve', exact: true }).click({ timeout: 3_000 }).then(() => true, () => false);
+      }, `step ${n}'s ${what} to be approved`, 90_000);
+    }
+
     it('two independent steps run at once, each in its own lane and worktree; approvals are labelled and decided one by one; both changes land, none committed, no worktree left', async () => {
       // Activation cleans up after a crashed window (3 s after it starts), before any run could.
       // (Its folder, then its owner file, then git's registration go, one after another.)
@@ -305,8 +316,7 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       const plan = ui.chat.locator('[data-card-kind="plan"]', { hasText: 'Shout with a note' }).last();
       await plan.waitFor({ state: 'visible', timeout: 30_000 });
       await plan.getByRole('button', { name: 'Execute plan' }).click();
-      await waitAsking(2, /b\.txt/);
-      await asking(2).getByRole('button', { name: 'Approve', exact: true }).click();
+      await approveAsking(2, /b\.txt/);
 
       // Step 2 writes a file its step does not name: an amendment on a card labelled step 2, while step 1 still waits.
       const amendment = asking(2).locator('[data-amendment="asked"]');
@@ -318,8 +328,7 @@ for (const kind of STEP_WORKSPACE_KINDS) {
 
       // The rest as asked: step 2's check, step 1's edit and check.
       for (const [n, what] of [[2, /grep -q BETA/], [1, /a\.txt/], [1, /grep -q ALPHA/]] as const) {
-        await waitAsking(n, what);
-        await asking(n).getByRole('button', { name: 'Approve', exact: true }).click();
+        await approveAsking(n, what);
       }
       await waitUntil(() => ui.read('a.txt') === 'ALPHA\n' && ui.read('b.txt') === 'BETA\ngamma\n', 'both steps applied', 30_000);
       await ui.idle();
@@ -369,8 +378,7 @@ for (const kind of STEP_WORKSPACE_KINDS) {
       await plan.waitFor({ state: 'visible', timeout: 30_000 });
       await plan.getByRole('button', { name: 'Execute plan' }).click();
       for (const [n, what] of [[2, /b\.txt/], [2, /grep -q BETA/], [1, /a\.txt/], [1, /grep -q ALPHA/]] as const) {
-        await waitAsking(n, what);
-        await asking(n).getByRole('button', { name: 'Approve', exact: true }).click();
+        await approveAsking(n, what);
       }
       await waitUntil(() => ui.read('b.txt') === 'BETA\ngamma\n', 'step 2 applied', 30_000);
       await ui.idle();
