@@ -4,7 +4,7 @@
  * says of its check); a folded card (its row draws nothing) is not a row. After each scroll the
  * list is given two animation frames to draw the rows it moved to (it renders on the scroll event).
  */
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Locator } from 'playwright-core';
 
 export interface ChatRow {
   id: string;
@@ -32,13 +32,7 @@ export async function chatRows(chat: FrameLocator): Promise<ChatRow[]> {
       return { id: r.getAttribute('data-row-id') ?? '', shown, what, text, top: new DOMMatrix(getComputedStyle(r).transform).m42 };
     }));
     for (const r of rows.sort((a, b) => a.top - b.top)) if (r.shown && !seen.has(r.id)) seen.set(r.id, { id: r.id, what: r.what, text: r.text });
-    const done = await list.evaluate((el) => {
-      const e = el as unknown as { scrollTop: number; clientHeight: number; scrollHeight: number };
-      if (e.scrollTop + e.clientHeight >= e.scrollHeight - 2) return true;
-      e.scrollTop += e.clientHeight / 2;
-      return false;
-    });
-    if (done) break;
+    if (await halfScreenDown(list, 2)) break;
   }
   return [...seen.values()];
 }
@@ -47,4 +41,23 @@ export async function chatRows(chat: FrameLocator): Promise<ChatRow[]> {
 export function timesSaid(rows: readonly ChatRow[], needle: string | RegExp): number {
   const re = typeof needle === 'string' ? new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g') : new RegExp(needle.source, needle.flags.includes('g') ? needle.flags : `${needle.flags}g`);
   return rows.reduce((n, r) => n + (r.text.match(re)?.length ?? 0), 0);
+}
+
+/** Scrolls the chat's list down half a screen; true (and no scroll) when it is already at its end (within `slack` px). */
+export function halfScreenDown(list: Locator, slack = 1): Promise<boolean> {
+  return list.evaluate((el, sl) => {
+    const e = el as unknown as { scrollTop: number; clientHeight: number; scrollHeight: number };
+    if (e.scrollTop + e.clientHeight >= e.scrollHeight - sl) return true;
+    e.scrollTop += e.clientHeight / 2;
+    return false;
+  }, slack);
+}
+
+/** One pass over the chat's list from the top to its end, half a screen at a time, until `found` holds. */
+export async function scanListFor(list: Locator, found: () => Promise<boolean>, pauseMs: number): Promise<void> {
+  await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
+  for (let i = 0; i < 400 && !(await found()); i++) {
+    if (await halfScreenDown(list)) break;
+    await new Promise((r) => setTimeout(r, pauseMs));
+  }
 }

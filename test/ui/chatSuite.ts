@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
+import { scanListFor } from './chatRows';
 import { PRODUCT_ROLE_INFO, type RoleId } from '../../src/protocol';
 import { ScriptedServer } from '../support/scriptedServer';
 import { sleep, waitUntil } from '../support/wait';
@@ -151,20 +152,8 @@ export function chatSuite(o: ChatSuiteOptions): ChatSuite {
     },
     async reveal(card) {
       const list = ui.chat.locator('.list[role="log"]');
-      if ((await card.count()) === 0) {
-        await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
-        // Down to the end of the list, however long the chat has grown.
-        for (let i = 0; i < 400 && (await card.count()) === 0; i++) {
-          const atEnd = await list.evaluate((el) => {
-            const e = el as unknown as { scrollTop: number; clientHeight: number; scrollHeight: number };
-            if (e.scrollTop + e.clientHeight >= e.scrollHeight - 1) return true;
-            e.scrollTop += e.clientHeight / 2;
-            return false;
-          });
-          if (atEnd) break;
-          await sleep(150);
-        }
-      }
+      // Down to the end of the list, however long the chat has grown.
+      if ((await card.count()) === 0) await scanListFor(list, async () => (await card.count()) > 0, 150);
       await card.first().scrollIntoViewIfNeeded();
       return card;
     },

@@ -13,6 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chatSuite } from './chatSuite';
+import { scanListFor } from './chatRows';
 import { setSidebarWidth } from './sidebarWidth';
 import { planStepOf } from '../support/scriptedServer';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
@@ -96,17 +97,7 @@ for (const kind of STEP_WORKSPACE_KINDS) {
         }
         if ((await asking(n).count()) === 0) {
           // Else one pass over the whole list from the top (the chat of three tests is long at 300 px).
-          await list.evaluate((el) => { (el as unknown as { scrollTop: number }).scrollTop = 0; });
-          for (let i = 0; i < 400 && (await asking(n).count()) === 0; i++) {
-            const atEnd = await list.evaluate((el) => {
-              const e = el as unknown as { scrollTop: number; clientHeight: number; scrollHeight: number };
-              if (e.scrollTop + e.clientHeight >= e.scrollHeight - 1) return true;
-              e.scrollTop += e.clientHeight / 2;
-              return false;
-            });
-            if (atEnd) break;
-            await new Promise((r) => setTimeout(r, 100));
-          }
+          await scanListFor(list, async () => (await asking(n).count()) > 0, 100);
         }
         // Found and brought into view in one step: the virtual list may drop the card from the page
         // between the two when another step's cards arrive (then it is looked for again).
