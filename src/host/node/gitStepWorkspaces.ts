@@ -21,13 +21,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
-import { statfsSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { inSubmoduleRule, type LeftoverStep, type StepPatch, type StepPatchBefore, type StepPatchNotCarried, type StepWorkspace, type StepWorkspaces } from '../../core/ports/stepWorkspaces';
 import { IGNORE_FILE_NAMES } from '../../core/policy/ignorePolicy';
 import { encodeStepPatch } from '../../core/planRuns/stepPatchFile';
 import { readStepEntry } from './readStepEntry';
+import { ownerFileIn, processAlive, removeIfEmpty, stepFoldersRoot } from './stepFolderBase';
 
 /**
  * Ignored folders a check needs and a step never changes: installed dependencies. Build outputs
@@ -95,12 +94,6 @@ function inTurn<T>(top: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** Memory-backed room worth using for worktrees (a container's 64 MB /dev/shm is not). */
-const SHM_MIN_FREE = 2 * 1024 ** 3;
-let shmUsable: boolean | undefined;
-
-const userTag = () => (typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username);
-
 /**
  * Where this repository's step worktrees go: `<dir>/<id>` where dir is the host's choice
  * (`TANDEM_WORKTREES_DIR`, read by the host), else Linux's memory-backed /dev/shm when it has room
@@ -110,30 +103,7 @@ const userTag = () => (typeof process.getuid === 'function' ? String(process.get
 export function worktreesBase(top: string, dir?: string): string {
   const id = createHash('sha256').update(top).digest('hex').slice(0, 12);
   if (dir) return path.join(dir, id);
-  if (shmUsable === undefined) {
-    try {
-      const s = statfsSync('/dev/shm');
-      shmUsable = process.platform === 'linux' && s.bavail * s.bsize >= SHM_MIN_FREE;
-    } catch {
-      shmUsable = false;
-    }
-  }
-  return path.join(shmUsable ? '/dev/shm' : os.tmpdir(), `tandem-worktrees-${userTag()}`, id);
-}
-
-/**
- * Makes `dir` (and the private folder above it) with mode 0700, and checks what is there is a
- * folder of this user's, no link, that nobody else may enter: a shared temp folder is anyone's to
- * pre-create a name in.
- */
-async function privateFolder(dir: string): Promise<void> {
-  for (const d of [path.dirname(dir), dir]) {
-    await fs.mkdir(d, { recursive: true, mode: 0o700 });
-    const st = await fs.lstat(d);
-    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
-    if (!st.isDirectory() || !mine) throw new Error(`${d} is not a folder of this user's; step worktrees are not made there`);
-    if ((st.mode & 0o077) !== 0) await fs.chmod(d, 0o700);
-  }
+  return path.join(stepFoldersRoot('tandem-worktrees'), id);
 }
 
 const splitZ = (s: string) => s.split('\0').filter(Boolean);
@@ -242,7 +212,7 @@ export class GitStepWorkspaces implements StepWorkspaces {
       if (seen.has(dir)) continue;
       seen.add(dir);
       const owner = readOwner(await fs.readFile(`${dir}.owner`, 'utf8').catch(() => ''));
-      if (alive(owner.pid)) continue;
+      if (processAlive(owner.pid)) continue;
       let patch: string | null;
       try {
         patch = await keepLeftoverChanges(dir, owner.record, keepIn);
@@ -254,7 +224,7 @@ export class GitStepWorkspaces implements StepWorkspaces {
       removed.push({ kind: 'worktree', dir, patch });
     }
     // Also an empty folder an earlier run left behind.
-    await fs.rmdir(base).catch(() => undefined);
+    await removeIfEmpty(base);
     return removed;
   }
 
@@ -276,8 +246,12 @@ async function makeWorktree(workspace: string, top: string, prefix: string, dir:
     const pathspec = prefix ? [`:(literal)${prefix}`] : ['.'];
     // One status (porcelain: paths from the top level, `XY path` each): staged, unstaged and untracked alike.
     const status = splitZ(await git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', ...pathspec]));
-    const copied = [...new Set(status.map((e) => e.slice(3)))];
-    for (const rel of copied) await copyOver(path.join(top, rel), path.join(dir, rel));
+    // An untracked file gone by the time it is copied (a temporary file another step's apply just
+    // renamed into place) is not part of the start: git would refuse to stage a path it never knew.
+    const copied: string[] = [];
+    for (const [rel, untracked] of new Map(status.map((e) => [e.slice(3), e.startsWith('??')]))) {
+      if ((await copyOver(path.join(top, rel), path.join(dir, rel))) || !untracked) copied.push(rel);
+    }
     // The starting tree: HEAD's, with only the copied files staged over it (the rest is HEAD as checked out).
     if (copied.length) {
       const list = `${dir}.paths`;
@@ -346,21 +320,31 @@ async function linkDependencies(top: string, dir: string, dependencies: readonly
   return linked;
 }
 
-/** The workspace's file (or symlink, or its absence) made the same in the worktree, mode included. */
-async function copyOver(from: string, to: string): Promise<void> {
+/** The workspace's file (or symlink, or its absence) made the same in the worktree, mode included; false when the workspace has nothing there. */
+async function copyOver(from: string, to: string): Promise<boolean> {
   const st = await fs.lstat(from).catch(() => undefined);
   // A folder git lists as changed is a submodule with changes of its own: its repository's, not this
   // one's. Its empty folder stays, so the starting tree keeps the submodule (and what the step writes
   // there is named as not carried, never taken as this repository's files).
-  if (st?.isDirectory()) return;
+  if (st?.isDirectory()) return true;
   await fs.rm(to, { force: true, recursive: true });
-  if (!st) return;
+  if (!st) return false;
   await fs.mkdir(path.dirname(to), { recursive: true });
-  if (st.isSymbolicLink()) await fs.symlink(await fs.readlink(from), to);
-  else if (st.isFile()) {
-    await fs.copyFile(from, to);
-    await fs.chmod(to, st.mode & 0o777);
+  try {
+    if (st.isSymbolicLink()) await fs.symlink(await fs.readlink(from), to);
+    else if (st.isFile()) {
+      await fs.copyFile(from, to);
+      await fs.chmod(to, st.mode & 0o777);
+    }
+  } catch (e) {
+    // Gone between the look and the copy: as if it had not been there.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !(await fs.lstat(from).catch(() => undefined))) {
+      await fs.rm(to, { force: true });
+      return false;
+    }
+    throw e;
   }
+  return true;
 }
 
 /** The dependency links, never a change of the step's; the rest of the workspace's part of the repository. */
@@ -430,8 +414,8 @@ async function removeWorktreeDir(top: string, dir: string, prune = true): Promis
   await removeTree(dir);
   await fs.rm(`${dir}.owner`, { force: true });
   if (prune) await inTurn(top, () => git(top, ['worktree', 'prune']).catch(() => undefined));
-  // Fails while another worktree (or its owner file) is there, which is what we want; writeOwnerFile copes with the race.
-  await fs.rmdir(path.dirname(dir)).catch(() => undefined);
+  // Stays while another worktree (or its owner file) is there, which is what we want.
+  await removeIfEmpty(path.dirname(dir));
 }
 
 /**
@@ -446,20 +430,8 @@ async function removeTree(dir: string): Promise<void> {
   await fs.rm(dir, { recursive: true, force: true });
 }
 
-/** A worktree's owner file, in its repository's folder of worktrees (made again if a removal just took the empty folder away). */
-async function writeOwnerFile(dir: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    await privateFolder(path.dirname(dir));
-    try {
-      await fs.writeFile(`${dir}.owner`, `${process.pid}\n`, { mode: 0o600 });
-      // The folder exists (empty, as `git worktree add` accepts it) from here on, so it can be a root already.
-      await fs.mkdir(dir, { mode: 0o700 });
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw e;
-    }
-  }
-}
+/** A worktree's owner file and its (empty) folder, which `git worktree add` accepts: from here on it can be a root already. */
+const writeOwnerFile = (dir: string) => ownerFileIn(dir, `${process.pid}\n`, { makeDir: true });
 
 function readOwner(text: string): { pid: number; record?: OwnerRecord } {
   const [pid = '', record = ''] = text.split('\n');
@@ -468,16 +440,6 @@ function readOwner(text: string): { pid: number; record?: OwnerRecord } {
     return { pid: Number(pid.trim()), ...(typeof r?.base === 'string' && Array.isArray(r.linked) ? { record: r } : {}) };
   } catch {
     return { pid: Number(pid.trim()) };
-  }
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

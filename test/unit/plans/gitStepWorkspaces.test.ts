@@ -99,6 +99,30 @@ describe('step worktrees (real git)', function () {
     await steps.remove(wt);
   });
 
+  it('a step is made while untracked files come and go in the workspace (another step\'s apply renaming its temporary files into place)', async () => {
+    // The graph bench lost a step this way: git listed `.b.txt.….tandem-apply`, gone a moment later,
+    // and the worktree could not be made ("pathspec … did not match any files").
+    let stop = false;
+    const churn = (async () => {
+      for (let i = 0; !stop; i++) {
+        const tmp = path.join(ws, `.out${i % 50}.txt.tandem-apply`);
+        await fs.promises.writeFile(tmp, `${i}\n`);
+        await fs.promises.rename(tmp, path.join(ws, `out${i % 50}.txt`));
+      }
+    })();
+    try {
+      for (let i = 0; i < 25; i++) {
+        const wt = await createStepWorktree(ws, `step${i}`);
+        assert.equal(fs.readFileSync(path.join(wt.root, 'a.txt'), 'utf8'), 'a1\n');
+        assert.deepEqual((await steps.readPatch(wt)).entries, []);
+        await steps.remove(wt);
+      }
+    } finally {
+      stop = true;
+      await churn;
+    }
+  });
+
   it('removes the worktrees of a process that died (a crash) on the next start, and keeps a live one\'s', async () => {
     // A child process makes a worktree and is killed before it can remove it.
     const script = `const W = require(${JSON.stringify(require.resolve('../../../src/host/node/gitStepWorkspaces'))}).GitStepWorkspaces; new W().create(${JSON.stringify(ws)}, 'crashed').then(async (wt) => { await wt.ready; console.log(wt.root); setInterval(() => {}, 1000); });`;

@@ -18,15 +18,14 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { statfsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LeftoverStep, StepPatch, StepWorkspace, StepWorkspaces } from '../../../core/ports/stepWorkspaces';
 import { encodeStepPatch } from '../../../core/planRuns/stepPatchFile';
 import { holdOverlay, type OverlayHolder } from './overlayHolder';
 import { newIgnoredKnown, readOverlayPatch, type IgnoredKnown } from './readOverlayPatch';
 import { forgetStepView, registerStepView } from './stepView';
+import { ownerFileIn, processAlive, removeIfEmpty, stepFoldersRoot } from '../stepFolderBase';
 
 /** Installed dependencies: the step's commands read them and never write them (bound read-only). */
 const DEPENDENCY_DIRS = ['node_modules', 'bower_components', '.venv', 'venv', 'vendor'];
@@ -85,49 +84,14 @@ function untrackedFiles(top: string): Promise<Set<string> | undefined> {
   return git(top, ['ls-files', '-z', '--others', '--exclude-standard']).then((out) => new Set(out.split('\0').filter(Boolean)), () => undefined);
 }
 
-/** Memory-backed room worth using (a container's 64 MB /dev/shm is not). */
-const SHM_MIN_FREE = 2 * 1024 ** 3;
-let shmUsable: boolean | undefined;
-
-const userTag = () => (typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username);
-
 /** Where this repository's copy-on-write steps go: `<dir>/cow-<id>` when the host names a folder, else /dev/shm (or the temp folder), in a folder of this user's. */
 export function overlayStepsBase(top: string, dir?: string): string {
   const id = createHash('sha256').update(top).digest('hex').slice(0, 12);
   if (dir) return path.join(dir, `cow-${id}`);
-  if (shmUsable === undefined) {
-    try {
-      const s = statfsSync('/dev/shm');
-      shmUsable = process.platform === 'linux' && s.bavail * s.bsize >= SHM_MIN_FREE;
-    } catch {
-      shmUsable = false;
-    }
-  }
-  return path.join(shmUsable ? '/dev/shm' : os.tmpdir(), `tandem-steps-${userTag()}`, id);
-}
-
-/** Makes `dir` and its parent 0700, and checks they are folders of this user's, no links (a shared temp folder is anyone's to pre-create a name in). */
-async function privateFolder(dir: string): Promise<void> {
-  for (const d of [path.dirname(dir), dir]) {
-    await fs.mkdir(d, { recursive: true, mode: 0o700 });
-    const st = await fs.lstat(d);
-    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
-    if (!st.isDirectory() || !mine) throw new Error(`${d} is not a folder of this user's; step workspaces are not made there`);
-    if ((st.mode & 0o077) !== 0) await fs.chmod(d, 0o700);
-  }
+  return path.join(stepFoldersRoot('tandem-steps'), id);
 }
 
 const folders = (dir: string) => ({ upper: path.join(dir, 'upper'), work: path.join(dir, 'work'), mount: path.join(dir, 'view') });
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function readOwner(text: string): { pid: number; record?: OwnerRecord } {
   const [pid = '', line = ''] = text.split('\n');
@@ -169,10 +133,9 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
   async create(workspace: string, label: string): Promise<StepWorkspace> {
     const { top, prefix } = await this.topOf(workspace);
     const dir = path.join(overlayStepsBase(top, this.o.dir), `${label}-${randomBytes(4).toString('hex')}`);
-    await privateFolder(path.dirname(dir));
     // The owner file first: a crash from here on leaves something the next start can find.
     const startedMs = Date.now();
-    await fs.writeFile(`${dir}.owner`, `${process.pid}\n${JSON.stringify({ kind: 'overlay', top, prefix, startedMs } satisfies OwnerRecord)}\n`, { mode: 0o600 });
+    await ownerFileIn(dir, `${process.pid}\n${JSON.stringify({ kind: 'overlay', top, prefix, startedMs } satisfies OwnerRecord)}\n`);
     let holder: OverlayHolder;
     try {
       await fs.mkdir(dir, { mode: 0o700 });
@@ -238,6 +201,9 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
     this.steps.delete(step);
     forgetStepView(s.holder.view);
     await s.holder.close();
+    // The list of untracked files is still being kept in the folder when a step ends at once: the
+    // folder goes after it, or the write lands in a folder being removed (ENOTEMPTY).
+    await s.untrackedAtStart.catch(() => undefined);
     await removeFolder(s.dir);
   }
 
@@ -262,7 +228,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
       if (seen.has(dir)) continue;
       seen.add(dir);
       const owner = readOwner(await fs.readFile(`${dir}.owner`, 'utf8').catch(() => ''));
-      if (alive(owner.pid)) continue;
+      if (processAlive(owner.pid)) continue;
       let patch: string | null = null;
       try {
         if (owner.record && (await fs.stat(folders(dir).upper).catch(() => undefined))) patch = await keepLeftover(dir, owner.record, keepIn);
@@ -273,7 +239,7 @@ export class OverlayStepWorkspaces implements Omit<StepWorkspaces, 'unavailable'
       await removeFolder(dir);
       left.push({ kind: 'copy-on-write', dir, patch });
     }
-    await fs.rmdir(base).catch(() => undefined);
+    await removeIfEmpty(base);
     return left;
   }
 
@@ -314,5 +280,5 @@ async function removeFolder(dir: string, owner = true): Promise<void> {
   await fs.chmod(path.join(dir, 'work'), 0o700).catch(() => undefined);
   await fs.rm(dir, { recursive: true, force: true });
   if (owner) await fs.rm(`${dir}.owner`, { force: true });
-  await fs.rmdir(path.dirname(dir)).catch(() => undefined);
+  await removeIfEmpty(path.dirname(dir));
 }
