@@ -4,11 +4,12 @@
  * exactly; and the sweep of a gone run's step workspaces, which never touches another repository's.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyStepPatch } from '../../../src/core/planRuns/applyStepPatch';
+import { commitFiles, gitIn } from '../../support/gitRepo';
 import { decodeStepPatch, encodeStepPatch } from '../../../src/core/planRuns/stepPatchFile';
 import type { StepPatch, StepPatchEntry } from '../../../src/core/ports/stepWorkspaces';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
@@ -129,16 +130,11 @@ describe('applyStepPatch: a step patch onto a workspace (real files)', () => {
 
 describe('sweeping a gone run\'s step workspaces never touches look-alikes (real git)', function () {
   this.timeout(30_000);
-  const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
   const made: string[] = [];
   const repo = (name: string) => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), name)));
     made.push(dir);
-    gitIn(dir, 'init', '-q');
-    fs.writeFileSync(path.join(dir, 'a.txt'), 'a\n');
-    gitIn(dir, 'add', '-A');
-    gitIn(dir, 'commit', '-qm', 'i');
-    return dir;
+    return commitFiles(dir, { 'a.txt': 'a\n' });
   };
   after(() => { for (const d of made) fs.rmSync(d, { recursive: true, force: true }); });
 

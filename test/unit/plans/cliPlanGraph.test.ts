@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cliTestKit, runCliProcess, type CliRun } from '../../support/cliRunner';
+import { commitFiles, gitIn } from '../../support/gitRepo';
 import { ScriptedServer, planStepOf, type ScriptStep } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
 import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
@@ -56,7 +57,6 @@ describe('tandem run --plan: depends_on (built CLI, scripted server)', function 
   });
 });
 
-const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
 /** The ordered step events of a run: `step_started:1`, `step_done:2`, … */
 const stepEvents = (r: CliRun) => jsonEvents(r).filter((e) => e.type.startsWith('step_')).map((e: any) => `${e.type}:${e.step_number}`);
@@ -90,12 +90,7 @@ describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function
     const kit = cliTestKit({
       prefix: 'tandem-graphrun-',
       realpath: true,
-      setup: (ws) => {
-        gitIn(ws, 'init', '-q');
-        fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
-        gitIn(ws, 'add', '-A');
-        gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
-      },
+      setup: (ws) => void commitFiles(ws, { 'README.md': 'project\n' }),
     });
     let plans: string;
     before(() => { plans = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-graphrun-plans-')); });
@@ -316,11 +311,7 @@ describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function
       prefix: 'tandem-graphdeps-',
       realpath: true,
       setup: (ws) => {
-        gitIn(ws, 'init', '-q');
-        fs.writeFileSync(path.join(ws, '.gitignore'), 'node_modules/\n');
-        fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
-        gitIn(ws, 'add', '-A');
-        gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+        commitFiles(ws, { '.gitignore': 'node_modules/\n', 'README.md': 'project\n' });
         // Installed dependencies: ignored, never committed (what `npm ci` leaves).
         fs.mkdirSync(path.join(ws, 'node_modules', 'dep'), { recursive: true });
         fs.writeFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'module.exports = 42;\n');
@@ -388,7 +379,7 @@ describe(`parallel steps on ${kind.name} (built CLI, scripted server)`, function
         fs.writeFileSync(path.join(ws, '.gitignore'), '.env\n');
         fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
         gitIn(ws, 'add', '-A');
-        gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+        gitIn(ws, 'commit', '-qm', 'init');
         fs.writeFileSync(path.join(ws, '.env'), 'WS-ENV-SECRET\n');
         fs.mkdirSync(path.join(ws, 'sub'), { recursive: true });
         fs.writeFileSync(path.join(ws, 'sub', '.env'), 'WS-SUB-SECRET\n');

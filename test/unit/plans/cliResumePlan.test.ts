@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HostEvent } from '../../../src/protocol';
+import { commitFiles, gitIn } from '../../support/gitRepo';
 import { cliTestKit, runCliProcess, type CliRun } from '../../support/cliRunner';
-import { execFileSync } from 'node:child_process';
 import { ScriptedServer, planStepOf } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
 import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
@@ -120,7 +120,6 @@ describe('tandem run --resume ID on a plan task (built CLI, scripted server)', f
   });
 });
 
-const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
 /**
  * A branching plan: step 1 (ready at once) writes a.txt, step 2 needs step 1, step 3 (ready at once,
@@ -151,12 +150,7 @@ describe(`on ${kind.name}`, function () {
     const kit = cliTestKit({
       prefix: 'tandem-resumegraph-',
       realpath: true,
-      setup: (ws) => {
-        gitIn(ws, 'init', '-q');
-        fs.writeFileSync(path.join(ws, 'README.md'), 'project\n');
-        gitIn(ws, 'add', '-A');
-        gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
-      },
+      setup: (ws) => void commitFiles(ws, { 'README.md': 'project\n' }),
     });
     let dataDir: string;
     let planFile: string;

@@ -5,17 +5,16 @@
  * files come out the same, byte for byte and mode for mode, as the plan run with `--parallel 2`.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildCli, runCliProcess, type CliRun } from '../../support/cliRunner';
+import { commitFiles, gitIn } from '../../support/gitRepo';
 import { ScriptedServer, planStepOf, type ScriptStep } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
 import { graphPlan } from './planFixtures';
 import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
 
-const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
 
 /** Every file and link under `dir` but .git: path → kind, mode, bytes (or target). */
 function tree(dir: string): Record<string, string> {
@@ -65,10 +64,7 @@ for (const kind of STEP_WORKSPACE_KINDS) describe(`tandem run --step N --emit-pa
     base = fs.realpathSync(fs.mkdtempSync(path.join('/var/tmp', 'tandem-jobs-')));
     origin = path.join(base, 'origin');
     fs.mkdirSync(origin);
-    gitIn(origin, 'init', '-q');
-    fs.writeFileSync(path.join(origin, 'README.md'), 'project\n');
-    gitIn(origin, 'add', '-A');
-    gitIn(origin, 'commit', '-qm', 'init');
+    commitFiles(origin, { 'README.md': 'project\n' });
     fs.writeFileSync(path.join(base, 'plan.json'), JSON.stringify(plan()));
   });
   afterEach(async () => {

@@ -8,16 +8,15 @@
  * checked by the same rules when it is applied.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cliTestKit, runCliProcess, type CliRun } from '../../support/cliRunner';
+import { gitIn } from '../../support/gitRepo';
 import { ScriptedServer, planStepOf, type ScriptStep } from '../../support/scriptedServer';
 import { call, text } from '../../support/scriptSteps';
 import { graphPlan, jsonEvents } from './planFixtures';
 import { STEP_WORKSPACE_KINDS, useStepWorkspaceKind } from '../../support/stepWorkspaceKinds';
-
-const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
 
 /** The workspace as a repository: `files` committed, then `after` (links, ignored files…) made. */
 function repo(ws: string, files: Record<string, string>, after?: () => void): void {

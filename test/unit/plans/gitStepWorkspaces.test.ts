@@ -6,7 +6,7 @@
  * the next start while a live owner's are kept.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,6 +14,7 @@ import { GitStepWorkspaces, worktreesBase } from '../../../src/host/node/gitStep
 import { applyStepPatch } from '../../../src/core/planRuns/applyStepPatch';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import type { StepPatch } from '../../../src/core/ports/stepWorkspaces';
+import { commitFiles, gitIn } from '../../support/gitRepo';
 
 const steps = new GitStepWorkspaces();
 const createStepWorktree = async (ws: string, label: string) => {
@@ -26,18 +27,7 @@ const keepIn = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-wt-kept-'));
 const asTexts = (p: StepPatch) => p.entries.map((e) => ({ path: e.path, after: e.kind === 'file' ? Buffer.from(e.bytes).toString('utf8') : e.kind === 'symlink' ? `-> ${e.target}` : null, before: e.before === null ? null : e.before.kind }));
 const apply = (ws: string, patch: StepPatch) => applyStepPatch(patch, { workspace: ws, fs: new NodeWorkspaceFs([ws]) });
 
-const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
-
-function repo(): string {
-  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-wt-')));
-  gitIn(ws, 'init', '-q');
-  fs.writeFileSync(path.join(ws, 'a.txt'), 'a1\n');
-  fs.writeFileSync(path.join(ws, 'b.txt'), 'b1\n');
-  fs.writeFileSync(path.join(ws, '.gitignore'), 'ignored/\n');
-  gitIn(ws, 'add', '-A');
-  gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
-  return ws;
-}
+const repo = () => commitFiles(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-wt-'))), { 'a.txt': 'a1\n', 'b.txt': 'b1\n', '.gitignore': 'ignored/\n' });
 
 describe('step worktrees (real git)', function () {
   this.timeout(30_000);

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OverlayStepWorkspaces } from '../../../src/host/node/cow/overlayStepWorkspaces';
+import { gitIn } from '../../support/gitRepo';
 import { CHANGED_WHILE_RUNNING } from '../../../src/host/node/cow/readOverlayPatch';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { NodeCommandRunner } from '../../../src/host/node/nodeCommandRunner';
@@ -23,7 +24,6 @@ import { STEP_WORKSPACE_KINDS } from '../../support/stepWorkspaceKinds';
 import { waitFor } from '../../support/wait';
 import type { StepPatchEntry, StepWorkspace } from '../../../src/core/ports/stepWorkspaces';
 
-const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
 function repo(files = 0): string {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cow-')));
@@ -40,7 +40,7 @@ function repo(files = 0): string {
     fs.writeFileSync(path.join(ws, `d${Math.floor(i / 100)}`, `f${i}.txt`), 'z'.repeat(4096));
   }
   gitIn(ws, 'add', '-A');
-  gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+  gitIn(ws, 'commit', '-qm', 'init');
   return ws;
 }
 

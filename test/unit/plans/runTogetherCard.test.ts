@@ -3,11 +3,11 @@
  * git, why they will run one at a time — as soon as the plan shows, before Execute.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createNodeHost } from '../../../src/host/node/nodeHost';
+import { commitFiles } from '../../support/gitRepo';
 import { defaultSettings } from '../../../src/core/settings/settings';
 import { resumeTask, startTask, type RunningTask } from '../../../src/core/runtime/runningTask';
 import { HistoryStore } from '../../../src/core/history/historyStore';
@@ -75,10 +75,7 @@ describe('which steps can run side by side, on the plan card', function () {
   });
 
   it('in a git repository: the steps can run side by side, and no reason is given', async () => {
-    execFileSync('git', ['init', '-q'], { cwd: tmp });
-    fs.writeFileSync(path.join(tmp, 'README.md'), 'x\n');
-    execFileSync('git', ['add', '-A'], { cwd: tmp });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init'], { cwd: tmp });
+    commitFiles(tmp, { 'README.md': 'x\n' });
     const card = await planCardIn(tmp, (c) => !!c.run_together);
     assert.deepEqual(card().run_together, [[1, 2, 3]]);
     // The answer comes after the card: give it the time it would need, then look.
@@ -87,12 +84,7 @@ describe('which steps can run side by side, on the plan card', function () {
   });
 
   /** A git repository with one commit in `ws`. */
-  function gitRepo(ws: string): void {
-    execFileSync('git', ['init', '-q'], { cwd: ws });
-    fs.writeFileSync(path.join(ws, 'README.md'), 'x\n');
-    execFileSync('git', ['add', '-A'], { cwd: ws });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init'], { cwd: ws });
-  }
+  const gitRepo = (ws: string) => void commitFiles(ws, { 'README.md': 'x\n' });
 
   /**
    * The plan is made and the task saved (a window closed) in `ws` as it is; `meanwhile` changes the

@@ -6,24 +6,15 @@
  * files are written into it, and with both kinds of step workspaces, steps are made while others go.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ownerFileIn, removeIfEmpty } from '../../../src/host/node/stepFolderBase';
 import { GitStepWorkspaces } from '../../../src/host/node/gitStepWorkspaces';
 import { OverlayStepWorkspaces } from '../../../src/host/node/cow/overlayStepWorkspaces';
+import { commitFiles } from '../../support/gitRepo';
 
-const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
-
-function repo(): string {
-  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-base-race-')));
-  gitIn(ws, 'init', '-q');
-  fs.writeFileSync(path.join(ws, 'a.txt'), 'a\n');
-  gitIn(ws, 'add', '-A');
-  gitIn(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
-  return ws;
-}
+const repo = () => commitFiles(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-base-race-'))), { 'a.txt': 'a\n' });
 
 describe('step folders: a step made while another removes the empty folder', function () {
   this.timeout(120_000);
