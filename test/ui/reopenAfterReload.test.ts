@@ -14,6 +14,7 @@ import { setSidebarWidth } from './sidebarWidth';
 import { RESULTS_DIR } from './harness';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import { waitUntil } from '../support/wait';
+import { waitForStoredOpenTask } from './storedOpenTask';
 
 describe('After a reload the chat opens the task that was open (UI)', function () {
   this.timeout(300_000);
@@ -38,6 +39,7 @@ describe('After a reload the chat opens the task that was open (UI)', function (
    * the task must open by itself. Returns whether the notice showed.
    */
   async function reloadUntil(shown: Locator, o: { width: number; takeOver: boolean; noticeShot: string }): Promise<boolean> {
+    await waitForStoredOpenTask(ui.wb.page, 'a task');
     await ui.wb.page.reload();
     await ui.wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     // A reloaded window brings the Tandem view back by itself.
@@ -114,7 +116,12 @@ describe('After a reload the chat opens the task that was open (UI)', function (
     await ui.send('Remember FIG');
     await ui.textCard('Noted: FIG.').waitFor({ state: 'visible', timeout: 30_000 });
     await ui.idle();
+    // The reader sees the task stored as open first (so the wait below cannot pass for want of it).
+    await waitForStoredOpenTask(ui.wb.page, 'a task');
+    const t0 = Date.now();
     await freshTask(300);
+    await waitForStoredOpenTask(ui.wb.page, 'none');
+    process.stdout.write(`      (the workbench had stored "no task open" ${Date.now() - t0} ms after New Task was asked for)\n`);
 
     await ui.wb.page.reload();
     await ui.wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });

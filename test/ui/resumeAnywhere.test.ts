@@ -16,6 +16,7 @@ import { RESULTS_DIR } from './harness';
 import { calls, numberedTc as tc, text } from '../support/scriptSteps';
 import { sleep, waitUntil } from '../support/wait';
 import { LOCK_BEAT_MS, LOCK_STALE_MS } from '../../src/core/history/taskLock';
+import { waitForStoredOpenTask } from './storedOpenTask';
 
 const chatOf = (page: Page): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
 
@@ -60,6 +61,7 @@ describe('Resume after a reload and in a second tab (UI)', function () {
     ui.server.replace([calls(tc('write_file', { path: 'fresh.txt', content: 'new\n' })), text('Wrote the note.'), text('Continuing after the reload.')]);
     await ui.send('Rewrite the note file');
     await ui.toolCard('fresh.txt').getByRole('button', { name: 'Approve' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await waitForStoredOpenTask(ui.wb.page, 'a task');
 
     await ui.wb.page.reload();
     await ui.wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
@@ -89,6 +91,7 @@ describe('Resume after a reload and in a second tab (UI)', function () {
     // An empty chat when the window reloads: it opens no task by itself, and History → Resume is the way back.
     await ui.wb.runCommand('Tandem: New Task');
     await waitUntil(async () => (await ui.chat.locator('[data-card-kind]').count()) === 0, 'an empty chat again');
+    await waitForStoredOpenTask(ui.wb.page, 'none');
 
     await ui.wb.page.reload();
     await ui.wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
