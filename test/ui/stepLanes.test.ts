@@ -39,7 +39,11 @@ describe('plan steps as lanes in the real workbench (UI)', function () {
       await waitUntil(async () => (await ui.chat.locator('.decide-what').innerText()).includes(`Step ${n} waits for your decision to ${what}`), `the composer to name step ${n}`, 10_000);
       await ui.wb.screenshot(`lanes-step-${n}-${shot}-approval`);
       await card.getByRole('button', { name: 'Approve', exact: true }).click();
-      await tag.waitFor({ state: 'detached', timeout: 20_000 });
+      // Answered once the composer stops naming this decision. Not "the step's tag is gone": the
+      // step's next approval can follow at once with the same tag, and a poll can miss the moment
+      // between (UI run 15 under load saw step 2's check approval and waited 20 s for no tag).
+      const waitsHere = `Step ${n} waits for your decision to ${what}`;
+      await waitUntil(async () => !(await ui.chat.locator('.decide-what').allInnerTexts()).some((t) => t.includes(waitsHere)), `step ${n}'s decision to ${what} to be answered`, 20_000);
     }
   }
 
