@@ -26,7 +26,8 @@ export const LOCK_STALE_MS = 10_000;
 
 interface LockRecord { pid: number; token?: string; beat?: number }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` is running (EPERM: running, someone else's); also what tells a step folder's owner gone (host/node/stepFolderBase.ts). */
+export function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -57,7 +58,7 @@ function readLock(dir: string): LockRecord | undefined {
 /** Whether `r` is held by a live writer other than the one with `token` (any writer when none is given). */
 function heldByOther(r: LockRecord | undefined, token: string | undefined, now: number): boolean {
   if (!r || (token !== undefined && r.token === token)) return false;
-  if (!alive(r.pid)) return false;
+  if (!processAlive(r.pid)) return false;
   return r.beat === undefined || now - r.beat < LOCK_STALE_MS;
 }
 

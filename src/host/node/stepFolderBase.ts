@@ -11,6 +11,9 @@ import { statfsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { processAlive } from '../../core/history/taskLock';
+
+export { processAlive };
 
 /** Memory-backed room worth using (a container's 64 MB /dev/shm is not). */
 const SHM_MIN_FREE = 2 * 1024 ** 3;
@@ -74,15 +77,4 @@ export function ownerFileIn(dir: string, text: string, o: { makeDir?: boolean } 
       }
     }
   });
-}
-
-/** Whether the process that owns a step's folder is still running (EPERM: running, someone else's). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
