@@ -35,7 +35,7 @@ export function stepFoldersRoot(name: string): string {
 }
 
 /** Makes `dir` and its parent 0700, and checks they are folders of this user's, no links (a shared temp folder is anyone's to pre-create a name in). */
-export async function privateFolder(dir: string): Promise<void> {
+async function privateFolder(dir: string): Promise<void> {
   for (const d of [path.dirname(dir), dir]) {
     await fs.mkdir(d, { recursive: true, mode: 0o700 });
     const st = await fs.lstat(d);
